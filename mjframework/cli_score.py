@@ -1,0 +1,1 @@
+"""`mj score` and `mj conformance` (filled in by the evaluator)."""

@@ -1,0 +1,640 @@
+"""Loading rulesets: YAML → ``extends`` merged → schema- and meaning-checked → :class:`Ruleset`.
+
+Every problem found is collected (not just the first) and reported as
+``FILE:LINE:COL: yaml.path: message`` through :class:`RulesetError`.
+
+``extends`` semantics: mappings merge key by key (the extending file wins),
+lists are replaced, except ``patterns``, which merge by name (a pattern with
+an inherited name replaces it in place; new ones are appended); a ``null``
+value removes an inherited key (``plugins: {zhaniao: null}``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from . import plugins as plugin_registry
+from .errors import Location, Problem, RulesetError
+from .model import (
+    Count,
+    KongPayment,
+    Pattern,
+    Ruleset,
+    Scoring,
+    Shape,
+    StandIn,
+    TileFilter,
+    Wait,
+    When,
+    WildcardRule,
+)
+from .tiles import (
+    HONOR_BASE,
+    SUIT_LETTERS,
+    TileParseError,
+    TileSet,
+    is_honor,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
+from .yamlsource import SourceList, SourceMap, file_path, load_yaml_file, location_of
+
+# Sections a playable ruleset must have once its `extends` chain is merged.
+REQUIRED_SECTIONS = (
+    "name", "players", "tiles", "wall", "break", "deal", "claims", "win", "dealer",
+    "scoring", "patterns",
+)
+
+
+# --------------------------------------------------------------------------
+# finding files
+
+
+def builtin_rulesets_dir() -> Path:
+    """The rulesets shipped with the package (``rulesets/`` in the source tree)."""
+    return Path(str(resources.files("mjframework_rulesets")))
+
+
+def available_rulesets() -> dict[str, Path]:
+    """Built-in ruleset ids → files (fragments excluded)."""
+    out: dict[str, Path] = {}
+    for p in sorted(builtin_rulesets_dir().glob("*.yaml")):
+        out[p.stem] = p
+    return out
+
+
+def resolve_ruleset_ref(ref: str, base_dir: Path | None = None) -> Path:
+    """A ruleset id or path → the file. Paths are relative to ``base_dir``."""
+    candidates: list[Path] = []
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+    if looks_like_path:
+        p = Path(ref)
+        candidates.append(p if p.is_absolute() or base_dir is None else base_dir / p)
+        if base_dir is not None and not p.is_absolute():
+            candidates.append(Path(ref))
+    else:
+        if base_dir is not None:
+            candidates.append(base_dir / f"{ref}.yaml")
+        candidates.append(builtin_rulesets_dir() / f"{ref}.yaml")
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise FileNotFoundError(ref)
+
+
+# --------------------------------------------------------------------------
+# schema
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    text = resources.files("mjframework").joinpath("schema/ruleset.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+def _describe_type(t: str | list[str]) -> str:
+    names = {"integer": "an integer", "string": "a string", "object": "a mapping",
+             "array": "a list", "boolean": "true or false", "null": "null", "number": "a number"}
+    if isinstance(t, list):
+        return " or ".join(names.get(x, x) for x in t)
+    return names.get(t, t)
+
+
+def _schema_problems(data: Any, file_data: Any) -> list[Problem]:
+    """JSON Schema errors, reworded for designers and located in the YAML."""
+    problems: list[Problem] = []
+    for err in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        problems.extend(_explain(err, file_data))
+    return problems
+
+
+def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
+    abs_path = tuple(err.absolute_path)
+    loc = location_of(data, abs_path)
+    path = file_path(data, abs_path)
+    v = err.validator
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = sorted(err.schema.get("properties", {}))
+        out = []
+        for key in err.instance:
+            if key in allowed:
+                continue
+            hint = difflib.get_close_matches(str(key), allowed, n=1)
+            msg = f"unknown key {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            if allowed:
+                msg += f"; allowed here: {', '.join(allowed)}"
+            out.append(Problem(location_of(data, (*abs_path, key), key=True),
+                               file_path(data, (*abs_path, key)), msg))
+        return out
+    if v == "type":
+        return [Problem(loc, path, f"must be {_describe_type(err.validator_value)}, not {err.instance!r}")]
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return [Problem(loc, path, f"missing required key {missing!r}")]
+    if v == "enum":
+        opts = ", ".join(json.dumps(o, ensure_ascii=False) for o in err.validator_value)
+        return [Problem(loc, path, f"{err.instance!r} is not one of: {opts}")]
+    if v == "const":
+        return [Problem(loc, path, f"must be {err.validator_value!r}")]
+    if v in ("minimum", "maximum"):
+        word = "at least" if v == "minimum" else "at most"
+        return [Problem(loc, path, f"must be {word} {err.validator_value}, not {err.instance!r}")]
+    if v == "pattern":
+        return [Problem(loc, path, f"{err.instance!r} doesn't match the form {err.validator_value}")]
+    if v in ("oneOf", "anyOf"):
+        if not path and isinstance(err.instance, dict):
+            if "id" in err.instance and "fragment" in err.instance:
+                return [Problem(loc, path, "a file is a ruleset (`id`) or a fragment (`fragment`), not both")]
+            return [Problem(loc, path, "a ruleset needs an `id` (or, for a fragment, `fragment`)")]
+        # Report the alternative that got furthest (deepest error).
+        sub = [e for e in err.context or [] if e.validator != "type"] or list(err.context or [])
+        if sub:
+            best = max(sub, key=lambda e: len(e.absolute_path))
+            return _explain(best, data)
+        return [Problem(loc, path, err.message)]
+    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "minLength"):
+        return [Problem(loc, path, err.message)]
+    return [Problem(loc, path, err.message)]
+
+
+# --------------------------------------------------------------------------
+# extends
+
+
+def _merge(base: Any, over: Any, key: str | None = None) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = SourceMap()
+        out.location = getattr(over, "location", None) or getattr(base, "location", None)
+        for src in (base, over):
+            for k, v in src.items():
+                if src is over and v is None and k in out:
+                    del out[k]
+                    continue
+                out[k] = _merge(out[k], v, k) if (src is over and k in out) else v
+                if isinstance(src, SourceMap):
+                    out.locations[k] = src.locations.get(k)
+                    out.key_locations[k] = src.key_locations.get(k)
+        return out
+    if key == "patterns" and isinstance(base, list) and isinstance(over, list):
+        out_l = SourceList()
+        out_l.location = getattr(over, "location", None)
+        index: dict[Any, int] = {}
+        for src in (base, over):
+            locs = getattr(src, "locations", [None] * len(src))
+            for item, loc in zip(src, locs, strict=False):
+                name = item.get("name") if isinstance(item, dict) else None
+                if name is not None and name in index and src is over:
+                    out_l[index[name]] = item
+                    out_l.locations[index[name]] = loc
+                    continue
+                if name is not None:
+                    index[name] = len(out_l)
+                out_l.append(item)
+                out_l.locations.append(loc)
+        return out_l
+    return over
+
+
+def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) -> Any:
+    """Load ``path`` with everything it extends merged in (base first)."""
+    real = path.resolve()
+    try:
+        data = load_yaml_file(path)
+    except RulesetError as e:
+        problems.extend(e.problems)
+        return None
+    if not isinstance(data, dict):
+        problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
+        return None
+    schema_errors = _schema_problems(data, data)
+    problems.extend(schema_errors)
+    ext = data.get("extends")
+    refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
+    merged: Any = SourceMap()
+    for i, ref in enumerate(refs):
+        if not isinstance(ref, str):
+            continue
+        where = ("extends", i) if isinstance(ext, list) else ("extends",)
+        loc = location_of(data, where)
+        try:
+            target = resolve_ruleset_ref(ref, path.parent)
+        except FileNotFoundError:
+            problems.append(Problem(loc, where, f"cannot find {ref!r} to extend "
+                                    f"(a ruleset id, or a path relative to {path.parent})"))
+            continue
+        if target.resolve() in stack or target.resolve() == real:
+            chain = " → ".join(p.name for p in (*stack, real, target.resolve()))
+            problems.append(Problem(loc, where, f"`extends` loops: {chain}"))
+            continue
+        base = _load_chain(target, problems, (*stack, real))
+        if isinstance(base, dict):
+            base = SourceMap(base) if not isinstance(base, SourceMap) else base
+            merged = _merge(merged, base)
+    own = SourceMap()
+    own.location = getattr(data, "location", None)
+    for k, v in data.items():
+        if k == "extends":
+            continue
+        own[k] = v
+        own.locations[k] = data.locations.get(k)
+        own.key_locations[k] = data.key_locations.get(k)
+    # A base's id (or fragment name) never leaks into the file that extends it.
+    for k in ("id", "fragment"):
+        if k in merged and k not in own:
+            del merged[k]
+    return _merge(merged, own)
+
+
+# --------------------------------------------------------------------------
+# building typed objects (with meaning checks)
+
+
+class _Builder:
+    def __init__(self, data: SourceMap, problems: list[Problem]) -> None:
+        self.data = data
+        self.problems = problems
+
+    def problem(self, path: tuple, message: str, *, key: bool = False) -> None:
+        self.problems.append(Problem(location_of(self.data, path, key=key),
+                                     file_path(self.data, path), message))
+
+    def tiles(self, text: Any, path: tuple) -> list[int]:
+        if not isinstance(text, str):
+            return []
+        try:
+            return parse_tiles(text)
+        except TileParseError as e:
+            self.problem(path, f"bad tile string: {e.reason} at column {e.position + 1} of {text!r}")
+            return []
+
+    def tile(self, text: Any, path: tuple) -> int | None:
+        if not isinstance(text, str):
+            return None
+        try:
+            return parse_tile(text)
+        except TileParseError as e:
+            self.problem(path, f"bad tile: {e.reason} in {text!r}")
+            return None
+
+    # -- sections --------------------------------------------------------
+
+    def tileset(self) -> TileSet | None:
+        t = self.data.get("tiles")
+        if not isinstance(t, dict):
+            return None
+        suits = [s for s in t.get("suits", []) if isinstance(s, str)]
+        kinds = [SUIT_LETTERS.index(s) * 9 + r for s in suits for r in range(9)]
+        honors = self.tiles(t.get("honors", ""), ("tiles", "honors"))
+        for h in honors:
+            if not is_honor(h):
+                self.problem(("tiles", "honors"), f"{tile_name(h)} is not an honor tile")
+        kinds += sorted({h for h in honors if is_honor(h)})
+        if not kinds:
+            self.problem(("tiles",), "the tile set is empty: give `suits` and/or `honors`")
+        return TileSet(name=str(t.get("name", "tiles")), kinds=tuple(sorted(set(kinds))),
+                       copies=int(t.get("copies", 4)), successors={})
+
+    def wildcard(self, tileset: TileSet | None) -> WildcardRule | None:
+        w = self.data.get("wildcard")
+        if not isinstance(w, dict) or tileset is None:
+            return None
+        succ: dict[int, int] = {}
+        s = w.get("successors", {}) or {}
+        if s.get("suits", "cycle") == "cycle":
+            for t in tileset.kinds:
+                if not is_honor(t):
+                    succ[t] = t - t % 9 + (t % 9 + 1) % 9
+        for i, cyc in enumerate(s.get("honors", []) or []):
+            ring = self.tiles(cyc, ("wildcard", "successors", "honors", i))
+            for j, t in enumerate(ring):
+                if t not in tileset:
+                    self.problem(("wildcard", "successors", "honors", i),
+                                 f"{tile_name(t)} is not in the tile set")
+                if t in ring[:j]:
+                    self.problem(("wildcard", "successors", "honors", i), f"{tile_name(t)} appears twice")
+                succ[t] = ring[(j + 1) % len(ring)]
+        for t in tileset.kinds:
+            if t not in succ:
+                self.problem(("wildcard", "successors"),
+                             f"{tile_name(t)} has no successor: every tile must be able to be an indicator")
+                break
+        stand_ins = []
+        for i, si in enumerate(w.get("stand_ins", []) or []):
+            if not isinstance(si, dict):
+                continue
+            t = self.tile(si.get("tile"), ("wildcard", "stand_ins", i, "tile"))
+            if t is None:
+                continue
+            if t not in tileset:
+                self.problem(("wildcard", "stand_ins", i, "tile"),
+                             f"stand-in {tile_name(t)} is not in the {tileset.name} tile set")
+            stand_ins.append(StandIn(tile=t, when=si.get("when", "always")))
+        return WildcardRule(successors=succ, stand_ins=tuple(stand_ins),
+                            indicator=dict(w.get("indicator", {}) or {}))
+
+    def shape(self, d: Any, path: tuple) -> Shape | None:
+        if not isinstance(d, dict):
+            return None
+        kinds = [k for k in ("pairs", "knitted", "orphans", "free") if k in d]
+        if "melds" in d or "pair" in d:
+            kinds.insert(0, "standard")
+        if len(kinds) != 1:
+            self.problem(path, "a shape is exactly one of: melds (+ pair), pairs, knitted, orphans, free"
+                         + (f"; found {', '.join(kinds)}" if kinds else ""))
+            return None
+        kind = kinds[0]
+        if kind == "standard":
+            return Shape("standard", melds=int(d.get("melds", 0)), pair=int(d.get("pair", 0)))
+        if kind == "pairs":
+            return Shape("pairs", pairs=int(d["pairs"]))
+        if kind == "knitted":
+            k = d["knitted"] or {}
+            return Shape("knitted", min_gap=int(k.get("min_gap", 3)),
+                         distinct_honors=bool(k.get("distinct_honors", True)))
+        if kind == "orphans":
+            tiles = self.tiles(d["orphans"], (*path, "orphans"))
+            if len(set(tiles)) != len(tiles):
+                self.problem((*path, "orphans"), "each orphan tile should be listed once")
+            return Shape("orphans", orphans=tuple(sorted(set(tiles))))
+        return Shape("free")
+
+    def shapes(self) -> dict[str, Shape]:
+        out = {}
+        for name, d in (self.data.get("shapes") or {}).items():
+            s = self.shape(d, ("shapes", name))
+            if s is not None:
+                out[name] = Shape(**{**s.__dict__, "name": name})
+        return out
+
+    def count(self, v: Any) -> Count:
+        if isinstance(v, int):
+            return Count(v, v)
+        return Count(v.get("min"), v.get("max"))
+
+    def tile_filter(self, d: Any, path: tuple) -> TileFilter | None:
+        if not isinstance(d, dict):
+            return None
+        suits = d.get("suits")
+        tiles = d.get("tiles")
+        return TileFilter(
+            ranks=frozenset(d["ranks"]) if "ranks" in d else None,
+            suits=frozenset(SUIT_LETTERS.index(s) for s in suits) if suits else None,
+            honors=d.get("honors"),
+            tiles=frozenset(self.tiles(tiles, (*path, "tiles"))) if tiles else None,
+        )
+
+    def patterns(self, shapes: dict[str, Shape], scoring: Scoring, has_wildcard: bool) -> list[Pattern]:
+        raw = self.data.get("patterns")
+        if not isinstance(raw, list):
+            return []
+        names: dict[str, int] = {}
+        out: list[Pattern] = []
+        for i, p in enumerate(raw):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                continue
+            name = p["name"]
+            if name in names:
+                self.problem(("patterns", i, "name"), f"duplicate pattern name {name!r} "
+                             f"(also patterns[{names[name]}])")
+            names[name] = i
+        for i, p in enumerate(raw):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                continue
+            path = ("patterns", i)
+            shape_list: list[Shape] = []
+            ref = p.get("shape")
+            refs = ref if isinstance(ref, list) else [ref] if ref is not None else []
+            for j, r in enumerate(refs):
+                rpath = (*path, "shape", j) if isinstance(ref, list) else (*path, "shape")
+                if isinstance(r, str):
+                    if r not in shapes:
+                        hint = difflib.get_close_matches(r, list(shapes), n=1)
+                        self.problem(rpath, f"unknown shape {r!r}"
+                                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                     + f"; shapes: {', '.join(shapes) or 'none declared'}")
+                    else:
+                        shape_list.append(shapes[r])
+                else:
+                    s = self.shape(r, rpath)
+                    if s:
+                        shape_list.append(s)
+            waits: list[Wait] = []
+            w = p.get("wait")
+            wl = w if isinstance(w, list) else [w] if w is not None else []
+            for j, wd in enumerate(wl):
+                if not isinstance(wd, dict):
+                    continue
+                wpath = (*path, "wait", j) if isinstance(w, list) else (*path, "wait")
+                rest = self.shape(wd.get("rest"), (*wpath, "rest"))
+                if rest is not None and rest.kind not in ("standard", "pairs"):
+                    self.problem((*wpath, "rest"), "a wait's rest must be melds (+ pair) or pairs")
+                if rest is not None:
+                    waits.append(Wait(int(wd.get("free_wildcards", 1)), rest))
+                if not has_wildcard:
+                    self.problem(wpath, "a wildcard wait needs a `wildcard` rule in the ruleset")
+            req = p.get("require") or {}
+            counts = tuple((k, self.count(v)) for k, v in req.items()
+                           if k not in ("all_tiles", "no_tiles", "pair") and isinstance(v, int | dict))
+            wh = p.get("when") or {}
+            when = When(
+                win_by=frozenset(wh["win_by"]) if "win_by" in wh else None,
+                win_tile=wh.get("win_tile"),
+                seat=wh.get("seat"),
+                discarder=wh.get("discarder"),
+                flags=frozenset(wh.get("flags", [])),
+                not_flags=frozenset(wh.get("not_flags", [])),
+            )
+            if when.win_tile == "wildcard" and not has_wildcard:
+                self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
+            excludes = p.get("excludes") or []
+            for j, ex in enumerate(excludes):
+                if ex not in names:
+                    hint = difflib.get_close_matches(str(ex), list(names), n=1)
+                    self.problem((*path, "excludes", j), f"unknown pattern {ex!r}"
+                                 + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+                elif ex == p["name"]:
+                    self.problem((*path, "excludes", j), "a pattern can't exclude itself")
+            tier = p.get("tier")
+            if tier is not None and tier not in scoring.tiers:
+                self.problem((*path, "tier"), f"unknown tier {tier!r}; scoring.tiers: "
+                             f"{', '.join(scoring.tiers) or 'none declared'}")
+            times = p.get("times") or {}
+            phase = p.get("phase", "win")
+            if phase == "opening" and (shape_list or waits):
+                self.problem(path, "an opening pattern is judged on the dealt tiles: no shape or wait")
+            if not isinstance(p.get("points"), int):
+                continue  # the schema already reported it
+            out.append(Pattern(
+                name=p["name"], points=p["points"], index=i, tier=tier, phase=phase,
+                shapes=tuple(shape_list), waits=tuple(waits), counts=counts,
+                all_tiles=self.tile_filter(req.get("all_tiles"), (*path, "require", "all_tiles")),
+                no_tiles=self.tile_filter(req.get("no_tiles"), (*path, "require", "no_tiles")),
+                pair=self.tile_filter(req.get("pair"), (*path, "require", "pair")),
+                when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
+                excludes=frozenset(excludes), description=str(p.get("description", "")),
+            ))
+        if not any(p.makes_win for p in out if p.phase == "win"):
+            self.problem(("patterns",), "no pattern has a `shape` or `wait`: nothing can ever win")
+        return out
+
+    def scoring(self) -> Scoring:
+        s = self.data.get("scoring") or {}
+        kongs = {}
+        for k in ("kong", "added_kong", "concealed_kong"):
+            v = (s.get("kongs") or {}).get(k)
+            if isinstance(v, dict) and v:
+                payer, amount = next(iter(v.items()))
+                kongs[k] = KongPayment(payer, int(amount))
+        return Scoring(
+            combine=s.get("combine", "highest"),
+            tiers=tuple(s.get("tiers", []) or []),
+            payout=dict(s.get("payout", {}) or {}),
+            dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
+            kongs=kongs,
+            kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+        )
+
+    def plugins(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for name, options in (self.data.get("plugins") or {}).items():
+            path = ("plugins", name)
+            try:
+                opt_schema = plugin_registry.options_schema(name)
+            except plugin_registry.PluginError as e:
+                self.problem(path, str(e), key=True)
+                continue
+            options = options or {}
+            validator = jsonschema.Draft202012Validator(opt_schema)
+            for err in validator.iter_errors(options):
+                for prob in _explain(err, options):
+                    sub = (*path, *prob.path)
+                    self.problems.append(Problem(location_of(self.data, sub) or prob.location,
+                                                 sub, f"plugin {name}: {prob.message}"))
+            out[name] = options
+        return out
+
+    def table_checks(self, tileset: TileSet | None) -> None:
+        players = self.data.get("players")
+        wall = self.data.get("wall") or {}
+        if tileset and isinstance(players, int) and wall:
+            stacks = wall.get("stacks_per_seat", 0)
+            total_stacks = sum(stacks) if isinstance(stacks, list) else stacks * players
+            if isinstance(stacks, list) and len(stacks) != players:
+                self.problem(("wall", "stacks_per_seat"), f"give one number per player ({players})")
+            if total_stacks * wall.get("height", 2) != tileset.size:
+                self.problem(("wall",), f"the wall holds {total_stacks * wall.get('height', 2)} tiles "
+                             f"but the tile set has {tileset.size}")
+        brk = self.data.get("break") or {}
+        w = brk.get("wall") or {}
+        if w:
+            dice = brk.get("dice", 2)
+            values = range(dice, 6 * dice + 1) if w.get("die") == "sum" else range(1, 7)
+            missing = [v for v in values if str(v) not in (w.get("seats") or {})]
+            if missing:
+                self.problem(("break", "wall", "seats"), f"no wall for die value(s) {missing}")
+        deal = self.data.get("deal") or {}
+        if deal and isinstance(players, int):
+            per = [deal.get("rounds", 0) * deal.get("block", 0)] * players
+            for step in deal.get("then", []) or []:
+                seat = step.get("seat", 0)
+                if seat < players:
+                    per[seat] += step.get("tiles", 0) + len(step.get("take", []) or [])
+            if per[0] != 14 or any(x != 13 for x in per[1:]):
+                self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs 14 and the others 13")
+
+
+def _guard(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
+        return None
+
+
+def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
+    if "fragment" in data:
+        return
+    for key in REQUIRED_SECTIONS:
+        if key not in data:
+            problems.append(Problem(data.location, (key,),
+                                    "missing: not set in this file nor in any file it extends"))
+    if "patterns" in data and isinstance(data["patterns"], list) and not data["patterns"]:
+        problems.append(Problem(location_of(data, ("patterns",)), ("patterns",), "no patterns declared"))
+
+
+def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
+    """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems."""
+    p = Path(path)
+    problems: list[Problem] = []
+    data = _load_chain(p, problems, ())
+    if not isinstance(data, SourceMap):
+        return None, problems
+    # The merged result must be schema-valid too (an override can break a base).
+    if not problems:
+        problems.extend(_schema_problems(data, data))
+    schema_ok = not problems
+    _check_complete(data, problems)
+    # Meaning checks run even on schema-invalid data, so one run reports
+    # everything; a section too broken to read is skipped (its schema error
+    # is already in the list).
+    b = _Builder(data, problems)
+    tileset = _guard(b.tileset)
+    wildcard = _guard(b.wildcard, tileset)
+    if tileset and wildcard:
+        tileset = TileSet(tileset.name, tileset.kinds, tileset.copies, dict(wildcard.successors))
+    shapes = _guard(b.shapes) or {}
+    scoring = _guard(b.scoring) or Scoring()
+    patterns = _guard(b.patterns, shapes, scoring, wildcard is not None) or []
+    plugins = _guard(b.plugins) or {}
+    if "fragment" not in data:
+        _guard(b.table_checks, tileset)
+    problems.sort(key=lambda p: (p.location.file, p.location.line, p.location.column)
+                  if p.location else ("", 0, 0))
+    if problems or not schema_ok or tileset is None or "fragment" in data:
+        return None, problems
+    rs = Ruleset(
+        id=data["id"], name=data["name"], description=str(data.get("description", "")),
+        source=str(p), players=data["players"], tileset=tileset, wildcard=wildcard,
+        scoring=scoring, patterns=tuple(patterns), shapes=shapes,
+        claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
+        dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
+        break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
+        plugins=plugins, data=data,
+    )
+    return rs, problems
+
+
+def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
+    """Load a ruleset by id or path; raise :class:`RulesetError` listing every problem."""
+    ref_s = str(ref)
+    try:
+        path = Path(ref_s) if Path(ref_s).is_file() else resolve_ruleset_ref(ref_s, base_dir)
+    except FileNotFoundError:
+        known = ", ".join(available_rulesets()) or "none"
+        raise RulesetError([Problem(None, (), f"no ruleset {ref_s!r} (not a file; built-in ids: {known})")]) from None
+    return _load_cached(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _load_cached(path: str, _mtime: int) -> Ruleset:
+    rs, problems = check_file(path)
+    if problems or rs is None:
+        raise RulesetError(problems or [Problem(None, (), f"{path}: a fragment, not a playable ruleset")])
+    return rs
+
+
+__all__ = [
+    "HONOR_BASE", "available_rulesets", "check_file", "load_ruleset", "resolve_ruleset_ref", "schema",
+]
