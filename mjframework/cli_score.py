@@ -1,1 +1,128 @@
-"""`mj score` and `mj conformance` (filled in by the evaluator)."""
+"""``mj score`` and ``mj conformance``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .cli import main
+from .conformance import conformance_files, describe_reading, run_file, summary_line
+from .errors import HandError
+from .hand import WinContext, make_hand
+from .ruleset import load_ruleset
+from .scoring import Evaluator
+from .tiles import TileParseError, format_tiles, parse_tile, tile_name
+
+
+def _tile_opt(value: str | None, what: str) -> int | None:
+    if value is None:
+        return None
+    try:
+        return parse_tile(value)
+    except TileParseError as e:
+        raise HandError(f"{what} {value!r}: {e.reason}") from None
+
+
+@main.command()
+@click.argument("ruleset")
+@click.argument("hand")
+@click.option("--win-tile", "-t", required=True, help="The winning tile (8p, 八筒).")
+@click.option("--melds", "-m", multiple=True, help="An exposed meld: 'pung 5s', 'kong 3m from 2', … (repeat).")
+@click.option("--wildcard", "-w", help="The wildcard tile.")
+@click.option("--indicator", "-i", help="The flipped indicator (the wildcard is its successor).")
+@click.option("--seat", "-s", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Winner's seat: 0 dealer, 1 right, 2 opposite, 3 left.")
+@click.option("--discard-from", "-d", type=click.IntRange(0, 3),
+              help="Won on this seat's discard (default: self-draw).")
+@click.option("--robbed-kong", is_flag=True, help="Won by robbing the --discard-from seat's kong.")
+@click.option("--flag", "-f", "flags", multiple=True,
+              help="after_kong, open_kong, last_tile, first_turn, no_claims_yet, after_kong_discard.")
+@click.option("--birds", help="Plugin input: birds flipped (扎鸟), e.g. '3m 4s'.")
+@click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
+@click.option("--json", "as_json", is_flag=True)
+def score(ruleset: str, hand: str, win_tile: str, melds: tuple[str, ...], wildcard: str | None,
+          indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
+          flags: tuple[str, ...], birds: str | None, opening: bool, as_json: bool) -> None:
+    """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path)."""
+    ev = Evaluator(load_ruleset(ruleset))
+    if wildcard and indicator:
+        raise HandError("give --wildcard or --indicator, not both")
+    wild = ev.wildcard_from(_tile_opt(wildcard, "--wildcard"), _tile_opt(indicator, "--indicator"))
+    win_by = "robbed_kong" if robbed_kong else "discard" if discard_from is not None else "self_draw"
+    if robbed_kong and discard_from is None:
+        raise HandError("--robbed-kong needs --discard-from (whose kong was robbed)")
+    extra = {}
+    if birds:
+        try:
+            from .tiles import parse_tiles
+            extra["birds"] = parse_tiles(birds)
+        except TileParseError as e:
+            raise HandError(f"--birds: {e.reason}") from None
+    ctx = WinContext(seat=seat, win_by=win_by, discarder=discard_from, flags=frozenset(flags),
+                     extra=extra)
+    h = make_hand(hand, list(melds), win_tile)
+    result = ev.evaluate(h, ctx, wild)
+    s = result.score
+    if as_json:
+        out = {"ruleset": ev.ruleset.id, "win": s.win, "reason": s.reason,
+               "wildcard": None if wild is None else format_tiles([wild]),
+               "reading": describe_reading(result) if s.win else None,
+               "patterns": [{"name": p.name, "points": p.points, "times": p.times} for p in s.patterns],
+               "points": s.points, "payments": result.payments, "call": result.call,
+               "items": [p.to_dict() for p in result.settlement.payments] if result.settlement else []}
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    click.echo(f"规则 {ev.ruleset.name} ({ev.ruleset.id})")
+    tiles = sorted(h.concealed)
+    click.echo(f"手牌 {format_tiles(tiles, 'chinese')}  + {tile_name(h.win_tile)}"
+               + (f"   王 {tile_name(wild)}" if wild is not None else ""))
+    for m in h.melds:
+        click.echo(f"副露 {m.kind} {format_tiles(m.tiles, 'chinese')}")
+    if not s.win:
+        click.echo(f"不胡: {s.reason}")
+        sys.exit(0)
+    click.echo("读法 " + _reading_text(result))
+    for p in s.patterns:
+        times = f" ×{p.times}" if p.times > 1 else ""
+        click.echo(f"番型 {p.name}  {p.points}{times}")
+    click.echo(f"合计 {s.points}")
+    if result.call:
+        click.echo(f"报   {result.call}")
+    seats = ["庄家", "下家", "对家", "上家"]
+    for i, amount in enumerate(result.payments or []):
+        click.echo(f"  座{i} {seats[i] if i < 4 else ''}  {amount:+d}")
+
+
+def _reading_text(result) -> str:
+    r = result.score.reading
+    parts = []
+    for g in r.groups:
+        names = []
+        for t, src in zip(g.tiles, g.sources, strict=True):
+            mark = {"w": "(王)", "s": "(替)"}.get(src, "")
+            names.append(tile_name(t) + mark)
+        parts.append("[" + " ".join(names) + "]")
+    return " ".join(parts)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
+@click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
+def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool) -> None:
+    """Run conformance case files (or directories of them); exit 0 only if every case passes."""
+    results = []
+    for f in conformance_files(paths):
+        if not f.exists():
+            raise HandError(f"{f}: no such file or directory")
+        for r in run_file(f):
+            results.append(r)
+            if as_json:
+                click.echo(json.dumps(r.to_dict(), ensure_ascii=False))
+            elif verbose or not r.passed:
+                click.echo(r.describe())
+    click.echo(summary_line(results))
+    sys.exit(0 if results and all(r.passed for r in results) else 1)

@@ -81,9 +81,12 @@ def resolve_ruleset_ref(ref: str, base_dir: Path | None = None) -> Path:
         if base_dir is not None and not p.is_absolute():
             candidates.append(Path(ref))
     else:
+        # An id: the built-in rulesets first (a conformance file may sit next
+        # to files named like ids), then the caller's folder and ./rulesets.
+        candidates.append(builtin_rulesets_dir() / f"{ref}.yaml")
         if base_dir is not None:
             candidates.append(base_dir / f"{ref}.yaml")
-        candidates.append(builtin_rulesets_dir() / f"{ref}.yaml")
+        candidates.append(Path("rulesets") / f"{ref}.yaml")
     for c in candidates:
         if c.is_file():
             return c

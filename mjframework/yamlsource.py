@@ -133,7 +133,7 @@ def file_path(data: Any, path: tuple) -> tuple:
     for part in path:
         if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
-            idx = getattr(node, "index", None)
+            idx = node.index if isinstance(node, SourceMap | SourceList) else None
             out.append(part if idx is None else idx)
         elif isinstance(node, dict) and part in node:
             node = node[part]

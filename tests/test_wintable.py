@@ -232,7 +232,7 @@ def test_other_hand_sizes_match_reference(seed, n):
     rng = random.Random(seed)
     w = rng.randint(0, min(4, n))
     c = with_wildcards(rng, random_complete(rng, (n - 2) // 3), w)
-    if rng.random() < 0.5:
+    if any(c) and rng.random() < 0.5:
         k = rng.choice([k for k, x in enumerate(c) for _ in range(x)])
         c[k] -= 1
         c[rng.choice([j for j in range(34) if c[j] < 4])] += 1

@@ -1,0 +1,228 @@
+"""Conformance files: hands and the results a ruleset must give (``FORMAT.md``, format 1).
+
+:func:`run_file` checks every case of a file and never stops at a bad case:
+a case that can't be read or run is reported as an error with its reason.
+Used by ``mj conformance`` and by the pytest plugin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import HandError, MJError, RulesetError
+from .hand import WinContext, make_hand
+from .ruleset import load_ruleset
+from .scoring import Evaluator, Result
+from .tiles import TileParseError, format_tiles, parse_tile, parse_tiles
+from .yamlsource import load_yaml_file, location_of
+
+CASE_KEYS = {
+    "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
+    "discarder", "flags", "context", "expect",
+}
+EXPECT_KEYS = {"win", "patterns", "payments", "call"}
+
+
+@dataclass
+class CaseResult:
+    file: str
+    id: str
+    line: int | None
+    status: str  # pass | fail | error
+    diffs: list[tuple[str, Any, Any]] = field(default_factory=list)  # (key, expected, got)
+    message: str = ""
+    got: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file, "id": self.id, "line": self.line, "status": self.status,
+            "message": self.message,
+            "diffs": [{"key": k, "expected": e, "got": g} for k, e, g in self.diffs],
+            "got": self.got,
+        }
+
+    def describe(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        if self.status == "pass":
+            return f"PASS {self.id}"
+        if self.status == "error":
+            return f"ERROR {self.id} ({where}): {self.message}"
+        lines = [f"FAIL {self.id} ({where})"]
+        for key, exp, got in self.diffs:
+            lines.append(f"    {key}: expected {_show(exp)}")
+            lines.append(f"    {' ' * len(key)}       got {_show(got)}")
+        return "\n".join(lines)
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(str(x) for x in v) + "]"
+    return str(v)
+
+
+class CaseError(MJError):
+    pass
+
+
+def conformance_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    for p in map(Path, paths):
+        if p.is_dir():
+            yield from sorted(x for x in p.rglob("*.y*ml") if x.suffix in (".yaml", ".yml"))
+        else:
+            yield p
+
+
+def load_file(path: Path) -> tuple[Any, Evaluator | None, str]:
+    """(data, evaluator or None, error message)."""
+    try:
+        data = load_yaml_file(path)
+    except RulesetError as e:
+        return None, None, "; ".join(str(p) for p in e.problems)
+    if not isinstance(data, dict) or "cases" not in data or "ruleset" not in data:
+        return data, None, "not a conformance file (needs `format`, `ruleset` and `cases`)"
+    if data.get("format") != 1:
+        return data, None, f"unsupported format {data.get('format')!r} (this runner reads format 1)"
+    if not isinstance(data["cases"], list):
+        return data, None, "`cases` must be a list"
+    try:
+        ruleset = load_ruleset(str(data["ruleset"]), base_dir=path.parent)
+    except RulesetError as e:
+        return data, None, "ruleset: " + "; ".join(str(p) for p in e.problems)
+    return data, Evaluator(ruleset), ""
+
+
+def run_file(path: str | Path) -> list[CaseResult]:
+    path = Path(path)
+    data, ev, err = load_file(path)
+    if ev is None:
+        return [CaseResult(str(path), "(file)", None, "error", message=err)]
+    results = []
+    seen: set[str] = set()
+    for i, case in enumerate(data["cases"]):
+        loc = location_of(data, ("cases", i))
+        line = loc.line if loc else None
+        cid = str(case.get("id", f"cases[{i}]")) if isinstance(case, dict) else f"cases[{i}]"
+        if cid in seen:
+            results.append(CaseResult(str(path), cid, line, "error", message="duplicate case id"))
+            continue
+        seen.add(cid)
+        results.append(run_case(ev, case, str(path), cid, line))
+    return results
+
+
+def _tiles_ctx(value: Any) -> Any:
+    """Context values that are tile strings become tile lists (birds: [3m, 4s])."""
+    if isinstance(value, str):
+        try:
+            return parse_tiles(value)
+        except TileParseError:
+            return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        try:
+            return [t for v in value for t in parse_tiles(v)]
+        except TileParseError:
+            return value
+    return value
+
+
+def run_case(ev: Evaluator, case: Any, file: str, cid: str, line: int | None) -> CaseResult:
+    try:
+        got, expect = _run(ev, case)
+    except (MJError, TileParseError, ValueError, TypeError, KeyError) as e:
+        msg = e.reason if isinstance(e, TileParseError) else str(e)
+        return CaseResult(file, cid, line, "error", message=msg)
+    diffs = []
+    for key in ("win", "patterns", "payments", "call"):
+        if key not in expect:
+            continue
+        exp, g = expect[key], got.get(key)
+        if key == "patterns":
+            same = sorted(exp or []) == sorted(g or [])
+        else:
+            same = exp == g
+        if not same:
+            diffs.append((key, exp, g))
+    return CaseResult(file, cid, line, "fail" if diffs else "pass", diffs, got=got)
+
+
+def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    if not isinstance(case, dict):
+        raise CaseError("a case must be a mapping")
+    unknown = set(case) - CASE_KEYS
+    if unknown:
+        raise CaseError(f"unknown key(s): {', '.join(sorted(map(str, unknown)))}")
+    expect = case.get("expect")
+    if not isinstance(expect, dict):
+        raise CaseError("`expect` must be a mapping")
+    bad = set(expect) - EXPECT_KEYS
+    if bad:
+        raise CaseError(f"unknown expect key(s): {', '.join(sorted(map(str, bad)))}")
+    if "hand" not in case:
+        raise CaseError("missing `hand`")
+    seat = case.get("seat", 0)
+    if not isinstance(seat, int):
+        raise CaseError("`seat` must be a number 0–3")
+    flags = case.get("flags") or []
+    context = {k: _tiles_ctx(v) for k, v in (case.get("context") or {}).items()}
+    wc = case.get("wildcard")
+    ind = case.get("indicator")
+    if wc is not None and ind is not None:
+        raise CaseError("give `wildcard` or `indicator`, not both")
+    wildcard = ev.wildcard_from(parse_tile(str(wc)) if wc is not None else None,
+                                parse_tile(str(ind)) if ind is not None else None)
+    kind = case.get("kind", "win")
+    if kind == "opening":
+        ctx = WinContext(seat=seat, win_by="self_draw", flags=frozenset(flags), extra=context)
+        try:
+            tiles = parse_tiles(str(case["hand"]))
+        except TileParseError as e:
+            raise HandError(f"hand: {e.reason} at column {e.position + 1}") from None
+        result = ev.evaluate_opening(tiles, ctx)
+        got = {"patterns": result.score.pattern_names,
+               "payments": result.payments, "win": result.score.win}
+        return got, expect
+    if kind != "win":
+        raise CaseError(f"unknown kind {kind!r} (win or opening)")
+    if "win_tile" not in case:
+        raise CaseError("missing `win_tile`")
+    hand = make_hand(str(case["hand"]), [str(m) for m in case.get("melds") or []],
+                     str(case["win_tile"]))
+    ctx = WinContext(seat=seat, win_by=str(case.get("win_by", "self_draw")),
+                     discarder=case.get("discarder"), flags=frozenset(flags), extra=context)
+    result: Result = ev.evaluate(hand, ctx, wildcard)
+    got: dict[str, Any] = {"win": result.score.win}
+    if result.score.win:
+        got["patterns"] = result.score.pattern_names
+        got["payments"] = result.payments
+        got["call"] = result.call
+        got["reading"] = describe_reading(result)
+    else:
+        got["reason"] = result.score.reason
+    return got, expect
+
+
+def describe_reading(result: Result) -> str:
+    r = result.score.reading
+    if r is None:
+        return ""
+    parts = []
+    for g in r.groups:
+        s = format_tiles(g.tiles)
+        if "w" in g.sources or "s" in g.sources:
+            s += "(" + "".join(g.sources) + ")"
+        if g.meld:
+            s = f"{g.meld}:{s}"
+        parts.append(s)
+    return " ".join(parts)
+
+
+def summary_line(results: list[CaseResult]) -> str:
+    passed = sum(r.passed for r in results)
+    return f"{passed} passed, {len(results) - passed} failed"

@@ -1,0 +1,187 @@
+"""A hand to judge: concealed tiles, exposed melds, the winning tile and its context.
+
+:func:`check_hand` rejects hands that can't exist (wrong tile count for the
+melds given, five of a tile, a meld that isn't a meld, a wildcard in a meld)
+with a :class:`~mjframework.errors.HandError` saying what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import HandError
+from .model import FLAGS, WIN_BY, Ruleset
+from .tiles import (
+    Tile,
+    TileParseError,
+    counts_of,
+    format_tiles,
+    is_honor,
+    parse_tiles,
+    tile_code,
+    tile_name,
+)
+
+CLAIMED_KINDS = ("chow", "pung", "kong", "added-kong")
+KONG_KINDS = ("kong", "added-kong", "concealed-kong")
+# Settlement names of kong kinds (scoring.kongs keys).
+KONG_PAYMENT_KEY = {"kong": "kong", "added-kong": "added_kong", "concealed-kong": "concealed_kong"}
+
+
+@dataclass(frozen=True)
+class Meld:
+    """An exposed meld (a concealed kong is declared, so it is one too)."""
+
+    kind: str  # chow | pung | kong | added-kong | concealed-kong
+    tiles: tuple[Tile, ...]
+    from_seat: int | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind in CLAIMED_KINDS
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in KONG_KINDS
+
+    def __str__(self) -> str:
+        s = f"{self.kind} {format_tiles(self.tiles)}"
+        return s + (f" from {self.from_seat}" if self.from_seat is not None else "")
+
+
+def parse_meld(text: str) -> Meld:
+    """``chow 345p``, ``pung 5s``, ``kong 5s from 2``, ``added-kong 5s``, ``concealed-kong 3m``."""
+    parts = text.split()
+    if not parts:
+        raise HandError("empty meld")
+    kind = parts[0]
+    if kind not in (*CLAIMED_KINDS, "concealed-kong"):
+        raise HandError(f"meld {text!r}: unknown kind {kind!r} "
+                        "(chow, pung, kong, added-kong, concealed-kong)")
+    from_seat = None
+    rest = parts[1:]
+    if len(rest) >= 2 and rest[-2] == "from":
+        try:
+            from_seat = int(rest[-1])
+        except ValueError:
+            raise HandError(f"meld {text!r}: 'from' needs a seat number 0–3") from None
+        if not 0 <= from_seat <= 3:
+            raise HandError(f"meld {text!r}: seat {from_seat} is not 0–3")
+        rest = rest[:-2]
+    try:
+        tiles = parse_tiles(" ".join(rest))
+    except TileParseError as e:
+        raise HandError(f"meld {text!r}: {e.reason} (column {e.position + 1} of the tiles)") from None
+    size = 3 if kind in ("chow", "pung") else 4
+    if kind != "chow" and len(tiles) == 1:
+        tiles = tiles * size
+    if len(tiles) != size:
+        raise HandError(f"meld {text!r}: a {kind} has {size} tiles, got {len(tiles)}")
+    t = sorted(tiles)
+    if kind == "chow":
+        if is_honor(t[0]) or t[0] // 9 != t[2] // 9 or t[1] != t[0] + 1 or t[2] != t[0] + 2:
+            raise HandError(f"meld {text!r}: a chow is three consecutive tiles of one suit")
+    elif len(set(t)) != 1:
+        raise HandError(f"meld {text!r}: a {kind} is {size} identical tiles")
+    return Meld(kind, tuple(t), from_seat)
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How the winning tile came, relative to the dealer (seat 0 unless ``dealer`` says)."""
+
+    seat: int = 0
+    win_by: str = "self_draw"
+    discarder: int | None = None
+    flags: frozenset[str] = frozenset()
+    dealer: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Hand:
+    concealed: tuple[Tile, ...]  # held before the winning tile
+    melds: tuple[Meld, ...]
+    win_tile: Tile | None  # None for an opening (dealt) hand
+
+    @property
+    def all_tiles(self) -> list[Tile]:
+        out = list(self.concealed)
+        if self.win_tile is not None:
+            out.append(self.win_tile)
+        for m in self.melds:
+            out.extend(m.tiles)
+        return out
+
+
+def make_hand(hand: str | list[Tile], melds: list[str] | list[Meld] | None = None,
+              win_tile: str | Tile | None = None) -> Hand:
+    """Build a :class:`Hand` from strings (or tiles/melds)."""
+    try:
+        concealed = parse_tiles(hand) if isinstance(hand, str) else list(hand)
+    except TileParseError as e:
+        raise HandError(f"hand {hand!r}: {e.reason} at column {e.position + 1}") from None
+    ms = [m if isinstance(m, Meld) else parse_meld(m) for m in (melds or [])]
+    wt: Tile | None
+    if isinstance(win_tile, str):
+        try:
+            tiles = parse_tiles(win_tile)
+        except TileParseError as e:
+            raise HandError(f"winning tile {win_tile!r}: {e.reason}") from None
+        if len(tiles) != 1:
+            raise HandError(f"winning tile {win_tile!r}: give exactly one tile")
+        wt = tiles[0]
+    else:
+        wt = win_tile
+    return Hand(tuple(concealed), tuple(ms), wt)
+
+
+def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: bool = False,
+               opening_size: int = 14) -> None:
+    """Raise :class:`HandError` if ``hand`` can't exist under ``ruleset``."""
+    ts = ruleset.tileset
+    try:
+        ts.check_hand(hand.all_tiles, "hand")
+    except ValueError as e:
+        raise HandError(str(e)) from None
+    if opening:
+        if hand.melds or len(hand.concealed) != opening_size:
+            raise HandError(f"a dealt hand for this seat has {opening_size} tiles, "
+                            f"got {len(hand.concealed)}")
+        return
+    kongs = sum(m.is_kong for m in hand.melds)
+    total = len(hand.all_tiles)
+    if total != 14 + kongs:
+        what = f"{len(hand.concealed)} in hand + 1 winning tile"
+        if hand.melds:
+            what += f" + {total - len(hand.concealed) - 1} in {len(hand.melds)} meld(s)"
+        raise HandError(f"a winning hand has 14 tiles plus one per kong ({14 + kongs} here); "
+                        f"got {total} ({what})")
+    if len(hand.melds) > 4:
+        raise HandError(f"{len(hand.melds)} melds: a hand has at most 4")
+    for m in hand.melds:
+        if wildcard is not None and wildcard in m.tiles:
+            raise HandError(f"meld {m}: {tile_name(wildcard)} is the wildcard, and wildcards "
+                            "are never claimed or melded")
+        if m.kind == "chow" and not ruleset.claims.get("chow"):
+            raise HandError(f"meld {m}: this ruleset has no 吃 (chow)")
+
+
+def check_context(ctx: WinContext, players: int) -> None:
+    if ctx.win_by not in WIN_BY:
+        raise HandError(f"win_by {ctx.win_by!r}: one of {', '.join(WIN_BY)}")
+    if not 0 <= ctx.seat < players:
+        raise HandError(f"seat {ctx.seat} is not 0–{players - 1}")
+    if ctx.win_by != "self_draw":
+        if ctx.discarder is None:
+            raise HandError(f"win_by {ctx.win_by} needs the discarder's seat")
+        if ctx.discarder == ctx.seat or not 0 <= ctx.discarder < players:
+            raise HandError(f"discarder {ctx.discarder} must be another seat 0–{players - 1}")
+    unknown = set(ctx.flags) - set(FLAGS)
+    if unknown:
+        raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join(FLAGS)}")
+
+
+__all__ = ["Hand", "Meld", "WinContext", "check_context", "check_hand", "counts_of", "make_hand",
+           "parse_meld", "tile_code"]

@@ -1,0 +1,385 @@
+"""Readings: the ways a hand's tiles can be grouped under a shape, wildcards included.
+
+A *reading* assigns every tile to a group (meld, pair or single) and says
+what each wildcard stands for. Patterns are judged on one reading at a time.
+
+Tile sources in a group: ``n`` natural, ``w`` a wildcard (standing for the
+tile shown), ``s`` a stand-in (e.g. 中) read as the wildcard's natural tile.
+A wildcard may stand for any tile, even a fifth copy, including its own
+natural tile (recorded as such, for patterns like 王归位).
+
+Groups made only of wildcards could be any tile; they are enumerated over the
+tile set's kinds so every pattern sees concrete tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .hand import Meld
+from .model import Shape
+from .tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor, suit_of
+
+
+@dataclass(frozen=True)
+class Group:
+    kind: str  # seq | triplet | kong | pair | single
+    tiles: tuple[Tile, ...]
+    sources: tuple[str, ...]  # per tile: n / w / s
+    meld: str | None = None  # the exposed meld's kind, None if formed in hand
+
+    @property
+    def is_meld(self) -> bool:
+        return self.kind in ("seq", "triplet", "kong")
+
+
+@dataclass(frozen=True)
+class Reading:
+    shape: Shape
+    groups: tuple[Group, ...]
+
+    @property
+    def tiles(self) -> list[Tile]:
+        return [t for g in self.groups for t in g.tiles]
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """The concealed tiles split for reading: natural counts, wildcards, stand-ins.
+
+    ``counts`` holds natural tiles; stand-ins are kept apart (``stand_ins``)
+    because each may be read as its own tile or as ``wildcard``.
+    """
+
+    counts: tuple[int, ...]
+    wilds: int
+    stand_ins: int
+    stand_in_tile: Tile | None
+    wildcard: Tile | None
+
+
+def stand_in_splits(t: Tiles) -> Iterator[tuple[list[int], int]]:
+    """(natural counts, how many stand-ins read as the wildcard's tile) for each split.
+
+    The wildcard's own kind has no natural copies (all are wild), so the
+    count at ``wildcard`` after a split is exactly the stand-ins read as it.
+    """
+    base = list(t.counts)
+    if not t.stand_ins or t.stand_in_tile is None or t.wildcard is None:
+        yield base, 0
+        return
+    for k in range(t.stand_ins + 1):
+        c = base[:]
+        c[t.stand_in_tile] += t.stand_ins - k
+        c[t.wildcard] += k
+        yield c, k
+
+
+# --------------------------------------------------------------------------
+# standard: melds + pair
+
+
+def _src(t: Tile, wildcard: Tile | None) -> str:
+    return "s" if t == wildcard else "n"
+
+
+def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
+              wildcard: Tile | None, acc: list[Group], out: list[tuple[Group, ...]]) -> None:
+    i = 0
+    while i < NUM_KINDS and c[i] == 0:
+        i += 1
+    if i == NUM_KINDS:
+        if w == 3 * melds + 2 * pairs:
+            _free_groups(w, melds, pairs, kinds, acc, out)
+        return
+    t = i
+    src = _src(t, wildcard)
+    ct = c[t]
+    # triplet of t with a naturals (the rest wild)
+    if melds:
+        for a in range(min(3, ct), 0, -1):
+            need = 3 - a
+            if need <= w:
+                c[t] -= a
+                acc.append(Group("triplet", (t, t, t), (src,) * a + ("w",) * need))
+                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out)
+                acc.pop()
+                c[t] += a
+    if pairs:
+        for a in range(min(2, ct), 0, -1):
+            need = 2 - a
+            if need <= w:
+                c[t] -= a
+                acc.append(Group("pair", (t, t), (src,) * a + ("w",) * need))
+                _standard(c, w - need, melds, pairs - 1, kinds, wildcard, acc, out)
+                acc.pop()
+                c[t] += a
+    if melds and t < HONOR_BASE:
+        r = t % 9
+        # t as the lowest tile: t, t+1, t+2 (each of the two others natural or wild)
+        if r <= 6:
+            for use1 in (True, False):
+                if use1 and c[t + 1] == 0:
+                    continue
+                for use2 in (True, False):
+                    if use2 and c[t + 2] == 0:
+                        continue
+                    need = (not use1) + (not use2)
+                    if need > w:
+                        continue
+                    c[t] -= 1
+                    if use1:
+                        c[t + 1] -= 1
+                    if use2:
+                        c[t + 2] -= 1
+                    acc.append(Group("seq", (t, t + 1, t + 2), (
+                        src,
+                        _src(t + 1, wildcard) if use1 else "w",
+                        _src(t + 2, wildcard) if use2 else "w")))
+                    _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out)
+                    acc.pop()
+                    c[t] += 1
+                    if use1:
+                        c[t + 1] += 1
+                    if use2:
+                        c[t + 2] += 1
+        # t as the middle tile, the lower one wild (t is the lowest natural left)
+        if 1 <= r <= 7 and w >= 1:
+            for use2 in (True, False):
+                if use2 and c[t + 1] == 0:
+                    continue
+                need = 1 + (not use2)
+                if need > w:
+                    continue
+                c[t] -= 1
+                if use2:
+                    c[t + 1] -= 1
+                acc.append(Group("seq", (t - 1, t, t + 1),
+                                 ("w", src, _src(t + 1, wildcard) if use2 else "w")))
+                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out)
+                acc.pop()
+                c[t] += 1
+                if use2:
+                    c[t + 1] += 1
+        # t as the highest tile, both lower ones wild
+        if r >= 2 and w >= 2:
+            c[t] -= 1
+            acc.append(Group("seq", (t - 2, t - 1, t), ("w", "w", src)))
+            _standard(c, w - 2, melds - 1, pairs, kinds, wildcard, acc, out)
+            acc.pop()
+            c[t] += 1
+
+
+def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: list[Group],
+                 out: list[tuple[Group, ...]]) -> None:
+    """Wildcards left over form whole groups on their own: enumerate what they stand for."""
+    if not melds and not pairs:
+        out.append(tuple(acc))
+        return
+    options: list[Group] = []
+    if melds:
+        for t in kinds:
+            options.append(Group("triplet", (t, t, t), ("w", "w", "w")))
+            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
+                options.append(Group("seq", (t, t + 1, t + 2), ("w", "w", "w")))
+        for g in options:
+            acc.append(g)
+            _free_groups(w - 3, melds - 1, pairs, kinds, acc, out)
+            acc.pop()
+        return
+    for t in kinds:
+        acc.append(Group("pair", (t, t), ("w", "w")))
+        _free_groups(w - 2, melds, pairs - 1, kinds, acc, out)
+        acc.pop()
+
+
+def _meld_group(m: Meld) -> Group:
+    kind = "seq" if m.kind == "chow" else "triplet" if m.kind == "pung" else "kong"
+    return Group(kind, m.tiles, ("n",) * len(m.tiles), meld=m.kind)
+
+
+def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
+                      kinds: Sequence[Tile]) -> list[Reading]:
+    need_melds = shape.melds - len(melds)
+    if need_melds < 0:
+        return []
+    total = sum(t.counts) + t.wilds + t.stand_ins
+    if total != 3 * need_melds + 2 * shape.pair:
+        return []
+    exposed = tuple(_meld_group(m) for m in melds)
+    found: set[tuple[Group, ...]] = set()
+    for c, _k in stand_in_splits(t):
+        out: list[tuple[Group, ...]] = []
+        _standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], out)
+        for groups in out:
+            found.add(tuple(sorted(groups, key=_group_key)))
+    return [Reading(shape, exposed + g) for g in found]
+
+
+def _group_key(g: Group) -> tuple:
+    return (g.tiles, g.kind, g.sources)
+
+
+# --------------------------------------------------------------------------
+# pairs
+
+
+def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
+                   kinds: Sequence[Tile]) -> list[Reading]:
+    if melds:
+        return []
+    total = sum(t.counts) + t.wilds + t.stand_ins
+    if total != 2 * shape.pairs:
+        return []
+    found: set[tuple[Group, ...]] = set()
+    for c, _k in stand_in_splits(t):
+        groups: list[Group] = []
+        need = 0
+        for tile, n in enumerate(c):
+            if not n:
+                continue
+            src = _src(tile, t.wildcard)
+            groups.extend(Group("pair", (tile, tile), (src, src)) for _ in range(n // 2))
+            if n % 2:
+                groups.append(Group("pair", (tile, tile), (src, "w")))
+                need += 1
+        if need > t.wilds:
+            continue
+        free = (t.wilds - need) // 2
+        if free == 0:
+            found.add(tuple(sorted(groups, key=_group_key)))
+            continue
+        out: list[tuple[Group, ...]] = []
+        _free_pairs(free, kinds, 0, groups, out)
+        found.update(tuple(sorted(g, key=_group_key)) for g in out)
+    return [Reading(shape, g) for g in found]
+
+
+def _free_pairs(n: int, kinds: Sequence[Tile], start: int, acc: list[Group],
+                out: list[tuple[Group, ...]]) -> None:
+    if n == 0:
+        out.append(tuple(acc))
+        return
+    for i in range(start, len(kinds)):
+        acc.append(Group("pair", (kinds[i], kinds[i]), ("w", "w")))
+        _free_pairs(n - 1, kinds, i, acc, out)
+        acc.pop()
+
+
+# --------------------------------------------------------------------------
+# knitted (烂) and orphans (十三幺)
+
+
+def knitted_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
+                     kinds: Sequence[Tile]) -> list[Reading]:
+    """All tiles singles: honors distinct, same-suit tiles ``min_gap`` apart.
+
+    Wildcards fill free places; they go first to honors not yet held (more
+    distinct honors is what knitted patterns reward), then to suited places
+    that keep the gaps. One reading per number of wildcards given to honors.
+    """
+    if melds:
+        return []
+    total = sum(t.counts) + t.wilds + t.stand_ins
+    if total != 14:
+        return []
+    readings = []
+    for c, _k in stand_in_splits(t):
+        if any(n > 1 for n in c):
+            continue
+        held = [tile for tile, n in enumerate(c) if n]
+        if not _knit_ok(held, shape.min_gap):
+            continue
+        base = [Group("single", (x,), (_src(x, t.wildcard),)) for x in held]
+        missing_honors = [h for h in kinds if is_honor(h) and h not in held]
+        for to_honors in range(min(t.wilds, len(missing_honors)), -1, -1):
+            chosen = held + missing_honors[:to_honors]
+            extra = _fill_suited(chosen, t.wilds - to_honors, kinds, shape.min_gap)
+            if extra is None:
+                continue
+            groups = base + [Group("single", (x,), ("w",)) for x in missing_honors[:to_honors] + extra]
+            readings.append(Reading(shape, tuple(sorted(groups, key=_group_key))))
+    return readings
+
+
+def _knit_ok(tiles: Sequence[Tile], gap: int) -> bool:
+    by_suit: dict[int, list[int]] = {}
+    for x in tiles:
+        if is_honor(x):
+            continue
+        by_suit.setdefault(suit_of(x), []).append(x % 9)
+    for ranks in by_suit.values():
+        ranks.sort()
+        if any(b - a < gap for a, b in zip(ranks, ranks[1:], strict=False)):
+            return False
+    return len({x for x in tiles if is_honor(x)}) == sum(1 for x in tiles if is_honor(x))
+
+
+def _fill_suited(chosen: list[Tile], n: int, kinds: Sequence[Tile], gap: int) -> list[Tile] | None:
+    extra: list[Tile] = []
+    for _ in range(n):
+        for k in kinds:
+            if is_honor(k) or k in chosen or k in extra:
+                continue
+            if _knit_ok([*chosen, *extra, k], gap):
+                extra.append(k)
+                break
+        else:
+            return None
+    return extra
+
+
+def orphans_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
+                     kinds: Sequence[Tile]) -> list[Reading]:
+    if melds:
+        return []
+    need_kinds = shape.orphans
+    total = sum(t.counts) + t.wilds + t.stand_ins
+    if total != len(need_kinds) + 1:
+        return []
+    readings = []
+    for c, _k in stand_in_splits(t):
+        if any(n and tile not in need_kinds for tile, n in enumerate(c)):
+            continue
+        if sum(n > 1 for n in c) > 1 or any(n > 2 for n in c):
+            continue
+        groups = [Group("single", (x,), (_src(x, t.wildcard),)) for x in need_kinds if c[x]]
+        dup = [x for x in need_kinds if c[x] == 2]
+        groups += [Group("single", (x,), (_src(x, t.wildcard),)) for x in dup]
+        missing = [x for x in need_kinds if not c[x]]
+        if len(missing) > t.wilds:
+            continue
+        groups += [Group("single", (x,), ("w",)) for x in missing]
+        if not dup:
+            groups.append(Group("single", (need_kinds[0],), ("w",)))
+        readings.append(Reading(shape, tuple(sorted(groups, key=_group_key))))
+    return readings
+
+
+def free_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
+                  kinds: Sequence[Tile]) -> list[Reading]:
+    """No structure: every tile a single; a wildcard is read as the commonest natural tile."""
+    readings = []
+    exposed = tuple(_meld_group(m) for m in melds)
+    for c, _k in stand_in_splits(t):
+        held = [tile for tile, n in enumerate(c) for _ in range(n)]
+        stand = max(range(NUM_KINDS), key=lambda x: c[x]) if held else (t.wildcard or kinds[0])
+        groups = [Group("single", (x,), (_src(x, t.wildcard),)) for x in held]
+        groups += [Group("single", (stand,), ("w",)) for _ in range(t.wilds)]
+        readings.append(Reading(shape, exposed + tuple(groups)))
+    return readings
+
+
+READERS = {
+    "standard": standard_readings,
+    "pairs": pairs_readings,
+    "knitted": knitted_readings,
+    "orphans": orphans_readings,
+    "free": free_readings,
+}
+
+
+def readings(t: Tiles, melds: Sequence[Meld], shape: Shape, kinds: Sequence[Tile]) -> list[Reading]:
+    """Every reading of the concealed tiles ``t`` plus ``melds`` under ``shape``."""
+    return READERS[shape.kind](t, melds, shape, kinds)

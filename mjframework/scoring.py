@@ -1,0 +1,327 @@
+"""Scoring a hand under a ruleset: readings × patterns → the best-paying result.
+
+The flow of :meth:`Evaluator.score`:
+
+1. the win must be allowed (``win:`` section; a wildcard is never won on a
+   discard);
+2. wait patterns are judged once, on the 13 tiles held and the winning tile;
+3. every reading of the 14 tiles under every shape the patterns use is
+   judged: shaped patterns on their shape, bonus patterns on any reading that
+   is already a win, wait patterns on every reading;
+4. exclusions, then tiers (only the highest tier that matched counts), then
+   ``combine`` (the highest single pattern, or the sum);
+5. the reading that pays the winner most is chosen; ties go to the pattern
+   declared first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pluggy
+
+from . import settlement as st
+from .errors import HandError
+from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
+from .model import Pattern, Ruleset, Shape
+from .patterns import (
+    HandFacts,
+    Measures,
+    context_holds,
+    requirements_hold,
+    shape_matches,
+    times,
+)
+from .plugins import make_plugin_manager
+from .readings import Reading, Tiles, readings
+from .tiles import NUM_KINDS, Tile, is_honor, tile_name
+from .waits import completed_shape, shape_possible, wait_holds
+
+
+@dataclass(frozen=True)
+class ScoredPattern:
+    name: str
+    points: int
+    times: int = 1
+
+    @property
+    def total(self) -> int:
+        return self.points * self.times
+
+
+@dataclass
+class Score:
+    win: bool
+    reason: str = ""
+    reading: Reading | None = None
+    patterns: list[ScoredPattern] = field(default_factory=list)
+    points: int = 0
+    wildcard: Tile | None = None
+
+    @property
+    def pattern_names(self) -> list[str]:
+        return [p.name for p in self.patterns]
+
+
+@dataclass
+class Result:
+    """A scored and settled hand."""
+
+    score: Score
+    settlement: st.Settlement | None
+    call: str | None = None
+
+    @property
+    def payments(self) -> list[int] | None:
+        return self.settlement.net() if self.settlement else None
+
+
+class Evaluator:
+    """Scores hands of one ruleset. Create once per ruleset and reuse."""
+
+    def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
+        self.ruleset = ruleset
+        self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
+        self.kinds = list(ruleset.tileset.kinds)
+        self.win_patterns = ruleset.patterns_for("win")
+        self.opening_patterns = ruleset.patterns_for("opening")
+        self.wait_patterns = [p for p in self.win_patterns if p.waits]
+        shapes: dict[tuple, Shape] = {}
+        for p in self.win_patterns:
+            for s in p.shapes:
+                shapes.setdefault(_shape_key(s), s)
+            for w in p.waits:
+                c = completed_shape(w)
+                shapes.setdefault(_shape_key(c), c)
+        self.shapes = list(shapes.values())
+        tiers = ruleset.scoring.tiers
+        self._tier_rank = {t: i for i, t in enumerate(tiers)}
+        self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
+
+    # -- wildcards ---------------------------------------------------------
+
+    def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
+        """The wildcard tile, given it or the flipped indicator."""
+        rule = self.ruleset.wildcard
+        if wildcard is None and indicator is None:
+            return None
+        if rule is None:
+            raise HandError(f"the {self.ruleset.id} ruleset has no wildcard")
+        if indicator is not None:
+            if indicator not in rule.successors:
+                raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
+            return rule.successors[indicator]
+        if wildcard not in self.ruleset.tileset:
+            raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
+        return wildcard
+
+    def stand_in_for(self, wildcard: Tile | None) -> Tile | None:
+        """The stand-in tile active with this wildcard (e.g. 中 for a suited wildcard)."""
+        rule = self.ruleset.wildcard
+        if rule is None or wildcard is None:
+            return None
+        for si in rule.stand_ins:
+            if si.tile == wildcard:
+                continue
+            if si.when == "always" or (si.when == "wildcard_suited") != is_honor(wildcard):
+                return si.tile
+        return None
+
+    def split(self, tiles: Sequence[Tile], wildcard: Tile | None) -> Tiles:
+        counts = [0] * NUM_KINDS
+        for t in tiles:
+            counts[t] += 1
+        wilds = stand_ins = 0
+        stand = self.stand_in_for(wildcard)
+        if wildcard is not None:
+            wilds, counts[wildcard] = counts[wildcard], 0
+        if stand is not None:
+            stand_ins, counts[stand] = counts[stand], 0
+        return Tiles(tuple(counts), wilds, stand_ins, stand, wildcard)
+
+    # -- scoring -------------------------------------------------------------
+
+    def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
+        """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
+        check_context(ctx, self.ruleset.players)
+        check_hand(hand, self.ruleset, wildcard)
+        if hand.win_tile is None:
+            raise HandError("a win needs a winning tile")
+        return self._score(hand, ctx, wildcard)
+
+    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score:
+        win_rules = self.ruleset.win
+        if not win_rules.get(ctx.win_by, False):
+            return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
+        win_wild = wildcard is not None and hand.win_tile == wildcard
+        if win_wild and ctx.win_by != "self_draw":
+            return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
+        held = self.split(hand.concealed, wildcard)
+        facts = HandFacts(
+            wildcards=held.wilds + win_wild,
+            wildcards_held=held.wilds,
+            win_tile_wild=win_wild,
+            suits_in_set=self._suits_in_set,
+        )
+        exposed = len(hand.melds)
+        waits_ok = {
+            p.name for p in self.wait_patterns
+            if context_holds(p, ctx, facts) and any(wait_holds(held, exposed, w) for w in p.waits)
+        }
+        full = self.split([*hand.concealed, hand.win_tile], wildcard)
+        best: tuple | None = None
+        for shape in self.shapes:
+            if not shape_possible(full, exposed, shape, self.kinds):
+                continue
+            for reading in readings(full, hand.melds, shape, self.kinds):
+                result = self._judge(reading, ctx, facts, waits_ok, wildcard)
+                if result is None:
+                    continue
+                points, picked = result
+                key = (points, -min(p.index for p, _ in picked))
+                if best is None or key > best[0]:
+                    best = (key, reading, picked, points)
+        if best is None:
+            return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+        _, reading, picked, points = best
+        scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
+        return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
+
+    def _judge(self, reading: Reading, ctx: WinContext, facts: HandFacts, waits_ok: set[str],
+               wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        m = Measures(reading.tiles, reading, facts, wildcard)
+        matched: list[Pattern] = []
+        winning = False
+        for p in self.win_patterns:
+            if p.waits:
+                if p.name in waits_ok and requirements_hold(p, m):
+                    matched.append(p)
+                    winning = True
+                continue
+            if p.shapes and not shape_matches(p.shapes, reading.shape):
+                continue
+            if not context_holds(p, ctx, facts) or not requirements_hold(p, m):
+                continue
+            matched.append(p)
+            if p.shapes:
+                winning = True
+        if not winning:
+            return None
+        return self._combine(matched, m)
+
+    def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        excluded = set().union(*(p.excludes for p in matched)) if matched else set()
+        kept = [p for p in matched if p.name not in excluded]
+        if self._tier_rank and kept:
+            default = self.ruleset.scoring.tiers[0]
+            top = min(self._tier_rank[p.tier or default] for p in kept)
+            kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
+        counted = [(p, times(p, m)) for p in kept]
+        counted = [(p, n) for p, n in counted if n > 0]
+        if not counted:
+            return None
+        if self.ruleset.scoring.combine == "highest":
+            p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
+            return p.points * n, [(p, n)]
+        return sum(p.points * n for p, n in counted), counted
+
+    def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
+        """Opening declarations (起手) on dealt tiles: every opening pattern that holds."""
+        size = 14 if ctx.seat == ctx.dealer else 13
+        check_hand(Hand(tuple(tiles), (), None), self.ruleset, None, opening=True, opening_size=size)
+        facts = HandFacts(0, 0, False, self._suits_in_set)
+        m = Measures(tiles, None, facts, None)
+        matched = [p for p in self.opening_patterns
+                   if context_holds(p, ctx, facts) and requirements_hold(p, m)]
+        result = self._combine(matched, m) if matched else None
+        if result is None:
+            return Score(False, "no opening pattern")
+        points, picked = result
+        scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
+        return Score(True, patterns=scored, points=points)
+
+    # -- readiness -------------------------------------------------------------
+
+    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
+        """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)"""
+        if hand.win_tile is None:
+            return False
+        full = self.split([*hand.concealed, hand.win_tile], wildcard)
+        exposed = len(hand.melds)
+        held = None
+        if not any(shape_possible(full, exposed, s, self.kinds) for s in self.shapes):
+            held = self.split(hand.concealed, wildcard)
+            if not any(wait_holds(held, exposed, w) for p in self.wait_patterns for w in p.waits):
+                return False
+        return self._score(hand, ctx, wildcard).win
+
+    def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+              ctx: WinContext | None = None, wildcard: Tile | None = None) -> list[Tile]:
+        """The tiles that would complete this 13-tile (+ melds) hand, in the given context."""
+        ctx = ctx or WinContext()
+        out = []
+        for t in self.kinds:
+            hand = Hand(tuple(concealed), tuple(melds), t)
+            if self.is_win(hand, ctx, wildcard):
+                out.append(t)
+        return out
+
+    def free_waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+                   wildcard: Tile | None = None) -> list[str]:
+        """Names of the wait patterns whose free-wildcard wait this 13-tile hand has."""
+        held = self.split(concealed, wildcard)
+        return [p.name for p in self.wait_patterns
+                if any(wait_holds(held, len(melds), w) for w in p.waits)]
+
+    # -- settlement ---------------------------------------------------------------
+
+    def settle(self, hand: Hand, ctx: WinContext, score: Score) -> st.Settlement:
+        """Payments for a scored win (kong payments of the winner's melds included)."""
+        rs = self.ruleset
+        s = st.Settlement(rs.players)
+        if score.win:
+            s.payments.extend(st.win_payments(
+                rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
+                discarder=ctx.discarder, points=score.points,
+                reason="+".join(score.pattern_names)))
+            kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
+                     for m in hand.melds if m.is_kong]
+            s.payments.extend(st.kong_payments(rs, kongs))
+        return st.apply_plugins(s, self._context("win", ctx, score), self.pm)
+
+    def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
+        rs = self.ruleset
+        s = st.Settlement(rs.players)
+        if score.win:
+            s.payments.extend(st.win_payments(
+                rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
+                points=score.points, reason="+".join(score.pattern_names)))
+        return st.apply_plugins(s, self._context("opening", ctx, score), self.pm)
+
+    def _context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
+        return st.SettlementContext(
+            kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
+            win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
+            points=score.points, flags=ctx.flags, extra=ctx.extra)
+
+    def call(self, ctx: WinContext, score: Score) -> str | None:
+        if not score.win:
+            return None
+        return self.pm.hook.mj_win_call(patterns=score.pattern_names,
+                                        context=self._context("win", ctx, score))
+
+    def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Result:
+        """Score, settle and announce a win."""
+        score = self.score(hand, ctx, wildcard)
+        if not score.win:
+            return Result(score, None)
+        return Result(score, self.settle(hand, ctx, score), self.call(ctx, score))
+
+    def evaluate_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Result:
+        score = self.score_opening(tiles, ctx)
+        return Result(score, self.settle_opening(ctx, score))
+
+
+def _shape_key(s: Shape) -> tuple:
+    return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans)
