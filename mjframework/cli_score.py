@@ -9,7 +9,13 @@ from pathlib import Path
 import click
 
 from .cli import main
-from .conformance import conformance_files, describe_reading, run_file, summary_line
+from .conformance import (
+    context_value,
+    conformance_files,
+    describe_reading,
+    run_file,
+    summary_line,
+)
 from .errors import HandError
 from .hand import WinContext, make_hand
 from .ruleset import load_ruleset
@@ -40,12 +46,13 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 @click.option("--robbed-kong", is_flag=True, help="Won by robbing the --discard-from seat's kong.")
 @click.option("--flag", "-f", "flags", multiple=True,
               help="after_kong, open_kong, last_tile, first_turn, no_claims_yet, after_kong_discard.")
-@click.option("--birds", help="Plugin input: birds flipped (扎鸟), e.g. '3m 4s'.")
+@click.option("--context", "-c", "context", multiple=True, metavar="KEY=VALUE",
+              help="Plugin input, e.g. birds='3m 4s' (tile strings become tiles; repeat).")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
 def score(ruleset: str, hand: str, win_tile: str, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
-          flags: tuple[str, ...], birds: str | None, opening: bool, as_json: bool) -> None:
+          flags: tuple[str, ...], context: tuple[str, ...], opening: bool, as_json: bool) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path)."""
     ev = Evaluator(load_ruleset(ruleset))
     if wildcard and indicator:
@@ -55,12 +62,11 @@ def score(ruleset: str, hand: str, win_tile: str, melds: tuple[str, ...], wildca
     if robbed_kong and discard_from is None:
         raise HandError("--robbed-kong needs --discard-from (whose kong was robbed)")
     extra = {}
-    if birds:
-        try:
-            from .tiles import parse_tiles
-            extra["birds"] = parse_tiles(birds)
-        except TileParseError as e:
-            raise HandError(f"--birds: {e.reason}") from None
+    for item in context:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise HandError(f"--context {item!r}: write KEY=VALUE")
+        extra[key.strip()] = context_value(value.strip())
     ctx = WinContext(seat=seat, win_by=win_by, discarder=discard_from, flags=frozenset(flags),
                      extra=extra)
     h = make_hand(hand, list(melds), win_tile)

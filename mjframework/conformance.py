@@ -117,7 +117,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
     return results
 
 
-def _tiles_ctx(value: Any) -> Any:
+def context_value(value: Any) -> Any:
     """Context values that are tile strings become tile lists (birds: [3m, 4s])."""
     if isinstance(value, str):
         try:
@@ -170,7 +170,7 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(seat, int):
         raise CaseError("`seat` must be a number 0–3")
     flags = case.get("flags") or []
-    context = {k: _tiles_ctx(v) for k, v in (case.get("context") or {}).items()}
+    context = {k: context_value(v) for k, v in (case.get("context") or {}).items()}
     wc = case.get("wildcard")
     ind = case.get("indicator")
     if wc is not None and ind is not None:

@@ -47,13 +47,14 @@ def mj_modify_settlement(settlement: Settlement, context: SettlementContext) -> 
     the scored patterns, and ``context.extra`` (plugin inputs such as the
     birds flipped, from a conformance case's ``context`` or from the game).
 
-    Example: 扎鸟 doubles each payment once per bird on its payer or payee.
+    Example: a birds plugin doubles each payment once per bird on its payer
+    or payee.
     """
 
 
 @hookspec(firstresult=True)
 def mj_win_call(patterns: list[str], context: SettlementContext) -> str | None:
-    """The spoken call (报牌) for a win, e.g. ``开杠双换调王``.
+    """The spoken call (报牌) for a win, e.g. ``自摸``.
 
     *firstresult*: the first plugin that returns a string decides.
     """

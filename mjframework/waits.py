@@ -1,4 +1,4 @@
-"""Wildcard waits (换调 / 王钓 …) and quick shape checks, on count vectors.
+"""Free-wildcard waits and quick shape checks, on count vectors.
 
 A *free-wildcard wait* is a property of the 13 tiles held before the win:
 with ``k`` wildcard tiles set aside, the rest is exactly a given shape
