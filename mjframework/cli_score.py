@@ -10,8 +10,8 @@ import click
 
 from .cli import main
 from .conformance import (
-    context_value,
     conformance_files,
+    context_value,
     describe_reading,
     run_file,
     summary_line,
@@ -35,8 +35,9 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 @main.command()
 @click.argument("ruleset")
 @click.argument("hand")
-@click.option("--win-tile", "-t", required=True, help="The winning tile (8p, 八筒).")
-@click.option("--melds", "-m", multiple=True, help="An exposed meld: 'pung 5s', 'kong 3m from 2', … (repeat).")
+@click.option("--win-tile", "-t", help="The winning tile (8p, 八筒); not with --opening.")
+@click.option("--melds", "-m", multiple=True,
+              help="An exposed meld: 'pung 5s', 'kong 3m from 2', … (repeat).")
 @click.option("--wildcard", "-w", help="The wildcard tile.")
 @click.option("--indicator", "-i", help="The flipped indicator (the wildcard is its successor).")
 @click.option("--seat", "-s", type=click.IntRange(0, 3), default=0, show_default=True,
@@ -50,7 +51,7 @@ def _tile_opt(value: str | None, what: str) -> int | None:
               help="Plugin input, e.g. birds='3m 4s' (tile strings become tiles; repeat).")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
-def score(ruleset: str, hand: str, win_tile: str, melds: tuple[str, ...], wildcard: str | None,
+def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
           flags: tuple[str, ...], context: tuple[str, ...], opening: bool, as_json: bool) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path)."""
@@ -69,28 +70,41 @@ def score(ruleset: str, hand: str, win_tile: str, melds: tuple[str, ...], wildca
         extra[key.strip()] = context_value(value.strip())
     ctx = WinContext(seat=seat, win_by=win_by, discarder=discard_from, flags=frozenset(flags),
                      extra=extra)
-    h = make_hand(hand, list(melds), win_tile)
-    result = ev.evaluate(h, ctx, wild)
+    if opening:
+        if win_tile or melds:
+            raise HandError("--opening judges dealt tiles: no --win-tile or --melds")
+        tiles = make_hand(hand).concealed
+        result = ev.evaluate_opening(tiles, ctx)
+        h = None
+    else:
+        if not win_tile:
+            raise HandError("give the winning tile with --win-tile (or --opening for dealt tiles)")
+        h = make_hand(hand, list(melds), win_tile)
+        result = ev.evaluate(h, ctx, wild)
     s = result.score
     if as_json:
         out = {"ruleset": ev.ruleset.id, "win": s.win, "reason": s.reason,
                "wildcard": None if wild is None else format_tiles([wild]),
-               "reading": describe_reading(result) if s.win else None,
+               "reading": describe_reading(result) if s.reading else None,
                "patterns": [{"name": p.name, "points": p.points, "times": p.times} for p in s.patterns],
                "points": s.points, "payments": result.payments, "call": result.call,
                "items": [p.to_dict() for p in result.settlement.payments] if result.settlement else []}
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     click.echo(f"规则 {ev.ruleset.name} ({ev.ruleset.id})")
-    tiles = sorted(h.concealed)
-    click.echo(f"手牌 {format_tiles(tiles, 'chinese')}  + {tile_name(h.win_tile)}"
-               + (f"   王 {tile_name(wild)}" if wild is not None else ""))
-    for m in h.melds:
-        click.echo(f"副露 {m.kind} {format_tiles(m.tiles, 'chinese')}")
+    if h is None:
+        click.echo(f"起手 {format_tiles(sorted(tiles), 'chinese')}")
+    else:
+        click.echo(f"手牌 {format_tiles(sorted(h.concealed), 'chinese')}  + {tile_name(h.win_tile)}"
+                   + (f"   王 {tile_name(wild)}" if wild is not None else ""))
+        for m in h.melds:
+            click.echo(f"副露 {m.kind} {format_tiles(m.tiles, 'chinese')}"
+                       + (f" (from seat {m.from_seat})" if m.from_seat is not None else ""))
     if not s.win:
         click.echo(f"不胡: {s.reason}")
         sys.exit(0)
-    click.echo("读法 " + _reading_text(result))
+    if s.reading is not None:
+        click.echo("读法 " + _reading_text(result))
     for p in s.patterns:
         times = f" ×{p.times}" if p.times > 1 else ""
         click.echo(f"番型 {p.name}  {p.points}{times}")

@@ -143,10 +143,7 @@ def run_case(ev: Evaluator, case: Any, file: str, cid: str, line: int | None) ->
         if key not in expect:
             continue
         exp, g = expect[key], got.get(key)
-        if key == "patterns":
-            same = sorted(exp or []) == sorted(g or [])
-        else:
-            same = exp == g
+        same = sorted(exp or []) == sorted(g or []) if key == "patterns" else exp == g
         if not same:
             diffs.append((key, exp, g))
     return CaseResult(file, cid, line, "fail" if diffs else "pass", diffs, got=got)

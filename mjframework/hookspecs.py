@@ -54,7 +54,7 @@ def mj_modify_settlement(settlement: Settlement, context: SettlementContext) -> 
 
 @hookspec(firstresult=True)
 def mj_win_call(patterns: list[str], context: SettlementContext) -> str | None:
-    """The spoken call (报牌) for a win, e.g. ``自摸``.
+    """The spoken call (报牌) for a win, e.g. ``"self-drawn!"``.
 
     *firstresult*: the first plugin that returns a string decides.
     """

@@ -162,9 +162,9 @@ def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
         return False
     if w.seat is not None and (w.seat == "dealer") != (ctx.seat == ctx.dealer):
         return False
-    if w.discarder is not None:
-        if ctx.discarder is None or (w.discarder == "dealer") != (ctx.discarder == ctx.dealer):
-            return False
+    if w.discarder is not None and (
+            ctx.discarder is None or (w.discarder == "dealer") != (ctx.discarder == ctx.dealer)):
+        return False
     if not w.flags <= ctx.flags:
         return False
     return not (w.not_flags & ctx.flags)

@@ -6,7 +6,7 @@ what each wildcard stands for. Patterns are judged on one reading at a time.
 Tile sources in a group: ``n`` natural, ``w`` a wildcard (standing for the
 tile shown), ``s`` a stand-in (e.g. 中) read as the wildcard's natural tile.
 A wildcard may stand for any tile, even a fifth copy, including its own
-natural tile (recorded as such, for patterns like 王归位).
+natural tile (recorded as such, for patterns that reward it).
 
 Groups made only of wildcards could be any tile; they are enumerated over the
 tile set's kinds so every pattern sees concrete tiles.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .hand import Meld
 from .model import Shape
@@ -268,7 +269,7 @@ def _free_pairs(n: int, kinds: Sequence[Tile], start: int, acc: list[Group],
 
 
 # --------------------------------------------------------------------------
-# knitted (烂) and orphans (十三幺)
+# knitted and orphans
 
 
 def knitted_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
@@ -311,7 +312,7 @@ def _knit_ok(tiles: Sequence[Tile], gap: int) -> bool:
         by_suit.setdefault(suit_of(x), []).append(x % 9)
     for ranks in by_suit.values():
         ranks.sort()
-        if any(b - a < gap for a, b in zip(ranks, ranks[1:], strict=False)):
+        if any(b - a < gap for a, b in pairwise(ranks)):
             return False
     return len({x for x in tiles if is_honor(x)}) == sum(1 for x in tiles if is_honor(x))
 

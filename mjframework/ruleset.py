@@ -626,7 +626,8 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
         path = Path(ref_s) if Path(ref_s).is_file() else resolve_ruleset_ref(ref_s, base_dir)
     except FileNotFoundError:
         known = ", ".join(available_rulesets()) or "none"
-        raise RulesetError([Problem(None, (), f"no ruleset {ref_s!r} (not a file; built-in ids: {known})")]) from None
+        raise RulesetError([Problem(None, (), f"no ruleset {ref_s!r} (not a file; built-in ids: {known})")]
+                           ) from None
     return _load_cached(str(path.resolve()), path.stat().st_mtime_ns)
 
 

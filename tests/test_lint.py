@@ -1,0 +1,35 @@
+"""The code stays ruff-clean and the engine stays generic."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ruff_clean() -> None:
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install '.[test]')")
+    proc = subprocess.run([ruff, "check", "mjframework", "plugins", "tests", "benchmarks"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_engine_names_no_variant_and_no_pattern() -> None:
+    """Variant ids and pattern names belong in rulesets/ and plugins/, never in the engine."""
+    names = {"changsha", "huandiao", "wangba", "yongzhou"}
+    for f in (ROOT / "rulesets").glob("*.yaml"):
+        names.update(re.findall(r"name: (\S+)", f.read_text("utf-8")))
+    names = {n for n in names if re.search(r"[\u4e00-\u9fff]", n) or n.islower()}
+    names -= {"standard", "tiles"}
+    offenders = []
+    for py in (ROOT / "mjframework").rglob("*.py"):
+        text = py.read_text("utf-8")
+        offenders += [f"{py.name}: {n}" for n in sorted(names) if n in text]
+    assert not offenders, offenders
