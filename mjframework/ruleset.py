@@ -162,8 +162,12 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
             if "id" in err.instance and "fragment" in err.instance:
                 return [Problem(loc, path, "a file is a ruleset (`id`) or a fragment (`fragment`), not both")]
             return [Problem(loc, path, "a ruleset needs an `id` (or, for a fragment, `fragment`)")]
+        ctx_errors = list(err.context or [])
+        if ctx_errors and all(e.validator == "type" and not e.relative_path for e in ctx_errors):
+            kinds = " or ".join(_describe_type(e.validator_value) for e in ctx_errors)
+            return [Problem(loc, path, f"must be {kinds}, not {err.instance!r}")]
         # Report the alternative that got furthest (deepest error).
-        sub = [e for e in err.context or [] if e.validator != "type"] or list(err.context or [])
+        sub = [e for e in ctx_errors if e.validator != "type"] or ctx_errors
         if sub:
             best = max(sub, key=lambda e: len(e.absolute_path))
             return _explain(best, data)
@@ -194,17 +198,18 @@ def _merge(base: Any, over: Any, key: str | None = None) -> Any:
     if key == "patterns" and isinstance(base, list) and isinstance(over, list):
         out_l = SourceList()
         out_l.location = getattr(over, "location", None)
-        index: dict[Any, int] = {}
+        inherited: dict[Any, int] = {}  # base pattern name → position, until overridden
         for src in (base, over):
             locs = getattr(src, "locations", [None] * len(src))
             for item, loc in zip(src, locs, strict=False):
                 name = item.get("name") if isinstance(item, dict) else None
-                if name is not None and name in index and src is over:
-                    out_l[index[name]] = item
-                    out_l.locations[index[name]] = loc
+                if src is over and name is not None and name in inherited:
+                    i = inherited.pop(name)  # once: a repeat in the same file stays a duplicate
+                    out_l[i] = item
+                    out_l.locations[i] = loc
                     continue
-                if name is not None:
-                    index[name] = len(out_l)
+                if src is base and name is not None:
+                    inherited[name] = len(out_l)
                 out_l.append(item)
                 out_l.locations.append(loc)
         return out_l
@@ -266,9 +271,10 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
 
 
 class _Builder:
-    def __init__(self, data: SourceMap, problems: list[Problem]) -> None:
+    def __init__(self, data: SourceMap, problems: list[Problem], broken: set[Any] | None = None) -> None:
         self.data = data
         self.problems = problems
+        self.broken = broken or set()
 
     def problem(self, path: tuple, message: str, *, key: bool = False) -> None:
         self.problems.append(Problem(location_of(self.data, path, key=key),
@@ -423,6 +429,8 @@ class _Builder:
             for j, r in enumerate(refs):
                 rpath = (*path, "shape", j) if isinstance(ref, list) else (*path, "shape")
                 if isinstance(r, str):
+                    if "shapes" in self.broken:
+                        continue
                     if r not in shapes:
                         hint = difflib.get_close_matches(r, list(shapes), n=1)
                         self.problem(rpath, f"unknown shape {r!r}"
@@ -471,7 +479,7 @@ class _Builder:
                 elif ex == p["name"]:
                     self.problem((*path, "excludes", j), "a pattern can't exclude itself")
             tier = p.get("tier")
-            if tier is not None and tier not in scoring.tiers:
+            if tier is not None and tier not in scoring.tiers and "scoring" not in self.broken:
                 self.problem((*path, "tier"), f"unknown tier {tier!r}; scoring.tiers: "
                              f"{', '.join(scoring.tiers) or 'none declared'}")
             times = p.get("times") or {}
@@ -489,7 +497,7 @@ class _Builder:
                 when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
                 excludes=frozenset(excludes), description=str(p.get("description", "")),
             ))
-        if not any(p.makes_win for p in out if p.phase == "win"):
+        if not any(p.makes_win for p in out if p.phase == "win") and not self.broken & {"shapes", "patterns"}:
             self.problem(("patterns",), "no pattern has a `shape` or `wait`: nothing can ever win")
         return out
 
@@ -503,7 +511,8 @@ class _Builder:
                 kongs[k] = KongPayment(payer, int(amount))
         return Scoring(
             combine=s.get("combine", "highest"),
-            tiers=tuple(s.get("tiers", []) or []),
+            tiers=tuple(t for t in s.get("tiers", []) if isinstance(t, str))
+            if isinstance(s.get("tiers"), list) else (),
             payout=dict(s.get("payout", {}) or {}),
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
@@ -524,7 +533,7 @@ class _Builder:
             for err in validator.iter_errors(options):
                 for prob in _explain(err, options):
                     sub = (*path, *prob.path)
-                    self.problems.append(Problem(location_of(self.data, sub) or prob.location,
+                    self.problems.append(Problem(prob.location or location_of(self.data, sub),
                                                  sub, f"plugin {name}: {prob.message}"))
             out[name] = options
         return out
@@ -588,11 +597,15 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
     if not problems:
         problems.extend(_schema_problems(data, data))
     schema_ok = not problems
-    _check_complete(data, problems)
+    # Sections the schema rejected: checks that read them are skipped, so one
+    # mistake doesn't cascade into errors about everything that depends on it.
+    broken = {p.path[0] for p in problems if p.path}
+    if schema_ok:
+        _check_complete(data, problems)
     # Meaning checks run even on schema-invalid data, so one run reports
     # everything; a section too broken to read is skipped (its schema error
     # is already in the list).
-    b = _Builder(data, problems)
+    b = _Builder(data, problems, broken)
     tileset = _guard(b.tileset)
     wildcard = _guard(b.wildcard, tileset)
     if tileset and wildcard:
@@ -603,8 +616,10 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
     plugins = _guard(b.plugins) or {}
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
-    problems.sort(key=lambda p: (p.location.file, p.location.line, p.location.column)
-                  if p.location else ("", 0, 0))
+    # This file's problems first, in file order; then those in files it extends.
+    own = str(p)
+    problems.sort(key=lambda q: (q.location.file != own, q.location.file, q.location.line,
+                                 q.location.column) if q.location else (False, "", 0, 0))
     if problems or not schema_ok or tileset is None or "fragment" in data:
         return None, problems
     rs = Ruleset(

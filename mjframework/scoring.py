@@ -276,8 +276,13 @@ class Evaluator:
 
     # -- settlement ---------------------------------------------------------------
 
-    def settle(self, hand: Hand, ctx: WinContext, score: Score) -> st.Settlement:
-        """Payments for a scored win (kong payments of the winner's melds included)."""
+    def settle(self, hand: Hand, ctx: WinContext, score: Score,
+               kongs: Sequence[st.KongRecord] | None = None) -> st.Settlement:
+        """Payments for a scored win plus kong payments.
+
+        ``kongs``: every kong made this hand (the game knows them); by default
+        the winner's own kong melds (all a conformance case can say).
+        """
         rs = self.ruleset
         s = st.Settlement(rs.players)
         if score.win:
@@ -285,8 +290,9 @@ class Evaluator:
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
                 discarder=ctx.discarder, points=score.points,
                 reason="+".join(score.pattern_names)))
-            kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
-                     for m in hand.melds if m.is_kong]
+            if kongs is None:
+                kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
+                         for m in hand.melds if m.is_kong]
             s.payments.extend(st.kong_payments(rs, kongs))
         return st.apply_plugins(s, self._context("win", ctx, score), self.pm)
 

@@ -172,6 +172,8 @@ def parse_tiles(text: str) -> list[Tile]:
             i += 1
             continue
         if pending:
+            if ch.isascii() and ch.isalpha():
+                raise TileParseError(text, i, f"unknown suit letter {ch!r} (m, p, s or z)")
             _missing_suit(text, pending)
         if ch in _RANK_ALIASES:
             if i + 1 < n and text[i + 1] in _SUIT_ALIASES:

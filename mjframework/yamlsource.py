@@ -85,7 +85,11 @@ def load_yaml_text(text: str, name: str) -> Any:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         loc = _loc(name, mark) if mark else None
-        msg = " ".join(filter(None, [e.context, e.problem])) or str(e)
+        last_line = text.count("\n") + (0 if text.endswith("\n") else 1)
+        if loc and loc.line > max(last_line, 1):  # "end of file" points past the last line
+            ctx_mark = e.context_mark or mark
+            loc = _loc(name, ctx_mark)
+        msg = "; ".join(filter(None, [e.context, e.problem])) or str(e)
         raise RulesetError([Problem(loc, (), f"YAML syntax: {msg}")]) from None
     except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
         raise RulesetError([Problem(None, (), f"YAML syntax: {e}")]) from None

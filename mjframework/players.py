@@ -1,0 +1,106 @@
+"""Players: the interface the engine asks for decisions, and what it shows them.
+
+At each decision the engine lists the legal :class:`Option` s; a player
+returns one of them. A player returning anything else gets
+:class:`IllegalDecision` (a human is asked again; a bot's hand is abandoned).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from .hand import Meld
+from .tiles import Tile, format_tiles, tile_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+
+KIND_NAMES = {"discard": "打", "win": "胡", "kong": "杠", "pung": "碰", "chow": "吃", "pass": "过"}
+
+
+@dataclass(frozen=True)
+class Option:
+    kind: str  # discard | win | kong | pung | chow | pass
+    tile: Tile | None = None
+    tiles: tuple[Tile, ...] = ()  # the whole meld for chow / pung / kong
+    meld: str | None = None  # kong: concealed-kong | added-kong | kong
+
+    def label(self) -> str:
+        name = KIND_NAMES.get(self.kind, self.kind)
+        if self.kind in ("chow", "pung", "kong"):
+            extra = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠"}.get(self.meld or "", "")
+            return f"{extra or name} {format_tiles(self.tiles, 'chinese')}"
+        if self.tile is not None:
+            return f"{name} {tile_name(self.tile)}"
+        return name
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str  # turn (after a draw) | claim (on a discard) | rob (on an added kong)
+    seat: int
+    options: tuple[Option, ...]
+    tile: Tile | None = None  # the drawn tile (turn) or the offered tile (claim / rob)
+    from_seat: int | None = None
+
+
+class IllegalDecision(Exception):
+    """A player chose something that wasn't offered."""
+
+
+class TableView:
+    """What one seat can see: its own tiles, everyone's melds and discards.
+
+    Read-only: properties return fresh tuples, never engine state.
+    """
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        return tuple(sorted(self._game.seats[self.seat].hand))
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        return tuple(self._game.seats[self.seat].melds)
+
+    def melds_of(self, seat: int) -> tuple[Meld, ...]:
+        return tuple(self._game.seats[seat].melds)
+
+    def discards_of(self, seat: int) -> tuple[Tile, ...]:
+        return tuple(self._game.seats[seat].discards)
+
+    @property
+    def wildcard(self) -> Tile | None:
+        return self._game.wildcard
+
+    @property
+    def indicator(self) -> Tile | None:
+        return self._game.indicator
+
+    @property
+    def dealer(self) -> int:
+        return self._game.dealer
+
+    @property
+    def players(self) -> int:
+        return self._game.ruleset.players
+
+    @property
+    def live_remaining(self) -> int:
+        return self._game.wall.live_remaining()
+
+    @property
+    def ruleset_id(self) -> str:
+        return self._game.ruleset.id
+
+
+class Player(Protocol):
+    """Anything with ``decide``: bots, a terminal human, a network client."""
+
+    def decide(self, view: TableView, decision: Decision) -> Option: ...

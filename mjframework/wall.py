@@ -1,0 +1,206 @@
+"""The wall: stacks built per seat, dice, the break, the deal, the indicator flip, draws.
+
+Geometry (RULINGS §2): seats are counterclockwise (0 dealer, 1 right, 2
+opposite, 3 left); draws move clockwise, along each wall from its owner's
+right end to the left end, then on to the left-hand player's wall. So the
+walls in draw order, starting at the broken wall's owner ``o``, are ``o``,
+``o−1``, ``o−2``, ``o−3`` (mod 4).
+
+The ring of stacks is rotated so that stack 0 is where the first draw
+starts. Live draws go forward (each stack top, then bottom); kong
+replacements go backward from the stack just before the start. A flipped
+indicator that ``ends_live_wall`` is never drawn and neither end may pass its
+stack; without one, the two ends meet.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .model import Ruleset
+from .tiles import Tile
+
+
+@dataclass(frozen=True)
+class Break:
+    dice: tuple[int, ...]
+    wall_seat: int  # absolute seat whose wall is broken
+    stack: int  # N: the N-th stack counted as the ruleset says
+
+
+def _die(values: tuple[int, ...], which: str) -> int:
+    if which == "high":
+        return max(values)
+    if which == "low":
+        return min(values)
+    return sum(values)
+
+
+class Wall:
+    """The tiles not in anyone's hand, as stacks around the table."""
+
+    def __init__(self, ruleset: Ruleset, rng: random.Random, dealer: int) -> None:
+        self.ruleset = ruleset
+        self.rng = rng
+        self.dealer = dealer
+        players = ruleset.players
+        spec = ruleset.wall
+        height = int(spec.get("height", 2))
+        per = spec.get("stacks_per_seat", 17)
+        # stacks_per_seat as a list is per seat counted from the dealer.
+        self.sizes = [per[(s - dealer) % players] if isinstance(per, list) else per
+                      for s in range(players)]
+        self.height = height
+        tiles = ruleset.tileset.full_wall()
+        rng.shuffle(tiles)
+        self.tiles_in_seat_order = tiles  # walls of seat 0..3, each from its owner's right end
+        self.slots: list[Tile | None] = []
+        self.start_stack = 0
+        self.indicator_stack: int | None = None
+        self.indicator: Tile | None = None
+
+    # -- dice and the break ----------------------------------------------------
+
+    def roll(self, n: int = 2) -> tuple[int, ...]:
+        return tuple(self.rng.randint(1, 6) for _ in range(n))
+
+    def break_wall(self) -> Break:
+        """Roll for the break and lay the ring out in draw order from the start."""
+        spec = self.ruleset.break_
+        players = self.ruleset.players
+        dice = self.roll(int(spec.get("dice", 2)))
+        wall_rule = spec.get("wall", {"die": "high", "seats": {}})
+        value = _die(dice, wall_rule.get("die", "high"))
+        rel = int(wall_rule.get("seats", {}).get(str(value), 0))
+        owner = (self.dealer + rel) % players
+        stack_rule = spec.get("stack", {"die": "low", "from": "owner_left"})
+        n = _die(dice, stack_rule.get("die", "low"))
+        # Walls in draw order from the owner: owner, owner-1, … (clockwise).
+        order = [(owner - i) % players for i in range(players)]
+        offsets = {}
+        pos = 0
+        for s in range(players):
+            offsets[s] = pos
+            pos += self.sizes[s] * self.height
+        ring: list[Tile | None] = []
+        self.wall_start: dict[int, int] = {}
+        for s in order:
+            self.wall_start[s] = len(ring) // self.height
+            ring.extend(self.tiles_in_seat_order[offsets[s]:offsets[s] + self.sizes[s] * self.height])
+        size = self.sizes[owner]
+        n = max(1, min(n, size))
+        start = size - n if stack_rule.get("from", "owner_left") == "owner_left" else n - 1
+        self.stacks = len(ring) // self.height
+        cut = start * self.height
+        self.slots = ring[cut:] + ring[:cut]
+        self.start_stack = start
+        self.live = 0  # next live slot
+        self.kong_stack = self.stacks - 1  # next kong stack (backwards)
+        self.kong_layer = 0
+        self._owner = owner
+        return Break(dice, owner, n)
+
+    def _ring_stack(self, seat: int, index_from_right: int) -> int:
+        """Rotated stack index of the ``index_from_right``-th stack (0-based) of ``seat``'s wall."""
+        return (self.wall_start[seat] + index_from_right - self.start_stack) % self.stacks
+
+    # -- the deal ------------------------------------------------------------
+
+    def take_live(self) -> Tile | None:
+        """The next live tile, or None when the live wall is exhausted."""
+        while self.live < len(self.slots):
+            stack = self.live // self.height
+            if self._blocked(stack, forward=True):
+                return None
+            t = self.slots[self.live]
+            self.slots[self.live] = None
+            self.live += 1
+            if t is not None:
+                return t
+        return None
+
+    def take_at(self, stacks_ahead: int, layer: str) -> Tile:
+        """A specific tile ahead of the live end (跳杠 style deals): stack 1 is the next one."""
+        first = self.live // self.height
+        stack = first + stacks_ahead - 1
+        slot = stack * self.height + (0 if layer == "top" or self.height == 1 else 1)
+        t = self.slots[slot]
+        if t is None:
+            raise RuntimeError(f"deal: stack {stacks_ahead} {layer} is already taken")
+        self.slots[slot] = None
+        return t
+
+    def take_kong(self) -> Tile | None:
+        """A replacement tile from the kong end (backwards), or None."""
+        while self.kong_stack >= 0:
+            if self._blocked(self.kong_stack, forward=False):
+                return None
+            slot = self.kong_stack * self.height + self.kong_layer
+            self.kong_layer += 1
+            if self.kong_layer >= self.height:
+                self.kong_layer = 0
+                self.kong_stack -= 1
+            if slot < self.live:
+                return None  # the ends have met
+            t = self.slots[slot]
+            if t is not None:
+                self.slots[slot] = None
+                return t
+        return None
+
+    def _blocked(self, stack: int, forward: bool) -> bool:
+        if self.indicator_stack is None:
+            return False
+        return stack >= self.indicator_stack if forward else stack <= self.indicator_stack
+
+    def live_remaining(self) -> int:
+        """Tiles still drawable from the live end."""
+        if self.indicator_stack is not None:
+            end = self.indicator_stack * self.height
+        else:
+            end = (self.kong_stack + 1) * self.height
+        return sum(1 for t in self.slots[self.live:end] if t is not None)
+
+    def kong_remaining(self) -> int:
+        lo = (self.indicator_stack + 1) * self.height if self.indicator_stack is not None else self.live
+        hi = (self.kong_stack + 1) * self.height
+        return sum(1 for t in self.slots[max(lo, self.live):hi] if t is not None)
+
+    def remaining(self) -> list[Tile]:
+        """Every tile still in the wall (drawable or not), the indicator included."""
+        out = [t for t in self.slots if t is not None]
+        if self.indicator is not None:
+            out.append(self.indicator)
+        return out
+
+    # -- the indicator -------------------------------------------------------
+
+    def flip_indicator(self) -> tuple[tuple[int, ...], Tile]:
+        """Roll and flip the indicator as the ruleset's ``wildcard.indicator`` says."""
+        rule = self.ruleset.wildcard.indicator if self.ruleset.wildcard else {}
+        dice = self.roll(int(rule.get("dice", 2)))
+        s = sum(dice)
+        players = self.ruleset.players
+        seat = (self._owner + 1) % players if rule.get("wall", "after_break_wall") == "after_break_wall" \
+            else self._owner
+        size = self.sizes[seat]
+        s = max(1, min(s, size))
+        from_right = s - 1 if rule.get("count_from", "owner_right") == "owner_right" else size - s
+        stack = self._ring_stack(seat, from_right)
+        layer = 0 if rule.get("layer", "top") == "top" or self.height == 1 else 1
+        slot = stack * self.height + layer
+        t = self.slots[slot]
+        if t is None:  # already drawn in the deal: take the next stack's tile
+            for k in range(1, self.stacks):
+                slot = ((stack + k) % self.stacks) * self.height + layer
+                if self.slots[slot] is not None:
+                    stack = (stack + k) % self.stacks
+                    t = self.slots[slot]
+                    break
+        assert t is not None
+        self.slots[slot] = None
+        self.indicator = t
+        if rule.get("ends_live_wall", True):
+            self.indicator_stack = stack
+        return dice, t
