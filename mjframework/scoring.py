@@ -95,6 +95,7 @@ class Evaluator:
                 c = completed_shape(w)
                 shapes.setdefault(_shape_key(c), c)
         self.shapes = list(shapes.values())
+        self._free_patterns = [p for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
@@ -249,12 +250,26 @@ class Evaluator:
             return False
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         exposed = len(hand.melds)
-        held = None
-        if not any(shape_possible(full, exposed, s, self.kinds) for s in self.shapes):
+        if not any(self._could_be(full, hand, s) for s in self.shapes):
             held = self.split(hand.concealed, wildcard)
             if not any(wait_holds(held, exposed, w) for p in self.wait_patterns for w in p.waits):
                 return False
         return self._score(hand, ctx, wildcard).win
+
+    def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
+        """Cheap necessary test that some pattern could read the hand as ``shape``.
+
+        A ``free`` shape fits any tiles, so there the tile filters of the
+        patterns using it decide (checked on the natural tiles; wildcards fit).
+        """
+        if shape.kind != "free":
+            return shape_possible(full, len(hand.melds), shape, self.kinds)
+        natural = [t for t, n in enumerate(full.counts) for _ in range(n)]
+        natural += [t for m in hand.melds for t in m.tiles]
+        for p in self._free_patterns:
+            if p.all_tiles is None or all(p.all_tiles.match(t) for t in natural):
+                return True
+        return False
 
     def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
               ctx: WinContext | None = None, wildcard: Tile | None = None) -> list[Tile]:

@@ -8,7 +8,7 @@ slot filled by a natural tile or by a wildcard), and recurses.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 import pytest
@@ -41,7 +41,7 @@ def _same_suit_run(s: int) -> bool:
     return s >= 0 and s + 2 < 27 and s // 9 == (s + 2) // 9
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_can_melds(c: tuple[int, ...], w: int) -> bool:
     """Can the naturals c plus exactly w wildcards be split into melds?"""
     if w < 0:
@@ -79,7 +79,7 @@ def ref_can_melds(c: tuple[int, ...], w: int) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_can_pair(c: tuple[int, ...], w: int) -> bool:
     """Can the naturals c plus exactly w wildcards be melds + one pair?"""
     if ref_can_melds(c, w - 2):  # pair of two wildcards
@@ -174,8 +174,9 @@ def random_hand(rng: random.Random, n: int) -> list[int]:
 suit_vec = st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda v: sum(v) <= 17)
 honor_vec = st.lists(st.integers(0, 4), min_size=7, max_size=7).filter(lambda v: sum(v) <= 14)
 seeds = st.integers(0, 2**32 - 1)
-FAST = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+FAST = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)
 
 
 # ---------------------------------------------------------------------------

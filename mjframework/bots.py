@@ -1,0 +1,129 @@
+"""Bots: a random-legal player and a greedy one.
+
+The greedy bot always wins when it can; otherwise it discards (and claims)
+to keep the fewest tiles missing from a standard hand — the table-based
+"wildcards needed" of :mod:`mjframework.wintable`, a shanten-like distance
+that counts its wildcards as already placed. It never discards a wildcard
+while it has another choice. Bots are deterministic given their RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from . import wintable
+from .players import Decision, Option, TableView
+from .tiles import HONOR_BASE, NUM_KINDS, Tile
+
+
+class RandomBot:
+    """Picks uniformly among the legal options (but never passes up a win)."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        for o in decision.options:
+            if o.kind == "win":
+                return o
+        return self.rng.choice(decision.options)
+
+
+def _counts(tiles: Sequence[Tile], wildcard: Tile | None) -> tuple[list[int], int]:
+    c = [0] * NUM_KINDS
+    for t in tiles:
+        c[t] += 1
+    w = 0
+    if wildcard is not None:
+        w, c[wildcard] = c[wildcard], 0
+    return c, w
+
+
+def missing(counts: list[int], wilds: int) -> int:
+    """Tiles missing from a standard hand (melds + pair), wildcards counted as placed."""
+    return wintable.need_melds_pair(counts) - wilds
+
+
+def _isolation(c: list[int], t: Tile) -> int:
+    """Lower is more useful: neighbours and copies make a tile worth keeping."""
+    if t >= HONOR_BASE:
+        return 10 - 3 * c[t]
+    r = t % 9
+    near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
+    edge = 1 if r in (0, 8) else 0
+    return 8 - 3 * c[t] - near + edge
+
+
+class GreedyBot:
+    """Wins when it can; otherwise plays to be missing as few tiles as possible."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        opts = decision.options
+        for o in opts:
+            if o.kind == "win":
+                return o
+        if decision.kind == "turn":
+            return self._turn(view, opts)
+        return self._claim(view, decision)
+
+    def _best_discard(self, c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int, Tile | None]:
+        best: tuple[int, int, Tile] | None = None
+        for t in candidates:
+            c[t] -= 1
+            need = missing(c, w)
+            c[t] += 1
+            key = (need, _isolation(c, t) * -1, t)
+            if best is None or key < best:
+                best = key
+        if best is None:
+            return 99, None
+        return best[0], best[2]
+
+    def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
+        wildcard = view.wildcard
+        c, w = _counts(view.hand, wildcard)
+        discards = [o for o in opts if o.kind == "discard"]
+        natural = [o.tile for o in discards if o.tile != wildcard and o.tile is not None]
+        need, tile = self._best_discard(c, w, natural)
+        for o in opts:
+            if o.kind == "kong" and o.tile is not None:
+                t = o.tile
+                c2 = c[:]
+                c2[t] -= 4 if o.meld == "concealed-kong" else 1
+                # After the kong a replacement is drawn: compare as a 13-tile wait.
+                if missing(c2, w + 1) <= need:
+                    return o
+        if tile is None:  # only wildcards left to discard
+            return discards[0]
+        return next(o for o in discards if o.tile == tile)
+
+    def _claim(self, view: TableView, decision: Decision) -> Option:
+        wildcard = view.wildcard
+        c, w = _counts(view.hand, wildcard)
+        now = missing(c, w)
+        best: tuple[int, Option] | None = None
+        for o in decision.options:
+            if o.kind not in ("pung", "chow", "kong"):
+                continue
+            used = list(o.tiles)
+            used.remove(decision.tile)
+            c2 = c[:]
+            for t in used:
+                c2[t] -= 1
+            if o.kind == "kong":
+                after = missing(c2, w + 1)  # a replacement tile is drawn
+            else:
+                natural = [t for t in range(NUM_KINDS) if c2[t]]
+                after, _ = self._best_discard(c2, w, natural)
+            if after < now and (best is None or after < best[0]):
+                best = (after, o)
+        if best is not None:
+            return best[1]
+        return next(o for o in decision.options if o.kind == "pass")
+
+
+BOTS = {"greedy": GreedyBot, "random": RandomBot}
