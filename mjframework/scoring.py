@@ -95,7 +95,11 @@ class Evaluator:
                 c = completed_shape(w)
                 shapes.setdefault(_shape_key(c), c)
         self.shapes = list(shapes.values())
-        self._free_patterns = [p for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
+        # For each pattern read as `free`: the kinds its `all_tiles` filter rules out
+        # (None: no filter, anything may match).
+        self._free_banned: list[frozenset[int] | None] = [
+            None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
+            for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
@@ -264,10 +268,11 @@ class Evaluator:
         """
         if shape.kind != "free":
             return shape_possible(full, len(hand.melds), shape, self.kinds)
-        natural = [t for t, n in enumerate(full.counts) for _ in range(n)]
-        natural += [t for m in hand.melds for t in m.tiles]
-        for p in self._free_patterns:
-            if p.all_tiles is None or all(p.all_tiles.match(t) for t in natural):
+        for banned in self._free_banned:
+            if banned is None:
+                return True
+            if not any(full.counts[t] for t in banned) and not any(
+                    t in banned for m in hand.melds for t in m.tiles):
                 return True
         return False
 

@@ -533,6 +533,21 @@ def is_standard_win(counts: Sequence[int], w: int) -> bool:
         return 0 <= need <= w and (w - need) % 3 == 0
 
 
+def _table_value(counts: Sequence[int]) -> int:
+    """Sum of the four block entries: the tables when they cover the hand, else the recurrence.
+
+    The fast path mirrors :func:`is_standard_win` (one ``bytes()``, four dict
+    lookups); bots and the scorer call the ``need_*`` functions in loops.
+    """
+    try:
+        b = bytes(counts)
+        if len(b) == NUM_KINDS:
+            return _HONOR[b[27:]] + _SUIT[b[:9]] + _SUIT[b[9:18]] + _SUIT[b[18:27]]
+    except (KeyError, ValueError, TypeError):
+        pass
+    return _hand_value(counts)
+
+
 def need_melds(counts: Sequence[int]) -> int:
     """Least wildcards that make ``counts`` exactly a set of melds (no pair).
 
@@ -540,7 +555,7 @@ def need_melds(counts: Sequence[int]) -> int:
     :data:`INF` when more than :data:`MAX_NEED` would be needed, so callers
     can compare it with any wildcard count directly.
     """
-    return _cap(_hand_value(counts) >> 3)
+    return _cap(_table_value(counts) >> 3)
 
 
 def need_melds_pair(counts: Sequence[int]) -> int:
@@ -549,7 +564,7 @@ def need_melds_pair(counts: Sequence[int]) -> int:
     The pair may be natural, one natural + one wildcard, or two wildcards.
     Returns :data:`INF` when more than :data:`MAX_NEED` would be needed.
     """
-    return _cap(_need_from_value(_hand_value(counts)))
+    return _cap(_need_from_value(_table_value(counts)))
 
 
 def need_pairs(counts: Sequence[int]) -> int:
@@ -561,6 +576,8 @@ def need_pairs(counts: Sequence[int]) -> int:
     :data:`MAX_NEED`, like the other needs. Kept here so every
     wildcard-need computation lives in one module.
     """
+    if len(counts) == NUM_KINDS and isinstance(counts, list | tuple | bytes | bytearray):
+        return _cap(sum(c & 1 for c in counts))
     return _cap(sum(c & 1 for c in _as_counts(counts)))
 
 
