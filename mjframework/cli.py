@@ -114,6 +114,7 @@ def schema_cmd(output: Path | None) -> None:
 def _register_more() -> None:
     """Commands that live in their own modules."""
     from . import cli_score  # noqa: F401  (registers `score` and `conformance`)
+    from . import cli_game  # noqa: F401  (registers `simulate` and `play`)
 
 
 _register_more()

@@ -49,6 +49,18 @@ class HandAbandoned(Exception):
     """A player or plugin failed; the hand stops cleanly with an ``abandon`` event."""
 
 
+class _HandOver(BaseException):
+    """Raised by the ending methods so a plugin's procedure can end the hand from anywhere.
+
+    A BaseException so that the guard around plugin hooks, which turns a
+    plugin's ``Exception`` into an abandoned hand, lets it through.
+    """
+
+    def __init__(self, result: HandResult) -> None:
+        super().__init__(result.result)
+        self.result = result
+
+
 class Game:
     """Plays one hand. ``players`` are indexed by absolute seat."""
 
@@ -74,16 +86,53 @@ class Game:
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
-        self._after_kong_discard = False
         self.claims = ruleset.claims
         self.win_rules = ruleset.win
         self.priority = {k: i for i, k in enumerate(
             self.claims.get("priority") or ["win", "kong", "pung", "chow"])}
+        self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
+        self.opening_winners: list[int] = []
+        self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
+        self.pm = self.ev.pm
+        self.control = HandControl(self)
+        self._emit_raw = self.emit
+        self.emit = self._emit_with_plugins
 
     # -- helpers -------------------------------------------------------------
 
     def _event(self, type_: str, **fields: Any) -> None:
         self.emit(make_event(type_, **fields))
+
+    def _emit_with_plugins(self, event: dict[str, Any]) -> None:
+        self._emit_raw(event)
+        if event["type"] != "call":
+            for text_seat in self.hook("mj_announce", hand=self.control, event=event):
+                if text_seat:
+                    text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
+                    self._emit_raw(make_event("call", seat=seat, text=text, about=event["type"]))
+
+    def hook(self, name: str, firstresult: bool = False, **kwargs: Any) -> Any:
+        """Call the plugins' ``name`` hook in ruleset order.
+
+        A plugin raising is reported with its name and the hook, and the hand
+        is abandoned (``HandAbandoned``); the engine's state is untouched.
+        """
+        caller = getattr(self.pm.hook, name)
+        results = []
+        for impl in reversed(caller.get_hookimpls()):
+            args = {a: kwargs[a] for a in impl.argnames}
+            try:
+                r = impl.function(**args)
+            except HandAbandoned:
+                raise
+            except Exception as e:
+                raise HandAbandoned(f"plugin {impl.plugin_name!r} failed in {name}: "
+                                    f"{type(e).__name__}: {e}") from e
+            if r is not None:
+                if firstresult:
+                    return r
+                results.append(r)
+        return None if firstresult else results
 
     def _ask(self, decision: Decision) -> Option:
         seat = decision.seat
@@ -119,12 +168,15 @@ class Game:
         rs = self.ruleset
         self._event("hand_start", hand=self.hand_no, ruleset=rs.id, dealer=self.dealer, seed=self.seed)
         try:
-            return self._play()
+            result = self._play()
+        except _HandOver as over:
+            result = over.result
         except HandAbandoned as e:
             nxt = self.dealer
             self._event("abandon", reason=str(e))
             self._event("hand_end", result="abandon", next_dealer=nxt)
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
+        return result
 
     def _play(self) -> HandResult:
         rs = self.ruleset
@@ -140,6 +192,7 @@ class Game:
             self.indicator = ind
             self.wildcard = rs.wildcard.wildcard_for(ind)
             self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+        self.hook("mj_after_deal", hand=self.control)
         return self._turns()
 
     def _deal(self) -> None:
@@ -174,6 +227,8 @@ class Game:
         must_draw = False
         while True:
             if must_draw:
+                if self.wall.live_remaining() == 1:
+                    self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
                 t = self.wall.take_live()
                 if t is None:
                     return self._exhausted()
@@ -193,11 +248,11 @@ class Game:
             outcome = self._turn(seat, drawn, flags)
             if isinstance(outcome, HandResult):
                 return outcome
-            kind, payload = outcome
+            kind, tile, claim_flags = outcome
             if kind == "discarded":
-                tile = payload
                 last = "last_tile" in flags
-                claim = self._claims(seat, tile, last, first=("first_turn" in flags and seat == self.dealer))
+                claim = self._claims(seat, tile, last, first=("first_turn" in flags and seat == self.dealer),
+                                     extra_flags=claim_flags)
                 if isinstance(claim, HandResult):
                     return claim
                 if last:
@@ -219,7 +274,8 @@ class Game:
             if win is not None:
                 win_tile, held = win
                 options.append(Option("win", win_tile))
-            can_kong = self._kong_tiles_left()
+            locked = seat in self.locked
+            can_kong = self._kong_tiles_left() and not locked
             if can_kong and self.claims.get("concealed_kong", True):
                 for t, c in sorted(Counter(s.hand).items()):
                     if c == 4 and not self._is_wild(t):
@@ -228,9 +284,25 @@ class Game:
                 for m in s.melds:
                     if m.kind == "pung" and m.tiles[0] in s.hand:
                         options.append(Option("kong", m.tiles[0], (m.tiles[0],) * 4, "added-kong"))
-            for t in sorted(set(s.hand)):
-                options.append(Option("discard", t))
-            choice = self._ask(Decision("turn", seat, tuple(options), drawn))
+            if locked and drawn is not None:
+                options.append(Option("discard", drawn))
+            else:
+                options.extend(Option("discard", t) for t in sorted(set(s.hand)))
+            decision = Decision("turn", seat, tuple(options), drawn)
+            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
+                                             decision=decision) for o in opts]
+            if extra:
+                decision = Decision("turn", seat, tuple(options + extra), drawn)
+            choice = self._ask(decision)
+            if choice.kind not in ("win", "kong", "discard"):
+                outcome = self.hook("mj_handle_option", firstresult=True, hand=self.control,
+                                    seat=seat, option=choice)
+                if outcome is None:
+                    raise HandAbandoned(f"no plugin handles the option {choice.kind!r}")
+                if outcome[0] == "discard":
+                    return self._discard(seat, outcome[1], set(outcome[2]))
+                drawn, flags = outcome[1], set(outcome[2])
+                continue
             if choice.kind == "win":
                 return self._settle_win([seat], win_tile, "self_draw", None, flags,
                                         {seat: self._hand(seat, win_tile, held)})
@@ -264,11 +336,14 @@ class Game:
                     flags.add("last_tile")
                 continue
             assert choice.kind == "discard" and choice.tile is not None
-            s.hand.remove(choice.tile)
-            s.discards.append(choice.tile)
-            self._event("discard", seat=seat, tile=tile_code(choice.tile))
-            self._after_kong_discard = "after_kong" in flags
-            return ("discarded", choice.tile)
+            return self._discard(seat, choice.tile, set())
+
+    def _discard(self, seat: int, tile: Tile, claim_flags: set[str]) -> tuple[str, Tile, set[str]]:
+        s = self.seats[seat]
+        s.hand.remove(tile)
+        s.discards.append(tile)
+        self._event("discard", seat=seat, tile=tile_code(tile))
+        return ("discarded", tile, claim_flags)
 
     def _self_win(self, seat: int, drawn: Tile | None, flags: set[str]) -> tuple[Tile, list[Tile]] | None:
         """(winning tile, tiles held before it) if the seat can win by self-draw now.
@@ -308,16 +383,15 @@ class Game:
         n = self.ruleset.players
         return [(seat + i) % n for i in range(1, n)]
 
-    def _claims(self, discarder: int, tile: Tile, last: bool, first: bool) -> Any:
+    def _claims(self, discarder: int, tile: Tile, last: bool, first: bool,
+                extra_flags: set[str] | None = None) -> Any:
         """Offer the discard to the others; resolve by priority. None if nobody claims."""
         n = self.ruleset.players
         wild = self._is_wild(tile)
         can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
-        flags_base: set[str] = set()
+        flags_base: set[str] = set(extra_flags or ())
         if last:
             flags_base.add("last_tile")
-        if getattr(self, "_after_kong_discard", False):
-            flags_base.add("after_kong_discard")
         wants: list[tuple[int, int, Option]] = []  # (priority, turn distance, option)
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
@@ -330,7 +404,7 @@ class Game:
             if can_discard_win and self.ev.is_win(
                     self._hand(seat, tile), self._ctx(seat, "discard", discarder, flags), self.wildcard):
                 options.append(Option("win", tile))
-            if not wild and not last:
+            if not wild and not last and seat not in self.locked:
                 c = s.hand.count(tile)
                 if c >= 3 and self.claims.get("kong", True) and self._kong_tiles_left():
                     options.append(Option("kong", tile, (tile,) * 4, "kong"))
@@ -431,6 +505,7 @@ class Game:
             if not score.win:  # an engine bug if it happens: is_win said yes
                 raise HandAbandoned(f"seat {w} was offered a win that does not score: {score.reason}")
             patterns[w] = score.pattern_names
+            ctx = self._with_inputs(ctx, "win", score)
             self._event("win", seat=w, win_by=win_by, tile=tile_code(tile), from_seat=discarder,
                         patterns=score.pattern_names, points=score.points,
                         call=self.ev.call(ctx, score))
@@ -441,8 +516,22 @@ class Game:
                         items=[p.to_dict() for p in settlement.payments])
             total = [a + b for a, b in zip(total, net, strict=True)]
         nxt = self._next_dealer_after_win(winners, discarder)
-        self._event("hand_end", result="win", next_dealer=nxt)
-        return HandResult("win", winners, nxt, total, patterns)
+        result = HandResult("win", winners, nxt, total, patterns)
+        result.next_dealer = self._plugin_next_dealer(result)
+        self._event("hand_end", result="win", next_dealer=result.next_dealer)
+        return result
+
+    def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
+        """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
+        view = self.ev._context(kind, ctx, score)
+        extra = dict(ctx.extra)
+        for d in self.hook("mj_settlement_inputs", hand=self.control, context=view):
+            extra.update(d)
+        return WinContext(ctx.seat, ctx.win_by, ctx.discarder, ctx.flags, ctx.dealer, extra)
+
+    def _plugin_next_dealer(self, result: HandResult) -> int:
+        nxt = self.hook("mj_next_dealer", firstresult=True, hand=self.control, result=result)
+        return result.next_dealer if nxt is None else int(nxt) % self.ruleset.players
 
     def _next_dealer_after_win(self, winners: list[int], discarder: int | None) -> int:
         d = self.ruleset.dealer
@@ -453,10 +542,12 @@ class Game:
             return winners[0]
         return winners[0]
 
-    def _exhausted(self) -> HandResult:
+    def _exhausted(self, next_dealer: int | None = None) -> HandResult:
         n = self.ruleset.players
         rule = self.ruleset.dealer.get("after_draw", "dealer")
-        if rule == "last_tile_drawer" and self.last_drawer is not None:
+        if next_dealer is not None:
+            nxt = next_dealer
+        elif rule == "last_tile_drawer" and self.last_drawer is not None:
             nxt = self.last_drawer
         elif rule == "next":
             nxt = (self.dealer + 1) % n
@@ -467,8 +558,185 @@ class Game:
             s = st.Settlement(n, st.kong_payments(self.ruleset, self.kongs))
             payments = s.net()
             self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
-        self._event("hand_end", result="draw", next_dealer=nxt)
-        return HandResult("draw", [], nxt, payments)
+        result = HandResult("draw", [], nxt, payments)
+        result.next_dealer = self._plugin_next_dealer(result)
+        self._event("hand_end", result="draw", next_dealer=result.next_dealer)
+        return result
 
 
-__all__ = ["KONG_PAYMENT_KEY", "Game", "HandAbandoned", "HandResult", "SeatState"]
+class HandControl:
+    """What a plugin may see and do during a hand (passed to game hooks as ``hand``).
+
+    Seeing returns copies; doing goes through the same rules and events as
+    the engine's own moves. :meth:`win` and :meth:`end_drawn` end the hand.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self._g = game
+
+    # -- seeing ----------------------------------------------------------------
+
+    @property
+    def ruleset_id(self) -> str:
+        return self._g.ruleset.id
+
+    @property
+    def players(self) -> int:
+        return self._g.ruleset.players
+
+    @property
+    def dealer(self) -> int:
+        return self._g.dealer
+
+    @property
+    def hand_no(self) -> int:
+        return self._g.hand_no
+
+    @property
+    def wildcard(self) -> Tile | None:
+        return self._g.wildcard
+
+    @property
+    def indicator(self) -> Tile | None:
+        return self._g.indicator
+
+    @property
+    def previous(self) -> tuple[int, str] | None:
+        """(seat, call) of the previous hand's win in this game, if it had one."""
+        return self._g.previous
+
+    @property
+    def opening_winners(self) -> tuple[int, ...]:
+        return tuple(self._g.opening_winners)
+
+    @property
+    def no_claims_yet(self) -> bool:
+        return self._g.no_claims
+
+    def hand_of(self, seat: int) -> tuple[Tile, ...]:
+        return tuple(sorted(self._g.seats[seat].hand))
+
+    def melds_of(self, seat: int) -> tuple[Meld, ...]:
+        return tuple(self._g.seats[seat].melds)
+
+    def discards_of(self, seat: int) -> tuple[Tile, ...]:
+        return tuple(self._g.seats[seat].discards)
+
+    def live_remaining(self) -> int:
+        return self._g.wall.live_remaining()
+
+    def peek_live(self, n: int) -> list[Tile]:
+        """The next ``n`` live tiles (fewer near the end), without drawing them."""
+        return self._g.wall.peek_live(n)
+
+    def is_locked(self, seat: int) -> bool:
+        return seat in self._g.locked
+
+    def score_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
+                  flags: Sequence[str] = ()) -> Score:
+        """How ``seat`` would score winning on ``tile`` (held already for a self-draw)."""
+        g = self._g
+        held = list(g.seats[seat].hand)
+        if win_by == "self_draw":
+            held.remove(tile)
+        ctx = g._ctx(seat, win_by, discarder, set(flags))
+        if not g.win_rules.get(win_by, False):
+            return Score(False, f"no win by {win_by}")
+        return g.ev.score(g._hand(seat, tile, held), ctx, g.wildcard)
+
+    # -- doing -------------------------------------------------------------------
+
+    def emit(self, type_: str, **fields: Any) -> None:
+        self._g._event(type_, **fields)
+
+    def roll(self, n: int, purpose: str) -> tuple[int, ...]:
+        dice = self._g.wall.roll(n)
+        self._g._event("dice", purpose=purpose, values=list(dice))
+        return dice
+
+    def ask(self, seat: int, options: Sequence[Option], tile: Tile | None = None,
+            kind: str = "plugin") -> Option:
+        return self._g._ask(Decision(kind, seat, tuple(options), tile))
+
+    def draw(self, seat: int) -> Tile | None:
+        """Give ``seat`` the next live tile (a ``draw`` event, source wall)."""
+        g = self._g
+        t = g.wall.take_live()
+        if t is not None:
+            g.seats[seat].hand.append(t)
+            g.last_drawer = seat
+            g._event("draw", seat=seat, tile=tile_code(t), source="wall")
+        return t
+
+    def draw_from_end(self, seat: int, stacks_back: int) -> Tile | None:
+        """Give ``seat`` the top tile of the ``stacks_back``-th stack counted back from the
+        last one (its bottom tile if the top is gone); a ``draw`` event, source kong."""
+        g = self._g
+        t = g.wall.take_from_end(stacks_back)
+        if t is not None:
+            g.seats[seat].hand.append(t)
+            g.last_drawer = seat
+            g._event("draw", seat=seat, tile=tile_code(t), source="kong")
+        return t
+
+    def make_kong(self, seat: int, tile: Tile) -> str:
+        """Turn four held tiles (concealed) or a pung + the held fourth (added) into a kong."""
+        g = self._g
+        s = g.seats[seat]
+        if s.hand.count(tile) == 4:
+            for _ in range(4):
+                s.hand.remove(tile)
+            s.melds.append(Meld("concealed-kong", (tile,) * 4))
+            g.kongs.append(st.KongRecord(seat, "concealed_kong"))
+            g._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
+            return "concealed-kong"
+        for i, m in enumerate(s.melds):
+            if m.kind == "pung" and m.tiles[0] == tile and tile in s.hand:
+                s.hand.remove(tile)
+                s.melds[i] = Meld("added-kong", (tile,) * 4, m.from_seat)
+                g.kongs.append(st.KongRecord(seat, "added_kong"))
+                g._event("kong", seat=seat, kind="added", tile=tile_code(tile))
+                return "added-kong"
+        raise ValueError(f"seat {seat} holds no kong of {tile_code(tile)}")
+
+    def lock(self, seat: int) -> None:
+        """From now on the seat may only win, or discard the tile it draws."""
+        self._g.locked.add(seat)
+
+    def win(self, seats: Sequence[int], tile: Tile, win_by: str, discarder: int | None = None,
+            flags: Sequence[str] | dict[int, Sequence[str]] = ()) -> None:
+        """Settle the win(s) and end the hand."""
+        g = self._g
+        flag_sets: Any = ({k: set(v) for k, v in flags.items()} if isinstance(flags, dict)
+                          else set(flags))
+        hands = {}
+        for w in seats:
+            held = list(g.seats[w].hand)
+            if win_by == "self_draw":
+                held.remove(tile)
+            hands[w] = g._hand(w, tile, held)
+        raise _HandOver(g._settle_win(list(seats), tile, win_by, discarder, flag_sets, hands))
+
+    def end_drawn(self, next_dealer: int | None = None) -> None:
+        """End the hand as drawn (流局); ``next_dealer`` overrides the ruleset's rule."""
+        raise _HandOver(self._g._exhausted(next_dealer))
+
+    def evaluate_opening(self, seat: int) -> Score:
+        g = self._g
+        ctx = g._ctx(seat, "self_draw", None, {"first_turn", "no_claims_yet"})
+        return g.ev.score_opening(g.seats[seat].hand, ctx)
+
+    def settle_opening(self, seat: int, score: Score) -> list[int]:
+        """Announce and settle a seat's opening declarations at once (like a self-draw)."""
+        g = self._g
+        ctx = g._with_inputs(g._ctx(seat, "self_draw", None, set()), "opening", score)
+        g.opening_winners.append(seat)
+        g._event("opening_win", seat=seat, patterns=score.pattern_names, points=score.points,
+                 hand=[tile_code(t) for t in sorted(g.seats[seat].hand)])
+        s = g.ev.settle_opening(ctx, score)
+        net = s.net()
+        g._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
+        return net
+
+
+__all__ = ["KONG_PAYMENT_KEY", "Game", "HandAbandoned", "HandControl", "HandResult", "SeatState"]

@@ -131,6 +131,33 @@ class Wall:
         self.slots[slot] = None
         return t
 
+    def peek_live(self, n: int) -> list[Tile]:
+        """Up to ``n`` of the next live tiles, not taken."""
+        out: list[Tile] = []
+        i = self.live
+        while i < len(self.slots) and len(out) < n:
+            if self._blocked(i // self.height, forward=True):
+                break
+            t = self.slots[i]
+            if t is not None:
+                out.append(t)
+            i += 1
+        return out
+
+    def take_from_end(self, stacks_back: int) -> Tile | None:
+        """The top tile of the ``stacks_back``-th stack back from the last one (bottom if
+        the top is gone); None if that stack is gone or not at the kong end."""
+        stack = self.kong_stack - (stacks_back - 1)
+        if stack < 0 or stack * self.height < self.live or self._blocked(stack, forward=False):
+            return None
+        for layer in range(self.height):
+            slot = stack * self.height + layer
+            if self.slots[slot] is not None:
+                t = self.slots[slot]
+                self.slots[slot] = None
+                return t
+        return None
+
     def take_kong(self) -> Tile | None:
         """A replacement tile from the kong end (backwards), or None."""
         while self.kong_stack >= 0:

@@ -1,0 +1,103 @@
+"""``mj simulate`` (bots play many hands: statistics and a JSONL log) and ``mj play`` (a human at seat 0)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+
+from .cli import main
+from .simulate import SimulationError, simulate
+
+# Hands before a progress bar is worth showing (and only when stderr is a terminal).
+PROGRESS_MIN_HANDS = 200
+
+
+def _int(value: str | None, what: str, *, minimum: int | None = None) -> int | None:
+    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2)."""
+    if value is None:
+        return None
+    try:
+        n = int(value.strip().replace("_", ""))
+    except ValueError:
+        raise SimulationError(f"{what} must be an integer, got {value!r}") from None
+    if minimum is not None and n < minimum:
+        raise SimulationError(f"{what} must be at least {minimum}, got {n}")
+    return n
+
+
+@contextmanager
+def _progress(hands: int) -> Iterator:
+    if hands < PROGRESS_MIN_HANDS or not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=hands, label="simulating", file=sys.stderr,
+                           show_pos=True, show_eta=True) as bar:
+        yield bar.update
+
+
+@main.command("simulate")
+@click.argument("ruleset")
+@click.option("--hands", "-n", "hands", required=True, metavar="N", help="How many hands to play.")
+@click.option("--seed", "-s", "seed", metavar="S",
+              help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
+@click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
+              help="One bot for every seat, or one per seat separated by commas (greedy, random).")
+@click.option("--log", "log", type=click.Path(dir_okay=False), metavar="F.jsonl",
+              help="Write every event as JSON lines (written to a temporary name, renamed at the end).")
+@click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
+              help="Worker processes; results and the log do not depend on it.")
+@click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
+              help="Hands per game: the dealer rotates within a game; each game starts afresh.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
+def simulate_cmd(ruleset: str, hands: str, seed: str | None, bots: str, log: str | None, workers: str,
+                 hands_per_game: str, as_json: bool) -> None:
+    """Let bots play N hands of RULESET (an id or a path); print statistics."""
+    n = _int(hands, "--hands", minimum=1)
+    k = _int(workers, "--workers", minimum=1)
+    h = _int(hands_per_game, "--hands-per-game", minimum=1)
+    s = _int(seed, "--seed")
+    if s is None:
+        s = random.SystemRandom().randrange(10**9)
+    assert n is not None and k is not None and h is not None
+    with _progress(n) as update:
+        result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
+                          progress=update)
+    if as_json:
+        out = result.to_dict()
+        if log:
+            out["log"] = log
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    click.echo(result.table())
+    if log:
+        click.echo(f"\nlog: {log}")
+
+
+@main.command("play")
+@click.argument("ruleset")
+@click.option("--seed", "-s", "seed", metavar="S",
+              help="Seed (integer). Default: a random one, printed so the game can be replayed.")
+@click.option("--hands", "-n", "hands", default="1", show_default=True, metavar="N",
+              help="How many hands to play.")
+def play_cmd(ruleset: str, seed: str | None, hands: str) -> None:
+    """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
+
+    'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
+    """
+    from .human import play_session
+
+    n = _int(hands, "--hands", minimum=1)
+    s = _int(seed, "--seed")
+    if s is None:
+        s = random.SystemRandom().randrange(10**9)
+    assert n is not None
+    try:
+        play_session(ruleset, seed=s, hands=n)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)

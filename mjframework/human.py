@@ -1,0 +1,275 @@
+"""A human at the terminal: a :class:`~mjframework.players.Player` that reads option numbers.
+
+:class:`HumanPlayer` shows the table (own hand sorted, in Chinese tile names,
+the wildcard marked ``三筒*``; the wildcard and its indicator; everyone's
+discards and melds) and the legal options numbered, then reads a number.
+Bad input is answered with a message and asked again. ``q`` or the end of
+input stops the game: the hand in progress is abandoned and no further hand
+is started (:func:`play_session` reports it and returns normally).
+
+:class:`Announcer` is an event sink that tells the human what happens:
+dice, the wildcard, discards, claims, kongs, wins and the settlement.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import click
+
+from .events import Event
+from .players import Decision, Option, TableView
+from .tiles import Tile, parse_tile, tile_name
+
+SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
+KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
+              "concealed": "暗杠", "added": "明杠"}
+KIND_NAMES = {"discard": "打", "win": "胡", "pung": "碰", "chow": "吃", "pass": "过", "kong": "杠"}
+WIN_BY = {"self_draw": "self-draw", "discard": "on a discard", "robbed_kong": "robbing a kong"}
+
+
+class InputEnded(Exception):
+    """The human typed ``q`` or the input ran out: stop the game."""
+
+
+def seat_name(seat: int, me: int = 0, players: int = 4) -> str:
+    return SEAT_NAMES[(seat - me) % players] if players == 4 else f"座{seat}"
+
+
+def tile_label(t: Tile, wildcard: Tile | None) -> str:
+    return tile_name(t) + ("*" if wildcard is not None and t == wildcard else "")
+
+
+def tiles_label(tiles: object, wildcard: Tile | None) -> str:
+    return " ".join(tile_label(t, wildcard) for t in tiles)  # type: ignore[attr-defined]
+
+
+def option_label(o: Option, wildcard: Tile | None) -> str:
+    if o.kind == "kong":
+        return f"{KONG_NAMES.get(o.meld or '', '杠')} {tile_label(o.tiles[0], wildcard)}"
+    if o.kind == "chow":
+        return f"吃 {tiles_label(o.tiles, wildcard)}"
+    if o.kind == "pung":
+        return f"碰 {tile_label(o.tiles[0], wildcard)}"
+    name = KIND_NAMES.get(o.kind, o.kind)
+    return f"{name} {tile_label(o.tile, wildcard)}" if o.tile is not None else name
+
+
+def _code_tile(code: str) -> Tile:
+    return parse_tile(code)
+
+
+def _meld_text(kind: str, tiles: object, wildcard: Tile | None) -> str:
+    names = {"chow": "吃", "pung": "碰", **KONG_NAMES}
+    return f"{names.get(kind, kind)}[{tiles_label(tiles, wildcard)}]"
+
+
+class Console:
+    """Line input and output; the default reads stdin and writes with ``click.echo``."""
+
+    def __init__(self, read_line: Callable[[str], str | None] | None = None,
+                 echo: Callable[[str], None] | None = None) -> None:
+        self.echo = echo or click.echo
+        self._read = read_line or self._stdin_line
+
+    def ask(self, prompt: str) -> str | None:
+        """One line without its newline, or None at the end of input."""
+        return self._read(prompt)
+
+    def _stdin_line(self, prompt: str) -> str | None:
+        stdin = sys.stdin
+        if stdin is not None and stdin.isatty():
+            try:
+                return input(prompt)
+            except EOFError:
+                click.echo()
+                return None
+        click.echo(prompt, nl=False)
+        line = stdin.readline() if stdin is not None else ""
+        if not line:
+            click.echo()
+            return None
+        line = line.rstrip("\r\n")
+        click.echo(line)  # piped input: show the answer, so the transcript reads like a session
+        return line
+
+
+class HumanPlayer:
+    """Seat ``seat`` played from a console."""
+
+    def __init__(self, console: Console | None = None, seat: int = 0) -> None:
+        self.console = console or Console()
+        self.seat = seat
+        self.stopped = False
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        if self.stopped:
+            raise InputEnded("input ended")
+        echo = self.console.echo
+        self.show(view, decision)
+        options = decision.options
+        w = view.wildcard
+        labels = [option_label(o, w) for o in options]
+        width = max(len(labels[i]) * 2 for i in range(len(labels))) + 5
+        per_line = max(1, 72 // width)
+        for i in range(0, len(labels), per_line):
+            echo("  ".join(f"{j + 1:>2}) {labels[j]}" for j in range(i, min(i + per_line, len(labels)))))
+        while True:
+            line = self.console.ask(f"选择 [1-{len(options)}]: ")
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                self.stopped = True
+                raise InputEnded("input ended" if line is None else "quit")
+            text = line.strip()
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                return options[int(text) - 1]
+            echo(f"请输入 1–{len(options)} 的数字 (enter a number from 1 to {len(options)}; q quits)")
+
+    def show(self, view: TableView, decision: Decision) -> None:
+        echo = self.console.echo
+        w = view.wildcard
+        n = view.players
+        echo("─" * 60)
+        top = []
+        if w is not None:
+            ind = view.indicator
+            top.append(f"王 {tile_label(w, w)}" + (f" (翻 {tile_name(ind)})" if ind is not None else ""))
+        top.append(f"庄家 {seat_name(view.dealer, self.seat, n)}")
+        top.append(f"余牌 {view.live_remaining}")
+        echo("   ".join(top))
+        for k in range(1, n):
+            s = (self.seat + k) % n
+            melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds_of(s))
+            discards = tiles_label(view.discards_of(s), w)
+            line = f"{seat_name(s, self.seat, n):<4}弃 {discards or '-'}"
+            echo(line + (f"   副露 {melds}" if melds else ""))
+        mine = view.discards_of(self.seat)
+        if mine:
+            echo(f"{'你':<5}弃 {tiles_label(mine, w)}")
+        hand = list(view.hand)
+        drawn = decision.tile if decision.kind == "turn" else None
+        if drawn is not None and drawn in hand:
+            hand.remove(drawn)
+        melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds)
+        if melds:
+            echo(f"副露  {melds}")
+        extra = f"   摸到 {tile_label(drawn, w)}" if drawn is not None else ""
+        echo(f"手牌  {tiles_label(hand, w)}{extra}")
+        if decision.kind in ("claim", "rob") and decision.tile is not None and decision.from_seat is not None:
+            what = "打" if decision.kind == "claim" else "加杠"
+            echo(f"{seat_name(decision.from_seat, self.seat, n)} {what} {tile_label(decision.tile, w)}"
+                 " — 你要吗?")
+
+
+class Announcer:
+    """An event sink printing what happens at the table for the human at ``seat``."""
+
+    def __init__(self, echo: Callable[[str], None] | None = None, seat: int = 0, players: int = 4) -> None:
+        self.echo = echo or click.echo
+        self.seat = seat
+        self.players = players
+        self.wildcard: Tile | None = None
+        self.game: object | None = None  # set by play_session, to show a winner's tiles
+        self.quiet_abandon = False
+
+    def name(self, seat: int) -> str:
+        return seat_name(seat, self.seat, self.players)
+
+    def __call__(self, e: Event) -> None:
+        t = e["type"]
+        echo = self.echo
+        w = self.wildcard
+        if t == "hand_start":
+            self.wildcard = None
+            echo("═" * 60)
+            echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
+                 f"   seed {e['seed']}")
+        elif t == "dice":
+            what = {"break": "开牌", "wildcard": "翻王"}.get(e.get("purpose", ""), e.get("purpose", ""))
+            echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
+        elif t == "wildcard":
+            self.wildcard = _code_tile(e["wildcard"])
+            ind = tile_name(_code_tile(e["indicator"]))
+            echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
+        elif t == "discard":
+            echo(f"{self.name(e['seat'])} 打 {tile_label(_code_tile(e['tile']), w)}")
+        elif t == "claim":
+            tiles = [_code_tile(c) for c in e["tiles"]]
+            kind = "点杠" if e["kind"] == "kong" else KIND_NAMES.get(e["kind"], e["kind"])
+            echo(f"{self.name(e['seat'])} {kind} {tiles_label(tiles, w)}"
+                 f" ({self.name(e['from_seat'])} 的)")
+        elif t == "kong":
+            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')} "
+                 f"{tile_label(_code_tile(e['tile']), w)}")
+        elif t == "draw" and e.get("source") == "kong" and e["seat"] != self.seat:
+            echo(f"{self.name(e['seat'])} 补牌")
+        elif t == "win":
+            self._win(e)
+        elif t == "settlement":
+            pays = e["payments"]
+            echo("结算  " + "   ".join(f"{self.name(s)} {p:+d}" for s, p in enumerate(pays)))
+            for item in e.get("items", []):
+                payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
+                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+        elif t == "abandon":
+            if not self.quiet_abandon:
+                echo(f"本手作废 (hand abandoned): {e.get('reason', '')}")
+        elif t == "hand_end":
+            if e["result"] == "draw":
+                echo("流局 (drawn: the wall is exhausted)")
+            if e["result"] != "abandon" or not self.quiet_abandon:
+                echo(f"下一手庄家: {self.name(e['next_dealer'])}")
+
+    def _win(self, e: Event) -> None:
+        w = self.wildcard
+        seat = e["seat"]
+        how = WIN_BY.get(e.get("win_by", ""), e.get("win_by", ""))
+        if e.get("from_seat") is not None and e.get("win_by") != "self_draw":
+            how += f" ({self.name(e['from_seat'])})"
+        call = f"  「{e['call']}」" if e.get("call") else ""
+        self.echo(f"{self.name(seat)} 胡 {tile_label(_code_tile(e['tile']), w)}  {how}{call}")
+        self.echo(f"      {' + '.join(e.get('patterns', []))}  {e.get('points', 0)} 分")
+        if self.game is not None:
+            view = TableView(self.game, seat)  # type: ignore[arg-type]
+            melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds)
+            self.echo(f"      手牌 {tiles_label(view.hand, w)}" + (f"   副露 {melds}" if melds else ""))
+
+
+def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None) -> list[int]:
+    """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
+
+    Seeds, bots and the first dealer derive exactly as in ``mj simulate``'s first game.
+    """
+    from .game import Game
+    from .simulate import _load, first_dealer, hand_seed, make_bots
+
+    console = console or Console()
+    echo = console.echo
+    rs, ev = _load(ruleset_ref)
+    human = HumanPlayer(console, 0)
+    announcer = Announcer(echo, 0, rs.players)
+    names = ("greedy",) * rs.players
+    dealer = first_dealer(rs, seed, 0)
+    totals = [0] * rs.players
+    echo(f"{rs.name} ({rs.id}) — seed {seed}; 你 = seat 0, bots: 下家 / 对家 / 上家. 'q' quits.")
+    played = 0
+    for h in range(hands):
+        players = make_bots(names, seed, 0, h)
+        players[0] = human
+        game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
+                    emit=announcer, evaluator=ev)
+        announcer.game = game
+        announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
+        result = game.play()
+        if result.result == "abandon" and not human.stopped:
+            echo(f"本手作废 (hand abandoned): {result.error}")
+        if human.stopped:
+            echo("输入结束 — 游戏停止 (input ended: game stopped; this hand is not counted)")
+            break
+        played += 1
+        totals = [a + b for a, b in zip(totals, result.payments, strict=True)]
+        dealer = result.next_dealer
+    echo("═" * 60)
+    echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, 0, rs.players)} {v:+d}"
+                                         for s, v in enumerate(totals)))
+    return totals
