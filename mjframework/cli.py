@@ -113,8 +113,9 @@ def schema_cmd(output: Path | None) -> None:
 
 def _register_more() -> None:
     """Commands that live in their own modules."""
-    from . import cli_score  # noqa: F401  (registers `score` and `conformance`)
-    from . import cli_game  # noqa: F401  (registers `simulate` and `play`)
+    # Imported for their side effect: they register `score`, `conformance`,
+    # `simulate` and `play` on this group.
+    from . import cli_game, cli_score  # noqa: F401
 
 
 _register_more()
