@@ -17,6 +17,9 @@ from .players import Decision, Option, TableView
 from .tiles import HONOR_BASE, NUM_KINDS, Tile
 
 
+ENGINE_TURN_KINDS = frozenset({"win", "kong", "discard"})
+
+
 class RandomBot:
     """Picks uniformly among the legal options (but never passes up a win)."""
 
@@ -67,8 +70,15 @@ class GreedyBot:
             if o.kind == "win":
                 return o
         if decision.kind == "turn":
-            return self._turn(view, opts)
-        return self._claim(view, decision)
+            # An option a plugin added (e.g. a special kong) is offered only when it
+            # makes sense, so the bot takes it.
+            extra = [o for o in opts if o.kind not in ENGINE_TURN_KINDS]
+            return extra[0] if extra else self._turn(view, opts)
+        if decision.kind in ("claim", "rob"):
+            return self._claim(view, decision)
+        # A decision the bot doesn't know (a plugin's): plugins list the
+        # recommended option first.
+        return opts[0]
 
     def _best_discard(self, c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int, Tile | None]:
         best: tuple[int, int, Tile] | None = None
@@ -102,6 +112,8 @@ class GreedyBot:
         return next(o for o in discards if o.tile == tile)
 
     def _claim(self, view: TableView, decision: Decision) -> Option:
+        if not any(o.kind == "pass" for o in decision.options):
+            return decision.options[0]
         wildcard = view.wildcard
         c, w = _counts(view.hand, wildcard)
         now = missing(c, w)
