@@ -58,8 +58,15 @@ def shape_possible(t: Tiles, exposed: int, shape: Shape, kinds: Sequence[int]) -
     """A fast necessary check that ``t`` (14 concealed-side tiles) can be read as ``shape``."""
     if shape.kind in ("standard", "pairs"):
         return rest_holds(t, exposed, shape, t.wilds)
+    if exposed:
+        return shape.kind == "free"  # knitted and orphans are all-concealed shapes
     if shape.kind == "knitted":
-        return bool(knitted_readings(t, [None] * exposed, shape, kinds))  # type: ignore[list-item]
+        if max(t.counts) > 1:  # all singles; a quick no for most hands
+            return False
+        return bool(knitted_readings(t, (), shape, kinds))
     if shape.kind == "orphans":
-        return bool(orphans_readings(t, [None] * exposed, shape, kinds))  # type: ignore[list-item]
+        allowed = set(shape.orphans)
+        if any(n and k not in allowed for k, n in enumerate(t.counts)):
+            return False
+        return bool(orphans_readings(t, (), shape, kinds))
     return True  # free

@@ -108,6 +108,10 @@ _LOCK = threading.Lock()
 _INFO: TableInfo | None = None
 
 
+# bytes.translate table: each count → its parity (need_pairs counts odd kinds at C speed).
+_ODD = bytes(i & 1 for i in range(256))
+
+
 def _need_from_value(v: int) -> int:
     """Wildcards needed for melds + one pair, from the sum of four block entries."""
     return (v >> 3) + (2 if (v & 7) == 4 else -1)
@@ -576,8 +580,12 @@ def need_pairs(counts: Sequence[int]) -> int:
     :data:`MAX_NEED`, like the other needs. Kept here so every
     wildcard-need computation lives in one module.
     """
-    if len(counts) == NUM_KINDS and isinstance(counts, list | tuple | bytes | bytearray):
-        return _cap(sum(c & 1 for c in counts))
+    try:
+        b = bytes(counts)
+        if len(b) == NUM_KINDS:
+            return _cap(b.translate(_ODD).count(1))
+    except (ValueError, TypeError):
+        pass
     return _cap(sum(c & 1 for c in _as_counts(counts)))
 
 
