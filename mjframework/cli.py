@@ -114,8 +114,8 @@ def schema_cmd(output: Path | None) -> None:
 def _register_more() -> None:
     """Commands that live in their own modules."""
     # Imported for their side effect: they register `score`, `conformance`,
-    # `simulate` and `play` on this group.
-    from . import cli_game, cli_score  # noqa: F401
+    # `simulate`, `play` and `plugins` on this group.
+    from . import cli_game, cli_plugins, cli_score  # noqa: F401
 
 
 _register_more()

@@ -23,6 +23,7 @@ from . import settlement as st
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from .players import Decision, IllegalDecision, Option, Player, TableView
+from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
 
@@ -117,22 +118,10 @@ class Game:
         A plugin raising is reported with its name and the hook, and the hand
         is abandoned (``HandAbandoned``); the engine's state is untouched.
         """
-        caller = getattr(self.pm.hook, name)
-        results = []
-        for impl in reversed(caller.get_hookimpls()):
-            args = {a: kwargs[a] for a in impl.argnames}
-            try:
-                r = impl.function(**args)
-            except HandAbandoned:
-                raise
-            except Exception as e:
-                raise HandAbandoned(f"plugin {impl.plugin_name!r} failed in {name}: "
-                                    f"{type(e).__name__}: {e}") from e
-            if r is not None:
-                if firstresult:
-                    return r
-                results.append(r)
-        return None if firstresult else results
+        try:
+            return call_hook(self.pm, name, firstresult=firstresult, **kwargs)
+        except PluginError as e:
+            raise HandAbandoned(str(e)) from e
 
     def _ask(self, decision: Decision) -> Option:
         seat = decision.seat
@@ -166,15 +155,17 @@ class Game:
 
     def play(self) -> HandResult:
         rs = self.ruleset
-        self._event("hand_start", hand=self.hand_no, ruleset=rs.id, dealer=self.dealer, seed=self.seed)
         try:
+            self._event("hand_start", hand=self.hand_no, ruleset=rs.id, dealer=self.dealer,
+                        seed=self.seed)
             result = self._play()
         except _HandOver as over:
             result = over.result
-        except HandAbandoned as e:
+        except (HandAbandoned, PluginError) as e:
+            # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
-            self._event("abandon", reason=str(e))
-            self._event("hand_end", result="abandon", next_dealer=nxt)
+            self._emit_raw(make_event("abandon", reason=str(e)))
+            self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
 
@@ -556,6 +547,7 @@ class Game:
         payments = [0] * n
         if self.kongs and not self.ruleset.scoring.kongs_void_on_draw:
             s = st.Settlement(n, st.kong_payments(self.ruleset, self.kongs))
+            st.apply_plugins(s, st.SettlementContext("kongs", n, self.dealer), self.pm)
             payments = s.net()
             self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
         result = HandResult("draw", [], nxt, payments)

@@ -37,10 +37,13 @@ def _entry_point_plugins() -> dict[str, Any]:
 
 
 def available_plugins() -> dict[str, type]:
-    """Every installed plugin class by name (entry points, then in-process ones)."""
+    """Every installed plugin class that loads, by name (see ``mj plugins`` for broken ones)."""
     out: dict[str, type] = {}
     for name in _entry_point_plugins():
-        out[name] = load_plugin_class(name)
+        try:
+            out[name] = load_plugin_class(name)
+        except PluginError:
+            continue
     out.update(_registered)
     return out
 
@@ -61,7 +64,33 @@ def load_plugin_class(name: str) -> type:
     except Exception as e:  # a broken third-party plugin must not crash validation
         raise PluginError(f"plugin {name!r} ({ep.value}) failed to load: {e}") from e
     # An entry point may name a module exposing `Plugin`, or the class itself.
-    return getattr(obj, "Plugin", obj)
+    cls = getattr(obj, "Plugin", obj)
+    if not isinstance(cls, type):
+        raise PluginError(f"plugin {name!r} ({ep.value}) has no `Plugin` class")
+    return cls
+
+
+def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False, **kwargs: Any) -> Any:
+    """Call ``hook`` on each plugin in ruleset order, naming the plugin if one fails.
+
+    Pluggy would propagate a plugin's exception bare; here it becomes a
+    :class:`PluginError` saying which plugin failed in which hook, which the
+    CLI prints and the game turns into an abandoned hand.
+    """
+    results = []
+    for impl in reversed(getattr(pm.hook, hook).get_hookimpls()):
+        try:
+            r = impl.function(**{a: kwargs[a] for a in impl.argnames})
+        except MJError:
+            raise
+        except Exception as e:
+            raise PluginError(f"plugin {impl.plugin_name!r} failed in {hook}: "
+                              f"{type(e).__name__}: {e}") from e
+        if r is not None:
+            if firstresult:
+                return r
+            results.append(r)
+    return None if firstresult else results
 
 
 def options_schema(name: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from .patterns import (
     shape_matches,
     times,
 )
-from .plugins import make_plugin_manager
+from .plugins import call_hook, make_plugin_manager
 from .readings import Reading, Tiles, readings
 from .tiles import NUM_KINDS, Tile, is_honor, tile_name
 from .waits import completed_shape, shape_possible, wait_holds
@@ -334,8 +334,8 @@ class Evaluator:
     def call(self, ctx: WinContext, score: Score) -> str | None:
         if not score.win:
             return None
-        return self.pm.hook.mj_win_call(patterns=score.pattern_names,
-                                        context=self._context("win", ctx, score))
+        return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
+                         context=self._context("win", ctx, score))
 
     def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Result:
         """Score, settle and announce a win."""

@@ -15,6 +15,7 @@ from typing import Any
 import pluggy
 
 from .model import Ruleset
+from .plugins import call_hook
 
 
 @dataclass
@@ -112,5 +113,5 @@ def apply_plugins(settlement: Settlement, context: SettlementContext,
                   pm: pluggy.PluginManager | None) -> Settlement:
     """Let the ruleset's plugins modify the settlement (``mj_modify_settlement``)."""
     if pm is not None:
-        pm.hook.mj_modify_settlement(settlement=settlement, context=context)
+        call_hook(pm, "mj_modify_settlement", settlement=settlement, context=context)
     return settlement

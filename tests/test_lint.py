@@ -27,7 +27,8 @@ def test_engine_names_no_variant_and_no_pattern() -> None:
     for f in (ROOT / "rulesets").glob("*.yaml"):
         names.update(re.findall(r"name: (\S+)", f.read_text("utf-8")))
     names = {n for n in names if re.search(r"[\u4e00-\u9fff]", n) or n.islower()}
-    names -= {"standard", "tiles"}
+    # 自摸 names a huandiao pattern but is also the ordinary word for a self-draw.
+    names -= {"standard", "tiles", "自摸"}
     offenders = []
     for py in (ROOT / "mjframework").rglob("*.py"):
         text = py.read_text("utf-8")
