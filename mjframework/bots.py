@@ -16,7 +16,6 @@ from . import wintable
 from .players import Decision, Option, TableView
 from .tiles import HONOR_BASE, NUM_KINDS, Tile
 
-
 ENGINE_TURN_KINDS = frozenset({"win", "kong", "discard"})
 
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import click
 
 from .cli import main
-from .simulate import SimulationError, simulate
+from .errors import MJError
 
 # Hands before a progress bar is worth showing (and only when stderr is a terminal).
 PROGRESS_MIN_HANDS = 200
@@ -24,9 +24,9 @@ def _int(value: str | None, what: str, *, minimum: int | None = None) -> int | N
     try:
         n = int(value.strip().replace("_", ""))
     except ValueError:
-        raise SimulationError(f"{what} must be an integer, got {value!r}") from None
+        raise MJError(f"{what} must be an integer, got {value!r}") from None
     if minimum is not None and n < minimum:
-        raise SimulationError(f"{what} must be at least {minimum}, got {n}")
+        raise MJError(f"{what} must be at least {minimum}, got {n}")
     return n
 
 
@@ -57,6 +57,8 @@ def _progress(hands: int) -> Iterator:
 def simulate_cmd(ruleset: str, hands: str, seed: str | None, bots: str, log: str | None, workers: str,
                  hands_per_game: str, as_json: bool) -> None:
     """Let bots play N hands of RULESET (an id or a path); print statistics."""
+    from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
+
     n = _int(hands, "--hands", minimum=1)
     k = _int(workers, "--workers", minimum=1)
     h = _int(hands_per_game, "--hands-per-game", minimum=1)
@@ -64,9 +66,13 @@ def simulate_cmd(ruleset: str, hands: str, seed: str | None, bots: str, log: str
     if s is None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None and k is not None and h is not None
-    with _progress(n) as update:
-        result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
-                          progress=update)
+    try:
+        with _progress(n) as update:
+            result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
+                              progress=update)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted" + (f" (no log written to {log})" if log else ""), err=True)
+        sys.exit(130)
     if as_json:
         out = result.to_dict()
         if log:

@@ -167,7 +167,15 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(seat, int):
         raise CaseError("`seat` must be a number 0–3")
     flags = case.get("flags") or []
-    context = {k: context_value(v) for k, v in (case.get("context") or {}).items()}
+    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
+        raise CaseError("`flags` must be a list of flag names")
+    raw_context = case.get("context") or {}
+    if not isinstance(raw_context, dict):
+        raise CaseError("`context` must be a mapping (e.g. {birds: [3m, 4s]})")
+    melds = case.get("melds") or []
+    if not isinstance(melds, list):
+        raise CaseError("`melds` must be a list of meld strings")
+    context = {k: context_value(v) for k, v in raw_context.items()}
     wc = case.get("wildcard")
     ind = case.get("indicator")
     if wc is not None and ind is not None:
@@ -189,7 +197,7 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise CaseError(f"unknown kind {kind!r} (win or opening)")
     if "win_tile" not in case:
         raise CaseError("missing `win_tile`")
-    hand = make_hand(str(case["hand"]), [str(m) for m in case.get("melds") or []],
+    hand = make_hand(str(case["hand"]), [str(m) for m in melds],
                      str(case["win_tile"]))
     ctx = WinContext(seat=seat, win_by=str(case.get("win_by", "self_draw")),
                      discarder=case.get("discarder"), flags=frozenset(flags), extra=context)

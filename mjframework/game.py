@@ -78,7 +78,7 @@ class Game:
         self.hand_no = hand_no
         self.dealer = dealer
         self.rng = random.Random(seed)
-        self.emit = emit or (lambda e: None)
+        self.emit = emit if emit is not None else (lambda e: None)
         self.ev = evaluator or Evaluator(ruleset)
         self.wall = Wall(ruleset, self.rng, dealer)
         self.seats = [SeatState() for _ in range(ruleset.players)]
@@ -93,6 +93,7 @@ class Game:
             self.claims.get("priority") or ["win", "kong", "pung", "chow"])}
         self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
         self.opening_winners: list[int] = []
+        self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.control = HandControl(self)
@@ -486,8 +487,7 @@ class Game:
 
     def _settle_win(self, winners: list[int], tile: Tile, win_by: str, discarder: int | None,
                     flags: Any, hands: dict[int, Hand]) -> HandResult:
-        n = self.ruleset.players
-        total = [0] * n
+        total = list(self.settled)  # opening declarations already paid this hand
         patterns: dict[int, list[str]] = {}
         for w in winners:
             f = flags.get(w, set()) if isinstance(flags, dict) else flags
@@ -496,10 +496,10 @@ class Game:
             if not score.win:  # an engine bug if it happens: is_win said yes
                 raise HandAbandoned(f"seat {w} was offered a win that does not score: {score.reason}")
             patterns[w] = score.pattern_names
-            ctx = self._with_inputs(ctx, "win", score)
             self._event("win", seat=w, win_by=win_by, tile=tile_code(tile), from_seat=discarder,
                         patterns=score.pattern_names, points=score.points,
                         call=self.ev.call(ctx, score))
+            ctx = self._with_inputs(ctx, "win", score)
             settlement = self.ev.settle(hands[w], ctx, score,
                                         kongs=self.kongs if w == winners[0] else [])
             net = settlement.net()
@@ -544,11 +544,11 @@ class Game:
             nxt = (self.dealer + 1) % n
         else:
             nxt = self.dealer
-        payments = [0] * n
+        payments = list(self.settled)
         if self.kongs and not self.ruleset.scoring.kongs_void_on_draw:
             s = st.Settlement(n, st.kong_payments(self.ruleset, self.kongs))
             st.apply_plugins(s, st.SettlementContext("kongs", n, self.dealer), self.pm)
-            payments = s.net()
+            payments = [a + b for a, b in zip(payments, s.net(), strict=True)]
             self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
         result = HandResult("draw", [], nxt, payments)
         result.next_dealer = self._plugin_next_dealer(result)
@@ -621,6 +621,10 @@ class HandControl:
         """The next ``n`` live tiles (fewer near the end), without drawing them."""
         return self._g.wall.peek_live(n)
 
+    def peek_end(self, n: int) -> list[Tile]:
+        """The next ``n`` tiles at the kong end (fewer near the end), without drawing them."""
+        return self._g.wall.peek_end(n)
+
     def is_locked(self, seat: int) -> bool:
         return seat in self._g.locked
 
@@ -647,8 +651,8 @@ class HandControl:
         return dice
 
     def ask(self, seat: int, options: Sequence[Option], tile: Tile | None = None,
-            kind: str = "plugin") -> Option:
-        return self._g._ask(Decision(kind, seat, tuple(options), tile))
+            kind: str = "plugin", from_seat: int | None = None) -> Option:
+        return self._g._ask(Decision(kind, seat, tuple(options), tile, from_seat))
 
     def draw(self, seat: int) -> Tile | None:
         """Give ``seat`` the next live tile (a ``draw`` event, source wall)."""
@@ -671,8 +675,41 @@ class HandControl:
             g._event("draw", seat=seat, tile=tile_code(t), source="kong")
         return t
 
+    @property
+    def tile_kinds(self) -> tuple[Tile, ...]:
+        return self._g.ruleset.tileset.kinds
+
+    def waits(self, seat: int, concealed: Sequence[Tile] | None = None,
+              melds: Sequence[Meld] | None = None, win_by: str = "self_draw",
+              flags: Sequence[str] = ()) -> list[Tile]:
+        """Tiles that would complete ``concealed`` + ``melds`` (default: the seat's own,
+        which must then be a waiting hand of 13 tiles less 3 per meld)."""
+        g = self._g
+        s = g.seats[seat]
+        ctx = g._ctx(seat, win_by, None if win_by == "self_draw" else (seat + 1) % self.players,
+                     set(flags))
+        return g.ev.waits(list(s.hand if concealed is None else concealed),
+                          list(s.melds if melds is None else melds), ctx, g.wildcard)
+
+    def reveal(self, seat: int, tile: Tile) -> None:
+        """Lay a held tile face up among the seat's discards, with no claims on it."""
+        g = self._g
+        g.seats[seat].hand.remove(tile)
+        g.seats[seat].discards.append(tile)
+        g._event("discard", seat=seat, tile=tile_code(tile))
+
+    def rob_kong(self, seat: int, tile: Tile) -> None:
+        """Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say;
+        ends the hand if someone robs it."""
+        result = self._g._rob(seat, tile)
+        if result is not None:
+            raise _HandOver(result)
+
     def make_kong(self, seat: int, tile: Tile) -> str:
-        """Turn four held tiles (concealed) or a pung + the held fourth (added) into a kong."""
+        """Turn four held tiles (concealed) or a pung + the held fourth (added) into a kong.
+
+        Robbing is separate (:meth:`rob_kong`), so a plugin can offer it first.
+        """
         g = self._g
         s = g.seats[seat]
         if s.hand.count(tile) == 4:
@@ -721,12 +758,13 @@ class HandControl:
     def settle_opening(self, seat: int, score: Score) -> list[int]:
         """Announce and settle a seat's opening declarations at once (like a self-draw)."""
         g = self._g
-        ctx = g._with_inputs(g._ctx(seat, "self_draw", None, set()), "opening", score)
         g.opening_winners.append(seat)
         g._event("opening_win", seat=seat, patterns=score.pattern_names, points=score.points,
                  hand=[tile_code(t) for t in sorted(g.seats[seat].hand)])
+        ctx = g._with_inputs(g._ctx(seat, "self_draw", None, set()), "opening", score)
         s = g.ev.settle_opening(ctx, score)
         net = s.net()
+        g.settled = [a + b for a, b in zip(g.settled, net, strict=True)]
         g._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
         return net
 

@@ -29,6 +29,14 @@ KIND_NAMES = {"discard": "打", "win": "胡", "pung": "碰", "chow": "吃", "pas
 WIN_BY = {"self_draw": "self-draw", "discard": "on a discard", "robbed_kong": "robbing a kong"}
 
 
+DECISION_PROMPTS = {
+    "last_tile": "只剩最后一张 (海底): 要不要? (the last tile: take it or pass)",
+    "last_tile_win": "海底亮牌, 你能胡 (you can win on the shown last tile):",
+    "opening": "起手: 你的牌可以报 (you may declare your dealt tiles):",
+    "rob": "可以抢杠 (you may rob the kong):",
+}
+
+
 class InputEnded(Exception):
     """The human typed ``q`` or the input ran out: stop the game."""
 
@@ -45,14 +53,22 @@ def tiles_label(tiles: object, wildcard: Tile | None) -> str:
     return " ".join(tile_label(t, wildcard) for t in tiles)  # type: ignore[attr-defined]
 
 
+PLUGIN_OPTIONS = {"take_last": "要海底", "declare": "报起手", "open_kong": "开杠"}
+
+
 def option_label(o: Option, wildcard: Tile | None) -> str:
+    if o.kind in PLUGIN_OPTIONS:
+        name = PLUGIN_OPTIONS[o.kind]
+        return f"{name} {tile_label(o.tile, wildcard)}" if o.tile is not None else name
     if o.kind == "kong":
         return f"{KONG_NAMES.get(o.meld or '', '杠')} {tile_label(o.tiles[0], wildcard)}"
     if o.kind == "chow":
         return f"吃 {tiles_label(o.tiles, wildcard)}"
     if o.kind == "pung":
         return f"碰 {tile_label(o.tiles[0], wildcard)}"
-    name = KIND_NAMES.get(o.kind, o.kind)
+    if o.kind not in KIND_NAMES:
+        return o.label()  # an option some plugin offers: its own label
+    name = KIND_NAMES[o.kind]
     return f"{name} {tile_label(o.tile, wildcard)}" if o.tile is not None else name
 
 
@@ -159,6 +175,9 @@ class HumanPlayer:
             what = "打" if decision.kind == "claim" else "加杠"
             echo(f"{seat_name(decision.from_seat, self.seat, n)} {what} {tile_label(decision.tile, w)}"
                  " — 你要吗?")
+        elif decision.kind in DECISION_PROMPTS:
+            tile = f" {tile_label(decision.tile, w)}" if decision.tile is not None else ""
+            echo(DECISION_PROMPTS[decision.kind] + tile)
 
 
 class Announcer:
@@ -171,6 +190,9 @@ class Announcer:
         self.wildcard: Tile | None = None
         self.game: object | None = None  # set by play_session, to show a winner's tiles
         self.quiet_abandon = False
+        self.net = [0] * players  # this hand's settlements, summed
+        self._last_discard: str | None = None
+        self._last_win_call: str | None = None
 
     def name(self, seat: int) -> str:
         return seat_name(seat, self.seat, self.players)
@@ -181,17 +203,21 @@ class Announcer:
         w = self.wildcard
         if t == "hand_start":
             self.wildcard = None
+            self.net = [0] * self.players
+            self._last_discard = None
             echo("═" * 60)
             echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
                  f"   seed {e['seed']}")
         elif t == "dice":
-            what = {"break": "开牌", "wildcard": "翻王"}.get(e.get("purpose", ""), e.get("purpose", ""))
+            what = {"break": "开牌", "wildcard": "翻王", "open_kong": "开杠"}.get(
+                e.get("purpose", ""), e.get("purpose", ""))
             echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
         elif t == "wildcard":
             self.wildcard = _code_tile(e["wildcard"])
             ind = tile_name(_code_tile(e["indicator"]))
             echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
         elif t == "discard":
+            self._last_discard = tile_name(_code_tile(e["tile"]))
             echo(f"{self.name(e['seat'])} 打 {tile_label(_code_tile(e['tile']), w)}")
         elif t == "claim":
             tiles = [_code_tile(c) for c in e["tiles"]]
@@ -203,10 +229,29 @@ class Announcer:
                  f"{tile_label(_code_tile(e['tile']), w)}")
         elif t == "draw" and e.get("source") == "kong" and e["seat"] != self.seat:
             echo(f"{self.name(e['seat'])} 补牌")
+        elif t == "call":
+            self._call(e)
+        elif t == "birds":
+            what = "起手" if e.get("kind") == "opening" else ""
+            hits = ", ".join(f"{tile_name(_code_tile(c))}→{self.name(s)}"
+                             for c, s in zip(e["tiles"], e["seats"], strict=False))
+            echo(f"{what}扎鸟  {hits or '(no tiles left)'}")
+        elif t == "opening_win":
+            tiles = [_code_tile(c) for c in e.get("hand", [])]
+            names = " + ".join(e.get("patterns", []))
+            echo(f"{self.name(e['seat'])} 起手报: {names}  {e.get('points', 0)} 分"
+                 f"   [{tiles_label(tiles, w)}]")
+        elif t == "open_kong":
+            echo(f"{self.name(e['seat'])} 开杠 {tile_label(_code_tile(e['tile']), w)}")
+        elif t == "haidi":
+            echo(f"{self.name(e['seat'])} {'要' if e.get('action') == 'take' else '不要'}海底")
+        elif t == "haidi_shown":
+            echo(f"{self.name(e['seat'])} 亮海底 {tile_label(_code_tile(e['tile']), w)}")
         elif t == "win":
             self._win(e)
         elif t == "settlement":
             pays = e["payments"]
+            self.net = [a + b for a, b in zip(self.net, pays, strict=False)]
             echo("结算  " + "   ".join(f"{self.name(s)} {p:+d}" for s, p in enumerate(pays)))
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
@@ -220,19 +265,31 @@ class Announcer:
             if e["result"] != "abandon" or not self.quiet_abandon:
                 echo(f"下一手庄家: {self.name(e['next_dealer'])}")
 
+    def _call(self, e: Event) -> None:
+        """What a player says (报牌); a discard's call that is just the tile's name is not repeated."""
+        text = e.get("text", "")
+        if e.get("about") == "discard" and text == self._last_discard:
+            return
+        if e.get("about") == "win" and text == self._last_win_call:
+            return  # already shown with the win
+        who = self.name(e["seat"]) if e.get("seat") is not None else "—"
+        self.echo(f"{who}: 「{text}」")
+
     def _win(self, e: Event) -> None:
         w = self.wildcard
         seat = e["seat"]
         how = WIN_BY.get(e.get("win_by", ""), e.get("win_by", ""))
         if e.get("from_seat") is not None and e.get("win_by") != "self_draw":
             how += f" ({self.name(e['from_seat'])})"
+        self._last_win_call = e.get("call")
         call = f"  「{e['call']}」" if e.get("call") else ""
         self.echo(f"{self.name(seat)} 胡 {tile_label(_code_tile(e['tile']), w)}  {how}{call}")
         self.echo(f"      {' + '.join(e.get('patterns', []))}  {e.get('points', 0)} 分")
         if self.game is not None:
             view = TableView(self.game, seat)  # type: ignore[arg-type]
             melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds)
-            self.echo(f"      手牌 {tiles_label(view.hand, w)}" + (f"   副露 {melds}" if melds else ""))
+            won = "" if e.get("win_by") == "self_draw" else f" + {tile_label(_code_tile(e['tile']), w)}"
+            self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
 
 
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None) -> list[int]:
@@ -267,7 +324,8 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
             echo("输入结束 — 游戏停止 (input ended: game stopped; this hand is not counted)")
             break
         played += 1
-        totals = [a + b for a, b in zip(totals, result.payments, strict=True)]
+        # Every settlement of the hand (opening declarations included), as announced.
+        totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
         dealer = result.next_dealer
     echo("═" * 60)
     echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, 0, rs.players)} {v:+d}"

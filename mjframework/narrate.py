@@ -101,5 +101,13 @@ class Narrator:
         result = {"win": "和牌", "draw": "流局", "abandon": "作废"}.get(e["result"], e["result"])
         return f"本局{result}，下局庄家 座{e['next_dealer']}"
 
+    def _birds(self, e: Event) -> str:
+        hits = "、".join(f"座{s}" for s in e.get("seats", []))
+        return f"扎鸟 {_tiles(e['tiles']) or '(无)'}" + (f" → {hits}" if hits else "")
+
+    def _opening_win(self, e: Event) -> str:
+        return (f"{self.seat(e['seat'])} 起手 {'、'.join(e['patterns'])}  {e['points']}分  "
+                f"({_tiles(e['hand'])})")
+
     def _call(self, e: Event) -> str:
         return f"{self.seat(e['seat'])}: 「{e['text']}」"

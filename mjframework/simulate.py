@@ -24,6 +24,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import tempfile
 import time
 from collections import deque
@@ -114,8 +115,9 @@ class Stats:
     dealer_wins: int = 0
     kongs: int = 0
     claims: int = 0
+    openings: int = 0  # opening declarations (起手), paid at once; the hand goes on
     wins_by_seat: list[int] = field(default_factory=list)
-    net_by_seat: list[int] = field(default_factory=list)
+    net_by_seat: list[int] = field(default_factory=list)  # every settlement of the hand
     patterns: dict[str, list[int]] = field(default_factory=dict)  # name → [count, payout sum]
     abandon_reasons: dict[str, int] = field(default_factory=dict)
 
@@ -128,7 +130,7 @@ class Stats:
     def merge(self, other: Stats) -> None:
         for name in ("games", "hands", "won", "winners", "multi_win_hands", "drawn", "exhaustive",
                      "abandoned", "engine_errors", "self_draw", "discard_wins", "robbed_kong",
-                     "dealer_wins", "kongs", "claims"):
+                     "dealer_wins", "kongs", "claims", "openings"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.wins_by_seat = [a + b for a, b in zip(self.wins_by_seat, other.wins_by_seat, strict=True)]
         self.net_by_seat = [a + b for a, b in zip(self.net_by_seat, other.net_by_seat, strict=True)]
@@ -163,14 +165,19 @@ class StatsSink:
             elif by == "robbed_kong":
                 s.robbed_kong += 1
             self._pending = (seat, list(e.get("patterns", [])))
-        elif t == "settlement" and self._pending is not None:
-            seat, names = self._pending
-            self._pending = None
-            gain = e["payments"][seat]
-            for n in names:
-                rec = s.patterns.setdefault(n, [0, 0])
-                rec[0] += 1
-                rec[1] += gain
+        elif t == "opening_win":
+            s.openings += 1
+            self._pending = (e["seat"], list(e.get("patterns", [])))
+        elif t == "settlement":
+            pays = e["payments"]
+            s.net_by_seat = [a + b for a, b in zip(s.net_by_seat, pays, strict=True)]
+            if self._pending is not None:
+                seat, names = self._pending
+                self._pending = None
+                for n in names:
+                    rec = s.patterns.setdefault(n, [0, 0])
+                    rec[0] += 1
+                    rec[1] += pays[seat]
         elif t == "kong" or (t == "claim" and e.get("kind") == "kong"):
             s.kongs += 1
         if t == "claim":
@@ -198,7 +205,6 @@ class StatsSink:
             s.abandoned += 1
             reason = (result.error or "unknown").split(":")[0][:80]
             s.abandon_reasons[reason] = s.abandon_reasons.get(reason, 0) + 1
-        s.net_by_seat = [a + b for a, b in zip(s.net_by_seat, result.payments, strict=True)]
 
 
 # -- playing games ---------------------------------------------------------------
@@ -335,10 +341,12 @@ class SimResult:
             "dealer_wins": s.dealer_wins,
             "kongs": s.kongs,
             "claims": s.claims,
+            "opening_declarations": s.openings,
             "wins_by_seat": s.wins_by_seat,
             "win_rate_by_seat": [round(w / n, 4) for w in s.wins_by_seat],
             "avg_net_by_seat": [round(x / n, 3) for x in s.net_by_seat],
-            "patterns": {name: {"count": c, "per_win": round(c / max(s.winners, 1), 4),
+            "patterns": {name: {"count": c, "per_hand": round(c / n, 4),
+                                "per_win": round(c / max(s.winners, 1), 4),
                                 "avg_payout": round(pay / c, 2) if c else 0.0}
                          for name, (c, pay) in pats},
             "abandon_reasons": dict(sorted(s.abandon_reasons.items())),
@@ -357,6 +365,8 @@ class SimResult:
             f"won         {s.won:7d}  {pct(s.won)}   (self-draw {s.self_draw}, discard {s.discard_wins}, "
             f"robbed kong {s.robbed_kong}; multiple winners {s.multi_win_hands}; dealer won {s.dealer_wins})",
             f"drawn       {s.drawn:7d}  {pct(s.drawn)}   (exhaustive {s.exhaustive})",
+            *([f"opening     {s.openings:7d}  declarations (paid at once; the hand goes on)"]
+              if s.openings else []),
             f"abandoned   {s.abandoned:7d}  {pct(s.abandoned)}"
             + (f"   (engine errors {s.engine_errors})" if s.engine_errors else ""),
             "",
@@ -366,11 +376,11 @@ class SimResult:
             lines.append(f"{seat:>4}   {self.spec.bots[seat]:<7} {s.wins_by_seat[seat]:6d}   "
                          f"{pct(s.wins_by_seat[seat])}    {s.net_by_seat[seat] / n:+10.2f}")
         if d["patterns"]:
-            lines += ["", "pattern" + " " * 13 + "count   per win   avg payout"]
+            lines += ["", "pattern" + " " * 13 + "count   per hand   per win   avg payout"]
             for name, p in d["patterns"].items():
                 pad = 20 - _width(name)
-                lines.append(f"{name}{' ' * max(pad, 1)}{p['count']:5d}   {100 * p['per_win']:6.1f}%   "
-                             f"{p['avg_payout']:10.1f}")
+                lines.append(f"{name}{' ' * max(pad, 1)}{p['count']:5d}   {100 * p['per_hand']:7.1f}%  "
+                             f"{100 * p['per_win']:7.1f}%   {p['avg_payout']:10.1f}")
         if s.abandon_reasons:
             lines += ["", "abandoned hands:"]
             lines += [f"  {k}: {v}" for k, v in sorted(s.abandon_reasons.items())]
@@ -380,6 +390,13 @@ class SimResult:
 def _width(text: str) -> int:
     """Display width: CJK characters take two columns."""
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
+
+
+def _chmod_like_new_file(path: str) -> None:
+    """Temporary files are private (0600); the log gets a new file's usual mode."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def _chunks(games: int, workers: int) -> list[list[int]]:
@@ -424,6 +441,7 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
             _run_parallel(spec, workers, stats, out, log_path, tmp_paths, progress)
         if out is not None and log_path is not None:
             out.close()
+            _chmod_like_new_file(tmp_paths[0])
             os.replace(tmp_paths[0], log_path)
             tmp_paths.pop(0)
     finally:
@@ -435,13 +453,18 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
     return SimResult(spec, rs.id, rs.name, stats, seconds, workers)
 
 
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which cancels what is pending and cleans up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
                   tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
     chunks = _chunks(spec.games, workers)
     pending: deque[tuple[Future[Stats], str | None, list[int]]] = deque()
     window = workers * 3
     it = iter(chunks)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
         try:
             def submit_next() -> bool:
                 games = next(it, None)

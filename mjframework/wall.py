@@ -144,15 +144,31 @@ class Wall:
             i += 1
         return out
 
+    def peek_end(self, n: int) -> list[Tile]:
+        """Up to ``n`` of the next tiles at the kong end, not taken."""
+        out: list[Tile] = []
+        stack, layer = self.kong_stack, self.kong_layer
+        while stack >= 0 and len(out) < n and not self._blocked(stack, forward=False):
+            if (stack + 1) * self.height <= self.live:
+                break  # the live end has taken everything from here on
+            slot = stack * self.height + layer
+            t = self.slots[slot] if slot >= self.live else None
+            if t is not None:
+                out.append(t)
+            layer += 1
+            if layer >= self.height:
+                layer, stack = 0, stack - 1
+        return out
+
     def take_from_end(self, stacks_back: int) -> Tile | None:
         """The top tile of the ``stacks_back``-th stack back from the last one (bottom if
         the top is gone); None if that stack is gone or not at the kong end."""
         stack = self.kong_stack - (stacks_back - 1)
-        if stack < 0 or stack * self.height < self.live or self._blocked(stack, forward=False):
+        if stack < 0 or (stack + 1) * self.height <= self.live or self._blocked(stack, forward=False):
             return None
         for layer in range(self.height):
             slot = stack * self.height + layer
-            if self.slots[slot] is not None:
+            if slot >= self.live and self.slots[slot] is not None:
                 t = self.slots[slot]
                 self.slots[slot] = None
                 return t
@@ -169,7 +185,7 @@ class Wall:
                 self.kong_layer = 0
                 self.kong_stack -= 1
             if slot < self.live:
-                return None  # the ends have met
+                continue  # the live end took this one (the ends meet inside a stack)
             t = self.slots[slot]
             if t is not None:
                 self.slots[slot] = None

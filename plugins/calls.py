@@ -1,20 +1,52 @@
-"""报牌 (calls): what players say aloud — here, the call for a win.
+"""报牌 (calls): what players say aloud at the table.
 
 The phrase tables live in the ruleset's YAML (``plugins: {calls: {...}}``) so
-another variant reuses the plugin with its own words:
+another variant reuses the plugin with its own words. Each table is
+optional: when it is absent, that call is simply not made.
 
-``wins``        scored pattern → call (``单换调: 换调``)
+``numbers``     how numbers are said, from 1 up (``[一, 二, …, 十二]``);
+                numbers past the list are said as digits
+``dice``        the break roll, said by the dealer: ``high`` maps the higher
+                die to its phrase (``"4": 四反``), then ``low`` says the lower
+                die (``"{n}墩"``): 「四反三墩」
+``wildcard``    the wildcard flip, said by the dealer: ``{n}`` the sum of the
+                wildcard dice, ``{tile}`` the wildcard, ``{indicator}`` the
+                flipped tile (``"{n}墩 {tile}的王"``: 「七墩 三筒的王」)
+``claims``      claims and kongs by kind: ``pung``, ``chow``, ``kong``
+                (claimed on a discard), ``added``, ``concealed``
+``discard``     a discard, ``{tile}`` the tile's name (``"{tile}"``: 「八万」)
+``wins``        scored pattern → the call for a win (``单换调: 换调``); the first
+                scored pattern with a call decides
 ``after_kong``  on a kong replacement draw: ``replace`` whole calls
                 (``自摸: 开杠自摸``), otherwise put ``prefix`` before the call
-``repeat``      calls said when the same player wins twice in a row
+``repeat``      when the player who won the previous hand of the game wins
+                again and both calls are in one group's ``calls``, the group's
+                ``say`` is said instead of the win call (「又自摸啦」)
+
+Tiles are said by their Chinese names (三筒, 八万, 西, 发).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import weakref
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mjframework.hookspecs import hookimpl
 from mjframework.settlement import SettlementContext
+from mjframework.tiles import parse_tile, tile_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mjframework.game import HandControl
+
+
+def _template(*names: str) -> dict[str, Any]:
+    """A phrase with only the given ``{placeholders}`` (checked by ``mj validate``)."""
+    fields = "|".join(names)
+    return {"type": "string", "pattern": rf"^([^{{}}]|\{{({fields})\}})*$",
+            "description": "A phrase; placeholders: " + ", ".join("{" + n + "}" for n in names)}
+
+
+CLAIM_KINDS = ("pung", "chow", "kong", "added", "concealed")
 
 
 class Plugin:
@@ -22,10 +54,31 @@ class Plugin:
         "type": "object",
         "additionalProperties": False,
         "properties": {
+            "numbers": {"type": "array", "items": {"type": "string"},
+                        "description": "How 1, 2, 3, … are said."},
+            "dice": {
+                "type": "object", "additionalProperties": False, "required": ["high", "low"],
+                "description": "The break roll: the higher die's phrase, then the lower die's.",
+                "properties": {
+                    "high": {"type": "object",
+                             "propertyNames": {"enum": ["1", "2", "3", "4", "5", "6"]},
+                             "additionalProperties": {"type": "string"},
+                             "description": "The higher die of the break roll → its phrase."},
+                    "low": _template("n"),
+                },
+            },
+            "wildcard": _template("n", "tile", "indicator"),
+            "claims": {
+                "type": "object", "additionalProperties": False,
+                "description": "Claims and kongs by kind → the call.",
+                "properties": {k: {"type": "string"} for k in CLAIM_KINDS},
+            },
+            "discard": _template("tile"),
             "wins": {"type": "object", "additionalProperties": {"type": "string"},
                      "description": "Scored pattern name → the call."},
             "after_kong": {
                 "type": "object", "additionalProperties": False,
+                "description": "A win on a kong replacement draw: replace whole calls, or add a prefix.",
                 "properties": {
                     "prefix": {"type": "string"},
                     "replace": {"type": "object", "additionalProperties": {"type": "string"}},
@@ -33,6 +86,8 @@ class Plugin:
             },
             "repeat": {
                 "type": "array",
+                "description": "Said instead of the win call when the previous hand's winner wins "
+                               "again and both calls are in one group.",
                 "items": {
                     "type": "object", "additionalProperties": False, "required": ["calls", "say"],
                     "properties": {"calls": {"type": "array", "items": {"type": "string"}},
@@ -43,15 +98,30 @@ class Plugin:
     }
 
     def __init__(self, options: dict[str, Any]) -> None:
+        self.numbers: list[str] = [str(x) for x in options.get("numbers", [])]
+        dice = options.get("dice")
+        self.dice_high: dict[int, str] | None = (
+            {int(k): str(v) for k, v in dice["high"].items()} if dice else None)
+        self.dice_low: str = str(dice["low"]) if dice else ""
+        self.wildcard_say: str | None = options.get("wildcard")
+        self.claims: dict[str, str] = dict(options.get("claims", {}))
+        self.discard_say: str | None = options.get("discard")
         self.wins: dict[str, str] = dict(options.get("wins", {}))
         ak = options.get("after_kong", {})
         self.kong_prefix: str = ak.get("prefix", "")
         self.kong_replace: dict[str, str] = dict(ak.get("replace", {}))
-        self.repeat = list(options.get("repeat", []))
+        self.repeat = [(frozenset(r["calls"]), str(r["say"])) for r in options.get("repeat", [])]
+        # The sum of the wildcard dice, per hand, until the wildcard event says the tile.
+        self._wildcard_dice: weakref.WeakKeyDictionary[HandControl, int] = weakref.WeakKeyDictionary()
 
     @hookimpl
     def mj_plugin_info(self) -> dict[str, Any]:
         return {"description": "报牌: the spoken calls, from phrase tables in the ruleset"}
+
+    def number(self, n: int) -> str:
+        return self.numbers[n - 1] if 1 <= n <= len(self.numbers) else str(n)
+
+    # -- the call for a win (also what a conformance case's `expect.call` checks) ----
 
     @hookimpl
     def mj_win_call(self, patterns: list[str], context: SettlementContext) -> str | None:
@@ -62,3 +132,47 @@ class Plugin:
         if "after_kong" in context.flags or "open_kong" in context.flags:
             call = self.kong_replace.get(call, self.kong_prefix + call)
         return call
+
+    def repeat_call(self, seat: int, call: str, previous: tuple[int, str] | None) -> str | None:
+        """The repeat call if ``seat`` also won the previous hand with a call of the same group."""
+        if previous is None or previous[0] != seat:
+            return None
+        for calls, say in self.repeat:
+            if call in calls and previous[1] in calls:
+                return say
+        return None
+
+    # -- calls during a game ------------------------------------------------------------
+
+    @hookimpl
+    def mj_announce(self, hand: HandControl, event: dict[str, Any]) -> str | tuple[str, int] | None:
+        kind = event["type"]
+        if kind == "dice":
+            values = [int(v) for v in event.get("values", [])]
+            if event.get("purpose") == "wildcard":
+                self._wildcard_dice[hand] = sum(values)
+            elif event.get("purpose") == "break" and self.dice_high is not None and values:
+                high = self.dice_high.get(max(values))
+                if high is not None:
+                    return high + self.dice_low.format(n=self.number(min(values))), hand.dealer
+            return None
+        if kind == "wildcard":
+            n = self._wildcard_dice.pop(hand, None)
+            if self.wildcard_say is None or n is None:
+                return None
+            return self.wildcard_say.format(n=self.number(n), tile=_name(event["wildcard"]),
+                                            indicator=_name(event["indicator"])), hand.dealer
+        if kind == "discard":
+            return self.discard_say.format(tile=_name(event["tile"])) if self.discard_say else None
+        if kind in ("claim", "kong"):
+            return self.claims.get(event.get("kind", ""))
+        if kind == "win":
+            call = event.get("call")
+            if not call:
+                return None
+            return self.repeat_call(event["seat"], call, hand.previous) or call
+        return None
+
+
+def _name(code: str) -> str:
+    return tile_name(parse_tile(code))

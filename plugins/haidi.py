@@ -1,0 +1,151 @@
+"""海底漫游 (roaming last tile): the 海底 goes round the table.
+
+With one live tile left, the player whose turn it is may take it or pass;
+then the next, and so on (RULINGS §4):
+
+- a taker who can win wins by self-draw with the ``last_tile`` flag (the
+  ruleset's patterns make that 「海底捞月」);
+- otherwise the tile is shown and every other player who can win on it wins,
+  the taker paying as discarder (``last_tile`` flag: 「海底炮」); with
+  ``winners: first`` only the first in turn order after the taker;
+- if nobody wins on it, the hand is drawn and the taker deals next;
+- if everybody passes, the hand is drawn and the first who could take it
+  deals next.
+
+Besides, if the 海底 went to a kong replacement (the live wall is empty
+right after a ``draw`` from the kong end) and the hand is drawn, that player
+deals next.
+
+Decisions: ``last_tile`` (``take_last`` / ``pass``) for each player in turn,
+``last_tile_win`` (``win`` / ``pass``) for those who can win on the shown
+tile. A taker who can win always wins. The recommended option comes first
+(bots that don't know the decision take the first): with ``advise: ready``
+(the default) taking is recommended only to a player who is ready — who
+could win on some tile — otherwise passing; ``advise: take`` always
+recommends taking.
+
+Events: ``haidi`` {seat, action: take | pass} for each decision,
+``haidi_shown`` {seat, tile} when a taker can't win, and the engine's own
+``draw``, ``win``, ``hand_end``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mjframework.errors import HandError
+from mjframework.hookspecs import hookimpl
+from mjframework.players import Option
+from mjframework.tiles import NUM_KINDS, Tile, tile_code
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mjframework.game import HandControl, HandResult
+
+TAKE = "take_last"
+PASS = "pass"
+
+
+def can_win(hand: HandControl, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
+            flags: tuple[str, ...] = ("last_tile",)) -> bool:
+    """Would ``seat`` win on ``tile``? An impossible hand (a fifth copy) is no win."""
+    try:
+        return bool(hand.score_win(seat, tile, win_by, discarder, flags).win)
+    except HandError:
+        return False
+
+
+def is_ready(hand: HandControl, seat: int) -> bool:
+    """Could ``seat`` (holding 3n+1 tiles) win on some tile? Judged as a win by discard."""
+    other = (seat + 1) % hand.players
+    held = hand.hand_of(seat)
+    for t in range(NUM_KINDS):
+        if held.count(t) >= 4:
+            continue
+        if can_win(hand, seat, t, "discard", other):
+            return True
+    return False
+
+
+class Plugin:
+    options_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "winners": {"enum": ["all", "first"],
+                        "description": "Who wins on a shown 海底 several can win on: all of them "
+                                       "(通炮, the default) or the first in turn after the taker."},
+            "advise": {"enum": ["ready", "take"],
+                       "description": "The option recommended to players (listed first): take "
+                                      "only when ready (default), or always take."},
+        },
+    }
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.winners = str(options.get("winners", "all"))
+        self.advise = str(options.get("advise", "ready"))
+        # Per hand (the HandControl): the seat whose kong replacement took the 海底.
+        self._kong_haidi: weakref.WeakKeyDictionary[HandControl, int] = weakref.WeakKeyDictionary()
+
+    @hookimpl
+    def mj_plugin_info(self) -> dict[str, Any]:
+        return {"description": "海底漫游: the last tile goes round; 海底捞月, 海底炮, and who deals next"}
+
+    def _options(self, hand: HandControl, seat: int) -> list[Option]:
+        take, pas = Option(TAKE), Option(PASS)
+        if self.advise == "take" or is_ready(hand, seat):
+            return [take, pas]
+        return [pas, take]
+
+    @hookimpl
+    def mj_last_tile(self, hand: HandControl, seat: int) -> bool | None:
+        n = hand.players
+        taker = None
+        for s in ((seat + i) % n for i in range(n)):
+            choice = hand.ask(s, self._options(hand, s), kind="last_tile")
+            action = "take" if choice.kind == TAKE else "pass"
+            hand.emit("haidi", seat=s, action=action)
+            if action == "take":
+                taker = s
+                break
+        if taker is None:  # everybody passed: drawn, the first who could take it deals
+            hand.end_drawn(next_dealer=seat)
+            return True  # (end_drawn and win end the hand: never reached)
+        tile = hand.draw(taker)
+        if tile is None:  # cannot happen with one live tile left; end cleanly anyway
+            hand.end_drawn(next_dealer=taker)
+            return True
+        if can_win(hand, taker, tile, "self_draw"):  # a taker who can win does: 海底捞月
+            hand.win([taker], tile, "self_draw", flags=["last_tile"])
+            return True
+        hand.emit("haidi_shown", seat=taker, tile=tile_code(tile))
+        winners = []
+        for s in ((taker + i) % n for i in range(1, n)):
+            if not can_win(hand, s, tile, "discard", taker):
+                continue
+            choice = hand.ask(s, [Option("win", tile), Option(PASS)], tile, kind="last_tile_win")
+            if choice.kind == "win":
+                winners.append(s)
+                if self.winners == "first":
+                    break
+        if winners:  # 海底炮, the taker paying as discarder
+            hand.win(winners, tile, "discard", discarder=taker, flags=["last_tile"])
+        else:  # drawn: the taker deals next
+            hand.end_drawn(next_dealer=taker)
+        return True
+
+    @hookimpl
+    def mj_announce(self, hand: HandControl, event: dict[str, Any]) -> None:
+        t = event["type"]
+        if t == "draw":
+            if event.get("source") == "kong" and hand.live_remaining() == 0:
+                self._kong_haidi[hand] = event["seat"]
+        elif t == "hand_end":
+            self._kong_haidi.pop(hand, None)
+        return None
+
+    @hookimpl
+    def mj_next_dealer(self, hand: HandControl, result: HandResult) -> int | None:
+        if result.result != "draw":
+            return None  # a win: the winner (or the 通炮 discarder) deals, as the ruleset says
+        return self._kong_haidi.get(hand)

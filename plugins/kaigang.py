@@ -1,0 +1,171 @@
+"""开杠 (open kong): a ready player kongs and draws from the dice-counted stack.
+
+A player holding four identical tiles (or a pung and the fourth) may 补 (the
+engine's ordinary kong, offered as ``kong``) or, when ready after setting the
+kong aside, 开杠 (RULINGS §4), offered at a turn as
+``Option("open_kong", tile, (tile,) * 4)``:
+
+1. the kong is made (an added kong may first be robbed: 抢杠胡, when the
+   ruleset allows robbing and someone can win on the tile);
+2. the dice are rolled (``dice`` of them, event ``dice`` purpose
+   ``open_kong``) and the tile is taken ``sum`` stacks back from the last
+   stack — its top tile, the bottom one if the top is gone (a ``draw`` event,
+   source ``kong``). If fewer stacks are left than the sum (or that stack is
+   gone), the farthest stack that still has a tile is taken, counting fewer;
+   if none does, the next live tile;
+3. the hand is locked (it may only win, or discard what it draws);
+4. a player who can win on the tile wins by self-draw with ``open_kong`` and
+   ``after_kong`` (「杠上开花」); otherwise the tile is discarded at once and a
+   win on it carries ``after_kong_discard`` (「杠上炮」). Either also carries
+   ``last_tile`` if it was the wall's last tile.
+
+"Ready": some tile would complete the hand left after the kong, as the
+ruleset's own evaluator judges it (see :func:`waits_after_kong`); with
+``ready_only: false`` 开杠 is offered with every kong. The 开杠 is only
+offered at a turn (the engine has no hook for extra options on a claim).
+
+Events: ``open_kong`` {seat, tile, kind: concealed | added} before the
+engine's ``kong``, then ``dice`` (purpose ``open_kong``) and ``draw`` (source
+``kong``), then the engine's ``discard`` or ``win``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mjframework.errors import HandError
+from mjframework.hand import Hand, Meld, WinContext
+from mjframework.hookspecs import hookimpl
+from mjframework.players import Decision, Option
+from mjframework.tiles import Tile, tile_code
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mjframework.game import HandControl
+
+OPEN_KONG = "open_kong"
+WIN_FLAGS = ("open_kong", "after_kong")
+
+
+def _evaluator(hand: HandControl) -> Any:
+    """The ruleset's evaluator.
+
+    Engine gap: HandControl has no way to ask for a hypothetical hand's waits
+    (the hand as it would be after a kong), so this reads the game's evaluator
+    — read only, nothing else of the engine's state. Replace with
+    ``hand.waits(seat, concealed=..., melds=...)`` once the engine has it.
+    """
+    return hand._g.ev
+
+
+def waits_after_kong(hand: HandControl, seat: int, tile: Tile) -> list[Tile]:
+    """The tiles that would complete ``seat``'s hand once ``tile`` is set aside as a kong."""
+    held = list(hand.hand_of(seat))
+    melds = list(hand.melds_of(seat))
+    if held.count(tile) >= 4:
+        for _ in range(4):
+            held.remove(tile)
+        melds.append(Meld("concealed-kong", (tile,) * 4))
+    else:
+        i = next((i for i, m in enumerate(melds) if m.kind == "pung" and m.tiles[0] == tile), None)
+        if i is None or tile not in held:
+            return []
+        held.remove(tile)
+        melds[i] = Meld("added-kong", (tile,) * 4, melds[i].from_seat)
+    ev = _evaluator(hand)
+    ctx = WinContext(seat=seat, win_by="self_draw", flags=frozenset(WIN_FLAGS), dealer=hand.dealer)
+    seen = held + [t for m in melds for t in m.tiles]
+    out = []
+    for x in ev.kinds:
+        if seen.count(x) >= 4 or x == hand.wildcard:
+            continue
+        if ev.is_win(Hand(tuple(held), tuple(melds), x), ctx, hand.wildcard):
+            out.append(x)
+    return out
+
+
+def _can_win(hand: HandControl, seat: int, tile: Tile, win_by: str, discarder: int | None,
+             flags: tuple[str, ...]) -> bool:
+    try:
+        return bool(hand.score_win(seat, tile, win_by, discarder, flags).win)
+    except HandError:
+        return False
+
+
+class Plugin:
+    options_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "dice": {"type": "integer", "minimum": 1, "maximum": 4,
+                     "description": "Dice rolled to count the stacks back from the last one (2)."},
+            "ready_only": {"type": "boolean",
+                           "description": "Offer 开杠 only to a player who is ready after the kong "
+                                          "(true, the default)."},
+        },
+    }
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.dice = int(options.get("dice", 2))
+        self.ready_only = bool(options.get("ready_only", True))
+
+    @hookimpl
+    def mj_plugin_info(self) -> dict[str, Any]:
+        return {"description": "开杠: a ready player's kong draws from the dice-counted stack; "
+                               "杠上开花 or discarded at once (杠上炮); the hand is locked"}
+
+    @hookimpl
+    def mj_extra_options(self, hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
+        if decision.kind != "turn" or hand.is_locked(seat) or hand.live_remaining() < 1:
+            return None
+        out = []
+        # The engine offers the kongs the ruleset allows now (concealed or added):
+        # each may be opened instead.
+        for o in decision.options:
+            if o.kind != "kong" or o.tile is None or o.meld not in ("concealed-kong", "added-kong"):
+                continue
+            if self.ready_only and not waits_after_kong(hand, seat, o.tile):
+                continue
+            out.append(Option(OPEN_KONG, o.tile, (o.tile,) * 4))
+        return out or None
+
+    @hookimpl
+    def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> tuple | None:
+        if option.kind != OPEN_KONG:
+            return None
+        tile = option.tile
+        assert tile is not None
+        added = hand.hand_of(seat).count(tile) < 4
+        hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added" if added else "concealed")
+        if added:
+            self._rob(hand, seat, tile)
+        hand.make_kong(seat, tile)
+        total = sum(hand.roll(self.dice, "open_kong"))
+        drawn = None
+        for back in range(total, 0, -1):
+            drawn = hand.draw_from_end(seat, back)
+            if drawn is not None:
+                break
+        if drawn is None:
+            drawn = hand.draw(seat)
+        if drawn is None:  # no tile left anywhere (not offered then): the hand is drawn
+            hand.end_drawn()
+            return None  # (end_drawn and win end the hand: never reached)
+        hand.lock(seat)
+        last = ("last_tile",) if hand.live_remaining() == 0 else ()
+        if _can_win(hand, seat, drawn, "self_draw", None, (*WIN_FLAGS, *last)):
+            hand.win([seat], drawn, "self_draw", flags=[*WIN_FLAGS, *last])  # 杠上开花
+            return None
+        return ("discard", drawn, ["after_kong_discard", *last])  # discarded at once: 杠上炮
+
+    @staticmethod
+    def _rob(hand: HandControl, seat: int, tile: Tile) -> None:
+        """Others may rob the added kong (抢杠胡) where the ruleset allows it; ends the hand."""
+        robbers = []
+        n = hand.players
+        for s in ((seat + i) % n for i in range(1, n)):
+            if not _can_win(hand, s, tile, "robbed_kong", seat, ()):
+                continue
+            if hand.ask(s, [Option("win", tile), Option("pass")], tile, kind="rob").kind == "win":
+                robbers.append(s)
+        if robbers:
+            hand.win(robbers, tile, "robbed_kong", discarder=seat)

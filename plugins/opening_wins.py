@@ -1,0 +1,64 @@
+"""起手小胡 (opening wins): declared right after the deal and settled at once.
+
+After the deal (and the wildcard flip, if any) each seat in turn order from
+the dealer is judged on its dealt tiles against the ruleset's
+``phase: opening`` patterns (``hand.evaluate_opening``). A seat with any of
+them declares: ``hand.settle_opening`` emits an ``opening_win`` event and a
+``settlement`` paid like a self-draw of the summed points (several patterns
+add up as the ruleset's ``combine`` says); plugins such as 扎鸟 take part in
+that settlement as in any other. Then the hand goes on as usual.
+
+Options::
+
+    opening-wins:
+      declare: auto     # auto: every seat that can declares (default)
+                        # ask: the seat is asked (a "declare" or "pass" decision,
+                        #      kind "opening"; "declare" is listed first)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mjframework.hookspecs import hookimpl
+from mjframework.players import Option
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mjframework.game import HandControl
+
+DECLARE = "declare"
+
+
+class Plugin:
+    options_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "declare": {
+                "enum": ["auto", "ask"],
+                "description": "auto: every seat holding an opening pattern declares it; "
+                               "ask: the seat chooses (declare or pass).",
+            },
+        },
+    }
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.declare = str(options.get("declare", "auto"))
+
+    @hookimpl
+    def mj_plugin_info(self) -> dict[str, Any]:
+        return {"description": "起手小胡: opening patterns declared after the deal and paid at once"}
+
+    @hookimpl
+    def mj_after_deal(self, hand: HandControl) -> None:
+        n = hand.players
+        for i in range(n):
+            seat = (hand.dealer + i) % n
+            score = hand.evaluate_opening(seat)
+            if not score.win:
+                continue
+            if self.declare == "ask":
+                choice = hand.ask(seat, [Option(DECLARE), Option("pass")], kind="opening")
+                if choice.kind != DECLARE:
+                    continue
+            hand.settle_opening(seat, score)
