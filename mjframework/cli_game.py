@@ -42,7 +42,7 @@ def _progress(hands: int) -> Iterator:
 
 @main.command("simulate")
 @click.argument("ruleset")
-@click.option("--hands", "-n", "hands", required=True, metavar="N", help="How many hands to play.")
+@click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
 @click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
@@ -54,11 +54,13 @@ def _progress(hands: int) -> Iterator:
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
               help="Hands per game: the dealer rotates within a game; each game starts afresh.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
-def simulate_cmd(ruleset: str, hands: str, seed: str | None, bots: str, log: str | None, workers: str,
+def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, log: str | None, workers: str,
                  hands_per_game: str, as_json: bool) -> None:
     """Let bots play N hands of RULESET (an id or a path); print statistics."""
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
+    if hands is None:
+        raise MJError("give the number of hands with --hands N")
     n = _int(hands, "--hands", minimum=1)
     k = _int(workers, "--workers", minimum=1)
     h = _int(hands_per_game, "--hands-per-game", minimum=1)

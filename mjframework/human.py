@@ -8,7 +8,9 @@ input stops the game: the hand in progress is abandoned and no further hand
 is started (:func:`play_session` reports it and returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
-dice, the wildcard, discards, claims, kongs, wins and the settlement.
+dice, the wildcard, discards, claims, kongs, what players say (``call``),
+opening declarations, birds, the last tile going round, wins and every
+settlement. Other players' draws are not shown (kong replacements are).
 """
 
 from __future__ import annotations
@@ -191,6 +193,7 @@ class Announcer:
         self.game: object | None = None  # set by play_session, to show a winner's tiles
         self.quiet_abandon = False
         self.net = [0] * players  # this hand's settlements, summed
+        self.win_calls: list[tuple[int, str]] = []  # this hand's (winner, call)
         self._last_discard: str | None = None
         self._last_win_call: str | None = None
 
@@ -204,6 +207,7 @@ class Announcer:
         if t == "hand_start":
             self.wildcard = None
             self.net = [0] * self.players
+            self.win_calls = []
             self._last_discard = None
             echo("═" * 60)
             echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
@@ -282,6 +286,8 @@ class Announcer:
         if e.get("from_seat") is not None and e.get("win_by") != "self_draw":
             how += f" ({self.name(e['from_seat'])})"
         self._last_win_call = e.get("call")
+        if e.get("call"):
+            self.win_calls.append((e["seat"], e["call"]))
         call = f"  「{e['call']}」" if e.get("call") else ""
         self.echo(f"{self.name(seat)} 胡 {tile_label(_code_tile(e['tile']), w)}  {how}{call}")
         self.echo(f"      {' + '.join(e.get('patterns', []))}  {e.get('points', 0)} 分")
@@ -310,23 +316,26 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     totals = [0] * rs.players
     echo(f"{rs.name} ({rs.id}) — seed {seed}; 你 = seat 0, bots: 下家 / 对家 / 上家. 'q' quits.")
     played = 0
+    last_call: tuple[int, str] | None = None
     for h in range(hands):
         players = make_bots(names, seed, 0, h)
         players[0] = human
         game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
-                    emit=announcer, evaluator=ev)
+                    emit=announcer, evaluator=ev, last_winner_call=last_call)
         announcer.game = game
         announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
         result = game.play()
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
         if human.stopped:
-            echo("输入结束 — 游戏停止 (input ended: game stopped; this hand is not counted)")
+            echo("游戏停止 (game stopped by 'q' or the end of input; this hand is not counted)")
             break
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.
         totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
         dealer = result.next_dealer
+        calls = announcer.win_calls
+        last_call = calls[0] if len(calls) == 1 else None  # for 「又自摸啦」-style repeat calls
     echo("═" * 60)
     echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, 0, rs.players)} {v:+d}"
                                          for s, v in enumerate(totals)))

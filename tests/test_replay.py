@@ -1,0 +1,938 @@
+"""Replay check: a simulation log must tell a legal story, judged from the log alone.
+
+:class:`LogChecker` reads a ``mj simulate --log`` file and checks, hand by
+hand, what RULINGS.md says a hand must be — without looking at the engine:
+
+* the ``wall`` event is a permutation of the full set (136 or 108), its break
+  position follows the break dice, and every tile is accounted for exactly
+  once: the deal takes the right slots (three rounds of 4, then 跳杠 or the
+  2/1/1/1 finish), each ``draw`` takes the next slot from the correct end
+  (``source: wall`` forward from the live end, ``kong`` backward from the
+  kong end, top before bottom), the indicator is the top tile of the stack
+  the wildcard dice point at and is never drawn, birds are the next live
+  tiles (shown, not drawn), and deal + draws + indicator + what is left =
+  the set;
+* turn order, and hand sizes after every event: after a draw
+  ``concealed + 3·melds = 14``, after a discard ``13`` for every seat
+  (kongs count 3 here, i.e. ``concealed + meld tiles = 14 + kongs`` /
+  ``13 + kongs``);
+* claims are legal for the ruleset: no chow in the 永州 rulesets, a chow only
+  by the player after the discarder and holding the two other tiles, a
+  pung/kong only of the discarded tile with two/three of it held, never a
+  claimed wildcard; no pung/chow/kong of the last (海底) discard;
+* wins: by self-draw on the tile just drawn; on a discard only where the
+  ruleset allows it, never on a wildcard, the first winner in turn order
+  (截胡) unless several may win; re-scoring the winning hand from the
+  tracked tiles gives the logged patterns and points; opening declarations
+  (起手) likewise;
+* drawn hands: the wall really is exhausted;
+* settlements sum to zero and match their items; each payment is what the
+  payout rule says (each other / the discarder, the dealer's +10, ×2 per
+  bird on either side, kong payments); nothing is paid on a drawn hand where
+  the ruleset voids payments;
+* the next dealer follows the ruleset (the winner; 通炮 → the discarder; a
+  drawn hand → ``dealer.after_draw``; two opening winners → the seat the
+  opening birds hit) and is the next hand's dealer within a game;
+  ``hand_end`` is the last event of every hand.
+
+The ruleset facts are written out here from RULINGS.md (``RULES``); which
+optional plugins are switched on is read from the ruleset, and the
+evaluator is used to re-score wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjframework.errors import HandError
+from mjframework.hand import Hand, Meld, WinContext
+from mjframework.ruleset import load_ruleset
+from mjframework.scoring import Evaluator
+from mjframework.simulate import simulate
+from mjframework.tiles import is_honor, parse_tile, rank_of
+from mjframework.wall import Wall
+
+HANDS = int(os.environ.get("MJ_REPLAY_HANDS", "300"))
+SEED = int(os.environ.get("MJ_REPLAY_SEED", "2024"))
+
+# Deal slots (in draw order from the break), per seat counted from the dealer:
+# three rounds of 4, then the ruleset's finish. Slot 2k is stack k's top tile.
+_ROUNDS = {rel: [r * 16 + rel * 4 + i for r in range(3) for i in range(4)] for rel in range(4)}
+DEAL_YONGZHOU = {0: [*_ROUNDS[0], 48, 52], 1: [*_ROUNDS[1], 49], 2: [*_ROUNDS[2], 50], 3: [*_ROUNDS[3], 51]}
+DEAL_CHANGSHA = {0: [*_ROUNDS[0], 48, 49], 1: [*_ROUNDS[1], 50], 2: [*_ROUNDS[2], 51], 3: [*_ROUNDS[3], 52]}
+
+
+def _yz_break(dice: list[int]) -> tuple[int, int]:
+    """(wall owner relative to the dealer, N) — RULINGS §2 Break."""
+    return {1: 2, 3: 2, 5: 2, 2: 1, 6: 1, 4: 3}[max(dice)], min(dice)
+
+
+def _cs_break(dice: list[int]) -> tuple[int, int]:
+    """changsha.yaml's choice: the sum counted from the dealer, the lower die the stack."""
+    return (sum(dice) - 1) % 4, min(dice)
+
+
+YZ = dict(size=136, kinds=34, chow=False, multi_win=False, robbed_kong=False, after_draw="last_drawer",
+          deal=DEAL_YONGZHOU, brk=_yz_break, wildcard=True, kongs_void=True, dealer_bonus=0)
+RULES: dict[str, dict[str, Any]] = {
+    "yongzhou-huandiao": dict(YZ, discard_win=False, first="random",
+                              kong_pay={"kong": ("discarder", 30), "added": ("each", 10),
+                                        "concealed": ("each", 20)}),
+    "yongzhou-wangba": dict(YZ, discard_win=True, first="seat0"),
+    "changsha": dict(size=108, kinds=27, chow=True, discard_win=True, multi_win=True,
+                     robbed_kong=True, after_draw="next", first="random", deal=DEAL_CHANGSHA,
+                     brk=_cs_break, wildcard=False, kongs_void=True, dealer_bonus=10,
+                     # 庄家确定: two or more opening winners (天胡 counts, the YAML's choice) →
+                     # the seat the opening birds hit.
+                     bird_dealer_also=("天胡",)),
+}
+RULESETS = list(RULES)
+
+
+def T(code: str) -> int:
+    return parse_tile(code)
+
+
+class Seat:
+    """One seat's tiles as the log tells them."""
+
+    def __init__(self) -> None:
+        self.concealed: Counter[int] = Counter()
+        self.melds: list[Meld] = []
+        self.discards: list[int] = []
+        self.turns = 0  # wall draws and claims taken (the dealer's first turn counts)
+        self.locked = False
+
+    def size(self) -> int:
+        return sum(self.concealed.values()) + 3 * len(self.melds)
+
+    def take(self, tile: int, n: int = 1) -> bool:
+        if self.concealed[tile] < n:
+            return False
+        self.concealed[tile] -= n
+        if not self.concealed[tile]:
+            del self.concealed[tile]
+        return True
+
+    def tiles(self) -> list[int]:
+        return sorted(self.concealed.elements())
+
+
+class HandCheck:
+    """Checks one hand's events; ``problems`` collects what is wrong."""
+
+    QUIET = ("settlement", "dice", "wildcard", "call", "birds")  # don't change "what came last"
+
+    def __init__(self, rid: str, start: dict[str, Any], problems: list[str], ev: Evaluator) -> None:
+        self.rid = rid
+        self.rules = RULES[rid]
+        self.plugins = dict(ev.ruleset.plugins)
+        self.ev = ev
+        self.start = start
+        self.dealer = start["dealer"]
+        self.problems = problems
+        self.seats = [Seat() for _ in range(4)]
+        self.slots: list[int] = []
+        self.taken: list[bool] = []
+        self.live = 0
+        self.kong_order: list[int] = []
+        self.kong_pos = 0
+        self.limit = 0  # live draws stay below this slot (the indicator's stack)
+        self.ind_stack: int | None = None
+        self.indicator: int | None = None
+        self.wildcard: int | None = None
+        self.dice: dict[str, list[int]] = {}
+        self.start_n = 0
+        self.expect: tuple[str, int] | None = None  # (what, seat) must come next
+        self.last_discard: tuple[int, int] | None = None  # (seat, tile)
+        self.last_event = ""
+        self.claims_made = 0
+        self.last_wall_drawer: int | None = None
+        self.last_draw: dict[int, tuple[int, str, bool]] = {}  # seat → (tile, source, took the last)
+        self.haidi_discard = False
+        self.discard_flags: set[str] = set()
+        self.wins: list[dict[str, Any]] = []
+        self.kongs: list[tuple[int, str, int | None]] = []  # (owner, kind, discarder)
+        self.pending_rob: tuple[int, int] | None = None
+        self.open_kong: tuple[int, int] | None = None  # (seat, tile) of a 开杠 in progress
+        self.birds: dict[str, list[int]] = {}
+        self.opening_birds: list[int] | None = None
+        self.opening: list[dict[str, Any]] = []
+        self.pending_settlement: tuple[str, dict[str, Any]] | None = None
+        self.settled_wins = 0
+        self.haidi: list[tuple[int, str]] = []
+        self.haidi_shown: int | None = None
+        self.kong_haidi: int | None = None
+        self.result: str | None = None
+        self.next_dealer = self.dealer
+        self.abandoned = False
+        self.index = 0  # event index within the hand (hand_start is 0)
+
+    # -- helpers -------------------------------------------------------------
+
+    def bad(self, msg: str) -> None:
+        self.problems.append(f"{self.rid} hand {self.start['hand']} (seed {self.start['seed']}, "
+                             f"dealer {self.dealer}, event {self.index}): {msg}")
+
+    def live_slots(self) -> list[int]:
+        return [s for s in range(self.live, self.limit) if not self.taken[s]]
+
+    def live_left(self) -> int:
+        return len(self.live_slots())
+
+    def kong_left(self) -> int:
+        return sum(1 for s in self.kong_order[self.kong_pos:] if not self.taken[s])
+
+    def next_live(self) -> int | None:
+        while self.live < self.limit and self.taken[self.live]:
+            self.live += 1
+        return self.live if self.live < self.limit else None
+
+    def next_kong(self) -> int | None:
+        while self.kong_pos < len(self.kong_order):
+            s = self.kong_order[self.kong_pos]
+            if not self.taken[s]:
+                return s  # (a slot behind the live end is always taken: the ends have met)
+            self.kong_pos += 1
+        return None
+
+    def open_kong_slot(self, total: int) -> tuple[int | None, str]:
+        """开杠: the top tile (bottom if gone) of the stack ``total`` back from the last, or
+        the farthest stack with a tile counting fewer; failing that the next live tile
+        (RULINGS §4; the kaigang plugin)."""
+        last = self.next_kong()
+        if last is not None:
+            for back in range(total, 0, -1):
+                stack = last // 2 - (back - 1)
+                if stack < 0 or (stack + 1) * 2 <= self.live or (self.ind_stack is not None
+                                                                 and stack <= self.ind_stack):
+                    continue
+                for slot in (stack * 2, stack * 2 + 1):
+                    if not self.taken[slot]:
+                        return slot, "kong"
+        return self.next_live(), "wall"
+
+    def check_sizes(self, seat: int, want: int, after: str) -> None:
+        got = self.seats[seat].size()
+        if got != want:
+            self.bad(f"after {after}, seat {seat} holds {got} (concealed + 3·melds), expected {want}")
+
+    def hits(self, birds: list[int]) -> list[int]:
+        h = [0] * 4
+        for t in birds:
+            h[(self.dealer + rank_of(t) - 1) % 4] += 1
+        return h
+
+    def _expect(self, what: str, seat: int) -> None:
+        if self.expect is None:
+            return
+        kind, who = self.expect
+        if kind != what or who != seat:
+            self.bad(f"{what} by seat {seat}, expected {kind} by seat {who}")
+
+    # -- events ----------------------------------------------------------------
+
+    def feed(self, e: dict[str, Any]) -> None:
+        self.index += 1
+        t = e["type"]
+        if self.result is not None:
+            self.bad(f"{t} after hand_end")
+            return
+        if self.abandoned and t != "hand_end":
+            return
+        handler = getattr(self, "on_" + t, None)
+        if handler is None:
+            self.bad(f"unknown event type {t!r}")
+            return
+        handler(e)
+        if t not in self.QUIET:
+            self.last_event = t
+
+    def on_dice(self, e: dict[str, Any]) -> None:
+        v = e["values"]
+        if not v or not all(1 <= x <= 6 for x in v):
+            self.bad(f"dice {v}")
+        self.dice[e["purpose"]] = v
+
+    def on_call(self, e: dict[str, Any]) -> None:
+        if (e.get("seat") is not None and not 0 <= e["seat"] < 4) or not e.get("text"):
+            self.bad(f"call {e}")
+
+    def on_wall(self, e: dict[str, Any]) -> None:
+        r = self.rules
+        tiles = e["tiles"]
+        if None in tiles:
+            self.bad("the wall has empty slots before the deal")
+            return
+        self.slots = [T(c) for c in tiles]
+        self.taken = [False] * len(self.slots)
+        counts = Counter(self.slots)
+        if len(self.slots) != r["size"] or len(counts) != r["kinds"] or set(counts.values()) != {4}:
+            self.bad(f"the wall is not the full {r['size']}-tile set: {len(self.slots)} slots, "
+                     f"{len(counts)} kinds")
+        if e["height"] != 2:
+            self.bad(f"height {e['height']}")
+        rel, n = r["brk"](self.dice["break"])
+        if e["start_wall"] != (self.dealer + rel) % 4 or e["start_stack"] != n:
+            self.bad(f"break dice {self.dice['break']}: wall {e['start_wall']} stack {e['start_stack']}, "
+                     f"expected wall {(self.dealer + rel) % 4} stack {n}")
+        stacks = len(self.slots) // 2
+        self.kong_order = [s * 2 + layer for s in range(stacks - 1, -1, -1) for layer in (0, 1)]
+        self.limit = len(self.slots)
+        self.start_n = n
+
+    def on_deal(self, e: dict[str, Any]) -> None:
+        hands = e["hands"]
+        for rel, slots in self.rules["deal"].items():
+            seat = (self.dealer + rel) % 4
+            want = sorted(self.slots[s] for s in slots)
+            got = sorted(T(c) for c in hands[seat])
+            if want != got:
+                self.bad(f"deal: seat {seat} got {hands[seat]}, the wall's slots {slots} hold {want}")
+            for s in slots:
+                if self.taken[s]:
+                    self.bad(f"deal: slot {s} dealt twice")
+                self.taken[s] = True
+            self.seats[seat].concealed.update(got)
+        self.live = 53
+        self.check_sizes(self.dealer, 14, "the deal")
+        for k in range(1, 4):
+            self.check_sizes((self.dealer + k) % 4, 13, "the deal")
+        self.seats[self.dealer].turns = 1
+        self.expect = ("turn", self.dealer)
+
+    def on_wildcard(self, e: dict[str, Any]) -> None:
+        if not self.rules["wildcard"]:
+            self.bad("a wildcard in a ruleset without one")
+            return
+        s = sum(self.dice["wildcard"])
+        # RULINGS §2: on the break owner's right-hand neighbour's wall (the last one in draw
+        # order: ring stacks 51–67 counted from the owner's right end), the S-th stack from
+        # its right end. The ring starts (slot 0) at the owner's stack 17 − N.
+        stack = (51 + s - 1 - (17 - self.start_n)) % 68
+        self.indicator = T(e["indicator"])
+        if self.slots[stack * 2] != self.indicator:
+            self.bad(f"indicator {e['indicator']} is not the top of stack {stack} "
+                     f"({self.slots[stack * 2]}) that dice {self.dice['wildcard']} point at")
+        if self.taken[stack * 2]:
+            self.bad("the indicator was already dealt")
+        self.taken[stack * 2] = True
+        self.ind_stack = stack
+        self.limit = stack * 2
+        self.kong_order = [x for x in self.kong_order if x // 2 > stack]
+        succ = self.ev.ruleset.wildcard.successors  # type: ignore[union-attr]
+        self.wildcard = T(e["wildcard"])
+        if succ[self.indicator] != self.wildcard:
+            self.bad(f"wildcard {e['wildcard']} is not the successor of {e['indicator']}")
+
+    def on_birds(self, e: dict[str, Any]) -> None:
+        want = self.live_slots()[:int(self.plugins.get("zhaniao", {}).get("birds", 2))]
+        got = [T(c) for c in e["tiles"]]
+        if got != [self.slots[s] for s in want]:
+            self.bad(f"birds {e['tiles']} are not the next live tiles {[self.slots[s] for s in want]}")
+        seats = [(self.dealer + rank_of(t) - 1) % 4 for t in got]
+        if e["seats"] != seats:
+            self.bad(f"birds {e['tiles']} hit {e['seats']}, expected {seats}")
+        self.birds[e["kind"]] = got
+        if e["kind"] == "opening" and self.opening_birds is None:
+            self.opening_birds = got
+
+    def on_opening_win(self, e: dict[str, Any]) -> None:
+        seat = e["seat"]
+        if self.last_event not in ("deal", "opening_win") or self.expect != ("turn", self.dealer):
+            self.bad(f"opening declaration after {self.last_event}")
+        held = self.seats[seat].tiles()
+        if sorted(T(c) for c in e["hand"]) != held:
+            self.bad(f"opening declaration of seat {seat} shows {e['hand']}, it holds {held}")
+        ctx = WinContext(seat=seat, win_by="self_draw", dealer=self.dealer,
+                         flags=frozenset({"first_turn", "no_claims_yet"}))
+        try:
+            score = self.ev.score_opening(held, ctx)
+        except HandError as ex:
+            self.bad(f"opening declaration of an impossible hand: {ex}")
+            return
+        if not score.win or score.pattern_names != e["patterns"] or score.points != e["points"]:
+            self.bad(f"opening declaration {e['patterns']} {e['points']}; the dealt tiles score "
+                     f"{score.pattern_names} {score.points}")
+        if any(o["seat"] == seat for o in self.opening):
+            self.bad(f"seat {seat} declares twice")
+        self.opening.append(e)
+        self.pending_settlement = ("opening", e)
+
+    def on_draw(self, e: dict[str, Any]) -> None:
+        seat, tile, src = e["seat"], T(e["tile"]), e["source"]
+        if self.expect is not None and self.expect[0] == "open_kong_draw":
+            self._expect("open_kong_draw", seat)
+            slot, want_src = self.open_kong_slot(sum(self.dice.get("open_kong", [0])))
+            if src != want_src:
+                self.bad(f"开杠 draw from the {src} end, expected {want_src}")
+        elif src == "wall":
+            self._expect("draw", seat)
+            slot = self.next_live()
+        elif src == "kong":
+            self._expect("kong_draw", seat)
+            slot = self.next_kong()
+            self.kong_pos += 1
+        else:
+            self.bad(f"draw source {src!r}")
+            return
+        if slot is None:
+            self.bad(f"seat {seat} drew {e['tile']} from the {src} end, which is exhausted")
+        else:
+            if self.slots[slot] != tile:
+                self.bad(f"seat {seat} drew {e['tile']} ({src}); the slot it must come from, {slot}, "
+                         f"holds {self.slots[slot]}")
+            self.taken[slot] = True
+            if src == "wall":
+                self.live = slot + 1
+        h = self.seats[seat]
+        h.concealed[tile] += 1
+        if src == "wall":
+            h.turns += 1
+            self.last_wall_drawer = seat
+        empty = self.live_left() == 0
+        if src == "kong" and empty:
+            self.kong_haidi = seat
+        self.last_draw[seat] = (tile, src, empty)
+        self.check_sizes(seat, 14, f"a {src} draw")
+        self.expect = ("turn", seat)
+
+    def on_discard(self, e: dict[str, Any]) -> None:
+        seat, tile = e["seat"], T(e["tile"])
+        self._expect("turn", seat)
+        h = self.seats[seat]
+        if not h.take(tile):
+            self.bad(f"seat {seat} discarded {e['tile']} without holding it")
+        h.discards.append(tile)
+        drawn = self.last_draw.get(seat)
+        if h.locked and (drawn is None or drawn[0] != tile or self.last_event != "draw"):
+            self.bad(f"locked seat {seat} discards {e['tile']}, not the tile it drew")
+        for s in range(4):
+            self.check_sizes(s, 13, f"seat {seat}'s discard")
+        self.last_discard = (seat, tile)
+        self.haidi_discard = (self.last_event == "draw" and drawn is not None and drawn[2]
+                              and self.live_left() == 0)
+        self.discard_flags = set()
+        if self.open_kong is not None and self.open_kong[0] == seat:
+            self.discard_flags.add("after_kong_discard")
+            self.open_kong = None
+        if self.haidi_discard:
+            self.discard_flags.add("last_tile")
+        self.expect = ("draw", (seat + 1) % 4)  # unless claimed, won on, or the wall is done
+
+    def on_claim(self, e: dict[str, Any]) -> None:
+        seat, kind, tiles, frm = e["seat"], e["kind"], [T(c) for c in e["tiles"]], e["from_seat"]
+        if self.last_event != "discard" or self.last_discard is None:
+            self.bad(f"claim not right after a discard (after {self.last_event})")
+            return
+        dseat, tile = self.last_discard
+        if frm != dseat or seat == dseat:
+            self.bad(f"seat {seat} claims from seat {frm}; the discarder is {dseat}")
+        if tile not in tiles:
+            self.bad(f"claim {e['tiles']} does not use the discard {tile}")
+        if self.wildcard is not None and tile == self.wildcard:
+            self.bad(f"a wildcard ({e['tiles']}) was claimed")
+        if self.haidi_discard:
+            self.bad(f"{kind} of the last (海底) discard")
+        h = self.seats[seat]
+        if h.locked:
+            self.bad(f"locked seat {seat} claims")
+        used = list(tiles)
+        used.remove(tile)
+        if kind == "chow":
+            if not self.rules["chow"]:
+                self.bad("a chow in a ruleset without chow")
+            if seat != (dseat + 1) % 4:
+                self.bad(f"chow by seat {seat}, not the player after the discarder {dseat}")
+            st = sorted(tiles)
+            if (len(st) != 3 or is_honor(st[0]) or st[0] // 9 != st[2] // 9
+                    or st[1] != st[0] + 1 or st[2] != st[0] + 2):
+                self.bad(f"chow {e['tiles']} is not a sequence")
+        elif kind in ("pung", "kong"):
+            n = 3 if kind == "pung" else 4
+            if tiles != [tile] * n:
+                self.bad(f"{kind} {e['tiles']} is not {n} × the discard")
+            if kind == "kong" and self.kong_left() == 0:
+                self.bad("a kong claimed with no replacement tile left")
+        else:
+            self.bad(f"claim kind {kind!r}")
+        for t in used:
+            if not h.take(t):
+                self.bad(f"seat {seat} claims {kind} {e['tiles']} without holding {t}")
+        self.seats[dseat].discards.pop()
+        h.melds.append(Meld(kind, tuple(sorted(tiles)), dseat))
+        self.claims_made += 1
+        h.turns += 1
+        self.last_draw.pop(seat, None)
+        if kind == "kong":
+            self.kongs.append((seat, "kong", dseat))
+            self.check_sizes(seat, 13, "a claimed kong")
+            self.expect = ("kong_draw", seat)
+        else:
+            self.check_sizes(seat, 14, f"a claimed {kind}")
+            self.expect = ("turn", seat)
+
+    def on_open_kong(self, e: dict[str, Any]) -> None:
+        seat = e["seat"]
+        self._expect("turn", seat)
+        if "kaigang" not in self.plugins:
+            self.bad("开杠 without the kaigang plugin")
+        self.open_kong = (seat, T(e["tile"]))
+        if e.get("kind") == "added":
+            self.pending_rob = (seat, T(e["tile"]))  # robbed (抢杠) before the kong is made
+
+    def on_kong(self, e: dict[str, Any]) -> None:
+        seat, kind, tile = e["seat"], e["kind"], T(e["tile"])
+        self._expect("turn", seat)
+        h = self.seats[seat]
+        if h.locked:
+            self.bad(f"locked seat {seat} makes a kong")
+        if self.wildcard is not None and tile == self.wildcard:
+            self.bad("a kong of wildcards")
+        if kind == "concealed":
+            if not h.take(tile, 4):
+                self.bad(f"seat {seat} declares a concealed kong of {e['tile']} without four")
+            h.melds.append(Meld("concealed-kong", (tile,) * 4))
+        elif kind == "added":
+            i = next((i for i, m in enumerate(h.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
+            if i is None or not h.take(tile):
+                self.bad(f"seat {seat} adds {e['tile']} to a pung it doesn't have (or lacks the tile)")
+            else:
+                h.melds[i] = Meld("added-kong", (tile,) * 4, h.melds[i].from_seat)
+            self.pending_rob = (seat, tile)
+        else:
+            self.bad(f"kong kind {kind!r}")
+        self.kongs.append((seat, kind, None))
+        self.check_sizes(seat, 13, f"a {kind} kong")
+        if self.open_kong is not None and self.open_kong[0] == seat:
+            if self.open_kong[1] != tile:
+                self.bad("开杠 of one tile, kong of another")
+            h.locked = True
+            self.expect = ("open_kong_draw", seat)
+        else:
+            self.expect = ("kong_draw", seat)
+
+    def on_haidi(self, e: dict[str, Any]) -> None:
+        seat, action = e["seat"], e["action"]
+        if "haidi" not in self.plugins:
+            self.bad("海底漫游 without the haidi plugin")
+        if not self.haidi:
+            self._expect("draw", seat)
+            if self.live_left() != 1:
+                self.bad(f"海底 offered with {self.live_left()} live tiles left")
+        elif seat != (self.haidi[-1][0] + 1) % 4 or self.haidi[-1][1] != "pass":
+            self.bad(f"海底 offered to seat {seat} out of turn")
+        self.haidi.append((seat, action))
+        self.expect = ("draw", seat) if action == "take" else None
+
+    def on_haidi_shown(self, e: dict[str, Any]) -> None:
+        seat = e["seat"]
+        drawn = self.last_draw.get(seat)
+        if not self.haidi or self.haidi[-1] != (seat, "take") or drawn is None or drawn[0] != T(e["tile"]):
+            self.bad(f"海底 {e['tile']} shown by seat {seat}, who did not take it")
+        self.haidi_shown = seat
+        self.last_discard = (seat, T(e["tile"]))
+        self.discard_flags = {"last_tile"}
+        self.expect = None
+
+    def on_win(self, e: dict[str, Any]) -> None:
+        seat, by, tile = e["seat"], e["win_by"], T(e["tile"])
+        h = self.seats[seat]
+        flags: set[str] = set()
+        discarder: int | None = None
+        if by == "self_draw":
+            self._expect("turn", seat)
+            if not h.take(tile):
+                self.bad(f"seat {seat} wins by self-draw on {e['tile']} without holding it")
+            drawn = self.last_draw.get(seat)
+            first_turn = h.turns == 1 and self.claims_made == 0
+            if self.last_event not in ("draw", "deal", "opening_win"):
+                self.bad(f"self-draw win after {self.last_event}, not right after a draw")
+            elif drawn is None and not (seat == self.dealer and first_turn):
+                self.bad("self-draw win without a drawn tile")
+            elif drawn is not None and drawn[0] != tile:
+                self.bad(f"self-draw win on {e['tile']}, but seat {seat} drew {drawn[0]}")
+            if drawn is not None:
+                if drawn[1] == "kong":
+                    flags.add("after_kong")
+                if drawn[2]:
+                    flags.add("last_tile")
+            if self.open_kong is not None and self.open_kong[0] == seat:
+                flags.add("open_kong")
+            if first_turn and (drawn is None or drawn[1] == "wall"):
+                flags.add("first_turn")
+        elif by == "discard":
+            if not self.rules["discard_win"] and self.haidi_shown is None:
+                self.bad("a win on a discard in a self-draw-only ruleset")
+            if self.last_discard is None or self.last_event not in ("discard", "win", "haidi_shown"):
+                self.bad(f"discard win after {self.last_event}")
+                return
+            discarder, dtile = self.last_discard
+            if e["from_seat"] != discarder or tile != dtile:
+                self.bad(f"discard win on {e['tile']} from {e['from_seat']}; last discard {dtile} "
+                         f"by {discarder}")
+            if self.wildcard is not None and tile == self.wildcard:
+                self.bad("a win on a discarded wildcard")
+            flags |= self.discard_flags
+            if (discarder == self.dealer and len(self.seats[discarder].discards) == 1
+                    and self.claims_made == 0 and h.turns == 0):
+                flags.add("first_turn")
+        elif by == "robbed_kong":
+            if not self.rules["robbed_kong"] or self.pending_rob is None or self.last_event not in (
+                    "kong", "win", "open_kong"):
+                self.bad("robbing a kong where that isn't possible")
+                return
+            discarder = self.pending_rob[0]
+            if e["from_seat"] != discarder or tile != self.pending_rob[1]:
+                self.bad("robbed-kong win on the wrong tile or seat")
+        else:
+            self.bad(f"win_by {by!r}")
+            return
+        if by != "self_draw" and self.wins and not (self.rules["multi_win"] or self.haidi_shown is not None):
+            self.bad("two winners on one discard")
+        if h.size() != 13:
+            self.bad(f"winner seat {seat} holds {h.size()} + the winning tile")
+        self.wins.append(e)
+        self.expect = None
+        if not self.claims_made:
+            flags.add("no_claims_yet")
+        ctx = WinContext(seat=seat, win_by=by, discarder=discarder, dealer=self.dealer,
+                         flags=frozenset(flags))
+        try:
+            score = self.ev.score(Hand(tuple(h.tiles()), tuple(h.melds), tile), ctx, self.wildcard)
+        except HandError as ex:
+            self.bad(f"seat {seat}'s winning hand is impossible: {ex}")
+            return
+        if not score.win:
+            self.bad(f"seat {seat}'s logged win does not score: {score.reason}; hand {h.tiles()} "
+                     f"melds {[str(m) for m in h.melds]} tile {e['tile']}")
+        elif score.pattern_names != e["patterns"] or score.points != e["points"]:
+            self.bad(f"seat {seat}'s win scores {score.pattern_names} {score.points} from the log, "
+                     f"logged {e['patterns']} {e['points']} (flags {sorted(ctx.flags)})")
+        if by == "discard" and not self.rules["multi_win"] and discarder is not None:
+            # 截胡: nobody earlier in turn order after the discarder could have won.
+            for k in range(1, 4):
+                other = (discarder + k) % 4
+                if other == seat:
+                    break
+                o = self.seats[other]
+                oc = WinContext(seat=other, win_by="discard", discarder=discarder, dealer=self.dealer,
+                                flags=frozenset(flags))
+                if o.size() == 13 and self.ev.is_win(Hand(tuple(o.tiles()), tuple(o.melds), tile), oc,
+                                                     self.wildcard):
+                    self.bad(f"seat {seat} won on the discard, but seat {other} comes first and could")
+        if by == "self_draw":
+            h.concealed[tile] += 1  # back in the hand (a discard stays in the discarder's pile)
+        self.pending_settlement = ("win", e)
+
+    def on_settlement(self, e: dict[str, Any]) -> None:
+        pays = e["payments"]
+        if sum(pays) != 0:
+            self.bad(f"settlement {pays} does not sum to zero")
+        net = [0] * 4
+        for it in e["items"]:
+            net[it["payer"]] -= it["amount"]
+            if it["payee"] is not None:
+                net[it["payee"]] += it["amount"]
+        if net != pays:
+            self.bad(f"settlement {pays} differs from its items {net}")
+        if self.pending_settlement is None:
+            if self.rules["kongs_void"]:
+                self.bad("payments on a drawn hand where they are void")
+            return
+        kind, what = self.pending_settlement
+        self.pending_settlement = None
+        if kind == "opening":
+            self.check_items(what, "self_draw", e["items"], self.birds.get("opening", []), kongs=False)
+        else:
+            self.check_items(what, what["win_by"], e["items"], self.birds.get("win", []),
+                             kongs=self.settled_wins == 0)
+            self.settled_wins += 1
+
+    def check_items(self, win: dict[str, Any], by: str, items: list[dict[str, Any]], birds: list[int],
+                    kongs: bool) -> None:
+        """A win's (or an opening declaration's) payments, and the kong payments with it."""
+        w = win["seat"]
+        reason = "+".join(win["patterns"])
+        mine = [it for it in items if it["reason"].split(" ×")[0] == reason]
+        others = [it for it in items if it not in mine]
+        payers = sorted(it["payer"] for it in mine)
+        want_payers = sorted(s for s in range(4) if s != w) if by == "self_draw" else [win["from_seat"]]
+        if payers != want_payers or any(it["payee"] != w for it in mine):
+            self.bad(f"payments {mine}: expected payers {want_payers} paying seat {w}")
+        hits = self.hits(birds)
+        for it in mine:
+            base = win["points"] + (self.rules["dealer_bonus"] if self.dealer in (it["payer"], w) else 0)
+            amount = base * 2 ** (hits[it["payer"]] + hits[w])
+            if it["amount"] != amount:
+                self.bad(f"seat {it['payer']} pays {it['amount']} for {reason}, expected {amount} "
+                         f"(birds {birds})")
+        want_kongs = Counter(self.kong_payments()) if kongs else Counter()
+        got_kongs = Counter((it["payer"], it["payee"], it["amount"]) for it in others)
+        if got_kongs != want_kongs:
+            self.bad(f"kong payments {dict(got_kongs)}, expected {dict(want_kongs)}")
+
+    def kong_payments(self) -> list[tuple[int, int, int]]:
+        table = self.rules.get("kong_pay") or {}
+        out = []
+        for owner, kind, frm in self.kongs:
+            if kind not in table:
+                continue
+            who, amount = table[kind]
+            if who == "discarder":
+                out.append((frm, owner, amount))
+            else:
+                out += [(p, owner, amount) for p in range(4) if p != owner]
+        return out
+
+    def on_abandon(self, e: dict[str, Any]) -> None:
+        self.abandoned = True
+
+    def on_hand_start(self, e: dict[str, Any]) -> None:
+        self.bad("hand_start inside a hand")
+
+    def on_hand_end(self, e: dict[str, Any]) -> None:
+        self.result = e["result"]
+        nxt = e["next_dealer"]
+        self.next_dealer = nxt
+        if self.abandoned:
+            if self.result != "abandon":
+                self.bad("an abandoned hand must end with result abandon")
+            return
+        if self.pending_settlement is not None:
+            self.bad(f"no settlement for the {self.pending_settlement[0]}")
+        want: int | None
+        if self.result == "win":
+            if not self.wins:
+                self.bad("result win without a win event")
+                return
+            if self.settled_wins != len(self.wins):
+                self.bad(f"{len(self.wins)} wins but {self.settled_wins} settlements")
+            want = self.wins[0]["from_seat"] if len(self.wins) > 1 else self.wins[0]["seat"]
+        elif self.result == "draw":
+            if self.wins:
+                self.bad("result draw after a win")
+            want = self._drawn_hand_dealer()
+        else:
+            self.bad(f"result {self.result!r}")
+            return
+        also = set(self.rules.get("bird_dealer_also", ()))
+        openers = {o["seat"] for o in self.opening} | {w["seat"] for w in self.wins
+                                                       if also.intersection(w["patterns"])}
+        if len(openers) >= 2 and self.opening_birds:
+            hits = [(self.dealer + rank_of(t) - 1) % 4 for t in self.opening_birds]
+            want = max(hits, key=lambda s: (hits.count(s), -hits.index(s)))
+        if nxt != want:
+            self.bad(f"next dealer {nxt}, expected {want} ({self.result})")
+        self.account()
+
+    def _drawn_hand_dealer(self) -> int | None:
+        if self.haidi:
+            taker = next((s for s, a in self.haidi if a == "take"), None)
+            if taker is None:
+                if len(self.haidi) != 4:
+                    self.bad(f"drawn after {len(self.haidi)} passes of the 海底")
+                return self.haidi[0][0]
+            if self.live_left():
+                self.bad("the 海底 taker left live tiles")
+            return taker
+        if self.last_event == "discard":
+            if self.live_left():
+                self.bad(f"drawn hand with {self.live_left()} live tiles left")
+        elif self.last_event in ("kong", "claim"):
+            if self.kong_left():
+                self.bad(f"drawn hand (no kong replacement) with {self.kong_left()} kong-end tiles left")
+        else:
+            self.bad(f"drawn hand ends after {self.last_event}")
+        if "haidi" in self.plugins and self.kong_haidi is not None:
+            return self.kong_haidi
+        if self.rules["after_draw"] == "last_drawer":
+            return self.last_wall_drawer
+        return (self.dealer + 1) % 4
+
+    def account(self) -> None:
+        """Every tile of the set exactly once: in hands, melds, discards, the indicator, the wall."""
+        held: Counter[int] = Counter()
+        for s in self.seats:
+            held.update(s.concealed)
+            for m in s.melds:
+                held.update(m.tiles)
+            held.update(s.discards)
+        if self.indicator is not None:
+            held[self.indicator] += 1
+        left = Counter(self.slots[i] for i in range(len(self.slots)) if not self.taken[i])
+        if held + left != Counter(self.slots):
+            full = Counter(self.slots)
+            self.bad(f"tiles not accounted for: extra {dict(held + left - full)}, "
+                     f"missing {dict(full - held - left)}")
+        if sum(self.taken) + sum(left.values()) != self.rules["size"]:
+            self.bad("deal + draws + indicator + the rest is not the full set")
+
+
+class LogChecker:
+    """``ruleset``: the ruleset file when the log's id is not a built-in one; ``like``: the
+    built-in ruleset whose RULINGS facts (``RULES``) it shares."""
+
+    def __init__(self, ruleset: str | Path | None = None, like: str | None = None) -> None:
+        self.ruleset = ruleset
+        self.like = like
+        self.problems: list[str] = []
+        self.hands = 0
+        self.results: Counter[str] = Counter()
+        self.events: Counter[str] = Counter()
+        self.evs: dict[str, Evaluator] = {}
+
+    def check(self, path: Path) -> list[str]:
+        with open(path, encoding="utf-8") as f:
+            header = json.loads(f.readline())
+            assert header["type"] == "simulation", header
+            rid = header["ruleset"]
+            ev = self.evs.setdefault(rid, Evaluator(load_ruleset(self.ruleset or rid)))
+            if self.like:
+                RULES.setdefault(rid, RULES[self.like])
+            per_game = header["hands_per_game"]
+            hand: HandCheck | None = None
+            for line in f:
+                e = json.loads(line)
+                self.events[e["type"]] += 1
+                if e["type"] == "hand_start":
+                    prev = hand
+                    if prev is not None and prev.result is None:
+                        prev.bad("no hand_end")
+                    self._start(e, rid, per_game, prev)
+                    hand = HandCheck(rid, e, self.problems, ev)
+                    self.hands += 1
+                    continue
+                if hand is None:
+                    self.problems.append(f"event before any hand_start: {line[:80]}")
+                    continue
+                hand.feed(e)
+                if e["type"] == "hand_end":
+                    self.results[e["result"]] += 1
+        if hand is not None and hand.result is None:
+            hand.bad("the log ends inside a hand")
+        if self.hands != header["hands"]:
+            self.problems.append(f"{self.hands} hands logged, the header says {header['hands']}")
+        return self.problems
+
+    def _start(self, e: dict[str, Any], rid: str, per_game: int, prev: HandCheck | None) -> None:
+        n = self.hands
+        if e["hand"] != n or e["game"] != n // per_game or e["ruleset"] != rid:
+            self.problems.append(f"hand_start {e} out of order (expected hand {n})")
+        if not 0 <= e["dealer"] < 4:
+            self.problems.append(f"hand {n}: dealer {e['dealer']}")
+        if n % per_game == 0:
+            if RULES[rid]["first"] == "seat0" and e["dealer"] != 0:
+                self.problems.append(f"hand {n}: a game's first dealer is {e['dealer']}, not 0")
+        elif prev is not None and e["dealer"] != prev.next_dealer:
+            self.problems.append(f"hand {n}: dealer {e['dealer']}, the last hand named {prev.next_dealer}")
+
+
+# -- the tests ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("replay")
+    out = {}
+    for rid in RULESETS:
+        p = d / f"{rid}.jsonl"
+        res = simulate(rid, HANDS, seed=SEED, log=p, workers=1)
+        assert res.stats.hands == HANDS
+        out[rid] = p
+    return out
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_replay_from_log(logs: dict[str, Path], rid: str) -> None:
+    checker = LogChecker()
+    problems = checker.check(logs[rid])
+    assert checker.hands == HANDS
+    assert checker.results["abandon"] == 0, problems[:5]
+    assert checker.results["win"] > 0 and checker.events["discard"] > 0
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+
+
+PLUS = """\
+format: 1
+id: changsha-plus
+name: 长沙麻将 with 海底漫游 and 开杠
+extends: changsha
+plugins:
+  haidi: {}
+  kaigang: {dice: 2}
+"""
+
+
+def test_replay_with_the_last_tile_and_open_kong_plugins(tmp_path: Path) -> None:
+    """The optional 海底漫游 and 开杠 plugins switched on: their events replay too."""
+    rs = tmp_path / "changsha-plus.yaml"
+    rs.write_text(PLUS, "utf-8")
+    log = tmp_path / "plus.jsonl"
+    simulate(str(rs), HANDS, seed=SEED + 1, log=log)
+    checker = LogChecker(rs, like="changsha")
+    problems = checker.check(log)
+    assert checker.events["haidi"] > 0 and checker.events["haidi_shown"] > 0
+    assert checker.events["open_kong"] > 0
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+
+
+def _rewrite(lines: list[str], i: int, **changes: Any) -> list[str]:
+    e = json.loads(lines[i])
+    e.update(changes)
+    return [*lines[:i], json.dumps(e, ensure_ascii=False), *lines[i + 1:]]
+
+
+def test_the_checker_catches_doctored_logs(logs: dict[str, Path], tmp_path: Path) -> None:
+    """The checker is not vacuous: a swapped draw, a wrong next dealer, an unpaid item are caught."""
+    lines = logs["yongzhou-wangba"].read_text("utf-8").splitlines()
+    p = tmp_path / "bad.jsonl"
+
+    def problems(doctored: list[str]) -> list[str]:
+        p.write_text("\n".join(doctored) + "\n", "utf-8")
+        return LogChecker().check(p)
+
+    i = next(i for i, line in enumerate(lines) if '"type":"draw"' in line)
+    tile = json.loads(lines[i])["tile"]
+    assert any("drew" in q for q in problems(_rewrite(lines, i, tile="1z" if tile != "1z" else "2z")))
+    j = next(j for j, line in enumerate(lines) if '"type":"hand_end"' in line)
+    nxt = json.loads(lines[j])["next_dealer"]
+    assert any("dealer" in q for q in problems(_rewrite(lines, j, next_dealer=(nxt + 1) % 4)))
+    k = next(k for k, line in enumerate(lines) if '"type":"settlement"' in line)
+    pays = json.loads(lines[k])["payments"]
+    assert any("sum to zero" in q for q in problems(_rewrite(lines, k, payments=[pays[0] + 1, *pays[1:]])))
+    c = next(c for c, line in enumerate(lines) if '"type":"claim"' in line)
+    assert any("claim" in q or "holding" in q for q in problems(_rewrite(lines, c, seat=(json.loads(
+        lines[c])["from_seat"]))))
+
+
+# -- engine findings (each reproduces one bug found by the replay check) ---------------
+
+
+def test_engine_kong_replacement_where_the_two_ends_meet() -> None:
+    """Engine bug (wall.py ``Wall.take_kong``): without an indicator the live end and the
+    kong end meet. When the live end has taken the *top* of the last stack, its bottom tile
+    is still there — ``live_remaining() == kong_remaining() == 1``, so the engine offers a
+    kong — but ``take_kong`` looks at the top slot first, sees it is behind the live end and
+    returns None ("the ends have met") instead of moving on to the bottom tile. The hand is
+    then scored as drawn and that tile is never drawn.
+
+    Seen in a simulation: ``mj simulate changsha --hands 300 --seed 2024`` hand 93 (game 11,
+    hand 5, hand seed 7988636655273188662, dealer 2): seat 0 draws 1p as the second-to-last
+    tile, makes an added kong of 1p (event 118), and the hand ends drawn although the last
+    tile (slot 107) is still in the wall.
+    """
+    rs = load_ruleset("changsha")
+    wall = Wall(rs, random.Random(7), dealer=0)
+    wall.break_wall()
+    for _ in range(len(wall.slots) - 1):
+        assert wall.take_live() is not None
+    assert wall.live_remaining() == 1 and wall.kong_remaining() == 1  # so a kong is offered
+    assert wall.take_kong() is not None, "the last tile (the bottom of the last stack) is lost"
