@@ -92,10 +92,12 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
               help="Seed (integer). Default: a random one, printed so the game can be replayed.")
 @click.option("--hands", "-n", "hands", default="1", show_default=True, metavar="N",
               help="How many hands to play.")
-def play_cmd(ruleset: str, seed: str | None, hands: str) -> None:
+@click.option("--watch", is_flag=True, help="Four bots play; watch every hand as it happens.")
+def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool) -> None:
     """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
 
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
+    With --watch, four bots play and the hands are told as they happen.
     """
     from .human import play_session
 
@@ -105,7 +107,7 @@ def play_cmd(ruleset: str, seed: str | None, hands: str) -> None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
     try:
-        play_session(ruleset, seed=s, hands=n)
+        play_session(ruleset, seed=s, hands=n, watch=watch)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

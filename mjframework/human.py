@@ -43,7 +43,13 @@ class InputEnded(Exception):
     """The human typed ``q`` or the input ran out: stop the game."""
 
 
-def seat_name(seat: int, me: int = 0, players: int = 4) -> str:
+WATCH_NAMES = ("东家", "南家", "西家", "北家")  # a spectator's names for seats 0–3
+
+
+def seat_name(seat: int, me: int | None = 0, players: int = 4) -> str:
+    """Seats as the human at ``me`` says them (你, 下家 …); a spectator (``me=None``) by wind."""
+    if me is None:
+        return f"{WATCH_NAMES[seat]}" if players == 4 else f"座{seat}"
     return SEAT_NAMES[(seat - me) % players] if players == 4 else f"座{seat}"
 
 
@@ -185,7 +191,8 @@ class HumanPlayer:
 class Announcer:
     """An event sink printing what happens at the table for the human at ``seat``."""
 
-    def __init__(self, echo: Callable[[str], None] | None = None, seat: int = 0, players: int = 4) -> None:
+    def __init__(self, echo: Callable[[str], None] | None = None, seat: int | None = 0,
+                 players: int = 4) -> None:
         self.echo = echo or click.echo
         self.seat = seat
         self.players = players
@@ -212,6 +219,9 @@ class Announcer:
             echo("═" * 60)
             echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
                  f"   seed {e['seed']}")
+        elif t == "deal" and self.seat is None:  # a spectator sees every hand
+            for s, hand in enumerate(e["hands"]):
+                echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
         elif t == "dice":
             what = {"break": "开牌", "wildcard": "翻王", "open_kong": "开杠"}.get(
                 e.get("purpose", ""), e.get("purpose", ""))
@@ -298,10 +308,13 @@ class Announcer:
             self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
 
 
-def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None) -> list[int]:
+def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
+                 watch: bool = False) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
-    Seeds, bots and the first dealer derive exactly as in ``mj simulate``'s first game.
+    ``watch``: four bots play and every hand is told as it happens (the deal
+    included), for a spectator. Seeds, bots and the first dealer derive
+    exactly as in ``mj simulate``'s first game.
     """
     from .game import Game
     from .simulate import _load, first_dealer, hand_seed, make_bots
@@ -310,16 +323,22 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     echo = console.echo
     rs, ev = _load(ruleset_ref)
     human = HumanPlayer(console, 0)
-    announcer = Announcer(echo, 0, rs.players)
+    me = None if watch else 0
+    announcer = Announcer(echo, me, rs.players)
     names = ("greedy",) * rs.players
     dealer = first_dealer(rs, seed, 0)
     totals = [0] * rs.players
-    echo(f"{rs.name} ({rs.id}) — seed {seed}; 你 = seat 0, bots: 下家 / 对家 / 上家. 'q' quits.")
+    if watch:
+        echo(f"{rs.name} ({rs.id}) — seed {seed}; four greedy bots: "
+             + " / ".join(seat_name(s, None, rs.players) for s in range(rs.players)))
+    else:
+        echo(f"{rs.name} ({rs.id}) — seed {seed}; 你 = seat 0, bots: 下家 / 对家 / 上家. 'q' quits.")
     played = 0
     last_call: tuple[int, str] | None = None
     for h in range(hands):
         players = make_bots(names, seed, 0, h)
-        players[0] = human
+        if not watch:
+            players[0] = human
         game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
                     emit=announcer, evaluator=ev, last_winner_call=last_call)
         announcer.game = game
@@ -337,6 +356,6 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         calls = announcer.win_calls
         last_call = calls[0] if len(calls) == 1 else None  # for 「又自摸啦」-style repeat calls
     echo("═" * 60)
-    echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, 0, rs.players)} {v:+d}"
+    echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, me, rs.players)} {v:+d}"
                                          for s, v in enumerate(totals)))
     return totals

@@ -149,3 +149,21 @@ def test_play_session_returns_the_totals() -> None:
     console = Script(["1"] * 400)
     totals = play_session("yongzhou-wangba", seed=3, hands=2, console=console)
     assert len(totals) == 4 and sum(totals) == 0
+
+
+def test_watch_plays_a_whole_bot_hand_to_its_settlement() -> None:
+    """The README's main job: four bots, the whole hand told, deal to settlement."""
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+
+    r = CliRunner().invoke(main, ["play", "yongzhou-huandiao", "--watch", "--seed", "7"])
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "Traceback" not in out
+    for seat in ("东家", "南家", "西家", "北家"):
+        assert seat in out
+    assert "翻牌" in out and "王" in out  # the wildcard flip
+    assert " 打 " in out  # discards, in Chinese tile names
+    assert "结算" in out and "下一手庄家" in out
+    assert "「" in out  # spoken calls
