@@ -17,14 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from .hand import Meld
 from .model import Shape
 from .tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor, suit_of
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
+    """One group of a reading. A NamedTuple: readings build many of them."""
+
     kind: str  # seq | triplet | kong | pair | single
     tiles: tuple[Tile, ...]
     sources: tuple[str, ...]  # per tile: n / w / s
@@ -86,8 +88,12 @@ def _src(t: Tile, wildcard: Tile | None) -> str:
 
 
 def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-              wildcard: Tile | None, acc: list[Group], out: list[tuple[Group, ...]]) -> None:
-    i = 0
+              wildcard: Tile | None, acc: list[Group], out: list[tuple[Group, ...]], i: int = 0) -> None:
+    """Groups for the natural counts ``c`` (lowest tile first) with ``w`` wildcards.
+
+    ``i``: every kind below it is already used up (the recursion only ever
+    takes tiles from the lowest kind left, so it never needs to look back).
+    """
     while i < NUM_KINDS and c[i] == 0:
         i += 1
     if i == NUM_KINDS:
@@ -104,7 +110,7 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
             if need <= w:
                 c[t] -= a
                 acc.append(Group("triplet", (t, t, t), (src,) * a + ("w",) * need))
-                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out)
+                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t)
                 acc.pop()
                 c[t] += a
     if pairs:
@@ -113,7 +119,7 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
             if need <= w:
                 c[t] -= a
                 acc.append(Group("pair", (t, t), (src,) * a + ("w",) * need))
-                _standard(c, w - need, melds, pairs - 1, kinds, wildcard, acc, out)
+                _standard(c, w - need, melds, pairs - 1, kinds, wildcard, acc, out, t)
                 acc.pop()
                 c[t] += a
     if melds and t < HONOR_BASE:
@@ -138,7 +144,7 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                         src,
                         _src(t + 1, wildcard) if use1 else "w",
                         _src(t + 2, wildcard) if use2 else "w")))
-                    _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out)
+                    _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t)
                     acc.pop()
                     c[t] += 1
                     if use1:
@@ -158,7 +164,7 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                     c[t + 1] -= 1
                 acc.append(Group("seq", (t - 1, t, t + 1),
                                  ("w", src, _src(t + 1, wildcard) if use2 else "w")))
-                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out)
+                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t)
                 acc.pop()
                 c[t] += 1
                 if use2:
@@ -167,7 +173,7 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
         if r >= 2 and w >= 2:
             c[t] -= 1
             acc.append(Group("seq", (t - 2, t - 1, t), ("w", "w", src)))
-            _standard(c, w - 2, melds - 1, pairs, kinds, wildcard, acc, out)
+            _standard(c, w - 2, melds - 1, pairs, kinds, wildcard, acc, out, t)
             acc.pop()
             c[t] += 1
 
@@ -219,7 +225,7 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
 
 
 def _group_key(g: Group) -> tuple:
-    return (g.tiles, g.kind, g.sources)
+    return (g.tiles, g.kind, g.sources, g.meld or "")
 
 
 # --------------------------------------------------------------------------

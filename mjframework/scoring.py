@@ -95,6 +95,11 @@ class Evaluator:
                 c = completed_shape(w)
                 shapes.setdefault(_shape_key(c), c)
         self.shapes = list(shapes.values())
+        # For each shape, the patterns that can apply to a reading of it: those of
+        # that shape (or `free`), wait patterns and bonus patterns; in declared order.
+        self._by_shape = [
+            (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
+            for s in self.shapes]
         # For each pattern read as `free`: the kinds its `all_tiles` filter rules out
         # (None: no filter, anything may match).
         self._free_banned: list[frozenset[int] | None] = [
@@ -170,17 +175,22 @@ class Evaluator:
             suits_in_set=self._suits_in_set,
         )
         exposed = len(hand.melds)
+        # The context is the same for every reading: filter the patterns once.
+        active = {p.name for p in self.win_patterns if context_holds(p, ctx, facts)}
         waits_ok = {
             p.name for p in self.wait_patterns
-            if context_holds(p, ctx, facts) and any(wait_holds(held, exposed, w) for w in p.waits)
+            if p.name in active and any(wait_holds(held, exposed, w) for w in p.waits)
         }
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         best: tuple | None = None
-        for shape in self.shapes:
-            if not shape_possible(full, exposed, shape, self.kinds):
+        for shape, candidates in self._by_shape:
+            if not self._could_be(full, hand, shape):
+                continue
+            todo = [p for p in candidates if p.name in active and (not p.waits or p.name in waits_ok)]
+            if not any(p.makes_win for p in todo):
                 continue
             for reading in readings(full, hand.melds, shape, self.kinds):
-                result = self._judge(reading, ctx, facts, waits_ok, wildcard)
+                result = self._judge(reading, todo, facts, wildcard)
                 if result is None:
                     continue
                 points, picked = result
@@ -193,25 +203,12 @@ class Evaluator:
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
         return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
 
-    def _judge(self, reading: Reading, ctx: WinContext, facts: HandFacts, waits_ok: set[str],
+    def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """Patterns (already fit for this shape and context) that hold for one reading."""
         m = Measures(reading.tiles, reading, facts, wildcard)
-        matched: list[Pattern] = []
-        winning = False
-        for p in self.win_patterns:
-            if p.waits:
-                if p.name in waits_ok and requirements_hold(p, m):
-                    matched.append(p)
-                    winning = True
-                continue
-            if p.shapes and not shape_matches(p.shapes, reading.shape):
-                continue
-            if not context_holds(p, ctx, facts) or not requirements_hold(p, m):
-                continue
-            matched.append(p)
-            if p.shapes:
-                winning = True
-        if not winning:
+        matched = [p for p in patterns if requirements_hold(p, m)]
+        if not any(p.makes_win for p in matched):
             return None
         return self._combine(matched, m)
 
