@@ -35,7 +35,7 @@ from .patterns import (
 )
 from .plugins import call_hook, make_plugin_manager
 from .readings import Reading, Tiles, readings
-from .tiles import NUM_KINDS, Tile, is_honor, tile_name
+from .tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
 from .waits import completed_shape, shape_possible, wait_holds
 
 
@@ -156,6 +156,12 @@ class Evaluator:
         """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
         check_context(ctx, self.ruleset.players)
         check_hand(hand, self.ruleset, wildcard)
+        for m in hand.melds:
+            if m.from_seat is not None and m.from_seat == ctx.seat:
+                raise HandError(f"meld {m}: claimed from seat {m.from_seat}, the winner's own seat")
+            if m.kind == "kong" and m.from_seat is None:
+                raise HandError(f"meld {m}: a claimed kong needs its discarder: "
+                                f"'kong {tile_code(m.tiles[0])} from SEAT'")
         if hand.win_tile is None:
             raise HandError("a win needs a winning tile")
         return self._score(hand, ctx, wildcard)

@@ -46,7 +46,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mjframework.hookspecs import hookimpl
 from mjframework.settlement import Settlement, SettlementContext
-from mjframework.tiles import Tile, rank_of, tile_code
+from mjframework.errors import MJError
+from mjframework.tiles import Tile, TileParseError, parse_tiles, rank_of, tile_code
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.game import HandControl, HandResult
@@ -58,6 +59,24 @@ class _HandBirds:
 
     flips: dict[tuple[str, int], list[Tile]] = field(default_factory=dict)  # (kind, live left) → birds
     opening: list[Tile] | None = None
+
+
+def _bird_tiles(value: object) -> list[int]:
+    """Birds as tile kinds: given as kinds (the game) or tile strings (a case, the CLI)."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        raise MJError(f"birds: expected tiles, got {value!r}")
+    out: list[int] = []
+    for v in value:
+        if isinstance(v, int) and not isinstance(v, bool):
+            out.append(v)
+            continue
+        try:
+            out.extend(parse_tiles(str(v)))
+        except TileParseError as e:
+            raise MJError(f"birds: {v!r} is not a tile ({e.reason})") from None
+    return out
 
 
 class Plugin:
@@ -140,7 +159,7 @@ class Plugin:
 
     @hookimpl
     def mj_modify_settlement(self, settlement: Settlement, context: SettlementContext) -> None:
-        birds = context.extra.get("birds") or ()
+        birds = _bird_tiles(context.extra.get("birds") or ())
         if not birds:
             return
         hits = [0] * context.players
