@@ -44,9 +44,9 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mjframework.errors import MJError
 from mjframework.hookspecs import hookimpl
 from mjframework.settlement import Settlement, SettlementContext
-from mjframework.errors import MJError
 from mjframework.tiles import Tile, TileParseError, parse_tiles, rank_of, tile_code
 
 if TYPE_CHECKING:  # pragma: no cover
