@@ -39,12 +39,15 @@ def bench(
     *,
     label: str = "",
     min_time: float = 0.05,
+    budget: float | None = None,
 ) -> BenchResult:
     """Time ``fn(*args)`` for every ``args`` in ``items``; best of ``repeat``.
 
     One warm-up pass (also fills any lazy tables or caches) decides how many
     passes make a repeat last at least ``min_time`` seconds, so tiny item
-    lists still get a stable figure.
+    lists still get a stable figure. With ``budget`` (seconds), repeats stop
+    early once the line has taken that long (at least one timed repeat is
+    always made), so slow lines don't dominate a whole run.
     """
     if not items:
         raise ValueError("bench needs at least one item")
@@ -56,9 +59,15 @@ def bench(
                 fn(*args)
         return time.perf_counter() - t0
 
+    start = time.perf_counter()
     warm = max(one_pass(1), 1e-9)
     passes = max(1, int(min_time / warm + 0.999))
-    best = min(one_pass(passes) for _ in range(repeat)) / passes
+    times = []
+    for _ in range(repeat):
+        times.append(one_pass(passes))
+        if budget is not None and time.perf_counter() - start > budget:
+            break
+    best = min(times) / passes
     return BenchResult(label=label, items=len(items), passes=passes, best_seconds=best)
 
 
@@ -74,3 +83,60 @@ def report(result: BenchResult, reference: BenchResult | None = None, width: int
         ratio = result.per_second / reference.per_second
         line += f"   ref {fmt_rate(reference.per_second)}  ours/ref = {ratio:5.2f}x"
     return line
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a summary table (see :func:`summary_table`).
+
+    ``target_ratio``: wanted ours/ref (e.g. 2.0 for "≥ 2× the reference");
+    ``target_rate``: wanted hands/s. ``ref_note`` marks a reference measured on
+    related rather than identical input (explained under the table).
+    """
+
+    label: str
+    rate: float  # ours, per second
+    ref_rate: float | None = None
+    target_ratio: float | None = None
+    target_rate: float | None = None
+    ref_note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        return self.rate / self.ref_rate if self.ref_rate else None
+
+    @property
+    def target(self) -> str:
+        if self.target_ratio is not None:
+            return f">= {self.target_ratio:g}x ref"
+        if self.target_rate is not None:
+            return f">= {self.target_rate:,.0f}/s"
+        return ""
+
+    @property
+    def vs_target(self) -> float | None:
+        """Achieved ÷ wanted (>= 1 means the target is met)."""
+        if self.target_ratio is not None and self.ratio is not None:
+            return self.ratio / self.target_ratio
+        if self.target_rate is not None:
+            return self.rate / self.target_rate
+        return None
+
+
+def row(result: BenchResult, reference: BenchResult | None = None, **kw: Any) -> Row:
+    """A :class:`Row` from timing results."""
+    return Row(result.label, result.per_second, reference.per_second if reference else None, **kw)
+
+
+def summary_table(rows: Sequence[Row], width: int = 52) -> str:
+    """Compact table: line, hands/s, reference hands/s, ours/ref, target, achieved/target."""
+    head = (f"{'line':<{width}} {'hands/s':>11} {'ref hands/s':>12} {'ours/ref':>9}"
+            f"  {'target':<14} {'vs target':>10}")
+    out = [head, "-" * len(head)]
+    for r in rows:
+        ref = f"{r.ref_rate:,.0f}{r.ref_note}" if r.ref_rate else "-"
+        ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
+        vs = r.vs_target
+        met = "-" if vs is None else f"{vs:.2f} {'ok' if vs >= 1 else 'MISS':<4}"
+        out.append(f"{r.label:<{width}} {r.rate:>11,.0f} {ref:>12} {ratio:>9}  {r.target:<14} {met:>10}")
+    return "\n".join(out)

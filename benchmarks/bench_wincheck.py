@@ -8,6 +8,9 @@ Prints table build/load times and memory, then hands/s for each query on a
 fixed, seeded set of hands, and for the reference implementation (PyPI
 ``mahjong``: ``Agari.is_agari``, ``Shanten``) on the very same count lists
 where one exists. See benchmarks/README.md for what each line means.
+
+``benchmarks/run.py`` calls :func:`tables_section` and :func:`run` and puts
+the main lines (:func:`run`'s return value) into its summary table.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ except ImportError:  # run from a checkout that isn't installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from mjframework import wintable as W
 
-from _timing import BenchResult, bench, report
+from _timing import BenchResult, Row, bench, report, row
 
 try:
     import mahjong
@@ -91,7 +94,8 @@ def ref_waits(agari: Agari, c: list[int]) -> list[int]:
     return out
 
 
-def tables_section() -> None:
+def tables_section() -> dict[str, float]:
+    """Print (and return) cold build / cached load seconds and memory in MB."""
     print("== tables ==")
     with tempfile.TemporaryDirectory() as tmp:
         W.reset_tables()
@@ -124,21 +128,24 @@ def tables_section() -> None:
         )
         W.reset_tables()
         W.ensure_tables(cache_dir=tmp)  # the rest runs on loaded tables
+    return {
+        "cold_s": cold_wall,
+        "cached_s": warm_wall,
+        "file_mb": size / 1e6,
+        "getsizeof_mb": warm.approx_bytes / 1e6,
+        "tracemalloc_mb": current / 1e6,
+        "tracemalloc_peak_mb": peak / 1e6,
+    }
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=20240601)
-    ap.add_argument("--hands", type=int, default=2000, help="hands per set")
-    ap.add_argument("--repeat", type=int, default=7, help="timing repeats (best kept)")
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    n, repeat = args.hands, args.repeat
+def run(seed: int, n: int, repeat: int, *, tables: bool = True) -> list[Row]:
+    """Print every section; return the main lines as summary :class:`Row` s.
 
-    print(
-        f"Python {platform.python_version()} on {platform.machine()}, "
-        f"seed {args.seed}, {n} hands per set, best of {repeat}"
-    )
+    ``tables=False`` skips the table build/load section (the caller ran
+    :func:`tables_section` itself).
+    """
+    rng = random.Random(seed)
+    rows: list[Row] = []
     if mahjong is None:
         print("reference package `mahjong` is not importable: printing our figures only")
     else:
@@ -146,8 +153,9 @@ def main() -> None:
             f"reference: mahjong {_version('mahjong')} "
             "(Agari.is_agari, Shanten.calculate_shanten_for_regular_hand)"
         )
-    print()
-    tables_section()
+    if tables:
+        print()
+        tables_section()
 
     agari = Agari() if mahjong else None
     base = [complete_hand(rng) for _ in range(n)]
@@ -167,23 +175,35 @@ def main() -> None:
             f"except {extra} seven-pairs/orphans hands it also accepts"
         )
 
-    def line(label: str, fn, items, ref_fn=None, ref_items=None) -> BenchResult:
+    def line(label: str, fn, items, ref_fn=None, ref_items=None, summary: str = "",
+             **row_kw) -> tuple[BenchResult, BenchResult | None]:
         ours = bench(fn, items, repeat, label=label)
         ref = bench(ref_fn, ref_items or items, repeat, label="ref") if ref_fn else None
         print(report(ours, ref))
-        return ours
+        if summary:
+            rows.append(row(BenchResult(summary, ours.items, ours.passes, ours.best_seconds),
+                            ref, **row_kw))
+        return ours, ref
 
     print("\n== is_standard_win(counts, w) ==")
     ref = agari.is_agari if agari else None
+    agari0: BenchResult | None = None
     for w in range(5):
         items = [(c, w) for c in complete[w]]
-        line(
+        ours, got = line(
             f"complete hands, {w} wildcards",
             W.is_standard_win,
             items,
             ref if w == 0 else None,
             [(c,) for c in complete[0]],
         )
+        if w == 0:
+            agari0 = got
+        # Target (README): 0-4 wildcards >= 3x is_agari on the same hands
+        # without wildcards; for w > 0 that is agari0, marked "*".
+        rows.append(row(BenchResult(f"wincheck: is_standard_win, complete, {w} wild", ours.items,
+                                    ours.passes, ours.best_seconds),
+                        agari0, target_ratio=3.0, ref_note="*" if w and agari0 else ""))
     for w in range(5):
         items = [(c, w) for c in randoms[w]]
         line(
@@ -192,6 +212,7 @@ def main() -> None:
             items,
             ref if w == 0 else None,
             [(c,) for c in randoms[0]],
+            summary="wincheck: is_standard_win, random 14, 0 wild" if w == 0 else "",
         )
     as_bytes = [(bytes(c), 0) for c in complete[0]]
     line("complete hands, 0 wildcards, bytes input", W.is_standard_win, as_bytes)
@@ -216,6 +237,7 @@ def main() -> None:
         [(c, 0) for c in tenpai[0]],
         wref,
         [(c,) for c in tenpai[0]],
+        summary="wincheck: standard_waits, tenpai, 0 wild",
     )
     line("tenpai 13-tile hands, 1 wildcard", W.standard_waits, [(c, 1) for c in tenpai[1]])
     rand13 = [random_hand(rng, 13) for _ in range(n)]
@@ -225,6 +247,7 @@ def main() -> None:
         [(c, 0) for c in rand13],
         wref,
         [(c,) for c in rand13],
+        summary="wincheck: standard_waits, random 13, 0 wild",
     )
 
     print("\n== distance(counts, w) ==  (ref: Shanten regular + 1)")
@@ -239,8 +262,27 @@ def main() -> None:
         [(c, 0) for c in randoms[0][:few]],
         sref,
         [(c,) for c in randoms[0][:few]],
+        summary="wincheck: distance, random 14, 0 wild",
     )
     line("random 14-tile hands, 2 wildcards", W.distance, [(c, 2) for c in randoms[2][:few]])
+    return rows
+
+
+def header(seed: int, n: int, repeat: int) -> None:
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"seed {seed}, {n} hands per set, best of {repeat}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=20240601)
+    ap.add_argument("--hands", type=int, default=2000, help="hands per set")
+    ap.add_argument("--repeat", type=int, default=7, help="timing repeats (best kept)")
+    args = ap.parse_args()
+    header(args.seed, args.hands, args.repeat)
+    run(args.seed, args.hands, args.repeat)
 
 
 if __name__ == "__main__":
