@@ -161,10 +161,13 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     bad = set(expect) - EXPECT_KEYS
     if bad:
         raise CaseError(f"unknown expect key(s): {', '.join(sorted(map(str, bad)))}")
+    for key in ("patterns", "payments"):
+        if key in expect and not isinstance(expect[key], list):
+            raise CaseError(f"`expect.{key}` must be a list, not {expect[key]!r}")
     if "hand" not in case:
         raise CaseError("missing `hand`")
     seat = case.get("seat", 0)
-    if not isinstance(seat, int):
+    if not isinstance(seat, int) or isinstance(seat, bool):
         raise CaseError("`seat` must be a number 0–3")
     flags = case.get("flags") or []
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):

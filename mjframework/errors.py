@@ -37,7 +37,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
-        return f"{where}{format_path(self.path)}: {self.message}"
+        path = f"{format_path(self.path)}: " if self.path else ""
+        return f"{where}{path}{self.message}"
 
 
 class MJError(Exception):

@@ -79,7 +79,7 @@ def validate(*docs: Doc | Path) -> tuple[Result, list[str]]:
 
 def find(lines: list[str], where: str, yaml_path: str, *words: str) -> str:
     """The one line reported at ``where`` for ``yaml_path``, containing ``words``."""
-    prefix = f"{where}: {yaml_path}: "
+    prefix = f"{where}: {yaml_path}: " if yaml_path else f"{where}: "
     hits = [ln for ln in lines if ln.startswith(prefix)]
     assert hits, f"no problem starting {prefix!r} in:\n" + "\n".join(lines)
     assert len(hits) == 1, hits
@@ -142,7 +142,7 @@ def test_yaml_syntax_error(tmp_path: Path) -> None:
         """)
     result, lines = validate(doc)
     assert result.exit_code == 1
-    assert lines == [f"{doc.at(': 1')}: (top): YAML syntax: mapping values are not allowed here"]
+    assert lines == [f"{doc.at(': 1')}: YAML syntax: mapping values are not allowed here"]
 
 
 def test_unterminated_flow_sequence(tmp_path: Path) -> None:
@@ -178,7 +178,7 @@ def test_file_that_is_not_a_mapping(tmp_path: Path, text: str) -> None:
     doc = Doc(tmp_path, "odd.yaml", text)
     result, lines = validate(doc)
     assert result.exit_code == 1
-    assert lines == [f"{doc.path}:1:1: (top): a ruleset file must be a YAML mapping"]
+    assert lines == [f"{doc.path}:1:1: a ruleset file must be a YAML mapping"]
 
 
 def test_missing_file(tmp_path: Path) -> None:
@@ -239,7 +239,7 @@ def test_neither_ruleset_nor_fragment(tmp_path: Path) -> None:
         """)
     result, lines = validate(doc)
     assert result.exit_code == 1
-    find(lines, f"{doc.path}:1:1", "(top)", "needs an `id`", "`fragment`")
+    find(lines, f"{doc.path}:1:1", "", "needs an `id`", "`fragment`")
 
 
 def test_both_id_and_fragment(tmp_path: Path) -> None:
@@ -251,7 +251,7 @@ def test_both_id_and_fragment(tmp_path: Path) -> None:
         """)
     result, lines = validate(doc)
     assert result.exit_code == 1
-    assert lines == [f"{doc.path}:1:1: (top): a file is a ruleset (`id`) or a fragment "
+    assert lines == [f"{doc.path}:1:1: a file is a ruleset (`id`) or a fragment "
                      "(`fragment`), not both"]
 
 
