@@ -93,7 +93,7 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         return
     click.echo(f"规则 {ev.ruleset.name} ({ev.ruleset.id})")
     if h is None:
-        click.echo(f"起手 {format_tiles(sorted(tiles), 'chinese')}")
+        click.echo(f"开局 {format_tiles(sorted(tiles), 'chinese')}")
     else:
         click.echo(f"手牌 {format_tiles(sorted(h.concealed), 'chinese')}  + {tile_name(h.win_tile)}"
                    + (f"   王 {tile_name(wild)}" if wild is not None else ""))

@@ -645,14 +645,19 @@ class HandControl:
     def emit(self, type_: str, **fields: Any) -> None:
         self._g._event(type_, **fields)
 
-    def roll(self, n: int, purpose: str) -> tuple[int, ...]:
+    def roll(self, n: int, purpose: str, text: str = "") -> tuple[int, ...]:
+        """Roll ``n`` dice (a ``dice`` event; ``text`` says what for, to players)."""
         dice = self._g.wall.roll(n)
-        self._g._event("dice", purpose=purpose, values=list(dice))
+        fields: dict[str, Any] = {"purpose": purpose, "values": list(dice)}
+        if text:
+            fields["text"] = text
+        self._g._event("dice", **fields)
         return dice
 
     def ask(self, seat: int, options: Sequence[Option], tile: Tile | None = None,
-            kind: str = "plugin", from_seat: int | None = None) -> Option:
-        return self._g._ask(Decision(kind, seat, tuple(options), tile, from_seat))
+            kind: str = "plugin", from_seat: int | None = None, prompt: str = "") -> Option:
+        """Ask a player to choose (``prompt`` is shown to a human)."""
+        return self._g._ask(Decision(kind, seat, tuple(options), tile, from_seat, prompt))
 
     def draw(self, seat: int) -> Tile | None:
         """Give ``seat`` the next live tile (a ``draw`` event, source wall)."""

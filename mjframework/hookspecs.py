@@ -86,7 +86,7 @@ def mj_plugin_info() -> dict[str, Any]:
 def mj_after_deal(hand: HandControl) -> None:
     """After the deal and the wildcard flip, before the dealer's first turn.
 
-    Opening declarations (起手) go here: look at each seat with
+    Opening declarations go here: look at each seat with
     ``hand.evaluate_opening(seat)`` and settle with ``hand.settle_opening``.
     """
 
@@ -117,7 +117,7 @@ def mj_handle_option(hand: HandControl, seat: int, option: Option) -> tuple | No
 def mj_last_tile(hand: HandControl, seat: int) -> bool | None:
     """One live tile is left and ``seat`` is to draw it; *firstresult*.
 
-    A plugin that runs its own procedure for the last tile (a roaming 海底)
+    A plugin that runs its own procedure for the last tile (a roaming last tile)
     must end the hand (``hand.win`` / ``hand.end_drawn``). Returning
     ``None`` lets the engine draw it as usual.
     """

@@ -32,9 +32,6 @@ WIN_BY = {"self_draw": "self-draw", "discard": "on a discard", "robbed_kong": "r
 
 
 DECISION_PROMPTS = {
-    "last_tile": "只剩最后一张 (海底): 要不要? (the last tile: take it or pass)",
-    "last_tile_win": "海底亮牌, 你能胡 (you can win on the shown last tile):",
-    "opening": "起手: 你的牌可以报 (you may declare your dealt tiles):",
     "rob": "可以抢杠 (you may rob the kong):",
 }
 
@@ -61,13 +58,9 @@ def tiles_label(tiles: object, wildcard: Tile | None) -> str:
     return " ".join(tile_label(t, wildcard) for t in tiles)  # type: ignore[attr-defined]
 
 
-PLUGIN_OPTIONS = {"take_last": "要海底", "declare": "报起手", "open_kong": "开杠"}
-
-
 def option_label(o: Option, wildcard: Tile | None) -> str:
-    if o.kind in PLUGIN_OPTIONS:
-        name = PLUGIN_OPTIONS[o.kind]
-        return f"{name} {tile_label(o.tile, wildcard)}" if o.tile is not None else name
+    if o.text:  # a plugin's option says how it reads
+        return f"{o.text} {tile_label(o.tile, wildcard)}" if o.tile is not None else o.text
     if o.kind == "kong":
         return f"{KONG_NAMES.get(o.meld or '', '杠')} {tile_label(o.tiles[0], wildcard)}"
     if o.kind == "chow":
@@ -183,9 +176,9 @@ class HumanPlayer:
             what = "打" if decision.kind == "claim" else "加杠"
             echo(f"{seat_name(decision.from_seat, self.seat, n)} {what} {tile_label(decision.tile, w)}"
                  " — 你要吗?")
-        elif decision.kind in DECISION_PROMPTS:
+        elif decision.prompt or decision.kind in DECISION_PROMPTS:
             tile = f" {tile_label(decision.tile, w)}" if decision.tile is not None else ""
-            echo(DECISION_PROMPTS[decision.kind] + tile)
+            echo((decision.prompt or DECISION_PROMPTS[decision.kind]) + tile)
 
 
 class Announcer:
@@ -223,7 +216,7 @@ class Announcer:
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
         elif t == "dice":
-            what = {"break": "开牌", "wildcard": "翻王", "open_kong": "开杠"}.get(
+            what = e.get("text") or {"break": "开牌", "wildcard": "翻王"}.get(
                 e.get("purpose", ""), e.get("purpose", ""))
             echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
         elif t == "wildcard":
@@ -245,22 +238,11 @@ class Announcer:
             echo(f"{self.name(e['seat'])} 补牌")
         elif t == "call":
             self._call(e)
-        elif t == "birds":
-            what = "起手" if e.get("kind") == "opening" else ""
-            hits = ", ".join(f"{tile_name(_code_tile(c))}→{self.name(s)}"
-                             for c, s in zip(e["tiles"], e["seats"], strict=False))
-            echo(f"{what}扎鸟  {hits or '(no tiles left)'}")
         elif t == "opening_win":
             tiles = [_code_tile(c) for c in e.get("hand", [])]
             names = " + ".join(e.get("patterns", []))
-            echo(f"{self.name(e['seat'])} 起手报: {names}  {e.get('points', 0)} 分"
+            echo(f"{self.name(e['seat'])} 开局报: {names}  {e.get('points', 0)} 分"
                  f"   [{tiles_label(tiles, w)}]")
-        elif t == "open_kong":
-            echo(f"{self.name(e['seat'])} 开杠 {tile_label(_code_tile(e['tile']), w)}")
-        elif t == "haidi":
-            echo(f"{self.name(e['seat'])} {'要' if e.get('action') == 'take' else '不要'}海底")
-        elif t == "haidi_shown":
-            echo(f"{self.name(e['seat'])} 亮海底 {tile_label(_code_tile(e['tile']), w)}")
         elif t == "win":
             self._win(e)
         elif t == "settlement":
@@ -278,6 +260,10 @@ class Announcer:
                 echo("流局 (drawn: the wall is exhausted)")
             if e["result"] != "abandon" or not self.quiet_abandon:
                 echo(f"下一手庄家: {self.name(e['next_dealer'])}")
+        elif e.get("text") and t not in ("dice", "call"):
+            # A plugin's own event says how it reads (see docs/plugins.md).
+            who = f"{self.name(e['seat'])} " if isinstance(e.get("seat"), int) else ""
+            echo(f"{who}{e['text']}")
 
     def _call(self, e: Event) -> None:
         """What a player says (报牌); a discard's call that is just the tile's name is not repeated."""

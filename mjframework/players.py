@@ -7,7 +7,7 @@ returns one of them. A player returning anything else gets
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .hand import Meld
@@ -25,8 +25,13 @@ class Option:
     tile: Tile | None = None
     tiles: tuple[Tile, ...] = ()  # the whole meld for chow / pung / kong
     meld: str | None = None  # kong: concealed-kong | added-kong | kong
+    # How to show a plugin's option to a player (e.g. its name in Chinese); not
+    # part of the option's identity.
+    text: str = field(default="", compare=False)
 
     def label(self) -> str:
+        if self.text:
+            return self.text + (f" {tile_name(self.tile)}" if self.tile is not None else "")
         name = KIND_NAMES.get(self.kind, self.kind)
         if self.kind in ("chow", "pung", "kong"):
             extra = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠"}.get(self.meld or "", "")
@@ -43,6 +48,7 @@ class Decision:
     options: tuple[Option, ...]
     tile: Tile | None = None  # the drawn tile (turn) or the offered tile (claim / rob)
     from_seat: int | None = None
+    prompt: str = ""  # a plugin's question to show a player
 
 
 class IllegalDecision(Exception):

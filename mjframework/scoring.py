@@ -235,7 +235,7 @@ class Evaluator:
         return sum(p.points * n for p, n in counted), counted
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
-        """Opening declarations (起手) on dealt tiles: every opening pattern that holds."""
+        """Opening declarations on dealt tiles: every opening pattern that holds."""
         size = 14 if ctx.seat == ctx.dealer else 13
         check_hand(Hand(tuple(tiles), (), None), self.ruleset, None, opening=True, opening_size=size)
         facts = HandFacts(0, 0, False, self._suits_in_set)

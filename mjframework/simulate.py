@@ -115,7 +115,7 @@ class Stats:
     dealer_wins: int = 0
     kongs: int = 0
     claims: int = 0
-    openings: int = 0  # opening declarations (起手), paid at once; the hand goes on
+    openings: int = 0  # opening declarations, paid at once; the hand goes on
     wins_by_seat: list[int] = field(default_factory=list)
     net_by_seat: list[int] = field(default_factory=list)  # every settlement of the hand
     patterns: dict[str, list[int]] = field(default_factory=dict)  # name → [count, payout sum]

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mjframework.errors import HandError
 from mjframework.hookspecs import hookimpl
 from mjframework.players import Option
-from mjframework.tiles import NUM_KINDS, Tile, tile_code
+from mjframework.tiles import NUM_KINDS, Tile, tile_code, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.game import HandControl, HandResult
@@ -92,7 +92,7 @@ class Plugin:
         return {"description": "海底漫游: the last tile goes round; 海底捞月, 海底炮, and who deals next"}
 
     def _options(self, hand: HandControl, seat: int) -> list[Option]:
-        take, pas = Option(TAKE), Option(PASS)
+        take, pas = Option(TAKE, text="要海底"), Option(PASS, text="不要")
         if self.advise == "take" or is_ready(hand, seat):
             return [take, pas]
         return [pas, take]
@@ -102,9 +102,10 @@ class Plugin:
         n = hand.players
         taker = None
         for s in ((seat + i) % n for i in range(n)):
-            choice = hand.ask(s, self._options(hand, s), kind="last_tile")
+            choice = hand.ask(s, self._options(hand, s), kind="last_tile",
+                              prompt="只剩最后一张 (海底): 要不要? (the last tile: take it or pass)")
             action = "take" if choice.kind == TAKE else "pass"
-            hand.emit("haidi", seat=s, action=action)
+            hand.emit("haidi", seat=s, action=action, text="要海底" if action == "take" else "不要海底")
             if action == "take":
                 taker = s
                 break
@@ -118,12 +119,13 @@ class Plugin:
         if can_win(hand, taker, tile, "self_draw"):  # a taker who can win does: 海底捞月
             hand.win([taker], tile, "self_draw", flags=["last_tile"])
             return True
-        hand.emit("haidi_shown", seat=taker, tile=tile_code(tile))
+        hand.emit("haidi_shown", seat=taker, tile=tile_code(tile), text=f"亮海底 {tile_name(tile)}")
         winners = []
         for s in ((taker + i) % n for i in range(1, n)):
             if not can_win(hand, s, tile, "discard", taker):
                 continue
-            choice = hand.ask(s, [Option("win", tile), Option(PASS)], tile, kind="last_tile_win")
+            choice = hand.ask(s, [Option("win", tile), Option(PASS)], tile, kind="last_tile_win",
+                              prompt="海底亮牌, 你能胡 (you can win on the shown last tile):")
             if choice.kind == "win":
                 winners.append(s)
                 if self.winners == "first":

@@ -37,7 +37,7 @@ from mjframework.errors import HandError
 from mjframework.hand import Hand, Meld, WinContext
 from mjframework.hookspecs import hookimpl
 from mjframework.players import Decision, Option
-from mjframework.tiles import Tile, tile_code
+from mjframework.tiles import Tile, tile_code, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.game import HandControl
@@ -125,7 +125,7 @@ class Plugin:
                 continue
             if self.ready_only and not waits_after_kong(hand, seat, o.tile):
                 continue
-            out.append(Option(OPEN_KONG, o.tile, (o.tile,) * 4))
+            out.append(Option(OPEN_KONG, o.tile, (o.tile,) * 4, text="开杠"))
         return out or None
 
     @hookimpl
@@ -135,11 +135,12 @@ class Plugin:
         tile = option.tile
         assert tile is not None
         added = hand.hand_of(seat).count(tile) < 4
-        hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added" if added else "concealed")
+        hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added" if added else "concealed",
+                  text=f"开杠 {tile_name(tile)}")
         if added:
             self._rob(hand, seat, tile)
         hand.make_kong(seat, tile)
-        total = sum(hand.roll(self.dice, "open_kong"))
+        total = sum(hand.roll(self.dice, "open_kong", text="开杠"))
         drawn = None
         for back in range(total, 0, -1):
             drawn = hand.draw_from_end(seat, back)

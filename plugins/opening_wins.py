@@ -58,7 +58,8 @@ class Plugin:
             if not score.win:
                 continue
             if self.declare == "ask":
-                choice = hand.ask(seat, [Option(DECLARE), Option("pass")], kind="opening")
+                choice = hand.ask(seat, [Option(DECLARE, text="报起手"), Option("pass")], kind="opening",
+                                  prompt="起手: 你的牌可以报 (you may declare your dealt tiles):")
                 if choice.kind != DECLARE:
                     continue
             hand.settle_opening(seat, score)

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mjframework.errors import MJError
 from mjframework.hookspecs import hookimpl
 from mjframework.settlement import Settlement, SettlementContext
-from mjframework.tiles import Tile, TileParseError, parse_tiles, rank_of, tile_code
+from mjframework.tiles import Tile, TileParseError, parse_tiles, rank_of, tile_code, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.game import HandControl, HandResult
@@ -137,8 +137,11 @@ class Plugin:
             if context.kind == "opening" and state.opening is None:
                 state.opening = tiles
             if tiles:  # none left to flip (a win on the last tile): no birds, no event
+                seats = [self.seat_hit(t, context.dealer, context.players) for t in tiles]
+                hits = ", ".join(f"{tile_name(t)}→座{s}" for t, s in zip(tiles, seats, strict=True))
+                what = "起手扎鸟" if context.kind == "opening" else "扎鸟"
                 hand.emit("birds", kind=context.kind, tiles=[tile_code(t) for t in tiles],
-                          seats=[self.seat_hit(t, context.dealer, context.players) for t in tiles])
+                          seats=seats, text=f"{what}  {hits}")
         return {"birds": list(state.flips[key])}
 
     @hookimpl

@@ -141,7 +141,8 @@ def test_option_labels() -> None:
     assert option_label(Option("pung", 5, (5, 5, 5)), None) == "碰 六万"
     assert option_label(Option("chow", 3, (2, 3, 4)), None) == "吃 三万 四万 五万"
     assert option_label(Option("kong", 27, (27,) * 4, "concealed-kong"), None) == "暗杠 东"
-    assert option_label(Option("take_last"), None) == "要海底"
+    assert option_label(Option("take_last", text="要海底"), None) == "要海底"  # a plugin names its option
+    assert option_label(Option("open_kong", 5, (5,) * 4, text="开杠"), None) == "开杠 六万"
     assert option_label(Option("pass"), None) == "过"
 
 

@@ -86,6 +86,7 @@ def play(table: tuple[Any, Evaluator], seed: int, choose: dict[str, str] | None 
     events: list[dict] = []
 
     def emit(e: dict) -> None:
+        e = {k: v for k, v in e.items() if k != "text"}  # what players read is checked elsewhere
         events.append(e)
         timeline.append(("event", e))
 
@@ -259,13 +260,15 @@ class FakeHand:
         self.asked: list[Decision] = []
         self.ended: tuple | None = None
 
-    def ask(self, seat: int, options: list[Option], tile: int | None = None, kind: str = "plugin") -> Option:
+    def ask(self, seat: int, options: list[Option], tile: int | None = None, kind: str = "plugin",
+            **_: Any) -> Option:
         d = Decision(kind, seat, tuple(options), tile)
         self.asked.append(d)
         want = self.answers.get(seat, options[0].kind) if kind == "last_tile" else "win"
         return next(o for o in options if o.kind == want)
 
     def emit(self, type_: str, **fields: Any) -> None:
+        fields.pop("text", None)
         self.events.append({"type": type_, **fields})
 
     def draw(self, seat: int) -> int:

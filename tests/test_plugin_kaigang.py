@@ -75,6 +75,7 @@ def play(table: tuple[Any, Evaluator], seed: int) -> tuple[HandResult, list[dict
     events: list[dict] = []
 
     def emit(e: dict) -> None:
+        e = {k: v for k, v in e.items() if k != "text"}  # what players read is checked elsewhere
         events.append(e)
         timeline.append(("event", e))
 
@@ -341,7 +342,8 @@ class FakeHand:
     def emit(self, type_: str, **fields: Any) -> None:
         self.calls.append(("emit", type_))
 
-    def ask(self, seat: int, options: list[Option], tile: int | None = None, kind: str = "plugin") -> Option:
+    def ask(self, seat: int, options: list[Option], tile: int | None = None, kind: str = "plugin",
+            **_: Any) -> Option:
         self.calls.append(("ask", seat, kind))
         return options[0]
 
@@ -349,7 +351,7 @@ class FakeHand:
         self.calls.append(("make_kong", seat, tile_code(tile)))
         return "added-kong"
 
-    def roll(self, n: int, purpose: str) -> tuple[int, ...]:
+    def roll(self, n: int, purpose: str, text: str = "") -> tuple[int, ...]:
         assert (n, purpose) == (len(self.dice), "open_kong")
         return self.dice
 

@@ -45,7 +45,9 @@ def play(ruleset: str | Path, seed: int, dealer: int | None = None, players: lis
     events: list[Event] = []
     bots = players or [GreedyBot(random.Random(seed * 4 + i)) for i in range(rs.players)]
     game = Game(rs, bots, seed=seed, dealer=seed % rs.players if dealer is None else dealer,
-                emit=events.append, evaluator=Evaluator(rs), last_winner_call=last_winner_call)
+                emit=lambda e: events.append(e if e["type"] == "call" else
+                                             {k: v for k, v in e.items() if k != "text"}),
+                evaluator=Evaluator(rs), last_winner_call=last_winner_call)
     return game.play(), events
 
 
@@ -134,6 +136,7 @@ class FakeTable:
         return self.live[:n]
 
     def emit(self, type_: str, **fields: Any) -> None:
+        fields.pop("text", None)
         self.events.append({"type": type_, **fields})
 
 

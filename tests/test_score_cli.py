@@ -277,7 +277,7 @@ def test_score_opening() -> None:
     assert sorted((p["name"], p["times"]) for p in out["patterns"]) == [("六六顺", 1), ("大四喜", 1)]
     assert out["payments"] == [90, -30, -30, -30]
     text = ok(mj("score", CS, "1111m 222p 333p 456s", "--opening", "-s", "1"))
-    assert "起手" in text and "大四喜" in text and "六六顺" in text
+    assert "开局" in text and "大四喜" in text and "六六顺" in text
     assert payments(text) == [-30, 70, -20, -20]
     # 板板胡 + 缺一色, birds apply to opening wins too (1m: a bird on the dealer)
     out = score_json(CS, "111m 333m 444m 666m 9m", "--opening", "-s", "2", "-c", "birds=1m")
