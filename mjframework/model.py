@@ -98,7 +98,7 @@ class When:
     not_flags: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity: patterns are compared and hashed often
 class Pattern:
     name: str
     points: int

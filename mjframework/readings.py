@@ -178,6 +178,43 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
             c[t] += 1
 
 
+def _natural(c: list[int], melds: int, pairs: int, src_w: Tile | None, acc: list[Group],
+             out: list[tuple[Group, ...]], i: int = 0) -> None:
+    """:func:`_standard` without wildcards: the common case, kept lean."""
+    while i < NUM_KINDS and c[i] == 0:
+        i += 1
+    if i == NUM_KINDS:
+        if not melds and not pairs:
+            out.append(tuple(acc))
+        return
+    t = i
+    ct = c[t]
+    src = "s" if t == src_w else "n"
+    if melds and ct >= 3:
+        c[t] -= 3
+        acc.append(Group("triplet", (t, t, t), (src, src, src)))
+        _natural(c, melds - 1, pairs, src_w, acc, out, t)
+        acc.pop()
+        c[t] += 3
+    if pairs and ct >= 2:
+        c[t] -= 2
+        acc.append(Group("pair", (t, t), (src, src)))
+        _natural(c, melds, pairs - 1, src_w, acc, out, t)
+        acc.pop()
+        c[t] += 2
+    if melds and t < HONOR_BASE and t % 9 <= 6 and c[t + 1] and c[t + 2]:
+        c[t] -= 1
+        c[t + 1] -= 1
+        c[t + 2] -= 1
+        acc.append(Group("seq", (t, t + 1, t + 2),
+                         (src, "s" if t + 1 == src_w else "n", "s" if t + 2 == src_w else "n")))
+        _natural(c, melds - 1, pairs, src_w, acc, out, t)
+        acc.pop()
+        c[t] += 1
+        c[t + 1] += 1
+        c[t + 2] += 1
+
+
 def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: list[Group],
                  out: list[tuple[Group, ...]]) -> None:
     """Wildcards left over form whole groups on their own: enumerate what they stand for."""
@@ -215,9 +252,15 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
     if total != 3 * need_melds + 2 * shape.pair:
         return []
     exposed = tuple(_meld_group(m) for m in melds)
+    if not t.wilds and not t.stand_ins:
+        # No wildcard: each branch takes a different group for the lowest tile
+        # left, so no two decompositions are the same: no deduplication needed.
+        out: list[tuple[Group, ...]] = []
+        _natural(list(t.counts), need_melds, shape.pair, t.wildcard, [], out)
+        return [Reading(shape, exposed + g) for g in out]
     found: set[tuple[Group, ...]] = set()
     for c, _k in stand_in_splits(t):
-        out: list[tuple[Group, ...]] = []
+        out = []
         _standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], out)
         for groups in out:
             found.add(tuple(sorted(groups, key=_group_key)))

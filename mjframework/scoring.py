@@ -97,6 +97,7 @@ class Evaluator:
         self.shapes = list(shapes.values())
         # For each shape, the patterns that can apply to a reading of it: those of
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
+        self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         self._by_shape = [
             (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
             for s in self.shapes]
@@ -181,18 +182,18 @@ class Evaluator:
             suits_in_set=self._suits_in_set,
         )
         exposed = len(hand.melds)
-        # The context is the same for every reading: filter the patterns once.
-        active = {p.name for p in self.win_patterns if context_holds(p, ctx, facts)}
+        # The context is the same for every reading: the patterns fit for it, per shape.
+        by_shape, active = self._for_context(ctx, facts)
         waits_ok = {
             p.name for p in self.wait_patterns
             if p.name in active and any(wait_holds(held, exposed, w) for w in p.waits)
         }
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         best: tuple | None = None
-        for shape, candidates in self._by_shape:
+        for shape, candidates in by_shape:
             if not self._could_be(full, hand, shape):
                 continue
-            todo = [p for p in candidates if p.name in active and (not p.waits or p.name in waits_ok)]
+            todo = [p for p in candidates if not p.waits or p.name in waits_ok]
             if not any(p.makes_win for p in todo):
                 continue
             for reading in readings(full, hand.melds, shape, self.kinds):
@@ -208,6 +209,22 @@ class Evaluator:
         _, reading, picked, points = best
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
         return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
+
+    def _for_context(self, ctx: WinContext, facts: HandFacts
+                     ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
+        """Per shape, the patterns whose ``when`` the context meets, and their names.
+
+        Memoised: a ruleset meets only a few distinct contexts.
+        """
+        key = (ctx.win_by, ctx.seat == ctx.dealer,
+               None if ctx.discarder is None else ctx.discarder == ctx.dealer,
+               ctx.flags, facts.win_tile_wild)
+        cached = self._context_cache.get(key)
+        if cached is None:
+            ok = frozenset(p.name for p in self.win_patterns if context_holds(p, ctx, facts))
+            cached = ([(s, [p for p in c if p.name in ok]) for s, c in self._by_shape], ok)
+            self._context_cache[key] = cached
+        return cached
 
     def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
