@@ -24,7 +24,7 @@ import pluggy
 from . import settlement as st
 from .errors import HandError
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
-from .model import Pattern, Ruleset, Shape
+from .model import Pattern, Ruleset, Shape, When
 from .patterns import (
     HandFacts,
     Measures,
@@ -97,6 +97,12 @@ class Evaluator:
         self.shapes = list(shapes.values())
         # For each shape, the patterns that can apply to a reading of it: those of
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
+        # Shapes that some pattern makes a win with no requirement and no context.
+        self._unconditional = [
+            s for s in self.shapes if s.kind != "free" and any(
+                p.shapes and not p.counts and p.all_tiles is None and p.no_tiles is None
+                and p.pair is None and p.when == When() and shape_matches(p.shapes, s)
+                for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         self._by_shape = [
             (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
@@ -272,8 +278,15 @@ class Evaluator:
         """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)"""
         if hand.win_tile is None:
             return False
+        if not self.ruleset.win.get(ctx.win_by, False):
+            return False
+        if wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw":
+            return False
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         exposed = len(hand.melds)
+        # A shape that some pattern accepts with no condition at all: fitting it is a win.
+        if any(shape_possible(full, exposed, s, self.kinds) for s in self._unconditional):
+            return True
         if not any(self._could_be(full, hand, s) for s in self.shapes):
             held = self.split(hand.concealed, wildcard)
             if not any(wait_holds(held, exposed, w) for p in self.wait_patterns for w in p.waits):
