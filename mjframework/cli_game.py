@@ -93,7 +93,9 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
 @click.option("--hands", "-n", "hands", default="1", show_default=True, metavar="N",
               help="How many hands to play.")
 @click.option("--watch", is_flag=True, help="Four bots play; watch every hand as it happens.")
-def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool) -> None:
+@click.option("--speak", is_flag=True,
+              help="Say the calls (报牌) aloud with espeak-ng, if it is installed (else silently not).")
+def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool) -> None:
     """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
 
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
@@ -107,7 +109,7 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool) -> None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
     try:
-        play_session(ruleset, seed=s, hands=n, watch=watch)
+        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

@@ -15,6 +15,8 @@ settlement. Other players' draws are not shown (kong replacements are).
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 
@@ -196,6 +198,7 @@ class Announcer:
         self.win_calls: list[tuple[int, str]] = []  # this hand's (winner, call)
         self._last_discard: str | None = None
         self._last_win_call: str | None = None
+        self.speaker: Callable[[str], None] | None = None  # voices spoken calls (``--speak``)
 
     def name(self, seat: int) -> str:
         return seat_name(seat, self.seat, self.players)
@@ -268,6 +271,8 @@ class Announcer:
     def _call(self, e: Event) -> None:
         """What a player says (报牌); a discard's call that is just the tile's name is not repeated."""
         text = e.get("text", "")
+        if self.speaker is not None:
+            self.speaker(text)
         if e.get("about") == "discard" and text == self._last_discard:
             return
         if e.get("about") == "win" and text == self._last_win_call:
@@ -294,8 +299,28 @@ class Announcer:
             self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
 
 
+class Speaker:
+    """Says calls aloud with espeak-ng (Mandarin voice) when it is installed; otherwise silent.
+
+    Each call runs in the background so the game never waits for the voice.
+    """
+
+    def __init__(self, voice: str = "cmn") -> None:
+        self.exe = shutil.which("espeak-ng")
+        self.voice = voice
+
+    def __call__(self, text: str) -> None:
+        if self.exe is None or not text:
+            return
+        try:
+            subprocess.Popen([self.exe, "-v", self.voice, text], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        except OSError:  # a broken install must not stop the game
+            self.exe = None
+
+
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
-                 watch: bool = False) -> list[int]:
+                 watch: bool = False, speak: bool = False) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
@@ -311,6 +336,8 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     human = HumanPlayer(console, 0)
     me = None if watch else 0
     announcer = Announcer(echo, me, rs.players)
+    if speak:
+        announcer.speaker = Speaker()
     names = ("greedy",) * rs.players
     dealer = first_dealer(rs, seed, 0)
     totals = [0] * rs.players
@@ -340,7 +367,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
         dealer = result.next_dealer
         calls = announcer.win_calls
-        last_call = calls[0] if len(calls) == 1 else None  # for 「又自摸啦」-style repeat calls
+        last_call = calls[0] if len(calls) == 1 else None  # for the calls plugin's repeat calls
     echo("═" * 60)
     echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, me, rs.players)} {v:+d}"
                                          for s, v in enumerate(totals)))

@@ -168,3 +168,39 @@ def test_watch_plays_a_whole_bot_hand_to_its_settlement() -> None:
     assert " 打 " in out  # discards, in Chinese tile names
     assert "结算" in out and "下一手庄家" in out
     assert "「" in out  # spoken calls
+
+
+def test_speak_voices_calls_with_espeak_ng_when_installed(tmp_path, monkeypatch) -> None:
+    """--speak hands each call to espeak-ng (Mandarin voice); a stand-in records what it is told."""
+    import os
+    import time
+
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+
+    said = tmp_path / "said.txt"
+    fake = tmp_path / "bin" / "espeak-ng"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{said}"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    r = CliRunner().invoke(main, ["play", "yongzhou-huandiao", "--watch", "--seed", "7", "--speak"])
+    assert r.exit_code == 0, r.output
+    for _ in range(50):  # the voice runs in the background
+        if said.exists() and "自摸" in said.read_text("utf-8"):
+            break
+        time.sleep(0.1)
+    lines = said.read_text("utf-8").splitlines()
+    assert lines and all(line.startswith("-v cmn ") for line in lines)
+    assert any("的王" in line for line in lines)  # the wildcard call
+
+
+def test_speak_without_espeak_ng_is_silent(monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    r = CliRunner().invoke(main, ["play", "yongzhou-huandiao", "--watch", "--seed", "7", "--speak"])
+    assert r.exit_code == 0 and "结算" in r.output

@@ -59,7 +59,8 @@ from mjframework.simulate import simulate
 from mjframework.tiles import is_honor, parse_tile, rank_of
 from mjframework.wall import Wall
 
-HANDS = int(os.environ.get("MJ_REPLAY_HANDS", "300"))
+# 2,000 hands per ruleset, as the game-engine issue asks; MJ_REPLAY_HANDS=300 for a quick run.
+HANDS = int(os.environ.get("MJ_REPLAY_HANDS", "2000"))
 SEED = int(os.environ.get("MJ_REPLAY_SEED", "2024"))
 
 # Deal slots (in draw order from the break), per seat counted from the dealer:
