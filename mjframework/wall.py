@@ -203,12 +203,14 @@ class Wall:
             end = self.indicator_stack * self.height
         else:
             end = (self.kong_stack + 1) * self.height
-        return sum(1 for t in self.slots[self.live:end] if t is not None)
+        seg = self.slots[self.live:end]
+        return len(seg) - seg.count(None)
 
     def kong_remaining(self) -> int:
         lo = (self.indicator_stack + 1) * self.height if self.indicator_stack is not None else self.live
         hi = (self.kong_stack + 1) * self.height
-        return sum(1 for t in self.slots[max(lo, self.live):hi] if t is not None)
+        seg = self.slots[max(lo, self.live):hi]
+        return len(seg) - seg.count(None)
 
     def remaining(self) -> list[Tile]:
         """Every tile still in the wall (drawable or not), the indicator included."""
