@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import settlement as st
+from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from .players import Decision, IllegalDecision, Option, Player, TableView
@@ -221,16 +222,11 @@ class Game:
             if must_draw:
                 if self.wall.live_remaining() == 1:
                     self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
-                t = self.wall.take_live()
+                t = self._draw(seat, "wall")
                 if t is None:
                     return self._exhausted()
-                self.last_drawer = seat
-                self.seats[seat].hand.append(t)
                 drawn = t
-                flags = set()
-                if self.wall.live_remaining() == 0:
-                    flags.add("last_tile")
-                self._event("draw", seat=seat, tile=tile_code(t), source="wall")
+                flags = {"last_tile"} if self.wall.live_remaining() == 0 else set()
             if not self.seats[seat].drew_first:
                 if self.no_claims:
                     flags |= {"first_turn", "no_claims_yet"}
@@ -299,33 +295,15 @@ class Game:
                 return self._settle_win([seat], win_tile, "self_draw", None, flags,
                                         {seat: self._hand(seat, win_tile, held)})
             if choice.kind == "kong":
-                t = choice.tile
-                assert t is not None
-                if choice.meld == "concealed-kong":
-                    for _ in range(4):
-                        s.hand.remove(t)
-                    s.melds.append(Meld("concealed-kong", (t,) * 4))
-                    self._event("kong", seat=seat, kind="concealed", tile=tile_code(t))
-                    self.kongs.append(st.KongRecord(seat, "concealed_kong"))
-                else:
-                    s.hand.remove(t)
-                    i = next(i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == t)
-                    self._event("kong", seat=seat, kind="added", tile=tile_code(t))
-                    robbed = self._rob(seat, t)
-                    if robbed is not None:
-                        return robbed
-                    s.melds[i] = Meld("added-kong", (t,) * 4, s.melds[i].from_seat)
-                    self.kongs.append(st.KongRecord(seat, "added_kong"))
-                rep = self.wall.take_kong()
+                assert choice.tile is not None
+                robbed = self._make_kong(seat, choice.tile, robbable=True)
+                if robbed is not None:
+                    return robbed
+                rep = self._draw(seat, "kong")
                 if rep is None:
                     return self._exhausted()
-                s.hand.append(rep)
-                self.last_drawer = seat
-                self._event("draw", seat=seat, tile=tile_code(rep), source="kong")
                 drawn = rep
-                flags = (flags - {"first_turn", "last_tile"}) | {"after_kong"}
-                if self.wall.live_remaining() == 0:
-                    flags.add("last_tile")
+                flags = (flags - {"first_turn", "last_tile"}) | self._after_kong_flags()
                 continue
             assert choice.kind == "discard" and choice.tile is not None
             return self._discard(seat, choice.tile, set())
@@ -367,6 +345,45 @@ class Game:
             if best is None or pts > best[0]:
                 best = (pts, t, held)
         return (best[1], best[2]) if best else None
+
+    def _draw(self, seat: int, source: str) -> Tile | None:
+        """Give ``seat`` the next tile from the live end (``wall``) or the kong end (``kong``)."""
+        t = self.wall.take_live() if source == "wall" else self.wall.take_kong()
+        if t is not None:
+            self.seats[seat].hand.append(t)
+            self.last_drawer = seat
+            self._event("draw", seat=seat, tile=tile_code(t), source=source)
+        return t
+
+    def _after_kong_flags(self) -> set[str]:
+        return {"after_kong", "last_tile"} if self.wall.live_remaining() == 0 else {"after_kong"}
+
+    def _make_kong(self, seat: int, tile: Tile, robbable: bool) -> HandResult | None:
+        """Four held tiles (concealed) or a pung + the held fourth (added) become a kong.
+
+        An added kong may first be robbed (``robbable``): then the hand's result
+        is returned and the pung stays a pung.
+        """
+        s = self.seats[seat]
+        if s.hand.count(tile) == 4:
+            for _ in range(4):
+                s.hand.remove(tile)
+            s.melds.append(Meld("concealed-kong", (tile,) * 4))
+            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
+            self.kongs.append(st.KongRecord(seat, "concealed_kong"))
+            return None
+        i = next((i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
+        if i is None or tile not in s.hand:
+            raise ValueError(f"seat {seat} holds no kong of {tile_code(tile)}")
+        s.hand.remove(tile)
+        self._event("kong", seat=seat, kind="added", tile=tile_code(tile))
+        if robbable:
+            robbed = self._rob(seat, tile)
+            if robbed is not None:
+                return robbed
+        s.melds[i] = Meld("added-kong", (tile,) * 4, s.melds[i].from_seat)
+        self.kongs.append(st.KongRecord(seat, "added_kong"))
+        return None
 
     def _kong_tiles_left(self) -> bool:
         return self.wall.kong_remaining() > 0 and self.wall.live_remaining() > 0
@@ -439,16 +456,10 @@ class Game:
                     from_seat=discarder)
         if kind == "kong":
             self.kongs.append(st.KongRecord(seat, "kong", discarder))
-            rep = self.wall.take_kong()
+            rep = self._draw(seat, "kong")
             if rep is None:
                 return self._exhausted()
-            s.hand.append(rep)
-            self.last_drawer = seat
-            self._event("draw", seat=seat, tile=tile_code(rep), source="kong")
-            flags = {"after_kong"}
-            if self.wall.live_remaining() == 0:
-                flags.add("last_tile")
-            return seat, rep, flags, False
+            return seat, rep, self._after_kong_flags(), False
         return seat, None, set(), False
 
     @staticmethod
@@ -640,6 +651,14 @@ class HandControl:
             return Score(False, f"no win by {win_by}")
         return g.ev.score(g._hand(seat, tile, held), ctx, g.wildcard)
 
+    def can_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
+                flags: Sequence[str] = ()) -> bool:
+        """Would ``seat`` win on ``tile``? A hand that can't exist (a fifth copy) is no win."""
+        try:
+            return self.score_win(seat, tile, win_by, discarder, flags).win
+        except HandError:
+            return False
+
     # -- doing -------------------------------------------------------------------
 
     def emit(self, type_: str, **fields: Any) -> None:
@@ -661,13 +680,7 @@ class HandControl:
 
     def draw(self, seat: int) -> Tile | None:
         """Give ``seat`` the next live tile (a ``draw`` event, source wall)."""
-        g = self._g
-        t = g.wall.take_live()
-        if t is not None:
-            g.seats[seat].hand.append(t)
-            g.last_drawer = seat
-            g._event("draw", seat=seat, tile=tile_code(t), source="wall")
-        return t
+        return self._g._draw(seat, "wall")
 
     def draw_from_end(self, seat: int, stacks_back: int) -> Tile | None:
         """Give ``seat`` the top tile of the ``stacks_back``-th stack counted back from the
@@ -710,28 +723,12 @@ class HandControl:
         if result is not None:
             raise _HandOver(result)
 
-    def make_kong(self, seat: int, tile: Tile) -> str:
+    def make_kong(self, seat: int, tile: Tile) -> None:
         """Turn four held tiles (concealed) or a pung + the held fourth (added) into a kong.
 
         Robbing is separate (:meth:`rob_kong`), so a plugin can offer it first.
         """
-        g = self._g
-        s = g.seats[seat]
-        if s.hand.count(tile) == 4:
-            for _ in range(4):
-                s.hand.remove(tile)
-            s.melds.append(Meld("concealed-kong", (tile,) * 4))
-            g.kongs.append(st.KongRecord(seat, "concealed_kong"))
-            g._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
-            return "concealed-kong"
-        for i, m in enumerate(s.melds):
-            if m.kind == "pung" and m.tiles[0] == tile and tile in s.hand:
-                s.hand.remove(tile)
-                s.melds[i] = Meld("added-kong", (tile,) * 4, m.from_seat)
-                g.kongs.append(st.KongRecord(seat, "added_kong"))
-                g._event("kong", seat=seat, kind="added", tile=tile_code(tile))
-                return "added-kong"
-        raise ValueError(f"seat {seat} holds no kong of {tile_code(tile)}")
+        self._g._make_kong(seat, tile, robbable=False)
 
     def lock(self, seat: int) -> None:
         """From now on the seat may only win, or discard the tile it draws."""

@@ -34,10 +34,9 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.errors import HandError
 from mjframework.hookspecs import hookimpl
 from mjframework.players import Option
-from mjframework.tiles import NUM_KINDS, Tile, tile_code, tile_name
+from mjframework.tiles import tile_code, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.game import HandControl, HandResult
@@ -46,25 +45,9 @@ TAKE = "take_last"
 PASS = "pass"
 
 
-def can_win(hand: HandControl, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
-            flags: tuple[str, ...] = ("last_tile",)) -> bool:
-    """Would ``seat`` win on ``tile``? An impossible hand (a fifth copy) is no win."""
-    try:
-        return bool(hand.score_win(seat, tile, win_by, discarder, flags).win)
-    except HandError:
-        return False
-
-
 def is_ready(hand: HandControl, seat: int) -> bool:
     """Could ``seat`` (holding 3n+1 tiles) win on some tile? Judged as a win by discard."""
-    other = (seat + 1) % hand.players
-    held = hand.hand_of(seat)
-    for t in range(NUM_KINDS):
-        if held.count(t) >= 4:
-            continue
-        if can_win(hand, seat, t, "discard", other):
-            return True
-    return False
+    return bool(hand.waits(seat, win_by="discard"))
 
 
 class Plugin:
@@ -116,13 +99,13 @@ class Plugin:
         if tile is None:  # cannot happen with one live tile left; end cleanly anyway
             hand.end_drawn(next_dealer=taker)
             return True
-        if can_win(hand, taker, tile, "self_draw"):  # a taker who can win does: 海底捞月
+        if hand.can_win(taker, tile, "self_draw", flags=["last_tile"]):  # a taker who can win does: 海底捞月
             hand.win([taker], tile, "self_draw", flags=["last_tile"])
             return True
         hand.emit("haidi_shown", seat=taker, tile=tile_code(tile), text=f"亮海底 {tile_name(tile)}")
         winners = []
         for s in ((taker + i) % n for i in range(1, n)):
-            if not can_win(hand, s, tile, "discard", taker):
+            if not hand.can_win(s, tile, "discard", taker, ["last_tile"]):
                 continue
             choice = hand.ask(s, [Option("win", tile), Option(PASS)], tile, kind="last_tile_win",
                               prompt="海底亮牌, 你能胡 (you can win on the shown last tile):")

@@ -33,8 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.errors import HandError
-from mjframework.hand import Hand, Meld, WinContext
+from mjframework.hand import Meld
 from mjframework.hookspecs import hookimpl
 from mjframework.players import Decision, Option
 from mjframework.tiles import Tile, tile_code, tile_name
@@ -44,17 +43,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 OPEN_KONG = "open_kong"
 WIN_FLAGS = ("open_kong", "after_kong")
-
-
-def _evaluator(hand: HandControl) -> Any:
-    """The ruleset's evaluator.
-
-    Engine gap: HandControl has no way to ask for a hypothetical hand's waits
-    (the hand as it would be after a kong), so this reads the game's evaluator
-    — read only, nothing else of the engine's state. Replace with
-    ``hand.waits(seat, concealed=..., melds=...)`` once the engine has it.
-    """
-    return hand._g.ev
 
 
 def waits_after_kong(hand: HandControl, seat: int, tile: Tile) -> list[Tile]:
@@ -71,24 +59,9 @@ def waits_after_kong(hand: HandControl, seat: int, tile: Tile) -> list[Tile]:
             return []
         held.remove(tile)
         melds[i] = Meld("added-kong", (tile,) * 4, melds[i].from_seat)
-    ev = _evaluator(hand)
-    ctx = WinContext(seat=seat, win_by="self_draw", flags=frozenset(WIN_FLAGS), dealer=hand.dealer)
     seen = held + [t for m in melds for t in m.tiles]
-    out = []
-    for x in ev.kinds:
-        if seen.count(x) >= 4 or x == hand.wildcard:
-            continue
-        if ev.is_win(Hand(tuple(held), tuple(melds), x), ctx, hand.wildcard):
-            out.append(x)
-    return out
-
-
-def _can_win(hand: HandControl, seat: int, tile: Tile, win_by: str, discarder: int | None,
-             flags: tuple[str, ...]) -> bool:
-    try:
-        return bool(hand.score_win(seat, tile, win_by, discarder, flags).win)
-    except HandError:
-        return False
+    return [x for x in hand.waits(seat, held, melds, flags=WIN_FLAGS)
+            if seen.count(x) < 4 and x != hand.wildcard]
 
 
 class Plugin:
@@ -138,7 +111,7 @@ class Plugin:
         hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added" if added else "concealed",
                   text=f"开杠 {tile_name(tile)}")
         if added:
-            self._rob(hand, seat, tile)
+            hand.rob_kong(seat, tile)  # 抢杠胡 where the ruleset allows it; ends the hand if robbed
         hand.make_kong(seat, tile)
         total = sum(hand.roll(self.dice, "open_kong", text="开杠"))
         drawn = None
@@ -153,20 +126,7 @@ class Plugin:
             return None  # (end_drawn and win end the hand: never reached)
         hand.lock(seat)
         last = ("last_tile",) if hand.live_remaining() == 0 else ()
-        if _can_win(hand, seat, drawn, "self_draw", None, (*WIN_FLAGS, *last)):
+        if hand.can_win(seat, drawn, "self_draw", None, (*WIN_FLAGS, *last)):
             hand.win([seat], drawn, "self_draw", flags=[*WIN_FLAGS, *last])  # 杠上开花
             return None
         return ("discard", drawn, ["after_kong_discard", *last])  # discarded at once: 杠上炮
-
-    @staticmethod
-    def _rob(hand: HandControl, seat: int, tile: Tile) -> None:
-        """Others may rob the added kong (抢杠胡) where the ruleset allows it; ends the hand."""
-        robbers = []
-        n = hand.players
-        for s in ((seat + i) % n for i in range(1, n)):
-            if not _can_win(hand, s, tile, "robbed_kong", seat, ()):
-                continue
-            if hand.ask(s, [Option("win", tile), Option("pass")], tile, kind="rob").kind == "win":
-                robbers.append(s)
-        if robbers:
-            hand.win(robbers, tile, "robbed_kong", discarder=seat)

@@ -283,6 +283,14 @@ class FakeHand:
         assert "last_tile" in flags
         return FakeScore(tile == self.tile and (seat, win_by) in self.wins)
 
+    def can_win(self, seat: int, tile: int, win_by: str, discarder: int | None = None,
+                flags: Any = ()) -> bool:
+        return self.score_win(seat, tile, win_by, discarder, flags).win
+
+    def waits(self, seat: int, concealed: Any = None, melds: Any = None, win_by: str = "self_draw",
+              flags: Any = ()) -> list[int]:
+        return [t for t in range(34) if self.score_win(seat, t, win_by, None, ("last_tile",)).win]
+
     def win(self, seats: list[int], tile: int, win_by: str, discarder: int | None = None,
             flags: Any = ()) -> None:
         self.ended = ("win", list(seats), win_by, discarder, list(flags))

@@ -24,7 +24,7 @@ from mjframework_plugins import kaigang
 from mjframework.bots import GreedyBot
 from mjframework.cli import main
 from mjframework.game import Game, HandControl, HandResult
-from mjframework.hand import Meld, parse_meld
+from mjframework.hand import Meld, WinContext, parse_meld
 from mjframework.players import Decision, Option
 from mjframework.plugins import available_plugins
 from mjframework.ruleset import load_ruleset
@@ -260,6 +260,11 @@ class ReadyHand:
     def melds_of(self, seat: int) -> tuple[Meld, ...]:
         return self.melds
 
+    def waits(self, seat: int, concealed: Any = None, melds: Any = None, win_by: str = "self_draw",
+              flags: Any = ()) -> list[int]:
+        ctx = WinContext(seat=seat, win_by=win_by, flags=frozenset(flags), dealer=self.dealer)
+        return self._g.ev.waits(list(concealed), list(melds), ctx, self.wildcard)
+
 
 @pytest.mark.parametrize(("held", "melds", "kong", "waits"), [
     # 1111m set aside: 234p 567s 78m + a 2-5-8 pair (22s) waits on 6m / 9m.
@@ -378,6 +383,18 @@ class FakeHand:
     def score_win(self, seat: int, tile: int, win_by: str, discarder: int | None = None,
                   flags: Any = ()) -> FakeScore:
         return FakeScore((seat, win_by) in self.wins)
+
+    def can_win(self, seat: int, tile: int, win_by: str, discarder: int | None = None,
+                flags: Any = ()) -> bool:
+        return self.score_win(seat, tile, win_by, discarder, flags).win
+
+    def rob_kong(self, seat: int, tile: int) -> None:
+        """As the engine does: every other seat that can rob is asked; all who do win."""
+        robbers = [s for s in ((seat + i) % 4 for i in range(1, 4))
+                   if self.can_win(s, tile, "robbed_kong", seat)
+                   and self.ask(s, [Option("win", tile), Option("pass")], tile, kind="rob").kind == "win"]
+        if robbers:
+            self.win(robbers, tile, "robbed_kong", discarder=seat)
 
     def win(self, seats: list[int], tile: int, win_by: str, discarder: int | None = None,
             flags: Any = ()) -> None:
