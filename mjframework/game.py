@@ -525,7 +525,7 @@ class Game:
 
     def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
-        view = self.ev._context(kind, ctx, score)
+        view = self.ev.settlement_context(kind, ctx, score)
         extra = dict(ctx.extra)
         for d in self.hook("mj_settlement_inputs", hand=self.control, context=view):
             extra.update(d)

@@ -227,8 +227,7 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
     if not isinstance(data, dict):
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
-    schema_errors = _schema_problems(data, data)
-    problems.extend(schema_errors)
+    problems.extend(_schema_problems(data, data))
     ext = data.get("extends")
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
@@ -249,7 +248,6 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
             continue
         base = _load_chain(target, problems, (*stack, real))
         if isinstance(base, dict):
-            base = SourceMap(base) if not isinstance(base, SourceMap) else base
             merged = _merge(merged, base)
     own = SourceMap()
     own.location = getattr(data, "location", None)

@@ -347,7 +347,7 @@ class Evaluator:
                 kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                          for m in hand.melds if m.is_kong]
             s.payments.extend(st.kong_payments(rs, kongs))
-        return st.apply_plugins(s, self._context("win", ctx, score), self.pm)
+        return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
         rs = self.ruleset
@@ -356,9 +356,10 @@ class Evaluator:
             s.payments.extend(st.win_payments(
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
                 points=score.points, reason="+".join(score.pattern_names)))
-        return st.apply_plugins(s, self._context("opening", ctx, score), self.pm)
+        return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
 
-    def _context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
+    def settlement_context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
+        """What plugins see of a settlement (kind: win or opening)."""
         return st.SettlementContext(
             kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
             win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
@@ -368,7 +369,7 @@ class Evaluator:
         if not score.win:
             return None
         return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
-                         context=self._context("win", ctx, score))
+                         context=self.settlement_context("win", ctx, score))
 
     def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Result:
         """Score, settle and announce a win."""
