@@ -16,6 +16,10 @@ from .readings import Tiles, knitted_readings, orphans_readings, stand_in_splits
 
 def rest_holds(t: Tiles, exposed_melds: int, shape: Shape, wilds: int) -> bool:
     """Are the natural tiles of ``t`` (+ ``wilds`` wildcards) exactly ``shape``?"""
+    if not t.stand_ins and shape.kind == "standard" and shape.pair == 1:
+        # The common case: one table lookup (the tile count is checked with it).
+        n = sum(t.counts) + wilds
+        return n == 3 * (shape.melds - exposed_melds) + 2 and wintable.is_standard_win(t.counts, wilds)
     for c, _k in stand_in_splits(t):
         n = sum(c) + wilds
         if shape.kind == "standard":
