@@ -45,7 +45,7 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except RulesetError as e:
             for p in e.problems:
-                click.echo(str(p), err=True)
+                click.echo(str(p) if p.location else f"error: {p}", err=True)
             sys.exit(1)
         except MJError as e:
             _fail(str(e))
