@@ -1,0 +1,31 @@
+"""``mj doc``: a rule card generated from a ruleset alone (Markdown or HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli import main, write_atomic
+from .rulecard import build_card, render
+from .ruleset import load_ruleset
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="Markdown (compact + Chinese tile names) or one self-contained HTML file (emoji tiles).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the card to this file (atomically) instead of printing it.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the example-hand search.")
+def doc(ruleset: str, fmt: str, output: Path | None, seed: int) -> None:
+    """Print a rule card for RULESET (an id or a path), with an engine-found example per pattern."""
+    card = build_card(load_ruleset(ruleset), seed=seed)
+    text = render(card, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_atomic(output, text)
+    missing = card.missing()
+    click.echo(f"wrote {output}: {len(card.patterns)} patterns, {card.exact} with an exact example"
+               + (f"; none for: {', '.join(missing)}" if missing else ""), err=True)
