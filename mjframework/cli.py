@@ -115,7 +115,7 @@ def _register_more() -> None:
     """Commands that live in their own modules."""
     # Imported for their side effect: they register `score`, `conformance`,
     # `simulate`, `play` and `plugins` on this group.
-    from . import cli_design, cli_doc, cli_game, cli_plugins, cli_score  # noqa: F401
+    from . import cli_balance, cli_design, cli_doc, cli_game, cli_lint, cli_plugins, cli_score  # noqa: F401
 
 
 _register_more()

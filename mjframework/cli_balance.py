@@ -1,0 +1,53 @@
+"""``mj balance``: how often each pattern comes up and what share of the points it brings."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from .cli import main
+from .cli_game import _int, _progress
+from .errors import MJError
+
+
+@main.command("balance")
+@click.argument("ruleset")
+@click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
+@click.option("--seed", "-s", "seed", metavar="S",
+              help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
+@click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
+              help="One bot for every seat, or one per seat separated by commas.")
+@click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
+              help="Worker processes; the results do not depend on it.")
+@click.option("--cluster", "cluster", metavar="ADDRESS",
+              help="Run the games on a Dask scheduler (tcp://HOST:PORT); same results as locally.")
+@click.option("--connect-timeout", "connect_timeout", default="10", show_default=True, metavar="SECONDS",
+              help="How long to try to reach the --cluster scheduler.")
+@click.option("--output", "-o", "out_dir", default="balance", show_default=True, metavar="DIR",
+              help="Directory for balance.png and balance.html.")
+def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, workers: str,
+                cluster: str | None, connect_timeout: str, out_dir: str) -> None:
+    """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
+    from .balance import run_balance, write_report
+
+    if hands is None:
+        raise MJError("give the number of hands with --hands N")
+    n = _int(hands, "--hands", minimum=1)
+    k = _int(workers, "--workers", minimum=1)
+    t = _int(connect_timeout, "--connect-timeout", minimum=1)
+    s = _int(seed, "--seed")
+    if s is None:
+        s = random.SystemRandom().randrange(10**9)
+        click.echo(f"seed {s}", err=True)
+    assert n is not None and k is not None and t is not None
+    with _progress(n) as update:
+        result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
+                             connect_timeout=float(t), progress=update)
+    png, page = write_report(result, out_dir)
+    click.echo(result.table())
+    click.echo(f"\nwrote {png} and {page}")
+    if result.partial:
+        click.echo(f"interrupted: partial report from {result.stats.hands} of {n} hands", err=True)
+        sys.exit(130)
