@@ -115,7 +115,16 @@ def _register_more() -> None:
     """Commands that live in their own modules."""
     # Imported for their side effect: they register `score`, `conformance`,
     # `simulate`, `play` and `plugins` on this group.
-    from . import cli_balance, cli_design, cli_doc, cli_game, cli_lint, cli_plugins, cli_score  # noqa: F401
+    from . import (  # noqa: F401
+        cli_balance,
+        cli_design,
+        cli_doc,
+        cli_game,
+        cli_lint,
+        cli_plugins,
+        cli_score,
+        cli_serve,
+    )
 
 
 _register_more()

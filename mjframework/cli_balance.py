@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import random
 import sys
 
 import click
 
 from .cli import main
-from .cli_game import _int, _progress
-from .errors import MJError
+from .cli_game import _hands_and_seed, _int, _progress
 
 
 @main.command("balance")
@@ -32,16 +30,10 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
     """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
     from .balance import run_balance, write_report
 
-    if hands is None:
-        raise MJError("give the number of hands with --hands N")
-    n = _int(hands, "--hands", minimum=1)
+    n, s = _hands_and_seed(hands, seed, tell=True)
     k = _int(workers, "--workers", minimum=1)
     t = _int(connect_timeout, "--connect-timeout", minimum=1)
-    s = _int(seed, "--seed")
-    if s is None:
-        s = random.SystemRandom().randrange(10**9)
-        click.echo(f"seed {s}", err=True)
-    assert n is not None and k is not None and t is not None
+    assert k is not None and t is not None
     with _progress(n) as update:
         result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
                              connect_timeout=float(t), progress=update)

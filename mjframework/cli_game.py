@@ -17,6 +17,21 @@ from .errors import MJError
 PROGRESS_MIN_HANDS = 200
 
 
+def _hands_and_seed(hands: str | None, seed: str | None, *, tell: bool = False) -> tuple[int, int]:
+    """``--hands`` (required, ≥ 1) and ``--seed`` (a random one if not given; ``tell``: say it
+    on stderr, for commands whose output doesn't show it)."""
+    if hands is None:
+        raise MJError("give the number of hands with --hands N")
+    n = _int(hands, "--hands", minimum=1)
+    s = _int(seed, "--seed")
+    if s is None:
+        s = random.SystemRandom().randrange(10**9)
+        if tell:
+            click.echo(f"seed {s}", err=True)
+    assert n is not None
+    return n, s
+
+
 def _int(value: str | None, what: str, *, minimum: int | None = None) -> int | None:
     """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2)."""
     if value is None:
@@ -59,15 +74,10 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
     """Let bots play N hands of RULESET (an id or a path); print statistics."""
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
-    if hands is None:
-        raise MJError("give the number of hands with --hands N")
-    n = _int(hands, "--hands", minimum=1)
+    n, s = _hands_and_seed(hands, seed)
     k = _int(workers, "--workers", minimum=1)
     h = _int(hands_per_game, "--hands-per-game", minimum=1)
-    s = _int(seed, "--seed")
-    if s is None:
-        s = random.SystemRandom().randrange(10**9)
-    assert n is not None and k is not None and h is not None
+    assert k is not None and h is not None
     try:
         with _progress(n) as update:
             result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,

@@ -1,0 +1,32 @@
+"""``mj serve``: the local web playground (standard library only)."""
+
+from __future__ import annotations
+
+import click
+
+from .cli import main
+
+
+@main.command()
+@click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0 picks a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; the default answers this machine only.")
+@click.option("--quiet", "-q", is_flag=True, help="Don't log each request.")
+def serve(port: int, host: str, quiet: bool) -> None:
+    """Serve a web playground: score hands, edit and check a ruleset, read its rule card."""
+    from .serve import make_server
+
+    try:
+        server = make_server(host, port, quiet=quiet)
+    except OSError as e:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    h, p = server.server_address[:2]
+    shown = f"[{h}]" if ":" in str(h) else h
+    click.echo(f"mj playground on http://{shown}:{p}/  (Ctrl-C stops)", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
