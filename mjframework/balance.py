@@ -2,7 +2,8 @@
 
 A balance run plays hands exactly as :mod:`mjframework.simulate` does (same
 seeds, same games, same chunks of games), locally — in-process or on a
-process pool — or on a Dask cluster (``distributed.Client(address)``). Every
+process pool — on a Dask cluster (``distributed.Client(address)``) or on Ray
+(``ray.init(address)``: ``ray://HOST:PORT``, or ``ray`` / ``auto`` for a local Ray). Every
 chunk's result depends only on (spec, games), and chunks are merged in game
 order, so the numbers are identical whatever runs them.
 
@@ -22,8 +23,10 @@ import base64
 import html
 import io
 import json
+import logging
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -167,8 +170,10 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
 
     ``workers == 1`` plays in this process; ``workers > 1`` uses a process pool;
     ``cluster`` (a Dask scheduler address, or a ``distributed.Client``) runs the same
-    chunks on Dask. A KeyboardInterrupt stops the run: the result holds the chunks
-    finished so far (in game order) and ``partial`` is set.
+    chunks on Dask; ``cluster`` ``"ray://HOST:PORT"`` (Ray Client), ``"ray"`` (the Ray
+    this process is connected to, else a new local one) or ``"auto"`` (a running local
+    Ray, as ``ray start --head`` leaves) runs them as Ray tasks. A KeyboardInterrupt stops
+    the run: the result holds the chunks finished so far (in game order) and ``partial`` is set.
     """
     if not isinstance(hands, int) or hands <= 0:
         raise BalanceError(f"the number of hands must be positive, got {hands}")
@@ -190,7 +195,18 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
             progress(r.stats.hands)
 
     partial = False
-    if cluster is not None:
+    if _is_ray(cluster):
+        ray, owned = _ray_connect(cluster.strip(), connect_timeout)
+        runner = "ray (local)" if cluster.strip() == "ray" else f"ray cluster {cluster.strip()}"
+        try:
+            remote = ray.remote(balance_chunk)
+            ncpus = max(int(ray.cluster_resources().get("CPU", 0)), 1)
+            partial = _run_windowed(spec, _chunks(spec.games, ncpus),
+                                    lambda g: _RayFuture(ray, remote.remote(spec, g)), ncpus * 3, merge)
+        finally:
+            if owned:
+                ray.shutdown()
+    elif cluster is not None:
         client, owned = _dask_client(cluster, connect_timeout)
         runner = f"dask cluster {_address(client)}"
         try:
@@ -256,6 +272,64 @@ def _run_windowed(spec: SimSpec, chunks: list[list[int]], submit: Callable[[list
     return False
 
 
+class _RayFuture:
+    """What :func:`_run_windowed` needs of a future, for a Ray ``ObjectRef``."""
+
+    def __init__(self, ray: Any, ref: Any) -> None:
+        self._ray, self._ref, self._cancelled = ray, ref, False
+
+    def result(self) -> Any:
+        return self._ray.get(self._ref)
+
+    def cancel(self) -> bool:
+        try:
+            self._ray.cancel(self._ref)
+        except Exception:  # pragma: no cover - already finished, or the connection is gone
+            return False
+        self._cancelled = True
+        return True
+
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+
+def _is_ray(cluster: Any) -> bool:
+    return isinstance(cluster, str) and (cluster.strip().startswith("ray://")
+                                         or cluster.strip() in ("ray", "auto"))
+
+
+def _ray_connect(address: str, timeout: float) -> tuple[Any, bool]:
+    """``ray`` connected to ``address``, and whether this call connected it (then it shuts it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise BalanceError(f"--cluster {address} needs Ray: pip install 'ray[client]'") from None
+    if address == "ray" and ray.is_initialized():
+        return ray, False  # the caller's Ray: not ours to shut down
+    if ray.is_initialized():
+        raise BalanceError(f"--cluster {address}: this process is already connected to Ray "
+                           "(use --cluster ray to run on that one)")
+    if address.startswith("ray://"):
+        host, _, port = address[len("ray://"):].rpartition(":")
+        if not host or not port.isdigit():
+            raise BalanceError(f"--cluster {address}: give a Ray Client address, ray://HOST:PORT")
+        try:  # Ray Client itself keeps trying for 30 s or more: fail fast on a closed port
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        except OSError as e:
+            raise BalanceError(f"cannot reach the Ray cluster at {address}: "
+                               f"{type(e).__name__}: {e}") from None
+    try:
+        ray.init(address=None if address == "ray" else address, log_to_driver=False,
+                 logging_level=logging.WARNING, **({} if address.startswith("ray://")
+                                                    else {"include_dashboard": False}))
+    except Exception as e:  # ConnectionError, ValueError (e.g. Ray Client not installed) …
+        hint = (" (a cluster with token authentication also needs RAY_AUTH_MODE=token here)"
+                if address.startswith("ray://") and isinstance(e, ConnectionError) else "")
+        raise BalanceError(f"cannot reach the Ray cluster at {address}: "
+                           f"{type(e).__name__}: {e}{hint}") from None
+    return ray, True
+
+
 def _address(client: Any) -> str:
     try:
         return str(client.scheduler.address)
@@ -269,10 +343,8 @@ def _dask_client(cluster: Any, timeout: float) -> tuple[Any, bool]:
         return cluster, False
     address = cluster.strip()
     if not address:
-        raise BalanceError("--cluster: give a Dask scheduler address (tcp://HOST:PORT)")
-    if address.startswith("ray://"):
-        raise BalanceError(f"--cluster {address}: Ray clusters are not supported yet "
-                           "(give a Dask scheduler address, tcp://HOST:PORT)")
+        raise BalanceError("--cluster: give a Dask scheduler address (tcp://HOST:PORT) "
+                           "or a Ray one (ray://HOST:PORT, ray, auto)")
     try:
         from distributed import Client
     except ImportError:

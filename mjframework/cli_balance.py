@@ -20,7 +20,8 @@ from .cli_game import _hands_and_seed, _int, _progress
 @click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
               help="Worker processes; the results do not depend on it.")
 @click.option("--cluster", "cluster", metavar="ADDRESS",
-              help="Run the games on a Dask scheduler (tcp://HOST:PORT); same results as locally.")
+              help="Run the games on a cluster: a Dask scheduler (tcp://HOST:PORT), Ray (ray://HOST:PORT, "
+                   "`ray` for a local one, `auto`); same results as locally.")
 @click.option("--connect-timeout", "connect_timeout", default="10", show_default=True, metavar="SECONDS",
               help="How long to try to reach the --cluster scheduler.")
 @click.option("--output", "-o", "out_dir", default="balance", show_default=True, metavar="DIR",

@@ -74,6 +74,21 @@ def test_same_numbers_on_an_in_process_dask_cluster(local: bal.BalanceResult) ->
             assert client.status == "running"  # not ours to close
 
 
+def test_same_numbers_on_a_local_ray() -> None:
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():  # pragma: no cover - someone else's Ray
+        pytest.skip("Ray is already initialised in this process")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
+             log_to_driver=False)  # a new local Ray, even if one runs on this machine
+    try:
+        on_ray = run_balance("changsha", 24, seed=7, cluster="ray")  # the Ray this process is on
+        assert on_ray.runner.startswith("ray")
+        assert on_ray.numbers() == run_balance("changsha", 24, seed=7).numbers()
+        assert ray.is_initialized()  # not ours to shut down
+    finally:
+        ray.shutdown()
+
+
 def test_interrupted_run_writes_a_partial_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = bal.balance_chunk
     calls: list[Any] = []
@@ -101,7 +116,9 @@ def test_interrupted_run_writes_a_partial_report(tmp_path: Path, monkeypatch: py
     (["changsha", "--hands", "many"], "--hands must be an integer"),
     (["changsha"], "--hands N"),
     (["changsha", "--hands", "5", "--workers", "0"], "--workers must be at least 1"),
-    (["changsha", "--hands", "5", "--cluster", "ray://head:10001"], "not supported yet"),
+    (["changsha", "--hands", "5", "--cluster", "ray://127.0.0.1:9", "--connect-timeout", "1"],
+     "cannot reach the Ray cluster"),
+    (["changsha", "--hands", "5", "--cluster", "ray://nohostport"], "ray://HOST:PORT"),
     (["changsha", "--hands", "5", "--cluster", "tcp://127.0.0.1:9", "--connect-timeout", "1"],
      "cannot reach the Dask scheduler"),
 ])
@@ -115,8 +132,8 @@ def test_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
 def test_bad_input_api() -> None:
     with pytest.raises(BalanceError, match="positive"):
         run_balance("changsha", 0)
-    with pytest.raises(BalanceError, match="not supported yet"):
-        run_balance("changsha", 5, cluster="ray://localhost:10001")
+    with pytest.raises(BalanceError, match=r"cannot reach the Ray cluster at ray://127\.0\.0\.1:9"):
+        run_balance("changsha", 5, cluster="ray://127.0.0.1:9", connect_timeout=1)
 
 
 @pytest.mark.parametrize("runner", ["pool", "dask"])
