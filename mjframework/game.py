@@ -348,7 +348,11 @@ class Game:
 
     def _draw(self, seat: int, source: str) -> Tile | None:
         """Give ``seat`` the next tile from the live end (``wall``) or the kong end (``kong``)."""
-        t = self.wall.take_live() if source == "wall" else self.wall.take_kong()
+        return self._give(seat, self.wall.take_live() if source == "wall" else self.wall.take_kong(),
+                          source)
+
+    def _give(self, seat: int, t: Tile | None, source: str) -> Tile | None:
+        """A tile taken from the wall goes to ``seat`` (a ``draw`` event); None passes through."""
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
@@ -685,13 +689,7 @@ class HandControl:
     def draw_from_end(self, seat: int, stacks_back: int) -> Tile | None:
         """Give ``seat`` the top tile of the ``stacks_back``-th stack counted back from the
         last one (its bottom tile if the top is gone); a ``draw`` event, source kong."""
-        g = self._g
-        t = g.wall.take_from_end(stacks_back)
-        if t is not None:
-            g.seats[seat].hand.append(t)
-            g.last_drawer = seat
-            g._event("draw", seat=seat, tile=tile_code(t), source="kong")
-        return t
+        return self._g._give(seat, self._g.wall.take_from_end(stacks_back), "kong")
 
     @property
     def tile_kinds(self) -> tuple[Tile, ...]:
