@@ -17,7 +17,7 @@ from mjframework.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN_CASES = ROOT / "tests" / "conformance"
-SAMPLES = ROOT.parent / "shared" / "conformance" / "samples"
+SAMPLES = ROOT / "tests" / "conformance-samples"
 
 HD = "yongzhou-huandiao"
 WB = "yongzhou-wangba"
@@ -310,9 +310,7 @@ def test_conformance_own_files_pass() -> None:
     assert last == f"{n} passed, 0 failed" and n >= 120
 
 
-def test_conformance_shared_samples_pass() -> None:
-    if not SAMPLES.is_dir():
-        pytest.skip("shared samples are not beside the checkout")
+def test_conformance_samples_pass() -> None:
     r = mj("conformance", str(SAMPLES), "-v")
     out = ok(r)
     last = _last_line(out)
