@@ -73,6 +73,30 @@ def test_readme_links_the_docs() -> None:
         assert target in readme, target
 
 
+# Documents a user of the package never sees: the repository cites its own docs instead.
+# (Spelt in two pieces so that this file doesn't match itself.)
+OUTSIDE = re.compile("RUL" + r"INGS|seed 00[0-9]|\.\./shared")
+
+
+def test_nothing_cites_documents_outside_the_repository() -> None:
+    proc = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip("not a git checkout")
+    offenders = []
+    for name in proc.stdout.split("\0"):
+        path = ROOT / name
+        if not name or not path.is_file():
+            continue
+        try:
+            text = path.read_text("utf-8")
+        except UnicodeDecodeError:
+            continue
+        for i, line in enumerate(text.splitlines(), 1):
+            if OUTSIDE.search(line):
+                offenders.append(f"{name}:{i}: {line.strip()[:100]}")
+    assert offenders == []
+
+
 def test_mkdocs_build_strict(tmp_path: Path) -> None:
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("mkdocs_click") is None:
         if os.environ.get("CI"):

@@ -4,6 +4,7 @@ files, with modern metadata and without a single setuptools warning."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -21,9 +22,15 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The wheel, built once from the checkout, and pip's verbose build log."""
+    # Built from a copy of the tree: an in-tree build would leave build/ and
+    # *.egg-info behind in the checkout.
+    src = tmp_path_factory.mktemp("src") / "mjframework"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "site", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+        "test-artifacts", ".benchmarks"))
     out = tmp_path_factory.mktemp("wheel")
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(src)],
         capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         pytest.fail(proc.stdout + proc.stderr)
