@@ -144,6 +144,7 @@ BAD: dict[str, dict[str, Any]] = {
     "patterns-not-a-list": _case(expect={"patterns": "单换调"}),
     "context-not-a-mapping": _case(context=["3m"]),
     "bad-meld-kind": _case(melds=["triple 5s"]),
+    "kong-without-discarder": _case(hand="345m 678m 222s 1p", melds=["kong 5s"]),
     "unknown-top-level-key": {**GOOD, "case": []},
     "format-2": {**GOOD, "format": 2},
     "cases-not-a-list": {**GOOD, "cases": {"id": "x"}},
