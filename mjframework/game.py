@@ -27,6 +27,7 @@ from .players import Decision, IllegalDecision, Option, Player, TableView
 from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
+from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
 @dataclass
@@ -95,6 +96,7 @@ class Game:
         self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
+        self.revealed = False  # face-down melds shown (at the hand's end)
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.control = HandControl(self)
@@ -167,6 +169,7 @@ class Game:
             # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
             self._emit_raw(make_event("abandon", reason=str(e)))
+            self._reveal(self._emit_raw)
             self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
@@ -176,9 +179,11 @@ class Game:
         brk = self.wall.break_wall()
         self._event("dice", purpose="break", values=list(brk.dice))
         self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots])
+                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                    hidden={"tiles": NOBODY})
         self._deal()
-        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats])
+        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                    hidden={"hands": BY_SEAT})
         if rs.wildcard is not None:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
@@ -356,7 +361,7 @@ class Game:
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
-            self._event("draw", seat=seat, tile=tile_code(t), source=source)
+            self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
         return t
 
     def _after_kong_flags(self) -> set[str]:
@@ -373,7 +378,8 @@ class Game:
             for _ in range(4):
                 s.hand.remove(tile)
             s.melds.append(Meld("concealed-kong", (tile,) * 4))
-            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
+            # Laid face down: only the owner sees the tile until the hand's end.
+            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile), hidden={"tile": seat})
             self.kongs.append(st.KongRecord(seat, "concealed_kong"))
             return None
         i = next((i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
@@ -524,8 +530,20 @@ class Game:
         nxt = self._next_dealer_after_win(winners, discarder)
         result = HandResult("win", winners, nxt, total, patterns)
         result.next_dealer = self._plugin_next_dealer(result)
+        self._reveal()
         self._event("hand_end", result="win", next_dealer=result.next_dealer)
         return result
+
+    def _reveal(self, emit: Any = None) -> None:
+        """The hand is over: face-down melds (concealed kongs) are turned up, one ``reveal`` each."""
+        if self.revealed:
+            return
+        self.revealed = True
+        emit = emit or self.emit
+        for seat, s in enumerate(self.seats):
+            for m in s.melds:
+                if is_face_down(m):
+                    emit(make_event("reveal", seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)))
 
     def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
@@ -567,6 +585,7 @@ class Game:
             self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
         result = HandResult("draw", [], nxt, payments)
         result.next_dealer = self._plugin_next_dealer(result)
+        self._reveal()
         self._event("hand_end", result="draw", next_dealer=result.next_dealer)
         return result
 
