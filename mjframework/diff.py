@@ -41,6 +41,7 @@ _DEFAULTS: dict[tuple[str, ...], Any] = {
     ("scoring", "kongs"): {},
     ("scoring", "combine"): "highest",
     ("scoring", "dealer_bonus"): 0,
+    ("scoring", "ties"): "first_declared",
     ("scoring", "kongs", "void_on_draw"): True,
     ("wildcard", "successors", "suits"): "cycle",
     ("wall", "height"): 2,

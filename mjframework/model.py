@@ -153,6 +153,8 @@ class Scoring:
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
+    # Which of several equal-paying results is scored (see docs/pattern-language.md).
+    ties: str = "first_declared"
 
 
 @dataclass(frozen=True)

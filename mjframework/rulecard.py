@@ -623,6 +623,7 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             ("tiers", " > ".join(sc.tiers) + " (only the highest tier matched counts)"
              if sc.tiers else "none"),
             ("payout", _fmt(sc.payout)),
+            ("ties", TIES.get(sc.ties, sc.ties)),
             ("dealer bonus", f"+{sc.dealer_bonus} on each payment the dealer makes or receives"
              if sc.dealer_bonus else "none")]
     if sc.kongs:
@@ -634,6 +635,13 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))
     return out
+
+
+TIES = {
+    "first_declared": "equal pay: the result whose patterns come first in declaration order",
+    "fewest_patterns": "equal pay: the result with the fewest patterns, then the first declared",
+    "most_patterns": "equal pay: the result with the most patterns, then the first declared",
+}
 
 
 def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, list[str]] | None:

@@ -515,6 +515,7 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            ties=str(s.get("ties", "first_declared")),
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:
