@@ -89,6 +89,9 @@ class Game:
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
+        # The seat whose replacement draw (from the kong end) took the last drawable
+        # tile: the hand then has no last tile (no last_tile flag for anyone).
+        self.last_tile_replacement: int | None = None
         self.claims = ruleset.claims
         self.win_rules = ruleset.win
         self.priority = {k: i for i, k in enumerate(
@@ -243,9 +246,11 @@ class Game:
                 return outcome
             kind, tile, claim_flags = outcome
             if kind == "discarded":
-                last = "last_tile" in flags
+                # The wall is done after this discard: the last tile was drawn (last_tile), or a
+                # replacement draw took the last tile (then the hand has no last tile: no last_tile flag).
+                last = "last_tile" in flags or self.wall.live_remaining() == 0
                 claim = self._claims(seat, tile, last, first=("first_turn" in flags and seat == self.dealer),
-                                     extra_flags=claim_flags)
+                                     extra_flags=claim_flags, haidi="last_tile" in flags)
                 if isinstance(claim, HandResult):
                     return claim
                 if last:
@@ -361,11 +366,15 @@ class Game:
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
+            if source != "wall" and self.wall.live_remaining() == 0:
+                self.last_tile_replacement = seat
             self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
         return t
 
     def _after_kong_flags(self) -> set[str]:
-        return {"after_kong", "last_tile"} if self.wall.live_remaining() == 0 else {"after_kong"}
+        """Flags of a replacement draw. It never carries ``last_tile``: when it takes the
+        last drawable tile the hand has no last tile (``last_tile_replacement`` records who)."""
+        return {"after_kong"}
 
     def _make_kong(self, seat: int, tile: Tile, robbable: bool) -> HandResult | None:
         """Four held tiles (concealed) or a pung + the held fourth (added) become a kong.
@@ -403,13 +412,17 @@ class Game:
         return [(seat + i) % n for i in range(1, n)]
 
     def _claims(self, discarder: int, tile: Tile, last: bool, first: bool,
-                extra_flags: set[str] | None = None) -> Any:
-        """Offer the discard to the others; resolve by priority. None if nobody claims."""
+                extra_flags: set[str] | None = None, haidi: bool | None = None) -> Any:
+        """Offer the discard to the others; resolve by priority. None if nobody claims.
+
+        ``last``: no tile is left to draw, so only wins are offered; ``haidi``
+        (default: ``last``): the discard is the last tile's, wins on it carry ``last_tile``.
+        """
         n = self.ruleset.players
         wild = self._is_wild(tile)
         can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
         flags_base: set[str] = set(extra_flags or ())
-        if last:
+        if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option]] = []  # (priority, turn distance, option)
         for dist, seat in enumerate(self._seats_after(discarder)):
@@ -661,6 +674,13 @@ class HandControl:
 
     def is_locked(self, seat: int) -> bool:
         return seat in self._g.locked
+
+    @property
+    def last_tile_replacement(self) -> int | None:
+        """The seat whose draw from the kong end took the last drawable tile, or None.
+
+        Then the hand has no last tile: nobody's win carries ``last_tile``."""
+        return self._g.last_tile_replacement
 
     def score_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
                   flags: Sequence[str] = ()) -> Score:

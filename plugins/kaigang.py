@@ -16,8 +16,9 @@ kong aside, 开杠 (RULINGS §4), offered at a turn as
 3. the hand is locked (it may only win, or discard what it draws);
 4. a player who can win on the tile wins by self-draw with ``open_kong`` and
    ``after_kong`` (「杠上开花」); otherwise the tile is discarded at once and a
-   win on it carries ``after_kong_discard`` (「杠上炮」). Either also carries
-   ``last_tile`` if it was the wall's last tile.
+   win on it carries ``after_kong_discard`` (「杠上炮」). Neither carries
+   ``last_tile``: a draw from the kong end that takes the wall's last tile
+   leaves the hand without a 海底.
 
 "Ready": some tile would complete the hand left after the kong, as the
 ruleset's own evaluator judges it (see :func:`waits_after_kong`); with
@@ -129,8 +130,9 @@ class Plugin:
             hand.end_drawn()
             return None  # (end_drawn and win end the hand: never reached)
         hand.lock(seat)
-        last = ("last_tile",) if hand.live_remaining() == 0 else ()
-        if hand.can_win(seat, drawn, "self_draw", None, (*WIN_FLAGS, *last)):
-            hand.win([seat], drawn, "self_draw", flags=[*WIN_FLAGS, *last])  # 杠上开花
+        # A draw from the kong end is never the 海底: if it took the last drawable tile
+        # the hand has no last tile (no 海底捞月 / 海底炮), as for any replacement draw.
+        if hand.can_win(seat, drawn, "self_draw", None, WIN_FLAGS):
+            hand.win([seat], drawn, "self_draw", flags=list(WIN_FLAGS))  # 杠上开花
             return None
-        return ("discard", drawn, ["after_kong_discard", *last])  # discarded at once: 杠上炮
+        return ("discard", drawn, ["after_kong_discard"])  # discarded at once: 杠上炮

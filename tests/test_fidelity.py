@@ -13,11 +13,14 @@ from click.testing import CliRunner
 from mjframework_plugins.calls import Plugin as Calls
 
 from mjframework.cli import main
+from mjframework.events import Collector
+from mjframework.game import Game
 from mjframework.hand import WinContext, make_hand
+from mjframework.players import Decision, Option, TableView
 from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
 from mjframework.settlement import SettlementContext
-from mjframework.tiles import parse_tile
+from mjframework.tiles import parse_tile, parse_tiles
 
 
 class _Hand:
@@ -118,3 +121,88 @@ def test_every_shipped_ruleset_declares_its_ties_and_the_rule_card_shows_it(rid:
     r = CliRunner().invoke(main, ["doc", rid])
     assert r.exit_code == 0, r.output
     assert "equal pay: the result whose patterns come first in declaration order" in r.output
+
+
+# -- no 海底 when a replacement draw takes the last tile ------------------------------
+
+
+class Rigged(Game):
+    """A changsha hand with chosen hands and a wall whose only drawable tile is ``last``.
+
+    After the real deal the seats' hands are replaced and the wall is emptied
+    but for the top of its last stack: the live end and the kong end meet on
+    that one tile, so a kong's replacement draw takes the last drawable tile.
+    """
+
+    def __init__(self, hands: list[str], last: str, **kw: Any) -> None:
+        self.rig = ([parse_tiles(h) for h in hands], parse_tile(last))
+        super().__init__(load_ruleset("changsha"), [Script() for _ in range(4)], seed=1, dealer=0,
+                         **kw)
+
+    def _deal(self) -> None:
+        super()._deal()
+        hands, last = self.rig
+        for s, h in zip(self.seats, hands, strict=True):
+            s.hand = list(h)
+        w = self.wall
+        w.slots = [None] * len(w.slots)
+        w.kong_stack, w.kong_layer = w.stacks - 1, 0
+        w.live = w.kong_stack * w.height
+        w.slots[w.live] = last
+
+
+class Script:
+    """Wins when it can, makes a plain concealed kong (补) when it can, else discards the
+    tile it drew (or its first tile) and passes on claims."""
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        for o in decision.options:
+            if o.kind == "win" or (o.kind == "kong" and o.meld == "concealed-kong"):
+                return o
+        if decision.kind == "turn":
+            drawn = [o for o in decision.options if o.kind == "discard" and o.tile == decision.tile]
+            return (drawn or [o for o in decision.options if o.kind == "discard"])[0]
+        return next((o for o in decision.options if o.kind == "pass"), decision.options[0])
+
+
+RIG_HANDS = ["1111m 234p 567p 789s 5s",   # the dealer: a concealed kong, then waiting on 5s
+             "78m 456m 123s 666s 22p",     # seat 1: waiting on 6m / 9m with a 22p pair
+             "33m 99p 11p 44s 88p 6p 2s 2m",
+             "55m 66p 77p 88m 99s 2m 33s"]
+
+
+def test_a_replacement_draw_of_the_last_tile_is_no_haidi_laoyue() -> None:
+    events = Collector()
+    game = Rigged(RIG_HANDS, "5s", emit=events)
+    result = game.play()
+    assert result.result == "win", [e for e in events if e["type"] == "abandon"]
+    kong = next(e for e in events if e["type"] == "kong")
+    draw = next(e for e in events if e["type"] == "draw")
+    assert (kong["seat"], kong["kind"], draw["source"], draw["tile"]) == (0, "concealed", "kong", "5s")
+    assert game.last_tile_replacement == 0 and game.wall.live_remaining() == 0
+    win = next(e for e in events if e["type"] == "win")
+    assert (win["seat"], win["win_by"]) == (0, "self_draw")
+    assert win["patterns"] == ["平胡"]  # not 海底捞月: this hand has no 海底
+    assert not [e for e in events if e["type"] in ("haidi", "haidi_shown")]
+
+
+def test_a_win_on_the_discard_after_it_is_no_haidi_pao() -> None:
+    events = Collector()
+    result = Rigged(RIG_HANDS, "9m", emit=events).play()
+    discard = next(e for e in events if e["type"] == "discard")
+    assert (discard["seat"], discard["tile"]) == (0, "9m")
+    assert not [e for e in events if e["type"] == "claim"]  # nothing left to draw: only wins
+    win = next(e for e in events if e["type"] == "win")
+    assert (win["seat"], win["win_by"], win["from_seat"]) == (1, "discard", 0)
+    # The dealer's first discard (地胡), and no 海底炮: this hand has no 海底.
+    assert win["patterns"] == ["地胡"]
+    assert result.winners == [1]
+
+
+def test_a_drawn_hand_after_it_is_dealt_next_by_the_replacement_drawer() -> None:
+    hands = list(RIG_HANDS)
+    hands[1] = "78m 456m 123s 666s 2p 3p"  # seat 1 is no longer waiting on 9m
+    events = Collector()
+    result = Rigged(hands, "9m", emit=events).play()
+    assert result.result == "draw" and result.next_dealer == 0  # the dealer would pass it on
+    assert [e["type"] for e in events][-2:] == ["reveal", "hand_end"]  # the kong is turned up

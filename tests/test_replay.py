@@ -402,7 +402,8 @@ class HandCheck:
         empty = self.live_left() == 0
         if src == "kong" and empty:
             self.kong_haidi = seat
-        self.last_draw[seat] = (tile, src, empty)
+        # (tile, source, took the 海底): a replacement draw of the last tile is no 海底.
+        self.last_draw[seat] = (tile, src, empty and src == "wall")
         self.check_sizes(seat, 14, f"a {src} draw")
         self.expect = ("turn", seat)
 
