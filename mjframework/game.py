@@ -23,7 +23,7 @@ from . import settlement as st
 from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
-from .players import Decision, IllegalDecision, Option, Player, TableView
+from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
@@ -100,6 +100,7 @@ class Game:
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
         self.revealed = False  # face-down melds shown (at the hand's end)
+        self.left: list[int] = []  # seats that left the table this hand
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.control = HandControl(self)
@@ -138,14 +139,42 @@ class Game:
             choice = self.players[seat].decide(TableView(self, seat), decision)
         except IllegalDecision:
             raise
-        except Exception as e:  # a bot (or UI) failing must not corrupt the hand
-            raise HandAbandoned(f"seat {seat} failed deciding {decision.kind}: "
-                                f"{type(e).__name__}: {e}") from e
+        except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
+            why = (str(e) or "left") if isinstance(e, PlayerLeft) else (
+                f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
+            self._leave(seat, why)
+            return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
         if choice not in decision.options:
             raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
                                 f"for {decision.kind} (options: "
                                 f"{', '.join(o.label() for o in decision.options)})")
         return choice
+
+    def _leave(self, seat: int, why: str) -> None:
+        """``seat`` leaves the table: a ``leave`` event, the ruleset's penalty settled at
+        once, then the hand is abandoned (ends here) or a bot takes the seat."""
+        from .bots import GreedyBot
+
+        rule = self.ruleset.leave
+        n = self.ruleset.players
+        self.left.append(seat)
+        self._event("leave", seat=seat, reason=why, penalty=rule.penalty, paid_to=rule.paid_to,
+                    hand=rule.hand)
+        if rule.penalty:
+            payees: list[int | None] = ([None] if rule.paid_to == "none"
+                                        else [s for s in range(n) if s != seat])
+            s = st.Settlement(n, [st.Payment(seat, p, rule.penalty, st.LEAVE_REASON) for p in payees])
+            net = s.net()
+            self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
+            self._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
+        if rule.hand == "bot":
+            self.players[seat] = GreedyBot(random.Random(f"{self.seed}/left/{seat}"))
+            return
+        reason = f"seat {seat} left: {why}"
+        self._emit_raw(make_event("abandon", reason=reason))
+        self._reveal(self._emit_raw)
+        self._emit_raw(make_event("hand_end", result="abandon", next_dealer=self.dealer))
+        raise _HandOver(HandResult("abandon", [], self.dealer, list(self.settled), error=reason))
 
     def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str]) -> WinContext:
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),

@@ -158,6 +158,15 @@ class Scoring:
 
 
 @dataclass(frozen=True)
+class LeaveRule:
+    """What happens when a player leaves mid-hand (``leave:`` in the YAML)."""
+
+    penalty: int = 0  # what the leaver pays
+    paid_to: str = "none"  # none (to nobody: the hand's sum is -penalty) | each_other
+    hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated ruleset."""
 
@@ -179,6 +188,7 @@ class Ruleset:
     deal: dict[str, Any]
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
+    leave: LeaveRule = field(default_factory=lambda: LeaveRule())
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

@@ -616,6 +616,11 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
                                       ("deal", _fmt(rs.deal))]))
     out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    lv = rs.leave
+    paid = {"none": "to nobody", "each_other": "to each other player"}.get(lv.paid_to, lv.paid_to)
+    then = {"abandon": "the hand is abandoned", "bot": "a bot plays the seat on"}.get(lv.hand, lv.hand)
+    out.append(("Leaving the table", [("penalty", f"{lv.penalty} {paid}" if lv.penalty else "none"),
+                                      ("the hand", then)]))
     sc = rs.scoring
     combine = {"sum": "sum: matching patterns add up",
                "highest": "highest: only the best-paying pattern counts"}.get(sc.combine, sc.combine)

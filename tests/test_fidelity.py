@@ -4,6 +4,7 @@ first-turn patterns on seven pairs, no 海底 after a replacement draw, claim pr
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,15 @@ import pytest
 from click.testing import CliRunner
 from mjframework_plugins.calls import Plugin as Calls
 
+from mjframework.bots import GreedyBot
 from mjframework.cli import main
 from mjframework.events import Collector
 from mjframework.game import Game
 from mjframework.hand import WinContext, make_hand
-from mjframework.players import Decision, Option, TableView
+from mjframework.players import Decision, Option, PlayerLeft, TableView
 from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
-from mjframework.settlement import SettlementContext
+from mjframework.settlement import SettlementContext, check_balance
 from mjframework.tiles import parse_tile, parse_tiles
 
 
@@ -206,3 +208,88 @@ def test_a_drawn_hand_after_it_is_dealt_next_by_the_replacement_drawer() -> None
     result = Rigged(hands, "9m", emit=events).play()
     assert result.result == "draw" and result.next_dealer == 0  # the dealer would pass it on
     assert [e["type"] for e in events][-2:] == ["reveal", "hand_end"]  # the kong is turned up
+
+
+# -- leaving the table ------------------------------------------------------------------
+
+
+def test_q_mid_hand_in_changsha_charges_the_leaver_70_and_says_so() -> None:
+    r = CliRunner().invoke(main, ["play", "changsha", "--seed", "3"], input="1\n1\nq\n")
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    out = r.output
+    assert "你 离开牌桌 (left the table: quit)   罚 70 付给无人 (paid to nobody)" in out
+    assert "结算  你 -70   下家 +0   对家 +0   上家 +0" in out
+    assert "you left the table; you pay 70 to nobody" in out
+    assert out.rstrip().splitlines()[-1] == "0 手   总计  你 -70   下家 +0   对家 +0   上家 +0"
+
+
+def test_q_where_no_penalty_is_declared_costs_nothing() -> None:
+    r = CliRunner().invoke(main, ["play", "yongzhou-wangba", "--seed", "3"], input="1\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "离开牌桌" in r.output and "nothing is paid" in r.output
+    assert r.output.rstrip().splitlines()[-1].endswith("你 +0   下家 +0   对家 +0   上家 +0")
+
+
+class Leaves:
+    """Leaves the table at its ``n``-th decision (raising ``error``), greedy before that."""
+
+    def __init__(self, n: int, error: Exception) -> None:
+        self.bot = GreedyBot(random.Random(0))
+        self.n, self.error, self.calls = n, error, 0
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        self.calls += 1
+        if self.calls == self.n:
+            raise self.error
+        return self.bot.decide(view, decision)
+
+
+def _leave_game(rs: Any, error: Exception) -> tuple[Any, Collector]:
+    players: list[Any] = [GreedyBot(random.Random(s)) for s in range(4)]
+    players[2] = Leaves(3, error)
+    events = Collector()
+    return Game(rs, players, seed=5, dealer=0, emit=events).play(), events
+
+
+@pytest.mark.parametrize("error", [PlayerLeft("disconnected"), RuntimeError("crashed")])
+def test_a_leaver_pays_the_declared_penalty_to_nobody_and_the_hand_is_abandoned(error: Exception) -> None:
+    rs = load_ruleset("changsha")
+    result, events = _leave_game(rs, error)
+    leave = next(e for e in events if e["type"] == "leave")
+    assert leave["seat"] == 2 and leave["penalty"] == 70 and leave["paid_to"] == "none"
+    assert ("disconnected" if isinstance(error, PlayerLeft) else "RuntimeError: crashed") in leave["reason"]
+    i = events.index(leave)
+    assert events[i + 1]["type"] == "settlement"
+    assert events[i + 1]["items"] == [{"payer": 2, "payee": None, "amount": 70, "reason": "leave"}]
+    assert [e["type"] for e in events[i + 2:]][-1] == "hand_end"
+    assert result.result == "abandon" and result.next_dealer == 0
+    opening = sum(sum(e["payments"]) for e in events[:i] if e["type"] == "settlement")
+    assert opening == 0 and sum(result.payments) == -70 and result.payments[2] <= -70
+    assert check_balance(rs, events[i + 1]["items"], events[i + 1]["payments"]) == []
+
+
+def test_a_declared_bot_plays_on_for_the_leaver_and_each_other_player_is_paid(tmp_path: Path) -> None:
+    p = tmp_path / "bot.yaml"
+    p.write_text("format: 1\nid: cs-bot\nname: x\nextends: changsha\n"
+                 "leave: {penalty: 20, paid_to: each_other, hand: bot}\n", encoding="utf-8")
+    rs = load_ruleset(p)
+    result, events = _leave_game(rs, PlayerLeft("quit"))
+    leave = next(e for e in events if e["type"] == "leave")
+    assert (leave["seat"], leave["hand"]) == (2, "bot")
+    fine = events[events.index(leave) + 1]
+    assert fine["payments"] == [20, 20, -60, 20]
+    assert result.result in ("win", "draw")  # played to its end by the stand-in
+    assert any(e["type"] == "discard" and e["seat"] == 2 for e in events[events.index(fine):])
+    assert sum(result.payments) == 0
+
+
+def test_settlement_balance_allows_exactly_the_declared_penalty() -> None:
+    cs, wb = load_ruleset("changsha"), load_ruleset("yongzhou-wangba")
+    fine = [{"payer": 1, "payee": None, "amount": 70, "reason": "leave"}]
+    assert check_balance(cs, fine, [0, -70, 0, 0]) == []
+    assert check_balance(wb, fine, [0, -70, 0, 0])  # wangba declares no penalty
+    assert check_balance(cs, [{**fine[0], "amount": 60}], [0, -60, 0, 0])
+    assert check_balance(cs, [{**fine[0], "reason": "平胡"}], [0, -70, 0, 0])
+    assert check_balance(cs, fine, [0, -70, 0, 10])  # items and payments disagree
+    win = [{"payer": 1, "payee": 0, "amount": 20, "reason": "平胡"}]
+    assert check_balance(wb, win, [20, -20, 0, 0]) == []
