@@ -101,6 +101,7 @@ class Game:
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
         self.revealed = False  # face-down melds shown (at the hand's end)
         self.left: list[int] = []  # seats that left the table this hand
+        self._offered: tuple[int, Tile] | None = None  # (discarder, tile) a plugin's claim takes
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.control = HandControl(self)
@@ -255,8 +256,12 @@ class Game:
         drawn: Tile | None = None  # the dealer starts with 14, no draw
         flags: set[str] = set()
         must_draw = False
+        pending: Any = None  # a turn's outcome already decided (a plugin's claim)
         while True:
-            if must_draw:
+            outcome: Any = None
+            if pending is not None:
+                outcome, pending, flags = pending, None, set()
+            elif must_draw:
                 if self.wall.live_remaining() == 1:
                     self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
                 t = self._draw(seat, "wall")
@@ -270,7 +275,8 @@ class Game:
                 self.seats[seat].drew_first = True
             elif self.no_claims:
                 flags.add("no_claims_yet")
-            outcome = self._turn(seat, drawn, flags)
+            if outcome is None:
+                outcome = self._turn(seat, drawn, flags)
             if isinstance(outcome, HandResult):
                 return outcome
             kind, tile, claim_flags = outcome
@@ -288,6 +294,9 @@ class Game:
                     seat = (seat + 1) % n
                     must_draw = True
                     drawn = None
+                    continue
+                if claim[0] == "outcome":  # a plugin's claim decided the claimer's turn
+                    seat, pending, must_draw = claim[1], claim[2], False
                     continue
                 seat, drawn, flags, must_draw = claim
                 continue
@@ -477,10 +486,16 @@ class Game:
                         options.append(Option("chow", tile, seq))
             if not options:
                 continue
-            options.append(Option("pass"))
-            choice = self._ask(Decision("claim", seat, tuple(options), tile, discarder))
+            decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
+            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
+                                             decision=decision) for o in opts]
+            if extra:
+                decision = Decision("claim", seat, (*options, *extra, Option("pass")), tile, discarder)
+            choice = self._ask(decision)
             if choice.kind != "pass":
-                wants.append((self.priority.get(choice.kind, 99), dist, choice, seat, flags))
+                # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
+                rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
+                wants.append((rank, dist, choice, seat, flags))
         if not wants:
             return None
         wants.sort(key=lambda w: (w[0], w[1]))
@@ -494,6 +509,19 @@ class Game:
             return self._settle_win(seats, tile, "discard", discarder, flags_by,
                                     {w: self._hand(w, tile) for w in seats})
         _, _, choice, seat, _ = top
+        if choice.kind not in ("kong", "pung", "chow"):
+            self._offered = (discarder, tile)
+            outcome = self.hook("mj_handle_option", firstresult=True, hand=self.control,
+                                seat=seat, option=choice)
+            self._offered = None
+            if outcome is None or outcome[0] != "discard":
+                raise HandAbandoned(f"no plugin carries out the claim {choice.kind!r}")
+            return "outcome", seat, self._discard(seat, outcome[1], set(outcome[2]))
+        return self._take_claim(seat, choice, discarder, tile)
+
+    def _take_claim(self, seat: int, choice: Option, discarder: int, tile: Tile) -> Any:
+        """``seat`` takes the discard into the meld ``choice.tiles`` (a ``claim`` event);
+        a kong then draws its replacement."""
         s = self.seats[seat]
         self.seats[discarder].discards.pop()
         self.no_claims = False
@@ -501,13 +529,16 @@ class Game:
         used.remove(tile)
         for t in used:
             s.hand.remove(t)
-        kind = {"kong": "kong", "pung": "pung", "chow": "chow"}[choice.kind]
+        kind = {"kong": "kong", "pung": "pung", "chow": "chow"}[choice.meld if choice.meld == "kong"
+                                                                else choice.kind]
         s.melds.append(Meld(kind, tuple(sorted(choice.tiles)), discarder))
         s.drew_first = True
         self._event("claim", seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
                     from_seat=discarder)
         if kind == "kong":
             self.kongs.append(st.KongRecord(seat, "kong", discarder))
+            if choice.kind != "kong":
+                return None  # a plugin's kong claim: the plugin draws (see HandControl.take_discard)
             rep = self._draw(seat, "kong")
             if rep is None:
                 return self._exhausted()
@@ -795,6 +826,18 @@ class HandControl:
         Robbing is separate (:meth:`rob_kong`), so a plugin can offer it first.
         """
         self._g._make_kong(seat, tile, robbable=False)
+
+    def take_discard(self, seat: int, option: Option) -> None:
+        """Carry out a plugin's claim ``option`` that won the discard: ``seat`` takes the
+        discarded tile into the meld ``option.tiles`` (a ``claim`` event of the kind
+        ``option.meld`` names, e.g. ``kong``). For a kong no replacement is drawn: the
+        plugin draws (e.g. :meth:`draw_from_end`). Only inside ``mj_handle_option`` for
+        a claim."""
+        g = self._g
+        if g._offered is None:
+            raise RuntimeError("take_discard outside a claim")
+        discarder, tile = g._offered
+        g._take_claim(seat, option, discarder, tile)
 
     def lock(self, seat: int) -> None:
         """From now on the seat may only win, or discard the tile it draws."""

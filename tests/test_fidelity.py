@@ -129,28 +129,30 @@ def test_every_shipped_ruleset_declares_its_ties_and_the_rule_card_shows_it(rid:
 
 
 class Rigged(Game):
-    """A changsha hand with chosen hands and a wall whose only drawable tile is ``last``.
+    """A changsha hand with chosen hands and a wall holding only the tiles ``wall``.
 
     After the real deal the seats' hands are replaced and the wall is emptied
-    but for the top of its last stack: the live end and the kong end meet on
-    that one tile, so a kong's replacement draw takes the last drawable tile.
+    but for its last stacks, which hold ``wall`` (live end first). With one
+    tile the live end and the kong end meet on it, so a kong's replacement
+    draw takes the last drawable tile.
     """
 
-    def __init__(self, hands: list[str], last: str, **kw: Any) -> None:
-        self.rig = ([parse_tiles(h) for h in hands], parse_tile(last))
-        super().__init__(load_ruleset("changsha"), [Script() for _ in range(4)], seed=1, dealer=0,
-                         **kw)
+    def __init__(self, hands: list[str], wall: str, players: list[Any] | None = None,
+                 **kw: Any) -> None:
+        self.rig = ([parse_tiles(h) for h in hands], parse_tiles(wall))
+        super().__init__(load_ruleset("changsha"), players or [Script() for _ in range(4)], seed=1,
+                         dealer=0, **kw)
 
     def _deal(self) -> None:
         super()._deal()
-        hands, last = self.rig
+        hands, wall = self.rig
         for s, h in zip(self.seats, hands, strict=True):
             s.hand = list(h)
         w = self.wall
         w.slots = [None] * len(w.slots)
         w.kong_stack, w.kong_layer = w.stacks - 1, 0
-        w.live = w.kong_stack * w.height
-        w.slots[w.live] = last
+        w.live = (w.stacks - -(-len(wall) // w.height)) * w.height
+        w.slots[w.live:w.live + len(wall)] = wall
 
 
 class Script:
@@ -293,3 +295,74 @@ def test_settlement_balance_allows_exactly_the_declared_penalty() -> None:
     assert check_balance(cs, fine, [0, -70, 0, 10])  # items and payments disagree
     win = [{"payer": 1, "payee": 0, "amount": 20, "reason": "平胡"}]
     assert check_balance(wb, win, [20, -20, 0, 0]) == []
+
+
+# -- 点杠开杠 ------------------------------------------------------------------------------
+
+
+class Prefers(Script):
+    """Takes the first offered option of the given kinds, in order; otherwise as Script."""
+
+    def __init__(self, *kinds: str) -> None:
+        self.kinds = kinds
+        self.offered: list[Decision] = []
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        self.offered.append(decision)
+        for kind in self.kinds:
+            for o in decision.options:
+                if o.kind == kind:
+                    return o
+        return super().decide(view, decision)
+
+
+DIANGANG = ["8m 9m 1p 3p 5p 7p 9p 1s 3s 6s 7s 9s 2p 4p",  # the dealer discards 8m first
+            "888m 234p 567p 22s 34s",                      # seat 1: 3 × 8m, ready (2s / 5s) after the kong
+            "11m 33m 55m 77m 99p 6s 7s 8s",
+            "2m 4m 6m 11p 33p 66p 88p 99s"]
+
+
+def test_diangang_kaigang_opens_a_claimed_kong() -> None:
+    """Seat 1 holds three 八万 and is ready after a kong: on the dealer's 八万 it is offered
+    点杠开杠 beside 点杠, takes it, and the dice-counted tile wins: 杠上开花."""
+    seat1 = Prefers("open_kong")
+    players: list[Any] = [Script(), seat1, Script(), Script()]
+    events = Collector()
+    result = Rigged(DIANGANG, "5s 5s 5s 5s 2s 2s", players, emit=events).play()
+    claim = seat1.offered[0]
+    assert claim.kind == "claim" and claim.tile == parse_tile("8m")
+    kinds = [(o.kind, o.meld) for o in claim.options]
+    assert ("kong", "kong") in kinds and ("open_kong", "kong") in kinds and kinds[-1] == ("pass", None)
+    types = [e["type"] for e in events]
+    i = types.index("open_kong")
+    assert events[i] == {"type": "open_kong", "seat": 1, "tile": "8m", "kind": "claimed",
+                         "text": "点杠开杠 八万"}
+    assert types[i - 1] == "discard" and events[i - 1]["tile"] == "8m"
+    claim_e = next(e for e in events[i:] if e["type"] == "claim")
+    assert (claim_e["seat"], claim_e["kind"], claim_e["from_seat"]) == (1, "kong", 0)
+    dice = next(e for e in events[i:] if e["type"] == "dice")
+    draw = next(e for e in events[i:] if e["type"] == "draw")
+    assert dice["purpose"] == "open_kong" and (draw["seat"], draw["source"]) == (1, "kong")
+    win = next(e for e in events if e["type"] == "win")
+    assert (win["seat"], win["win_by"], win["tile"]) == (1, "self_draw", draw["tile"])
+    assert win["patterns"] == ["杠上开花"]
+    assert result.winners == [1]
+
+
+def test_diangang_kaigang_not_won_is_discarded_at_once() -> None:
+    seat1 = Prefers("open_kong")
+    events = Collector()
+    Rigged(DIANGANG, "9m 9m 1m 1m 4m 4m", [Script(), seat1, Script(), Script()], emit=events).play()
+    i = [e["type"] for e in events].index("open_kong")
+    draw = next(e for e in events[i:] if e["type"] == "draw")
+    after = [e for e in events[events.index(draw) + 1:] if e["type"] not in ("call",)]
+    assert after[0] == {"type": "discard", "seat": 1, "tile": draw["tile"]}  # the hand is locked
+
+
+def test_diangang_kaigang_needs_a_ready_hand() -> None:
+    hands = list(DIANGANG)
+    hands[1] = "888m 234p 567p 29s 14s"  # not ready after the kong: only 点杠 is offered
+    seat1 = Prefers("open_kong")
+    Rigged(hands, "5s 5s 5s 5s 2s 2s", [Script(), seat1, Script(), Script()], emit=Collector()).play()
+    claim = next(d for d in seat1.offered if d.kind == "claim")
+    assert [o.kind for o in claim.options] == ["kong", "pung", "pass"]

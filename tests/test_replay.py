@@ -436,7 +436,8 @@ class HandCheck:
 
     def on_claim(self, e: dict[str, Any]) -> None:
         seat, kind, tiles, frm = e["seat"], e["kind"], [T(c) for c in e["tiles"]], e["from_seat"]
-        if self.last_event != "discard" or self.last_discard is None:
+        opened = self.open_kong is not None and self.open_kong[0] == seat and kind == "kong"
+        if self.last_event != ("open_kong" if opened else "discard") or self.last_discard is None:
             self.bad(f"claim not right after a discard (after {self.last_event})")
             return
         dseat, tile = self.last_discard
@@ -482,13 +483,24 @@ class HandCheck:
             self.kongs.append((seat, "kong", dseat))
             self.check_sizes(seat, 13, "a claimed kong")
             self.expect = ("kong_draw", seat)
+            if opened:
+                assert self.open_kong is not None
+                if self.open_kong[1] != tile:
+                    self.bad("点杠开杠 of one tile, claim of another")
+                h.locked = True
+                self.expect = ("open_kong_draw", seat)
         else:
             self.check_sizes(seat, 14, f"a claimed {kind}")
             self.expect = ("turn", seat)
 
     def on_open_kong(self, e: dict[str, Any]) -> None:
         seat = e["seat"]
-        self._expect("turn", seat)
+        if e.get("kind") == "claimed":  # 点杠开杠: on the discard just made; the claim follows
+            if self.last_event != "discard" or self.last_discard is None or (
+                    self.last_discard[1] != T(e["tile"])):
+                self.bad(f"点杠开杠 of {e['tile']} not on that discard (after {self.last_event})")
+        else:
+            self._expect("turn", seat)
         if "kaigang" not in self.plugins:
             self.bad("开杠 without the kaigang plugin")
         self.open_kong = (seat, T(e["tile"]))
