@@ -138,13 +138,17 @@ class Rigged(Game):
     """
 
     def __init__(self, hands: list[str], wall: str, players: list[Any] | None = None,
-                 **kw: Any) -> None:
+                 ruleset: str = "changsha", indicator: str | None = None, **kw: Any) -> None:
         self.rig = ([parse_tiles(h) for h in hands], parse_tiles(wall))
-        super().__init__(load_ruleset("changsha"), players or [Script() for _ in range(4)], seed=1,
+        self.rig_indicator = parse_tile(indicator) if indicator else None
+        super().__init__(load_ruleset(ruleset), players or [Script() for _ in range(4)], seed=1,
                          dealer=0, **kw)
 
     def _deal(self) -> None:
         super()._deal()
+        if self.rig_indicator is not None:  # the flip shows this tile (kept out of the wall)
+            ind = self.rig_indicator
+            self.wall.flip_indicator = lambda: ((1, 1), ind)  # type: ignore[method-assign]
         hands, wall = self.rig
         for s, h in zip(self.seats, hands, strict=True):
             s.hand = list(h)
@@ -366,3 +370,61 @@ def test_diangang_kaigang_needs_a_ready_hand() -> None:
     Rigged(hands, "5s 5s 5s 5s 2s 2s", [Script(), seat1, Script(), Script()], emit=Collector()).play()
     claim = next(d for d in seat1.offered if d.kind == "claim")
     assert [o.kind for o in claim.options] == ["kong", "pung", "pass"]
+
+
+# -- claim priorities and 截胡 ----------------------------------------------------------
+
+PRIORITY = ["4m 9m 1p 3p 5p 7p 9p 1s 3s 6s 7s 9s 2p 4p",  # the dealer discards 4m first
+            "23m 56m 789p 234s 55s 8s",                   # seat 1 (next): may chow 234m / 345m / 456m
+            "44m 11m 77m 22s 66p 88p 1s",                 # seat 2: may pung 4m
+            "5m 7m 8m 1p 2p 3p 4s 5s 6s 7s 7s 9s 9s"]     # seat 3: nothing on 4m
+
+
+def test_changsha_pung_beats_chow() -> None:
+    chow, pung = Prefers("chow"), Prefers("pung")
+    events = Collector()
+    Rigged(PRIORITY, "1m 1m 9p 9p", [Script(), chow, pung, Script()], emit=events).play()
+    first = chow.offered[0]
+    assert first.kind == "claim" and first.tile == parse_tile("4m")
+    assert {o.kind for o in first.options} == {"chow", "pass"}  # seat 1 wants its chow ...
+    assert pung.offered[0].tile == parse_tile("4m")
+    claim = next(e for e in events if e["type"] == "claim")
+    assert (claim["seat"], claim["kind"], claim["tiles"], claim["from_seat"]) == (2, "pung", ["4m"] * 3, 0)
+
+
+def test_changsha_a_win_beats_pung_and_chow() -> None:
+    hands = list(PRIORITY)
+    hands[3] = "56m 123p 456s 999s 88p"  # seat 3 wins on 4m (456m, 88p pair)
+    chow, pung = Prefers("chow"), Prefers("pung")
+    events = Collector()
+    result = Rigged(hands, "1m 1m 9p 9p", [Script(), chow, pung, Script()], emit=events).play()
+    assert chow.offered and pung.offered  # both were asked and said yes
+    assert not [e for e in events if e["type"] == "claim"]
+    win = next(e for e in events if e["type"] == "win")
+    assert (win["seat"], win["win_by"], win["from_seat"], win["tile"]) == (3, "discard", 0, "4m")
+    assert result.winners == [3]
+
+
+JIEHU = ["4m 9m 1p 3p 5p 7p 9p 1s 3s 6s 7s 9s 2p 4p",   # the dealer discards 4m first
+         "56m 123p 456s 999s 88p",                       # seat 1 wins on 4m
+         "23m 789p 123s 777s 11p",                       # seat 2 wins on 4m too
+         "11m 55m 2s 5s 6s 8s 3z 3z 4z 4z 6z"]
+
+
+def test_wangba_jiehu_the_first_in_turn_wins() -> None:
+    events = Collector()
+    result = Rigged(JIEHU, "1m 1m 9p 9p", ruleset="yongzhou-wangba", indicator="5z", emit=events).play()
+    wins = [e for e in events if e["type"] == "win"]
+    assert [(w["seat"], w["from_seat"]) for w in wins] == [(1, 0)] and result.winners == [1]
+
+
+def test_wangba_jiehu_when_the_first_passes_the_next_may_win() -> None:
+    first = Prefers("pass")
+    events = Collector()
+    result = Rigged(JIEHU, "1m 1m 9p 9p", [Script(), first, Script(), Script()],
+                    ruleset="yongzhou-wangba", indicator="5z", emit=events).play()
+    offered = first.offered[0]
+    assert offered.kind == "claim" and offered.options[0].kind == "win"  # it could win
+    wins = [e for e in events if e["type"] == "win"]
+    assert [(w["seat"], w["from_seat"], w["tile"]) for w in wins] == [(2, 0, "4m")]
+    assert result.winners == [2]
