@@ -7,6 +7,7 @@ with a :class:`~mjframework.errors.HandError` saying what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,9 @@ class WinContext:
     flags: frozenset[str] = frozenset()
     dealer: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    # The winner's per-seat state in play: declarations (``void_suit``, ``ready``), ``wins``
+    # made earlier in the hand, and what plugins stored (``HandControl.set_seat_state``).
+    seat_state: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -330,11 +330,14 @@ class Evaluator:
     # -- settlement ---------------------------------------------------------------
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
-               kongs: Sequence[st.KongRecord] | None = None) -> st.Settlement:
+               kongs: Sequence[st.KongRecord] | None = None, *,
+               payers: Sequence[int] | None = None, plugins: bool = True) -> st.Settlement:
         """Payments for a scored win plus kong payments.
 
         ``kongs``: every kong made this hand (the game knows them); by default
         the winner's own kong melds (all a conformance case can say).
+        ``payers``: who may pay (in a hand that goes on after a win, the players
+        still in it); ``plugins=False`` skips ``mj_modify_settlement``.
         """
         rs = self.ruleset
         s = st.Settlement(rs.players)
@@ -342,11 +345,13 @@ class Evaluator:
             s.payments.extend(st.win_payments(
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
                 discarder=ctx.discarder, points=score.points,
-                reason="+".join(score.pattern_names)))
+                reason="+".join(score.pattern_names), payers=payers))
             if kongs is None:
                 kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                          for m in hand.melds if m.is_kong]
             s.payments.extend(st.kong_payments(rs, kongs))
+        if not plugins:
+            return s
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
