@@ -27,6 +27,7 @@ from .players import Decision, IllegalDecision, Option, Player, TableView
 from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
+from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
 @dataclass
@@ -107,6 +108,7 @@ class Game:
         self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
+        self.revealed = False  # face-down melds shown (at the hand's end)
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.flow = ruleset.flow
@@ -246,6 +248,7 @@ class Game:
             # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
             self._emit_raw(make_event("abandon", reason=str(e)))
+            self._reveal(self._emit_raw)
             self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
@@ -255,9 +258,11 @@ class Game:
         brk = self.wall.break_wall()
         self._event("dice", purpose="break", values=list(brk.dice))
         self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots])
+                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                    hidden={"tiles": NOBODY})
         self._deal()
-        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats])
+        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                    hidden={"hands": BY_SEAT})
         if rs.wildcard is not None:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
@@ -540,7 +545,7 @@ class Game:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
             self.replacement_seat = seat if source == "kong" else None
-            self._event("draw", seat=seat, tile=tile_code(t), source=source)
+            self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
         return t
 
     def _after_kong_flags(self) -> set[str]:
@@ -558,7 +563,8 @@ class Game:
             for _ in range(4):
                 s.hand.remove(tile)
             s.melds.append(Meld("concealed-kong", (tile,) * 4))
-            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
+            # Laid face down: only the owner sees the tile until the hand's end.
+            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile), hidden={"tile": seat})
             self._record_kong(st.KongRecord(seat, "concealed_kong"))
             return None
         i = next((i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
@@ -789,10 +795,22 @@ class Game:
         return result
 
     def _hand_end(self, kind: str, result: HandResult) -> None:
+        self._reveal()
         if self.flow.continues:
             self._event("hand_end", result=kind, next_dealer=result.next_dealer, winners=result.winners)
         else:
             self._event("hand_end", result=kind, next_dealer=result.next_dealer)
+
+    def _reveal(self, emit: Any = None) -> None:
+        """The hand is over: face-down melds (concealed kongs) are turned up, one ``reveal`` each."""
+        if self.revealed:
+            return
+        self.revealed = True
+        emit = emit or self.emit
+        for seat, s in enumerate(self.seats):
+            for m in s.melds:
+                if is_face_down(m):
+                    emit(make_event("reveal", seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)))
 
     def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
