@@ -56,8 +56,9 @@ class Score:
     reason: str = ""
     reading: Reading | None = None
     patterns: list[ScoredPattern] = field(default_factory=list)
-    points: int = 0
+    points: int = 0  # capped (scoring.cap)
     wildcard: Tile | None = None
+    uncapped: int | None = None  # before the cap (None: same as points)
 
     @property
     def pattern_names(self) -> list[str]:
@@ -98,10 +99,10 @@ class Evaluator:
         # For each shape, the patterns that can apply to a reading of it: those of
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
         # Shapes that some pattern makes a win with no requirement and no context.
-        self._unconditional = [
+        # (None with a minimum to win: fitting a shape is then not enough.)
+        self._unconditional = [] if ruleset.scoring.minimum else [
             s for s in self.shapes if s.kind != "free" and any(
-                p.shapes and not p.counts and p.all_tiles is None and p.no_tiles is None
-                and p.pair is None and p.when == When() and shape_matches(p.shapes, s)
+                p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         self._by_shape = [
@@ -112,6 +113,8 @@ class Evaluator:
         self._free_banned: list[frozenset[int] | None] = [
             None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
+        # Per-seat state keys some pattern reads: part of the context's memo key.
+        self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
@@ -161,7 +164,7 @@ class Evaluator:
 
     def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
         """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
-        check_context(ctx, self.ruleset.players)
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
         check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
             if m.from_seat is not None and m.from_seat == ctx.seat:
@@ -186,6 +189,7 @@ class Evaluator:
             wildcards_held=held.wilds,
             win_tile_wild=win_wild,
             suits_in_set=self._suits_in_set,
+            win_tile=hand.win_tile,
         )
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
@@ -214,7 +218,13 @@ class Evaluator:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
+        sc = self.ruleset.scoring
+        if sc.minimum is not None and points < sc.minimum:
+            return Score(False, f"{points} point(s) ({'+'.join(x.name for x in scored)}): below the "
+                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
+                         points=points, wildcard=wildcard, uncapped=points)
+        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                     uncapped=points)
 
     def _for_context(self, ctx: WinContext, facts: HandFacts
                      ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
@@ -222,9 +232,11 @@ class Evaluator:
 
         Memoised: a ruleset meets only a few distinct contexts.
         """
-        key = (ctx.win_by, ctx.seat == ctx.dealer,
-               None if ctx.discarder is None else ctx.discarder == ctx.dealer,
-               ctx.flags, facts.win_tile_wild)
+        key: tuple = (ctx.win_by, ctx.seat == ctx.dealer,
+                      None if ctx.discarder is None else ctx.discarder == ctx.dealer,
+                      ctx.flags, facts.win_tile_wild)
+        if self._state_keys:
+            key += tuple(repr(ctx.seat_state.get(k)) for k in self._state_keys)
         cached = self._context_cache.get(key)
         if cached is None:
             ok = frozenset(p.name for p in self.win_patterns if context_holds(p, ctx, facts))
@@ -270,7 +282,7 @@ class Evaluator:
             return Score(False, "no opening pattern")
         points, picked = result
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, patterns=scored, points=points)
+        return Score(True, patterns=scored, points=self.ruleset.scoring.capped(points), uncapped=points)
 
     # -- readiness -------------------------------------------------------------
 
