@@ -184,8 +184,10 @@ class Game:
 
     def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str]) -> WinContext:
         state = self.seats[seat].state
+        in_play = (frozenset(s for s in range(self.ruleset.players) if s not in self.out)
+                    if self.out else None)
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),
-                          dealer=self.dealer, seat_state=dict(state) if state else {})
+                          dealer=self.dealer, seat_state=dict(state) if state else {}, in_play=in_play)
 
     # -- seats in play, declarations, refusals -------------------------------------
 
@@ -212,9 +214,7 @@ class Game:
 
     def _refused(self, seat: int, hand: Hand, ctx: WinContext) -> bool:
         """A win the declarations (a held void suit) or a plugin (``mj_refuse_win``) refuse."""
-        vs = self.flow.void_suit
-        if (vs is not None and not vs.win_holding and self._void_of(seat) is not None
-                and any(self._in_void(seat, t) for t in hand.all_tiles)):
+        if self.ev.void_refuses(hand, ctx):
             return True
         if self._refuses:
             assert hand.win_tile is not None
@@ -489,8 +489,11 @@ class Game:
         s = self.seats[seat]
         held = list(s.hand) if held is None else held
         ctx = self._ctx(seat, "self_draw", None, set())
+        mine = Counter(held) + Counter(t for m in s.melds for t in m.tiles)
         out = []
         for t in self.ev.waits(held, list(s.melds), ctx, self.wildcard):
+            if mine[t] >= self.ruleset.tileset.copies:
+                continue  # all of that tile are in the seat's own hand: it can never come
             if not self._refused(seat, Hand(tuple(held), tuple(s.melds), t), ctx):
                 out.append(t)
         return out

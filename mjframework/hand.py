@@ -102,6 +102,8 @@ class WinContext:
     # made earlier in the hand, and what plugins stored (``HandControl.set_seat_state``);
     # read by patterns' ``when: {seat_state: …}``.
     seat_state: Mapping[str, Any] = field(default_factory=dict)
+    # The seats still in the hand (a ruleset where winners leave): only they pay. None: everyone.
+    in_play: frozenset[int] | None = None
 
 
 @dataclass(frozen=True)
