@@ -839,8 +839,9 @@ class HandCheck:
         if e.get("winners") != winners:
             self.bad(f"hand_end winners {e.get('winners')}, the wins say {winners}")
         need = self.flow.after_winners
-        if need is not None and len(winners) > need:
-            self.bad(f"{len(winners)} players won; the hand ends at {need}")
+        before_last = {w["seat"] for g in self.groups[:-1] for w in g}
+        if need is not None and len(before_last) >= need:
+            self.bad(f"play went on after {len(before_last)} players had won; the hand ends at {need}")
         enough = (need is not None and len(winners) >= need) or len(self.out) >= 3
         if not enough and self.live_left():
             self.bad(f"the hand ended with {len(winners)} winner(s) and {self.live_left()} live tiles left")
