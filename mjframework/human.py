@@ -4,8 +4,10 @@
 the wildcard marked ``三筒*``; the wildcard and its indicator; everyone's
 discards and melds) and the legal options numbered, then reads a number.
 Bad input is answered with a message and asked again. ``q`` or the end of
-input stops the game: the hand in progress is abandoned and no further hand
-is started (:func:`play_session` reports it and returns normally).
+input is leaving the table: the ruleset's ``leave`` rule applies to the hand
+in progress (a penalty, said and settled; the hand abandoned or played on by
+a bot) and no further hand is started (:func:`play_session` reports it and
+returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, discards, claims, kongs, what players say (``call``),
@@ -26,7 +28,7 @@ from collections.abc import Callable
 import click
 
 from .events import Event
-from .players import Decision, Option, TableView
+from .players import Decision, Option, PlayerLeft, TableView
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
@@ -42,8 +44,8 @@ DECISION_PROMPTS = {
 }
 
 
-class InputEnded(Exception):
-    """The human typed ``q`` or the input ran out: stop the game."""
+class InputEnded(PlayerLeft):
+    """The human typed ``q`` or the input ran out: they leave the table, the game stops."""
 
 
 WATCH_NAMES = ("东家", "南家", "西家", "北家")  # a spectator's names for seats 0–3
@@ -291,6 +293,12 @@ class Announcer:
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
                 echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+        elif t == "leave":
+            paid = {"none": "付给无人 (paid to nobody)", "each_other": "付给每家 (to each other player)"}
+            fine = (f"   罚 {e['penalty']} {paid.get(e.get('paid_to', ''), '')}"
+                    if e.get("penalty") else "")
+            then = "由机器人代打 (a bot plays on)" if e.get("hand") == "bot" else "本手作废 (hand abandoned)"
+            echo(f"{self.name(e['seat'])} 离开牌桌 (left the table: {e.get('reason', '')}){fine}; {then}")
         elif t == "abandon":
             if not self.quiet_abandon:
                 echo(f"本手作废 (hand abandoned): {e.get('reason', '')}")
@@ -396,7 +404,11 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
         if human.stopped:
-            echo("游戏停止 (game stopped by 'q' or the end of input; this hand is not counted)")
+            totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
+            fine = rs.leave.penalty
+            paid = "to nobody" if rs.leave.paid_to == "none" else "to each other player"
+            echo("游戏停止 (game stopped by 'q' or the end of input: you left the table"
+                 + (f"; you pay {fine} {paid})" if fine else "; nothing is paid)"))
             break
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.

@@ -213,6 +213,9 @@ class Scoring:
     multipliers: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
     bonuses: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
 
+    # Which of several equal-paying results is scored (see docs/pattern-language.md).
+    ties: str = "first_declared"
+
     def capped(self, points: int) -> int:
         return points if self.cap is None else min(points, self.cap)
 
@@ -275,6 +278,15 @@ class Flow:
 
 
 @dataclass(frozen=True)
+class LeaveRule:
+    """What happens when a player leaves mid-hand (``leave:`` in the YAML)."""
+
+    penalty: int = 0  # what the leaver pays
+    paid_to: str = "none"  # none (to nobody: the hand's sum is -penalty) | each_other
+    hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated ruleset."""
 
@@ -298,6 +310,7 @@ class Ruleset:
     data: dict[str, Any]  # the merged YAML, for tools that show it
     flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
     flow: Flow = field(default_factory=Flow)
+    leave: LeaveRule = field(default_factory=lambda: LeaveRule())
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

@@ -31,6 +31,7 @@ from .model import (
     Flow,
     GroupFilter,
     KongPayment,
+    LeaveRule,
     Pattern,
     Ruleset,
     Scoring,
@@ -614,6 +615,7 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            ties=str(s.get("ties", "first_declared")),
         )
 
     def flow(self, tileset: TileSet | None) -> Flow:
@@ -821,8 +823,14 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
         plugins=plugins, data=data, flags=flags, flow=flow,
+        leave=_leave_rule(data.get("leave") or {}),
     )
     return rs, problems
+
+
+def _leave_rule(d: dict[str, Any]) -> LeaveRule:
+    return LeaveRule(penalty=int(d.get("penalty", 0)), paid_to=str(d.get("paid_to", "none")),
+                     hand=str(d.get("hand", "abandon")))
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
