@@ -84,7 +84,11 @@ class Game:
         self.wall = Wall(ruleset, self.rng, dealer)
         self.seats = [SeatState() for _ in range(ruleset.players)]
         self.wildcard: Tile | None = None
+        self.wildcards: frozenset[Tile] = frozenset()  # every wild kind (fixed ones and the flipped one)
         self.indicator: Tile | None = None
+        wrule = ruleset.wildcard
+        self.wild_may = (True, False, False) if wrule is None else (
+            wrule.may_discard, wrule.may_claim, wrule.may_meld)
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
@@ -151,7 +155,7 @@ class Game:
         return Hand(tuple(held if held is not None else s.hand), tuple(s.melds), win_tile)
 
     def _is_wild(self, t: Tile) -> bool:
-        return self.wildcard is not None and t == self.wildcard
+        return t in self.wildcards
 
     # -- the hand ------------------------------------------------------------
 
@@ -179,12 +183,23 @@ class Game:
                     tiles=[tile_code(t) if t is not None else None for t in self.wall.slots])
         self._deal()
         self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats])
-        if rs.wildcard is not None:
+        rule = rs.wildcard
+        if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
             self.indicator = ind
-            self.wildcard = rs.wildcard.wildcard_for(ind)
-            self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+            self.wildcard = rule.wildcard_for(ind)
+            self.wildcards = rule.kinds(self.wildcard)
+            if rule.fixed:
+                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard),
+                            wildcards=tiles_out(sorted(self.wildcards)))
+            else:
+                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+        elif rule is not None:  # fixed wildcards only: nothing flipped, nothing taken out of play
+            self.wildcard = rule.fixed[0]
+            self.wildcards = rule.kinds()
+            self._event("wildcard", indicator=None, wildcard=tile_code(self.wildcard),
+                        wildcards=tiles_out(sorted(self.wildcards)))
         self.hook("mj_after_deal", hand=self.control)
         return self._turns()
 
@@ -266,7 +281,7 @@ class Game:
             can_kong = self._kong_tiles_left() and not locked
             if can_kong and self.claims.get("concealed_kong", True):
                 for t, c in sorted(Counter(s.hand).items()):
-                    if c == 4 and not self._is_wild(t):
+                    if c == 4 and (self.wild_may[2] or not self._is_wild(t)):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if can_kong and self.claims.get("added_kong", True):
                 for m in s.melds:
@@ -275,7 +290,10 @@ class Game:
             if locked and drawn is not None:
                 options.append(Option("discard", drawn))
             else:
-                options.extend(Option("discard", t) for t in sorted(set(s.hand)))
+                kinds = sorted(set(s.hand))
+                if not self.wild_may[0]:  # wildcards may not be discarded (unless nothing else is held)
+                    kinds = [t for t in kinds if not self._is_wild(t)] or kinds
+                options.extend(Option("discard", t) for t in kinds)
             decision = Decision("turn", seat, tuple(options), drawn)
             extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
                                              decision=decision) for o in opts]
@@ -400,8 +418,11 @@ class Game:
                 extra_flags: set[str] | None = None) -> Any:
         """Offer the discard to the others; resolve by priority. None if nobody claims."""
         n = self.ruleset.players
-        wild = self._is_wild(tile)
+        # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
+        wild = self._is_wild(tile) and not self.wild_may[1]
         can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
+        if self._is_wild(tile) and not self.wild_may[2]:
+            wild = True  # won on at most: a meld may not hold it
         flags_base: set[str] = set(extra_flags or ())
         if last:
             flags_base.add("last_tile")
@@ -426,7 +447,8 @@ class Game:
                 if (self.claims.get("chow") == "left" and seat == (discarder + 1) % n
                         and not is_honor(tile)):
                     for seq in self._chows(s.hand, tile):
-                        options.append(Option("chow", tile, seq))
+                        if self.wild_may[2] or not any(self._is_wild(t) for t in seq):
+                            options.append(Option("chow", tile, seq))
             if not options:
                 continue
             options.append(Option("pass"))
@@ -602,6 +624,11 @@ class HandControl:
     @property
     def wildcard(self) -> Tile | None:
         return self._g.wildcard
+
+    @property
+    def wildcards(self) -> frozenset[Tile]:
+        """Every wild kind of this hand (the fixed ones and the flipped one)."""
+        return self._g.wildcards
 
     @property
     def indicator(self) -> Tile | None:

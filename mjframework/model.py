@@ -173,12 +173,38 @@ class StandIn:
 
 @dataclass(frozen=True)
 class WildcardRule:
+    """Which tiles are wild (``wildcard:``).
+
+    ``fixed`` tiles are wild in every hand (红中, 白板, or several kinds); with
+    ``flips`` an indicator is also flipped from the wall and names one more
+    kind: its successor (``names: successor``, by ``successors``) or its own
+    kind (``names: itself``, 翻混). ``may_*`` say whether a wildcard may be
+    discarded, claimed from a discard, or used in an exposed meld.
+    """
+
     successors: dict[Tile, Tile]
     stand_ins: tuple[StandIn, ...] = ()
     indicator: dict[str, Any] = field(default_factory=dict)
+    fixed: tuple[Tile, ...] = ()
+    flips: bool = True
+    names: str = "successor"  # successor | itself
+    may_discard: bool = True
+    may_claim: bool = False
+    may_meld: bool = False
 
     def wildcard_for(self, indicator: Tile) -> Tile:
-        return self.successors[indicator]
+        return indicator if self.names == "itself" else self.successors[indicator]
+
+    def kinds(self, flipped: Tile | None = None) -> frozenset[Tile]:
+        """Every wild kind of a hand: the fixed ones and the flipped indicator's."""
+        return frozenset(self.fixed) | ({flipped} if flipped is not None else frozenset())
+
+    def possible(self, kinds: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        """The tiles that can be *the* wildcard of a hand (for tools that build example hands):
+        the first fixed kind, or any indicator's choice."""
+        if not self.flips:
+            return self.fixed[:1]
+        return tuple(sorted({self.wildcard_for(t) for t in kinds if t in self.successors}))
 
 
 @dataclass(frozen=True)

@@ -338,8 +338,10 @@ class _Searcher:
             bases = self.win_bases
         base = self.rng.choice(bases)
         wild: Tile | None = None
-        if rs.wildcard is not None:
-            wild = self.rng.choice(self.kinds)
+        # Only wildcards the variant can have: its fixed kind, or what some indicator names.
+        possible = rs.wildcard.possible(tuple(self.kinds)) if rs.wildcard is not None else ()
+        if possible:
+            wild = self.rng.choice(possible)
         want_wild_win = p.when.win_tile == "wildcard" or (
             p.when.win_tile is None and wild is not None and self.rng.random() < 0.2)
         seat, win_by, disc, flags = self.context(p, want_wild_win and wild is not None)
@@ -368,9 +370,10 @@ class _Searcher:
                 return None
             tiles, melds = got
             if wild is not None:
-                if self.rng.random() < 0.5 and tiles:
-                    wild = self.rng.choice(tiles)
-                if any(wild in m.tiles for m in melds):
+                own = [t for t in tiles if t in possible]
+                if self.rng.random() < 0.5 and own and len(possible) > 1:
+                    wild = self.rng.choice(own)
+                if any(t in self.ev.wild_kinds(wild) for m in melds for t in m.tiles):
                     return None
                 tiles = self._replace(tiles, wild, self.wildcard_count(p, "wildcards", (0, 2)))
             if want_wild_win and wild in tiles:
@@ -602,15 +605,22 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     if w is None:
         out.append(("Wildcard", [("wildcard", "none")]))
     else:
-        rows = [("indicator", _fmt(w.indicator) or "—")]
-        suited = [t for t in ts.kinds if not is_honor(t)]
+        rows = []
+        if w.fixed:
+            rows.append(("fixed", format_tiles(w.fixed, "chinese") + " — wild in every hand"
+                         + ("" if w.flips else "; nothing is flipped")))
+        if w.flips:
+            rows.append(("indicator", _fmt(w.indicator) or "defaults"))
+        if w.flips and w.names == "itself":
+            rows.append(("flipped", "the indicator's own kind is wild (翻混)"))
+        suited = [t for t in ts.kinds if not is_honor(t)] if w.flips and w.names == "successor" else []
         if suited:
             rows.append(("successors (suits)",
                          "1→2→…→9→1 in each suit (the wildcard is the indicator's successor)"))
         rings: list[list[Tile]] = []
         seen: set[Tile] = set()
         for t in ts.kinds:
-            if is_honor(t) and t not in seen:
+            if is_honor(t) and t not in seen and t in w.successors:
                 ring = [t]
                 seen.add(t)
                 nxt = w.successors.get(t)
@@ -627,6 +637,8 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
                     "wildcard_honor": "while the wildcard is an honor"}.get(si.when, si.when)
             rows.append(("stand-in",
                          f"{tile_name(si.tile)} may be read as the wildcard's natural tile, {cond}"))
+        may = {"discarded": w.may_discard, "claimed": w.may_claim, "melded": w.may_meld}
+        rows.append(("wildcards may be", ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in may.items())))
         out.append(("Wildcard", rows))
     claims = dict(rs.claims)
     prio = claims.pop("priority", None)
@@ -647,6 +659,21 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             ("payout", _fmt(sc.payout)),
             ("dealer bonus", f"+{sc.dealer_bonus} on each payment the dealer makes or receives"
              if sc.dealer_bonus else "none")]
+    if sc.minimum is not None:
+        rows.append(("minimum to win", f"{sc.minimum} point(s)"))
+    if sc.cap is not None:
+        rows.append(("cap", f"{sc.cap} point(s) counted at most"))
+    if sc.value == "doubling":
+        rows.append(("value", f"each payer pays {sc.value_base} × 2^points"))
+    elif sc.value == "table":
+        rows.append(("value", "each payer pays " + ", ".join(
+            f"{a} for {i}" for i, a in enumerate(sc.value_table))))
+    elif sc.value_base != 1:
+        rows.append(("value", f"each payer pays points × {sc.value_base}"))
+    if sc.multipliers:
+        rows.append(("multipliers", ", ".join(f"×{m} {k}" for k, m in sc.multipliers.items())))
+    if sc.bonuses:
+        rows.append(("bonuses", ", ".join(f"+{b} {k}" for k, b in sc.bonuses.items())))
     if sc.kongs:
         kongs = "; ".join(f"{k}: {v.amount} from {v.payer}" for k, v in sc.kongs.items())
         rows.append(("kong payments", kongs + ("; void on a drawn hand" if sc.kongs_void_on_draw else "")))
