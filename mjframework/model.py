@@ -151,6 +151,13 @@ class Pattern:
     times_every: int = 1
     excludes: frozenset[str] = frozenset()
     description: str = ""
+    # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
+    # the evaluator skip those checks for the common pattern that has none.
+    reads_groups: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads_groups", any(x is not None for x in (
+            self.every_group, self.any_group, self.groups, self.win_wait)))
 
     @property
     def has_requirements(self) -> bool:

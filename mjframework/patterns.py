@@ -211,6 +211,8 @@ def requirements_hold(p: Pattern, m: Measures) -> bool:
         t = m.pair_tile()
         if t is None or not p.pair.match(t):
             return False
+    if not p.reads_groups:
+        return True
     if p.every_group is not None or p.any_group is not None:
         groups = m._groups()
         if p.every_group is not None and not all(any(p.every_group.match(t) for t in g.tiles)

@@ -214,7 +214,10 @@ class Evaluator:
         win_rules = self.ruleset.win
         if not win_rules.get(ctx.win_by, False):
             return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
-        win_wild = self._is_wild(hand.win_tile, wildcard)
+        if self._fixed:
+            win_wild = self._is_wild(hand.win_tile, wildcard)
+        else:
+            win_wild = wildcard is not None and hand.win_tile == wildcard
         if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
             return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
         held = self.split(hand.concealed, wildcard)
@@ -327,9 +330,13 @@ class Evaluator:
             return False
         if not self.ruleset.win.get(ctx.win_by, False):
             return False
-        if wildcard is None:
-            wildcard = self._default_wild
-        if self._is_wild(hand.win_tile, wildcard) and ctx.win_by != "self_draw" and not self._wild_claims:
+        if self._fixed:
+            if wildcard is None:
+                wildcard = self._default_wild
+            if self._is_wild(hand.win_tile, wildcard) and ctx.win_by != "self_draw" and not self._wild_claims:
+                return False
+        elif wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw" \
+                and not self._wild_claims:
             return False
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         exposed = len(hand.melds)
