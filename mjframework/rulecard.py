@@ -502,6 +502,8 @@ def describe_groups(f: GroupFilter, count: Count | None) -> str:
     text = "/".join(kinds)
     if f.exposed is not None:
         text = ("exposed " if f.exposed else "concealed ") + text
+    if f.laid_down is not None:
+        text = ("laid-down " if f.laid_down else "in-hand ") + text
     if f.holding is not None:
         text += f" holding {describe_filter(f.holding)}"
     return f"{text} {count}" if count is not None else text
