@@ -61,13 +61,15 @@ class Example:
     flags: frozenset[str]
     tries: int
     result: Result | None = field(default=None, repr=False)
+    seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state the pattern asks for
 
     @property
     def opening(self) -> bool:
         return self.win_tile is None
 
     def context(self) -> WinContext:
-        return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags)
+        return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags,
+                          seat_state=dict(self.seat_state))
 
     def hand(self) -> Hand:
         return Hand(tuple(self.concealed), tuple(self.melds), self.win_tile)
@@ -97,6 +99,8 @@ class Example:
                 args.append("--robbed-kong")
         for f in sorted(self.flags):
             args += ["--flag", f]
+        for k, v in self.seat_state:
+            args += ["--seat-state", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
         return args
 
     def command(self, ruleset_id: str) -> str:
@@ -148,14 +152,21 @@ class _Searcher:
 
     # -- shapes --------------------------------------------------------------
 
-    def _meld(self, pool: list[Tile], counts: list[int]) -> list[Tile] | None:
+    def _meld(self, pool: list[Tile], counts: list[int], must: TileFilter | None = None,
+              kind: str | None = None) -> list[Tile] | None:
+        """A random meld from ``pool``; with ``must``, one holding a matching tile; ``kind``
+        (seq / triplet) forces its kind."""
         for _ in range(20):
             t = self.rng.choice(pool)
-            if (self.rng.random() < 0.55 and not is_honor(t) and rank_of(t) <= 7
-                    and t + 1 in pool and t + 2 in pool):
+            seq_ok = not is_honor(t) and rank_of(t) <= 7 and t + 1 in pool and t + 2 in pool
+            if kind == "seq" and not seq_ok:
+                continue
+            if kind == "seq" or (kind is None and self.rng.random() < 0.55 and seq_ok):
                 tiles = [t, t + 1, t + 2]
             else:
                 tiles = [t, t, t]
+            if must is not None and not any(must.match(x) for x in tiles):
+                continue
             if all(counts[x] + tiles.count(x) <= self.copies for x in set(tiles)):
                 for x in tiles:
                     counts[x] += 1
@@ -171,14 +182,28 @@ class _Searcher:
             return None
         counts = [0] * 34
         melds: list[list[Tile]] = []
-        for _ in range(shape.melds):
-            m = self._meld(pool, counts)
+        # Group requirements steer the melds (most of the time: the plain draws find the rest).
+        # (The random draws are only made for such patterns, so other patterns' searches stay as they were.)
+        every = p.every_group if p.every_group is not None and self.rng.random() < 0.85 else None
+        wanted: list[tuple[TileFilter | None, str | None]] = []
+        if p.groups is not None and self.rng.random() < 0.85:
+            gk = p.groups.kinds or frozenset(("seq", "triplet"))
+            gkind = "seq" if gk <= {"seq"} else "triplet" if gk & {"triplet", "kong"} else None
+            if gkind is not None:
+                n = p.groups_count.min if p.groups_count is not None and p.groups_count.min else 1
+                wanted = [(p.groups.holding, gkind)] * min(n, shape.melds)
+        for i in range(shape.melds):
+            must, kind = wanted[i] if i < len(wanted) else (None, None)
+            m = self._meld(pool, counts, must if must is not None else every, kind)
+            if m is None and (must is not None or every is not None):
+                m = self._meld(pool, counts)
             if m is None:
                 return None
             melds.append(m)
         pair: list[Tile] = []
         for _ in range(shape.pair):
-            ppool = [t for t in pool if p.pair is None or p.pair.match(t)] or pool
+            ppool = [t for t in pool if (p.pair is None or p.pair.match(t))
+                     and (every is None or every.match(t))] or pool
             t = self.rng.choice(ppool)
             if counts[t] + 2 > self.copies:
                 return None
@@ -322,6 +347,12 @@ class _Searcher:
         return self.rng.randint(lo, hi)
 
     def candidate(self, p: Pattern) -> Example | None:
+        ex = self._candidate(p)
+        if ex is not None and p.when.seat_state:
+            ex.seat_state = p.when.seat_state
+        return ex
+
+    def _candidate(self, p: Pattern) -> Example | None:
         rs = self.rs
         pool = self.pool(p)
         if not pool:
