@@ -96,7 +96,11 @@ class Game:
         self.wall = Wall(ruleset, self.rng, dealer)
         self.seats = [SeatState() for _ in range(ruleset.players)]
         self.wildcard: Tile | None = None
+        self.wildcards: frozenset[Tile] = frozenset()  # every wild kind (fixed ones and the flipped one)
         self.indicator: Tile | None = None
+        wrule = ruleset.wildcard
+        self.wild_may = (True, False, False) if wrule is None else (
+            wrule.may_discard, wrule.may_claim, wrule.may_meld)
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
@@ -265,7 +269,7 @@ class Game:
         return Hand(tuple(held if held is not None else s.hand), tuple(s.melds), win_tile)
 
     def _is_wild(self, t: Tile) -> bool:
-        return self.wildcard is not None and t == self.wildcard
+        return t in self.wildcards
 
     # -- the hand ------------------------------------------------------------
 
@@ -296,12 +300,23 @@ class Game:
         self._deal()
         self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
                     hidden={"hands": BY_SEAT})
-        if rs.wildcard is not None:
+        rule = rs.wildcard
+        if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
             self.indicator = ind
-            self.wildcard = rs.wildcard.wildcard_for(ind)
-            self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+            self.wildcard = rule.wildcard_for(ind)
+            self.wildcards = rule.kinds(self.wildcard)
+            if rule.fixed:
+                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard),
+                            wildcards=tiles_out(sorted(self.wildcards)))
+            else:
+                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+        elif rule is not None:  # fixed wildcards only: nothing flipped, nothing taken out of play
+            self.wildcard = rule.fixed[0]
+            self.wildcards = rule.kinds()
+            self._event("wildcard", indicator=None, wildcard=tile_code(self.wildcard),
+                        wildcards=tiles_out(sorted(self.wildcards)))
         if self.flow.exchange is not None:
             self._exchange()
         if self.flow.void_suit is not None:
@@ -462,7 +477,8 @@ class Game:
             void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
             if can_kong and self.claims.get("concealed_kong", True):
                 for t, c in sorted(Counter(s.hand).items()):
-                    if c == 4 and not self._is_wild(t) and (void_kong or not self._in_void(seat, t)):
+                    if (c == 4 and (self.wild_may[2] or not self._is_wild(t))
+                            and (void_kong or not self._in_void(seat, t))):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if can_kong and self.claims.get("added_kong", True):
                 for m in s.melds:
@@ -472,9 +488,11 @@ class Game:
                 options.append(Option("discard", drawn))
             else:
                 tiles = sorted(set(s.hand))
+                if not self.wild_may[0]:  # wildcards may not be discarded (unless nothing else is held)
+                    tiles = [t for t in tiles if not self._is_wild(t)] or tiles
                 vs = self.flow.void_suit
                 if vs is not None and vs.discard_first and self._holds_void(seat):
-                    tiles = [t for t in tiles if self._in_void(seat, t)]
+                    tiles = [t for t in tiles if self._in_void(seat, t)] or tiles
                 options.extend(Option("discard", t) for t in tiles)
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
@@ -660,8 +678,11 @@ class Game:
         (default: ``last``): the discard is the last tile's, wins on it carry ``last_tile``.
         """
         n = self.ruleset.players
-        wild = self._is_wild(tile)
+        # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
+        wild = self._is_wild(tile) and not self.wild_may[1]
         can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
+        if self._is_wild(tile) and not self.wild_may[2]:
+            wild = True  # won on at most: a meld may not hold it
         flags_base: set[str] = set(extra_flags or ())
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
@@ -688,7 +709,8 @@ class Game:
                 if (self.claims.get("chow") == "left" and seat == (discarder + 1) % n
                         and not is_honor(tile)):
                     for seq in self._chows(s.hand, tile):
-                        options.append(Option("chow", tile, seq))
+                        if self.wild_may[2] or not any(self._is_wild(t) for t in seq):
+                            options.append(Option("chow", tile, seq))
             if not options:
                 continue
             decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
@@ -1040,6 +1062,11 @@ class HandControl:
     @property
     def wildcard(self) -> Tile | None:
         return self._g.wildcard
+
+    @property
+    def wildcards(self) -> frozenset[Tile]:
+        """Every wild kind of this hand (the fixed ones and the flipped one)."""
+        return self._g.wildcards
 
     @property
     def indicator(self) -> Tile | None:

@@ -259,8 +259,12 @@ class Announcer:
             echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
         elif t == "wildcard":
             self.wildcard = _code_tile(e["wildcard"])
-            ind = tile_name(_code_tile(e["indicator"]))
-            echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
+            if e.get("indicator") is None:  # fixed wildcards: nothing flipped
+                wilds = [_code_tile(c) for c in e.get("wildcards") or [e["wildcard"]]]
+                echo("王 " + " ".join(tile_label(x, x) for x in wilds))
+            else:
+                ind = tile_name(_code_tile(e["indicator"]))
+                echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
         elif t == "discard":
             self._last_discard = tile_name(_code_tile(e["tile"]))
             echo(f"{self.name(e['seat'])} 打 {tile_label(_code_tile(e['tile']), w)}")

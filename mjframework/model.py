@@ -74,11 +74,14 @@ class GroupFilter:
     kinds: frozenset[str] | None = None  # reading group kinds (seq, triplet, kong, pair, single)
     holding: TileFilter | None = None
     exposed: bool | None = None  # True: made with a claimed tile; False: formed in hand or concealed kong
+    laid_down: bool | None = None  # True: a declared meld (concealed kongs included); False: formed in hand
 
     def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None) -> bool:
         if self.kinds is not None and kind not in self.kinds:
             return False
         if self.exposed is not None and (meld in CLAIMED_MELDS) != self.exposed:
+            return False
+        if self.laid_down is not None and (meld is not None) != self.laid_down:
             return False
         return self.holding is None or any(self.holding.match(t) for t in tiles)
 
@@ -151,6 +154,13 @@ class Pattern:
     times_every: int = 1
     excludes: frozenset[str] = frozenset()
     description: str = ""
+    # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
+    # the evaluator skip those checks for the common pattern that has none.
+    reads_groups: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads_groups", any(x is not None for x in (
+            self.every_group, self.any_group, self.groups, self.win_wait)))
 
     @property
     def has_requirements(self) -> bool:
@@ -173,12 +183,38 @@ class StandIn:
 
 @dataclass(frozen=True)
 class WildcardRule:
+    """Which tiles are wild (``wildcard:``).
+
+    ``fixed`` tiles are wild in every hand (红中, 白板, or several kinds); with
+    ``flips`` an indicator is also flipped from the wall and names one more
+    kind: its successor (``names: successor``, by ``successors``) or its own
+    kind (``names: itself``, 翻混). ``may_*`` say whether a wildcard may be
+    discarded, claimed from a discard, or used in an exposed meld.
+    """
+
     successors: dict[Tile, Tile]
     stand_ins: tuple[StandIn, ...] = ()
     indicator: dict[str, Any] = field(default_factory=dict)
+    fixed: tuple[Tile, ...] = ()
+    flips: bool = True
+    names: str = "successor"  # successor | itself
+    may_discard: bool = True
+    may_claim: bool = False
+    may_meld: bool = False
 
     def wildcard_for(self, indicator: Tile) -> Tile:
-        return self.successors[indicator]
+        return indicator if self.names == "itself" else self.successors[indicator]
+
+    def kinds(self, flipped: Tile | None = None) -> frozenset[Tile]:
+        """Every wild kind of a hand: the fixed ones and the flipped indicator's."""
+        return frozenset(self.fixed) | ({flipped} if flipped is not None else frozenset())
+
+    def possible(self, kinds: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        """The tiles that can be *the* wildcard of a hand (for tools that build example hands):
+        the first fixed kind, or any indicator's choice."""
+        if not self.flips:
+            return self.fixed[:1]
+        return tuple(sorted({self.wildcard_for(t) for t in kinds if t in self.successors}))
 
 
 @dataclass(frozen=True)

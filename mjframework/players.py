@@ -108,6 +108,11 @@ class TableView:
         return self._game.wildcard
 
     @property
+    def wildcards(self) -> frozenset[Tile]:
+        """Every wild kind of this hand (several with fixed wildcards such as 中 and 白)."""
+        return self._game.wildcards
+
+    @property
     def indicator(self) -> Tile | None:
         return self._game.indicator
 
