@@ -349,9 +349,13 @@ class Game:
                 self.seats[seat].hand.remove(t)
         for seat, tiles in chosen.items():
             self.seats[(seat + step) % n].hand.extend(tiles)
+        # The log keeps every pass (``passes``); a player sees only what it gave and got.
         self._event("exchange", direction=direction,
                     passes=[{"seat": seat, "to": (seat + step) % n, "tiles": tiles_out(list(t))}
-                            for seat, t in sorted(chosen.items())])
+                            for seat, t in sorted(chosen.items())],
+                    given=[tiles_out(list(chosen[seat])) for seat in range(n)],
+                    received=[tiles_out(list(chosen[(seat - step) % n])) for seat in range(n)],
+                    hidden={"passes": NOBODY, "given": BY_SEAT, "received": BY_SEAT})
 
     @staticmethod
     def _exchange_options(hand: list[Tile], k: int, same_suit: bool) -> tuple[Option, ...]:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import click
 
 from .events import Event
-from .players import Decision, Option, PlayerLeft, TableView
+from .players import SUIT_NAMES, Decision, Option, PlayerLeft, TableView
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
@@ -254,7 +254,7 @@ class Announcer:
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
         elif t == "dice":
-            what = e.get("text") or {"break": "开牌", "wildcard": "翻王"}.get(
+            what = e.get("text") or {"break": "开牌", "wildcard": "翻王", "exchange": "换牌"}.get(
                 e.get("purpose", ""), e.get("purpose", ""))
             echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
         elif t == "wildcard":
@@ -297,6 +297,21 @@ class Announcer:
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
                 echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+        elif t == "exchange":
+            side = {"right": "下家", "across": "对家", "left": "上家"}.get(e["direction"], e["direction"])
+            echo(f"换牌: 换给{side} ({e['direction']})")
+            for s, (gave, got) in enumerate(zip(e.get("given") or [], e.get("received") or [],
+                                                strict=False)):
+                if gave is not None and got is not None:
+                    echo(f"  {self.name(s)} 换出 {tiles_label([_code_tile(c) for c in gave], w)}"
+                         f"   换入 {tiles_label([_code_tile(c) for c in got], w)}")
+        elif t == "declare":
+            if e["what"] == "void_suit":
+                echo(f"{self.name(e['seat'])} 定缺 {SUIT_NAMES.get(e['value'], e['value'])}")
+            elif e["what"] == "ready":
+                echo(f"{self.name(e['seat'])} 报听")
+            else:
+                echo(f"{self.name(e['seat'])} {e['what']} {e.get('value')}")
         elif t == "leave":
             paid = {"none": "付给无人 (paid to nobody)", "each_other": "付给每家 (to each other player)"}
             fine = (f"   罚 {e['penalty']} {paid.get(e.get('paid_to', ''), '')}"
