@@ -683,6 +683,30 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
                                       ("deal", _fmt(rs.deal))]))
     out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    fl = rs.flow
+    rows = []
+    if fl.exchange is not None:
+        ex = fl.exchange
+        to = ex.direction or (f"by {ex.dice} dice: " + ", ".join(
+            f"{v} {d}" for v, d in sorted(ex.by_dice.items())))
+        rows.append(("exchange", f"{ex.tiles} tiles" + (" of one suit" if ex.same_suit else "")
+                     + f", passed {to}"))
+    if fl.void_suit is not None:
+        vs = fl.void_suit
+        rows.append(("void suit", "each player declares one: "
+                     + "; ".join(x for x in (
+                         "discarded first" if vs.discard_first else "",
+                         "never claimed" if not vs.claim else "",
+                         "a hand holding it cannot win" if not vs.win_holding else "") if x)))
+    if fl.ready:
+        rows.append(("ready", "a player may declare ready with a discard; the hand is then locked"))
+    if fl.continues:
+        rows.append(("after a win", ("winners leave, the others play on" if fl.after_win == "leave"
+                                     else "winners stay (locked) and may win again")
+                     + (f" until {fl.after_winners} have won" if fl.after_winners else "")
+                     + " or the wall ends"))
+    if rows:
+        out.append(("Before and around play", rows))
     lv = rs.leave
     paid = {"none": "to nobody", "each_other": "to each other player"}.get(lv.paid_to, lv.paid_to)
     then = {"abandon": "the hand is abandoned", "bot": "a bot plays the seat on"}.get(lv.hand, lv.hand)
@@ -715,9 +739,20 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
         rows.append(("bonuses", ", ".join(f"+{b} {k}" for k, b in sc.bonuses.items())))
     if sc.kongs:
         kongs = "; ".join(f"{k}: {v.amount} from {v.payer}" for k, v in sc.kongs.items())
-        rows.append(("kong payments", kongs + ("; void on a drawn hand" if sc.kongs_void_on_draw else "")))
+        if rs.flow.kongs_paid == "at_kong":
+            kongs += "; paid when the kong is made, by the players still in"
+            if rs.flow.kong_refund:
+                kongs += "; given back at a drawn end by a konger not ready"
+        elif sc.kongs_void_on_draw:
+            kongs += "; void on a drawn hand"
+        rows.append(("kong payments", kongs))
     else:
         rows.append(("kong payments", "none"))
+    for rule in rs.flow.on_draw:
+        amount = ("the payee's best possible win" if rule.amount == "best_wait"
+                  else f"{rule.amount}")
+        rows.append(("at a drawn end", f"each {' & '.join(rule.payer).replace('_', ' ')} player pays "
+                     f"each {' & '.join(rule.payee).replace('_', ' ')} player {amount}"))
     out.append(("Scoring", rows))
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))

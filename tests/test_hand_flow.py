@@ -748,3 +748,12 @@ def test_a_player_sees_only_its_own_exchange_and_everyone_the_declarations(tmp_p
         seat1(e)
     text = "\n".join(lines)
     assert "换牌" in text and text.count("换出") == 1 and text.count("定缺") == 4
+
+
+def test_rule_card_tells_the_flow(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["doc", str(write(tmp_path, merged(BLOOD))), "--format", "md"])
+    assert r.exit_code == 0, r.output
+    assert "3 tiles of one suit, passed by 2 dice" in r.output
+    assert "a hand holding it cannot win" in r.output
+    assert "winners leave, the others play on until 3 have won" in r.output
+    assert "paid when the kong is made" in r.output and "best possible win" in r.output
