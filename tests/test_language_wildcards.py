@@ -212,3 +212,29 @@ def test_a_fixed_wildcard_scores_as_a_flipped_one(tmp_path: Path) -> None:
 def parse_tiles_list(text: str) -> list[int]:
     from mjframework.tiles import parse_tiles
     return parse_tiles(text)
+
+
+def test_examples_leave_a_suit_out_when_a_void_suit_must_be_declared() -> None:
+    """With `declarations.void_suit.win_holding: false` (the engine's key) every example win misses a suit."""
+    import dataclasses
+
+    from mjframework.rulecard import _Searcher
+    from mjframework.tiles import is_honor, suit_of
+
+    rs = load_ruleset(RULESETS / "base-108.yaml")
+    data = dict(rs.data)
+    data["declarations"] = {"void_suit": {"win_holding": False}}
+    ev = Evaluator(dataclasses.replace(rs, data=data))
+    import random
+    s = _Searcher(ev, random.Random(1))
+    assert s.void_suit_needed
+    seen = 0
+    for _ in range(300):
+        ex = s.candidate(rs.patterns[0])
+        if ex is None:
+            continue
+        suits = {suit_of(t) for t in ex.hand().all_tiles if not is_honor(t)}
+        assert len(suits) <= 2
+        seen += 1
+    assert seen > 50
+    assert not _Searcher(Evaluator(rs), random.Random(1)).void_suit_needed
