@@ -7,6 +7,7 @@ with a :class:`~mjframework.errors.HandError` saying what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,12 @@ class WinContext:
     flags: frozenset[str] = frozenset()
     dealer: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    # The winner's per-seat state in play: declarations (``void_suit``, ``ready``), ``wins``
+    # made earlier in the hand, and what plugins stored (``HandControl.set_seat_state``);
+    # read by patterns' ``when: {seat_state: …}``.
+    seat_state: Mapping[str, Any] = field(default_factory=dict)
+    # The seats still in the hand (a ruleset where winners leave): only they pay. None: everyone.
+    in_play: frozenset[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,15 +167,24 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
                         f"got {total} ({what})")
     if len(hand.melds) > 4:
         raise HandError(f"{len(hand.melds)} melds: a hand has at most 4")
+    rule = ruleset.wildcard
+    wilds = rule.kinds(wildcard) if rule is not None else frozenset()
+    if wildcard is not None and rule is None:
+        wilds = frozenset((wildcard,))
     for m in hand.melds:
-        if wildcard is not None and wildcard in m.tiles:
-            raise HandError(f"meld {m}: {tile_name(wildcard)} is the wildcard, and wildcards "
-                            "are never claimed or melded")
+        if rule is not None and rule.may_meld:
+            break
+        for w in sorted(wilds):
+            if w in m.tiles:
+                raise HandError(f"meld {m}: {tile_name(w)} is a wildcard, and wildcards "
+                                "are never claimed or melded in this ruleset")
+    for m in hand.melds:
         if m.kind == "chow" and not ruleset.claims.get("chow"):
             raise HandError(f"meld {m}: this ruleset has no 吃 (chow)")
 
 
-def check_context(ctx: WinContext, players: int) -> None:
+def check_context(ctx: WinContext, players: int, flags: tuple[str, ...] = ()) -> None:
+    """Raise :class:`HandError` for an impossible context; ``flags``: extra flags the ruleset declares."""
     if ctx.win_by not in WIN_BY:
         raise HandError(f"win_by {ctx.win_by!r}: one of {', '.join(WIN_BY)}")
     if not 0 <= ctx.seat < players:
@@ -178,9 +194,9 @@ def check_context(ctx: WinContext, players: int) -> None:
             raise HandError(f"win_by {ctx.win_by} needs the discarder's seat")
         if ctx.discarder == ctx.seat or not 0 <= ctx.discarder < players:
             raise HandError(f"discarder {ctx.discarder} must be another seat 0–{players - 1}")
-    unknown = set(ctx.flags) - set(FLAGS)
+    unknown = set(ctx.flags) - set(FLAGS) - set(flags)
     if unknown:
-        raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join(FLAGS)}")
+        raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join((*FLAGS, *flags))}")
 
 
 __all__ = ["Hand", "Meld", "WinContext", "check_context", "check_hand", "counts_of", "make_hand",

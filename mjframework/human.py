@@ -28,8 +28,8 @@ from collections.abc import Callable
 import click
 
 from .events import Event
-from .players import Decision, Option, PlayerLeft, TableView
-from .tiles import Tile, parse_tile, tile_name
+from .players import SUIT_NAMES, Decision, Option, PlayerLeft, TableView
+from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
@@ -78,6 +78,8 @@ def option_label(o: Option, wildcard: Tile | None) -> str:
     if o.kind not in KIND_NAMES:
         return o.label()  # an option some plugin offers: its own label
     name = KIND_NAMES[o.kind]
+    if o.value == "ready" and o.tile is not None:
+        return f"报听 {name} {tile_label(o.tile, wildcard)}"
     return f"{name} {tile_label(o.tile, wildcard)}" if o.tile is not None else name
 
 
@@ -138,6 +140,8 @@ class HumanPlayer:
         echo = self.console.echo
         self.show(view, decision)
         options = decision.options
+        if decision.kind == "exchange" and len(options) > 12:
+            return self._exchange(decision)
         w = view.wildcard
         labels = [option_label(o, w) for o in options]
         width = max(len(labels[i]) * 2 for i in range(len(labels))) + 5
@@ -153,6 +157,26 @@ class HumanPlayer:
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
             echo(f"请输入 1–{len(options)} 的数字 (enter a number from 1 to {len(options)}; q quits)")
+
+    def _exchange(self, decision: Decision) -> Option:
+        """Too many choices to list: the player types the tiles to pass."""
+        echo = self.console.echo
+        k = len(decision.options[0].tiles)
+        by_tiles = {tuple(sorted(o.tiles)): o for o in decision.options}
+        echo(f"换牌: {decision.prompt or f'pass {k} tiles'} — 输入 {k} 张 (e.g. 1m 1m 7m)")
+        while True:
+            line = self.console.ask("换哪几张: ")
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                self.stopped = True
+                raise InputEnded("input ended" if line is None else "quit")
+            try:
+                tiles = tuple(sorted(parse_tiles(line)))
+            except TileParseError as e:
+                echo(f"看不懂 ({e.reason})")
+                continue
+            if tiles in by_tiles:
+                return by_tiles[tiles]
+            echo(f"不能换这几张 (pass {k} tiles you hold, as the ruleset's exchange rule says)")
 
     def show(self, view: TableView, decision: Decision) -> None:
         echo = self.console.echo
@@ -230,13 +254,17 @@ class Announcer:
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
         elif t == "dice":
-            what = e.get("text") or {"break": "开牌", "wildcard": "翻王"}.get(
+            what = e.get("text") or {"break": "开牌", "wildcard": "翻王", "exchange": "换牌"}.get(
                 e.get("purpose", ""), e.get("purpose", ""))
             echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
         elif t == "wildcard":
             self.wildcard = _code_tile(e["wildcard"])
-            ind = tile_name(_code_tile(e["indicator"]))
-            echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
+            if e.get("indicator") is None:  # fixed wildcards: nothing flipped
+                wilds = [_code_tile(c) for c in e.get("wildcards") or [e["wildcard"]]]
+                echo("王 " + " ".join(tile_label(x, x) for x in wilds))
+            else:
+                ind = tile_name(_code_tile(e["indicator"]))
+                echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
         elif t == "discard":
             self._last_discard = tile_name(_code_tile(e["tile"]))
             echo(f"{self.name(e['seat'])} 打 {tile_label(_code_tile(e['tile']), w)}")
@@ -269,6 +297,21 @@ class Announcer:
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
                 echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+        elif t == "exchange":
+            side = {"right": "下家", "across": "对家", "left": "上家"}.get(e["direction"], e["direction"])
+            echo(f"换牌: 换给{side} ({e['direction']})")
+            for s, (gave, got) in enumerate(zip(e.get("given") or [], e.get("received") or [],
+                                                strict=False)):
+                if gave is not None and got is not None:
+                    echo(f"  {self.name(s)} 换出 {tiles_label([_code_tile(c) for c in gave], w)}"
+                         f"   换入 {tiles_label([_code_tile(c) for c in got], w)}")
+        elif t == "declare":
+            if e["what"] == "void_suit":
+                echo(f"{self.name(e['seat'])} 定缺 {SUIT_NAMES.get(e['value'], e['value'])}")
+            elif e["what"] == "ready":
+                echo(f"{self.name(e['seat'])} 报听")
+            else:
+                echo(f"{self.name(e['seat'])} {e['what']} {e.get('value')}")
         elif t == "leave":
             paid = {"none": "付给无人 (paid to nobody)", "each_other": "付给每家 (to each other player)"}
             fine = (f"   罚 {e['penalty']} {paid.get(e.get('paid_to', ''), '')}"

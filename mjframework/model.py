@@ -45,8 +45,11 @@ class TileFilter:
     suits: frozenset[int] | None = None  # 0 m, 1 p, 2 s
     honors: bool | None = None
     tiles: frozenset[Tile] | None = None
+    any_of: tuple[TileFilter, ...] | None = None  # and at least one of these matches
 
     def match(self, t: Tile) -> bool:
+        if self.any_of is not None and not any(f.match(t) for f in self.any_of):
+            return False
         honor = is_honor(t)
         if self.honors is not None and honor != self.honors:
             return False
@@ -55,6 +58,35 @@ class TileFilter:
         if self.suits is not None and (honor or suit_of(t) not in self.suits):
             return False
         return self.tiles is None or t in self.tiles
+
+
+# Group kinds a `groups:` measure names → the reading's group kinds.
+GROUP_KINDS = {"sequence": ("seq",), "triplet": ("triplet", "kong"), "kong": ("kong",),
+               "pair": ("pair",), "single": ("single",)}
+# Where the winning tile sits in a reading (`win_wait`).
+WIN_WAITS = ("single", "pair_pair", "closed", "edge", "open")
+
+
+@dataclass(frozen=True)
+class GroupFilter:
+    """Groups of a reading to count: of these kinds, holding a matching tile, exposed or not."""
+
+    kinds: frozenset[str] | None = None  # reading group kinds (seq, triplet, kong, pair, single)
+    holding: TileFilter | None = None
+    exposed: bool | None = None  # True: made with a claimed tile; False: formed in hand or concealed kong
+    laid_down: bool | None = None  # True: a declared meld (concealed kongs included); False: formed in hand
+
+    def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None) -> bool:
+        if self.kinds is not None and kind not in self.kinds:
+            return False
+        if self.exposed is not None and (meld in CLAIMED_MELDS) != self.exposed:
+            return False
+        if self.laid_down is not None and (meld is not None) != self.laid_down:
+            return False
+        return self.holding is None or any(self.holding.match(t) for t in tiles)
+
+
+CLAIMED_MELDS = frozenset(("chow", "pung", "kong", "added-kong"))
 
 
 @dataclass(frozen=True)
@@ -96,6 +128,7 @@ class When:
     discarder: str | None = None
     flags: frozenset[str] = frozenset()
     not_flags: frozenset[str] = frozenset()
+    seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state: key equals value
 
 
 @dataclass(frozen=True, eq=False)  # identity: patterns are compared and hashed often
@@ -111,11 +144,30 @@ class Pattern:
     all_tiles: TileFilter | None = None
     no_tiles: TileFilter | None = None
     pair: TileFilter | None = None
+    every_group: TileFilter | None = None  # every group holds a matching tile
+    any_group: TileFilter | None = None  # some group holds a matching tile
+    groups: GroupFilter | None = None  # counted by `groups_count` (and `times: {per: groups}`)
+    groups_count: Count | None = None
+    win_wait: frozenset[str] | None = None  # where the winning tile may sit (WIN_WAITS)
     when: When = field(default_factory=When)
     times_per: str | None = None
     times_every: int = 1
     excludes: frozenset[str] = frozenset()
     description: str = ""
+    # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
+    # the evaluator skip those checks for the common pattern that has none.
+    reads_groups: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads_groups", any(x is not None for x in (
+            self.every_group, self.any_group, self.groups, self.win_wait)))
+
+    @property
+    def has_requirements(self) -> bool:
+        """Does ``require`` say anything (so fitting the shape is not enough)?"""
+        return bool(self.counts) or any(x is not None for x in (
+            self.all_tiles, self.no_tiles, self.pair, self.every_group, self.any_group, self.groups,
+            self.win_wait))
 
     @property
     def makes_win(self) -> bool:
@@ -131,12 +183,38 @@ class StandIn:
 
 @dataclass(frozen=True)
 class WildcardRule:
+    """Which tiles are wild (``wildcard:``).
+
+    ``fixed`` tiles are wild in every hand (红中, 白板, or several kinds); with
+    ``flips`` an indicator is also flipped from the wall and names one more
+    kind: its successor (``names: successor``, by ``successors``) or its own
+    kind (``names: itself``, 翻混). ``may_*`` say whether a wildcard may be
+    discarded, claimed from a discard, or used in an exposed meld.
+    """
+
     successors: dict[Tile, Tile]
     stand_ins: tuple[StandIn, ...] = ()
     indicator: dict[str, Any] = field(default_factory=dict)
+    fixed: tuple[Tile, ...] = ()
+    flips: bool = True
+    names: str = "successor"  # successor | itself
+    may_discard: bool = True
+    may_claim: bool = False
+    may_meld: bool = False
 
     def wildcard_for(self, indicator: Tile) -> Tile:
-        return self.successors[indicator]
+        return indicator if self.names == "itself" else self.successors[indicator]
+
+    def kinds(self, flipped: Tile | None = None) -> frozenset[Tile]:
+        """Every wild kind of a hand: the fixed ones and the flipped indicator's."""
+        return frozenset(self.fixed) | ({flipped} if flipped is not None else frozenset())
+
+    def possible(self, kinds: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        """The tiles that can be *the* wildcard of a hand (for tools that build example hands):
+        the first fixed kind, or any indicator's choice."""
+        if not self.flips:
+            return self.fixed[:1]
+        return tuple(sorted({self.wildcard_for(t) for t in kinds if t in self.successors}))
 
 
 @dataclass(frozen=True)
@@ -147,14 +225,92 @@ class KongPayment:
 
 @dataclass(frozen=True)
 class Scoring:
+    """How matched patterns become a payment (``scoring:``).
+
+    ``points`` of the patterns combine (``combine``), are bounded by
+    ``minimum`` (起胡: fewer is no win) and ``cap`` (封顶), then ``value``
+    turns them into the amount each payer pays: as is (``points``), ``base ×
+    2^points`` (``doubling``, 番) or a ``table`` lookup. Each payment is then
+    multiplied (``multipliers``) and increased (``bonuses``) where the payer,
+    winner or win qualifies (dealer, discarder, self_draw).
+    """
+
     combine: str = "highest"
     tiers: tuple[str, ...] = ()
     payout: dict[str, str] = field(default_factory=dict)
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
+    minimum: int | None = None
+    cap: int | None = None
+    value: str = "points"  # points | doubling | table
+    value_base: int = 1
+    value_table: tuple[int, ...] = ()
+    multipliers: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+    bonuses: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
+
+    def capped(self, points: int) -> int:
+        return points if self.cap is None else min(points, self.cap)
+
+    def amount(self, points: int) -> int:
+        """What each payer pays for ``points`` (already capped), before multipliers and bonuses."""
+        if self.value == "doubling":
+            return self.value_base * 2 ** max(points, 0)
+        if self.value == "table":
+            return self.value_table[max(0, min(points, len(self.value_table) - 1))]
+        return points * self.value_base
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Tiles passed between players before play (换三张)."""
+
+    tiles: int
+    same_suit: bool = True  # all from one suit (honors count as one suit)
+    direction: str | None = None  # right | across | left; None: by dice
+    dice: int = 0  # dice rolled when the direction is by dice
+    by_dice: dict[int, str] = field(default_factory=dict)  # dice sum → direction
+
+
+@dataclass(frozen=True)
+class VoidSuit:
+    """Each player declares a suit void (定缺) and must get rid of it."""
+
+    discard_first: bool = True  # while held, only tiles of the void suit may be discarded
+    claim: bool = False  # may claim (pung / kong / chow) a tile of the void suit
+    win_holding: bool = False  # may win holding a tile of it
+
+
+@dataclass(frozen=True)
+class DrawnPayment:
+    """A declared settlement of a drawn end: every ``payer`` pays every ``payee``."""
+
+    amount: int | str  # points, or "best_wait": the payee's best winning hand
+    payer: tuple[str, ...]  # predicates all true of the payer
+    payee: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Flow:
+    """How a hand runs around play: phases before it, what a win does, kongs paid when."""
+
+    after_win: str = "end"  # end | leave | stay
+    after_winners: int | None = None  # the hand ends when this many players have won
+    which_win: str = "first"  # which win decides the next dealer: first | last
+    kong_flags: frozenset[str] = frozenset({"after_kong", "after_kong_discard"})
+    exchange: Exchange | None = None
+    void_suit: VoidSuit | None = None
+    ready: bool = False  # players may declare ready (报听) with a discard; the hand is then locked
+    kongs_paid: str = "at_win"  # at_win | at_kong
+    kong_refund: str | None = None  # None | not_ready
+    on_draw: tuple[DrawnPayment, ...] = ()
+
+    @property
+    def continues(self) -> bool:
+        return self.after_win != "end"
 
 
 @dataclass(frozen=True)
@@ -188,6 +344,8 @@ class Ruleset:
     deal: dict[str, Any]
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
+    flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
+    flow: Flow = field(default_factory=Flow)
     leave: LeaveRule = field(default_factory=lambda: LeaveRule())
 
     def pattern(self, name: str) -> Pattern:

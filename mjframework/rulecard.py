@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import HandError
 from .hand import Hand, Meld, WinContext
-from .model import Pattern, Ruleset, Shape, TileFilter, Wait
+from .model import Count, GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait
 from .ruleset import load_ruleset
 from .scoring import Evaluator, Result
 from .tiles import (
@@ -61,13 +61,15 @@ class Example:
     flags: frozenset[str]
     tries: int
     result: Result | None = field(default=None, repr=False)
+    seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state the pattern asks for
 
     @property
     def opening(self) -> bool:
         return self.win_tile is None
 
     def context(self) -> WinContext:
-        return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags)
+        return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags,
+                          seat_state=dict(self.seat_state))
 
     def hand(self) -> Hand:
         return Hand(tuple(self.concealed), tuple(self.melds), self.win_tile)
@@ -97,6 +99,8 @@ class Example:
                 args.append("--robbed-kong")
         for f in sorted(self.flags):
             args += ["--flag", f]
+        for k, v in self.seat_state:
+            args += ["--seat-state", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
         return args
 
     def command(self, ruleset_id: str) -> str:
@@ -115,6 +119,12 @@ class _Searcher:
         self.kinds = list(self.rs.tileset.kinds)
         self.copies = self.rs.tileset.copies
         self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.get(w)]
+        self.suits = sorted({suit_of(t) for t in self.kinds if not is_honor(t)})
+        # Each seat declares a void suit and may not win holding it (`declarations.void_suit.win_holding:
+        # false`): only hands missing a suit can occur as wins.
+        void = (self.rs.data.get("declarations") or {}).get("void_suit") if isinstance(
+            self.rs.data.get("declarations"), dict) else None
+        self.void_suit_needed = isinstance(void, dict) and void.get("win_holding", True) is False
         # What makes a win: shapes and waits of the shaped / wait patterns.
         self.win_bases: list[Shape | Wait] = []
         for p in self.rs.patterns_for("win"):
@@ -144,18 +154,31 @@ class _Searcher:
             suited = [t for t in kinds if not is_honor(t)]
             if len(suited) >= 3:
                 kinds = suited
+        if self.void_suit_needed and p.phase == "win":
+            # A hand still holding its declared void suit cannot win: leave one suit out.
+            present = sorted({suit_of(t) for t in kinds if not is_honor(t)})
+            if len(present) > 1 and len(present) == len(self.suits):
+                gone = self.rng.choice(present)
+                kinds = [t for t in kinds if is_honor(t) or suit_of(t) != gone]
         return kinds
 
     # -- shapes --------------------------------------------------------------
 
-    def _meld(self, pool: list[Tile], counts: list[int]) -> list[Tile] | None:
+    def _meld(self, pool: list[Tile], counts: list[int], must: TileFilter | None = None,
+              kind: str | None = None) -> list[Tile] | None:
+        """A random meld from ``pool``; with ``must``, one holding a matching tile; ``kind``
+        (seq / triplet) forces its kind."""
         for _ in range(20):
             t = self.rng.choice(pool)
-            if (self.rng.random() < 0.55 and not is_honor(t) and rank_of(t) <= 7
-                    and t + 1 in pool and t + 2 in pool):
+            seq_ok = not is_honor(t) and rank_of(t) <= 7 and t + 1 in pool and t + 2 in pool
+            if kind == "seq" and not seq_ok:
+                continue
+            if kind == "seq" or (kind is None and self.rng.random() < 0.55 and seq_ok):
                 tiles = [t, t + 1, t + 2]
             else:
                 tiles = [t, t, t]
+            if must is not None and not any(must.match(x) for x in tiles):
+                continue
             if all(counts[x] + tiles.count(x) <= self.copies for x in set(tiles)):
                 for x in tiles:
                     counts[x] += 1
@@ -171,14 +194,28 @@ class _Searcher:
             return None
         counts = [0] * 34
         melds: list[list[Tile]] = []
-        for _ in range(shape.melds):
-            m = self._meld(pool, counts)
+        # Group requirements steer the melds (most of the time: the plain draws find the rest).
+        # (The random draws are only made for such patterns, so other patterns' searches stay as they were.)
+        every = p.every_group if p.every_group is not None and self.rng.random() < 0.85 else None
+        wanted: list[tuple[TileFilter | None, str | None]] = []
+        if p.groups is not None and self.rng.random() < 0.85:
+            gk = p.groups.kinds or frozenset(("seq", "triplet"))
+            gkind = "seq" if gk <= {"seq"} else "triplet" if gk & {"triplet", "kong"} else None
+            if gkind is not None:
+                n = p.groups_count.min if p.groups_count is not None and p.groups_count.min else 1
+                wanted = [(p.groups.holding, gkind)] * min(n, shape.melds)
+        for i in range(shape.melds):
+            must, kind = wanted[i] if i < len(wanted) else (None, None)
+            m = self._meld(pool, counts, must if must is not None else every, kind)
+            if m is None and (must is not None or every is not None):
+                m = self._meld(pool, counts)
             if m is None:
                 return None
             melds.append(m)
         pair: list[Tile] = []
         for _ in range(shape.pair):
-            ppool = [t for t in pool if p.pair is None or p.pair.match(t)] or pool
+            ppool = [t for t in pool if (p.pair is None or p.pair.match(t))
+                     and (every is None or every.match(t))] or pool
             t = self.rng.choice(ppool)
             if counts[t] + 2 > self.copies:
                 return None
@@ -322,6 +359,12 @@ class _Searcher:
         return self.rng.randint(lo, hi)
 
     def candidate(self, p: Pattern) -> Example | None:
+        ex = self._candidate(p)
+        if ex is not None and p.when.seat_state:
+            ex.seat_state = p.when.seat_state
+        return ex
+
+    def _candidate(self, p: Pattern) -> Example | None:
         rs = self.rs
         pool = self.pool(p)
         if not pool:
@@ -338,8 +381,10 @@ class _Searcher:
             bases = self.win_bases
         base = self.rng.choice(bases)
         wild: Tile | None = None
-        if rs.wildcard is not None:
-            wild = self.rng.choice(self.kinds)
+        # Only wildcards the variant can have: its fixed kind, or what some indicator names.
+        possible = rs.wildcard.possible(tuple(self.kinds)) if rs.wildcard is not None else ()
+        if possible:
+            wild = self.rng.choice(possible)
         want_wild_win = p.when.win_tile == "wildcard" or (
             p.when.win_tile is None and wild is not None and self.rng.random() < 0.2)
         seat, win_by, disc, flags = self.context(p, want_wild_win and wild is not None)
@@ -368,9 +413,10 @@ class _Searcher:
                 return None
             tiles, melds = got
             if wild is not None:
-                if self.rng.random() < 0.5 and tiles:
-                    wild = self.rng.choice(tiles)
-                if any(wild in m.tiles for m in melds):
+                own = [t for t in tiles if t in possible]
+                if self.rng.random() < 0.5 and own and len(possible) > 1:
+                    wild = self.rng.choice(own)
+                if any(t in self.ev.wild_kinds(wild) for m in melds for t in m.tiles):
                     return None
                 tiles = self._replace(tiles, wild, self.wildcard_count(p, "wildcards", (0, 2)))
             if want_wild_win and wild in tiles:
@@ -489,7 +535,21 @@ def describe_filter(f: TileFilter) -> str:
         parts.append("honors" if f.honors else "not honors")
     if f.tiles is not None:
         parts.append("one of " + format_tiles(sorted(f.tiles)))
+    if f.any_of is not None:
+        parts.append("(" + " or ".join(describe_filter(x) for x in f.any_of) + ")")
     return " and ".join(parts) or "any tile"
+
+
+def describe_groups(f: GroupFilter, count: Count | None) -> str:
+    kinds = sorted(f.kinds) if f.kinds is not None else ["group"]
+    text = "/".join(kinds)
+    if f.exposed is not None:
+        text = ("exposed " if f.exposed else "concealed ") + text
+    if f.laid_down is not None:
+        text = ("laid-down " if f.laid_down else "in-hand ") + text
+    if f.holding is not None:
+        text += f" holding {describe_filter(f.holding)}"
+    return f"{text} {count}" if count is not None else text
 
 
 def describe_shape(s: Shape) -> str:
@@ -526,6 +586,14 @@ def describe_pattern(p: Pattern) -> str:
         req.append(f"no tile {describe_filter(p.no_tiles)}")
     if p.pair is not None:
         req.append(f"pair {describe_filter(p.pair)}")
+    if p.every_group is not None:
+        req.append(f"every group holds {describe_filter(p.every_group)}")
+    if p.any_group is not None:
+        req.append(f"some group holds {describe_filter(p.any_group)}")
+    if p.groups is not None:
+        req.append(describe_groups(p.groups, p.groups_count))
+    if p.win_wait is not None:
+        req.append("winning tile as " + "/".join(sorted(p.win_wait)) + " wait")
     if req:
         parts.append("require " + ", ".join(req))
     w = p.when
@@ -542,6 +610,8 @@ def describe_pattern(p: Pattern) -> str:
         when.append("flags " + "+".join(sorted(w.flags)))
     if w.not_flags:
         when.append("not " + "+".join(sorted(w.not_flags)))
+    if w.seat_state:
+        when.append("winner's state " + ", ".join(f"{k}={v}" for k, v in w.seat_state))
     if when:
         parts.append("when " + ", ".join(when))
     if p.times_per:
@@ -580,15 +650,22 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     if w is None:
         out.append(("Wildcard", [("wildcard", "none")]))
     else:
-        rows = [("indicator", _fmt(w.indicator) or "—")]
-        suited = [t for t in ts.kinds if not is_honor(t)]
+        rows = []
+        if w.fixed:
+            rows.append(("fixed", format_tiles(w.fixed, "chinese") + " — wild in every hand"
+                         + ("" if w.flips else "; nothing is flipped")))
+        if w.flips:
+            rows.append(("indicator", _fmt(w.indicator) or "defaults"))
+        if w.flips and w.names == "itself":
+            rows.append(("flipped", "the indicator's own kind is wild (翻混)"))
+        suited = [t for t in ts.kinds if not is_honor(t)] if w.flips and w.names == "successor" else []
         if suited:
             rows.append(("successors (suits)",
                          "1→2→…→9→1 in each suit (the wildcard is the indicator's successor)"))
         rings: list[list[Tile]] = []
         seen: set[Tile] = set()
         for t in ts.kinds:
-            if is_honor(t) and t not in seen:
+            if is_honor(t) and t not in seen and t in w.successors:
                 ring = [t]
                 seen.add(t)
                 nxt = w.successors.get(t)
@@ -605,6 +682,8 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
                     "wildcard_honor": "while the wildcard is an honor"}.get(si.when, si.when)
             rows.append(("stand-in",
                          f"{tile_name(si.tile)} may be read as the wildcard's natural tile, {cond}"))
+        may = {"discarded": w.may_discard, "claimed": w.may_claim, "melded": w.may_meld}
+        rows.append(("wildcards may be", ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in may.items())))
         out.append(("Wildcard", rows))
     claims = dict(rs.claims)
     prio = claims.pop("priority", None)
@@ -616,6 +695,30 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
                                       ("deal", _fmt(rs.deal))]))
     out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    fl = rs.flow
+    rows = []
+    if fl.exchange is not None:
+        ex = fl.exchange
+        to = ex.direction or (f"by {ex.dice} dice: " + ", ".join(
+            f"{v} {d}" for v, d in sorted(ex.by_dice.items())))
+        rows.append(("exchange", f"{ex.tiles} tiles" + (" of one suit" if ex.same_suit else "")
+                     + f", passed {to}"))
+    if fl.void_suit is not None:
+        vs = fl.void_suit
+        rows.append(("void suit", "each player declares one: "
+                     + "; ".join(x for x in (
+                         "discarded first" if vs.discard_first else "",
+                         "never claimed" if not vs.claim else "",
+                         "a hand holding it cannot win" if not vs.win_holding else "") if x)))
+    if fl.ready:
+        rows.append(("ready", "a player may declare ready with a discard; the hand is then locked"))
+    if fl.continues:
+        rows.append(("after a win", ("winners leave, the others play on" if fl.after_win == "leave"
+                                     else "winners stay (locked) and may win again")
+                     + (f" until {fl.after_winners} have won" if fl.after_winners else "")
+                     + " or the wall ends"))
+    if rows:
+        out.append(("Before and around play", rows))
     lv = rs.leave
     paid = {"none": "to nobody", "each_other": "to each other player"}.get(lv.paid_to, lv.paid_to)
     then = {"abandon": "the hand is abandoned", "bot": "a bot plays the seat on"}.get(lv.hand, lv.hand)
@@ -631,11 +734,37 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             ("ties", TIES.get(sc.ties, sc.ties)),
             ("dealer bonus", f"+{sc.dealer_bonus} on each payment the dealer makes or receives"
              if sc.dealer_bonus else "none")]
+    if sc.minimum is not None:
+        rows.append(("minimum to win", f"{sc.minimum} point(s)"))
+    if sc.cap is not None:
+        rows.append(("cap", f"{sc.cap} point(s) counted at most"))
+    if sc.value == "doubling":
+        rows.append(("value", f"each payer pays {sc.value_base} × 2^points"))
+    elif sc.value == "table":
+        rows.append(("value", "each payer pays " + ", ".join(
+            f"{a} for {i}" for i, a in enumerate(sc.value_table))))
+    elif sc.value_base != 1:
+        rows.append(("value", f"each payer pays points × {sc.value_base}"))
+    if sc.multipliers:
+        rows.append(("multipliers", ", ".join(f"×{m} {k}" for k, m in sc.multipliers.items())))
+    if sc.bonuses:
+        rows.append(("bonuses", ", ".join(f"+{b} {k}" for k, b in sc.bonuses.items())))
     if sc.kongs:
         kongs = "; ".join(f"{k}: {v.amount} from {v.payer}" for k, v in sc.kongs.items())
-        rows.append(("kong payments", kongs + ("; void on a drawn hand" if sc.kongs_void_on_draw else "")))
+        if rs.flow.kongs_paid == "at_kong":
+            kongs += "; paid when the kong is made, by the players still in"
+            if rs.flow.kong_refund:
+                kongs += "; given back at a drawn end by a konger not ready"
+        elif sc.kongs_void_on_draw:
+            kongs += "; void on a drawn hand"
+        rows.append(("kong payments", kongs))
     else:
         rows.append(("kong payments", "none"))
+    for rule in rs.flow.on_draw:
+        amount = ("the payee's best possible win" if rule.amount == "best_wait"
+                  else f"{rule.amount}")
+        rows.append(("at a drawn end", f"each {' & '.join(rule.payer).replace('_', ' ')} player pays "
+                     f"each {' & '.join(rule.payee).replace('_', ' ')} player {amount}"))
     out.append(("Scoring", rows))
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))

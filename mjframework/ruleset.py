@@ -23,7 +23,13 @@ import jsonschema
 from . import plugins as plugin_registry
 from .errors import Location, Problem, RulesetError
 from .model import (
+    FLAGS,
+    GROUP_KINDS,
     Count,
+    DrawnPayment,
+    Exchange,
+    Flow,
+    GroupFilter,
     KongPayment,
     LeaveRule,
     Pattern,
@@ -32,6 +38,7 @@ from .model import (
     Shape,
     StandIn,
     TileFilter,
+    VoidSuit,
     Wait,
     When,
     WildcardRule,
@@ -47,6 +54,16 @@ from .tiles import (
     tile_name,
 )
 from .yamlsource import SourceList, SourceMap, file_path, load_yaml_file, location_of
+
+# `require` keys that are not counts, and those only a win's reading has.
+NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait")
+READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
+# Count measures (`times: {per: …}` may name any of them).
+COUNT_MEASURES = (
+    "wildcards", "wildcards_held", "natural_wildcards", "self_wild_sequences", "honors", "distinct_honors",
+    "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
+    "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
+)
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
 REQUIRED_SECTIONS = (
@@ -319,26 +336,64 @@ class _Builder:
         w = self.data.get("wildcard")
         if not isinstance(w, dict) or tileset is None:
             return None
+        fixed: list[int] = []
+        has_fixed = w.get("fixed") is not None  # `fixed: null` removes inherited ones
+        if has_fixed:
+            fixed = self.tiles(w.get("fixed"), ("wildcard", "fixed"))
+            for t in fixed:
+                if t not in tileset:
+                    self.problem(("wildcard", "fixed"), f"fixed wildcard {tile_name(t)} is not in the "
+                                 f"{tileset.name} tile set")
+            if len(set(fixed)) != len(fixed):
+                self.problem(("wildcard", "fixed"), "each fixed wildcard tile should be named once")
+            if isinstance(w.get("fixed"), str) and not w["fixed"].strip():
+                self.problem(("wildcard", "fixed"), "name at least one tile (e.g. 中)")
+            fixed = list(dict.fromkeys(fixed))
+        # A fixed wildcard alone flips nothing; an `indicator` (or no `fixed`) flips one.
+        flips = "indicator" in w or not has_fixed
+        names = w.get("names", "successor")
+        if not flips:
+            for key in ("names", "successors"):
+                if key in w:
+                    self.problem(("wildcard", key), f"`{key}` is about the flipped indicator, and this "
+                                 "ruleset flips none (add `indicator` to flip one besides `fixed`)", key=True)
+        may = w.get("may") or {}
+        rule_may = {"may_discard": bool(may.get("discard", True)), "may_claim": bool(may.get("claim", False)),
+                    "may_meld": bool(may.get("meld", False))}
+        if rule_may["may_claim"] and not rule_may["may_discard"]:
+            self.problem(("wildcard", "may", "claim"), "a wildcard that may not be discarded can't be "
+                         "claimed from a discard")
         succ: dict[int, int] = {}
         s = w.get("successors", {}) or {}
+        if not flips or names == "itself":
+            return WildcardRule(successors={}, stand_ins=self.stand_ins(w, tileset),
+                                indicator=dict(w.get("indicator", {}) or {}), fixed=tuple(fixed),
+                                flips=flips, names=names, **rule_may)
         if s.get("suits", "cycle") == "cycle":
             for t in tileset.kinds:
                 if not is_honor(t):
                     succ[t] = t - t % 9 + (t % 9 + 1) % 9
-        for i, cyc in enumerate(s.get("honors", []) or []):
-            ring = self.tiles(cyc, ("wildcard", "successors", "honors", i))
-            for j, t in enumerate(ring):
-                if t not in tileset:
-                    self.problem(("wildcard", "successors", "honors", i),
-                                 f"{tile_name(t)} is not in the tile set")
-                if t in ring[:j]:
-                    self.problem(("wildcard", "successors", "honors", i), f"{tile_name(t)} appears twice")
-                succ[t] = ring[(j + 1) % len(ring)]
+        # `honors` rings, then `cycles` (declared orders of any tiles; they override the suit cycle).
+        for key in ("honors", "cycles"):
+            for i, cyc in enumerate(s.get(key, []) or []):
+                where = ("wildcard", "successors", key, i)
+                ring = self.tiles(cyc, where)
+                for j, t in enumerate(ring):
+                    if t not in tileset:
+                        self.problem(where, f"{tile_name(t)} is not in the tile set")
+                    if t in ring[:j]:
+                        self.problem(where, f"{tile_name(t)} appears twice")
+                    succ[t] = ring[(j + 1) % len(ring)]
         for t in tileset.kinds:
             if t not in succ:
                 self.problem(("wildcard", "successors"),
                              f"{tile_name(t)} has no successor: every tile must be able to be an indicator")
                 break
+        return WildcardRule(successors=succ, stand_ins=self.stand_ins(w, tileset),
+                            indicator=dict(w.get("indicator", {}) or {}), fixed=tuple(fixed),
+                            flips=flips, names=names, **rule_may)
+
+    def stand_ins(self, w: dict[str, Any], tileset: TileSet) -> tuple[StandIn, ...]:
         stand_ins = []
         for i, si in enumerate(w.get("stand_ins", []) or []):
             if not isinstance(si, dict):
@@ -350,8 +405,7 @@ class _Builder:
                 self.problem(("wildcard", "stand_ins", i, "tile"),
                              f"stand-in {tile_name(t)} is not in the {tileset.name} tile set")
             stand_ins.append(StandIn(tile=t, when=si.get("when", "always")))
-        return WildcardRule(successors=succ, stand_ins=tuple(stand_ins),
-                            indicator=dict(w.get("indicator", {}) or {}))
+        return tuple(stand_ins)
 
     def shape(self, d: Any, path: tuple) -> Shape | None:
         if not isinstance(d, dict):
@@ -397,14 +451,40 @@ class _Builder:
             return None
         suits = d.get("suits")
         tiles = d.get("tiles")
+        any_of = d.get("any_of")
+        subs = None
+        if isinstance(any_of, list):
+            subs = tuple(f for i, x in enumerate(any_of)
+                         if (f := self.tile_filter(x, (*path, "any_of", i))) is not None)
         return TileFilter(
             ranks=frozenset(d["ranks"]) if "ranks" in d else None,
             suits=frozenset(SUIT_LETTERS.index(s) for s in suits) if suits else None,
             honors=d.get("honors"),
             tiles=frozenset(self.tiles(tiles, (*path, "tiles"))) if tiles else None,
+            any_of=subs,
         )
 
-    def patterns(self, shapes: dict[str, Shape], scoring: Scoring, has_wildcard: bool) -> list[Pattern]:
+    def group_filter(self, d: Any, path: tuple) -> tuple[GroupFilter | None, Count | None]:
+        if not isinstance(d, dict):
+            return None, None
+        kinds = d.get("kind")
+        return GroupFilter(
+            kinds=frozenset(k for x in kinds for k in GROUP_KINDS[x]) if kinds else None,
+            holding=self.tile_filter(d.get("holding"), (*path, "holding")),
+            exposed=d.get("exposed"),
+            laid_down=d.get("laid_down"),
+        ), self.count(d["count"]) if "count" in d else Count(1, None)
+
+    def flags(self) -> tuple[str, ...]:
+        out = []
+        for i, f in enumerate(self.data.get("flags") or []):
+            if f in FLAGS:
+                self.problem(("flags", i), f"{f!r} is one of the engine's own flags: no need to declare it")
+            out.append(str(f))
+        return tuple(out)
+
+    def patterns(self, shapes: dict[str, Shape], scoring: Scoring, has_wildcard: bool,
+                 declared_flags: tuple[str, ...] = ()) -> list[Pattern]:
         raw = self.data.get("patterns")
         if not isinstance(raw, list):
             return []
@@ -457,7 +537,7 @@ class _Builder:
                     self.problem(wpath, "a wildcard wait needs a `wildcard` rule in the ruleset")
             req = p.get("require") or {}
             counts = tuple((k, self.count(v)) for k, v in req.items()
-                           if k not in ("all_tiles", "no_tiles", "pair") and isinstance(v, int | dict))
+                           if k not in NOT_COUNTS and isinstance(v, int | dict))
             wh = p.get("when") or {}
             when = When(
                 win_by=frozenset(wh["win_by"]) if "win_by" in wh else None,
@@ -466,7 +546,15 @@ class _Builder:
                 discarder=wh.get("discarder"),
                 flags=frozenset(wh.get("flags", [])),
                 not_flags=frozenset(wh.get("not_flags", [])),
+                seat_state=tuple(sorted((wh.get("seat_state") or {}).items())),
             )
+            for key in ("flags", "not_flags"):
+                for j, f in enumerate(wh.get(key) or []):
+                    if f not in FLAGS and f not in declared_flags:
+                        hint = difflib.get_close_matches(str(f), [*FLAGS, *declared_flags], n=1)
+                        self.problem((*path, "when", key, j), f"unknown flag {f!r}"
+                                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                     + "; a flag a plugin sets must be declared under `flags`")
             if when.win_tile == "wildcard" and not has_wildcard:
                 self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
             excludes = p.get("excludes") or []
@@ -485,6 +573,23 @@ class _Builder:
             phase = p.get("phase", "win")
             if phase == "opening" and (shape_list or waits):
                 self.problem(path, "an opening pattern is judged on the dealt tiles: no shape or wait")
+            if phase == "opening":
+                for key in READING_ONLY:
+                    if key in req:
+                        self.problem((*path, "require", key), f"`{key}` reads the groups of a win's "
+                                     "reading; an opening pattern has none", key=True)
+            groups, groups_count = self.group_filter(req.get("groups"), (*path, "require", "groups"))
+            per = times.get("per")
+            if per is not None:
+                if per == "groups":
+                    if groups is None:
+                        self.problem((*path, "times", "per"), "`per: groups` counts the pattern's own "
+                                     "`require.groups`, and it has none")
+                elif per not in COUNT_MEASURES:
+                    hint = difflib.get_close_matches(str(per), [*COUNT_MEASURES, "groups"], n=1)
+                    self.problem((*path, "times", "per"), f"unknown measure {per!r}"
+                                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                 + f"; one of: {', '.join(COUNT_MEASURES)}, groups")
             if not isinstance(p.get("points"), int):
                 continue  # the schema already reported it
             out.append(Pattern(
@@ -493,6 +598,10 @@ class _Builder:
                 all_tiles=self.tile_filter(req.get("all_tiles"), (*path, "require", "all_tiles")),
                 no_tiles=self.tile_filter(req.get("no_tiles"), (*path, "require", "no_tiles")),
                 pair=self.tile_filter(req.get("pair"), (*path, "require", "pair")),
+                every_group=self.tile_filter(req.get("every_group"), (*path, "require", "every_group")),
+                any_group=self.tile_filter(req.get("any_group"), (*path, "require", "any_group")),
+                groups=groups, groups_count=groups_count,
+                win_wait=frozenset(req["win_wait"]) if "win_wait" in req else None,
                 when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
                 excludes=frozenset(excludes), description=str(p.get("description", "")),
             ))
@@ -508,7 +617,35 @@ class _Builder:
             if isinstance(v, dict) and v:
                 payer, amount = next(iter(v.items()))
                 kongs[k] = KongPayment(payer, int(amount))
+        value_kind = s.get("value", "points")
+        table = tuple(int(x) for x in s.get("table") or ())
+        if value_kind == "table" and not table:
+            self.problem(("scoring", "value"),
+                         "`value: table` needs `scoring.table` (the amount for 0, 1, … points)")
+        if table and value_kind != "table":
+            self.problem(("scoring", "table"),
+                         f"`table` is only read with `value: table` (value is {value_kind})", key=True)
+        minimum, cap = s.get("minimum"), s.get("cap")
+        if isinstance(minimum, int) and isinstance(cap, int) and cap < minimum:
+            self.problem(("scoring", "cap"), f"the cap ({cap}) is below the minimum to win ({minimum}): "
+                         "no hand could ever be paid")
+        if value_kind == "table" and table:
+            if not isinstance(cap, int):
+                self.problem(("scoring", "table"), f"a table of {len(table)} amounts needs "
+                             f"`scoring.cap` (at most {len(table) - 1}) so every count has an amount")
+            elif cap > len(table) - 1:
+                self.problem(("scoring", "cap"), f"cap {cap} is past the end of `value.table` "
+                             f"({len(table)} amounts, for 0–{len(table) - 1} points)")
+        bonuses = dict(s.get("bonuses") or {})
+        if "dealer" in bonuses and s.get("dealer_bonus"):
+            self.problem(("scoring", "bonuses", "dealer"), "give the dealer's bonus once: "
+                         "`bonuses.dealer` or `dealer_bonus`, not both")
         return Scoring(
+            minimum=minimum if isinstance(minimum, int) else None,
+            cap=cap if isinstance(cap, int) else None,
+            value=value_kind, value_base=int(s.get("base", 1)), value_table=table,
+            multipliers={k: int(v) for k, v in (s.get("multipliers") or {}).items()},
+            bonuses={k: int(v) for k, v in bonuses.items()},
             combine=s.get("combine", "highest"),
             tiers=tuple(t for t in s.get("tiers", []) if isinstance(t, str))
             if isinstance(s.get("tiers"), list) else (),
@@ -517,6 +654,98 @@ class _Builder:
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
             ties=str(s.get("ties", "first_declared")),
+        )
+
+    def flow(self, tileset: TileSet | None) -> Flow:
+        """Hand flow, phases before play, declarations, kong and drawn-end settlements."""
+        d = self.data
+        players = d.get("players") if isinstance(d.get("players"), int) else 4
+        win = d.get("win") or {}
+        after_win = win.get("after_win", "end")
+        after_winners = win.get("after_winners")
+        if after_winners is not None:
+            if after_win == "end":
+                self.problem(("win", "after_winners"), "`after_winners` needs `after_win: leave` or `stay` "
+                             "(with `end` the first win ends the hand)")
+            elif after_winners > players or (after_win == "leave" and after_winners >= players):
+                most = players - 1 if after_win == "leave" else players
+                self.problem(("win", "after_winners"), f"{after_winners} winners can't happen with {players} "
+                             f"players" + (" when winners leave (one must be left to pay)"
+                                           if after_win == "leave" else "") + f"; at most {most}")
+        elif after_win == "leave":
+            after_winners = players - 1
+        exchange = None
+        ex = d.get("exchange")
+        if isinstance(ex, dict) and isinstance(ex.get("tiles"), int):
+            k = ex["tiles"]
+            if k > 13:
+                self.problem(("exchange", "tiles"), f"an exchange of {k} tiles: a hand holds only 13")
+            direction = ex.get("direction")
+            fixed: str | None = None
+            dice = 0
+            by_dice: dict[int, str] = {}
+            if isinstance(direction, str):
+                fixed = direction
+                used = {direction}
+            elif isinstance(direction, dict):
+                dice = int(direction.get("dice", 1))
+                sums = range(dice, 6 * dice + 1)
+                values = direction.get("values") or {}
+                if values and ("odd" in direction or "even" in direction):
+                    self.problem(("exchange", "direction"), "give `values` or `odd`/`even`, not both")
+                for v in sums:
+                    dv = values.get(str(v)) or direction.get("odd" if v % 2 else "even")
+                    if dv is None:
+                        self.problem(("exchange", "direction"), f"no direction for the dice sum {v} "
+                                     f"({dice} {'die' if dice == 1 else 'dice'} give {dice}–{6 * dice})")
+                        break
+                    by_dice[v] = dv
+                for key in values:
+                    if int(key) not in sums:
+                        self.problem(("exchange", "direction", "values", key),
+                                     f"{dice} {'die' if dice == 1 else 'dice'} never sum to {key}")
+                used = set(by_dice.values())
+            else:
+                used = set()
+            if "across" in used and players != 4:
+                self.problem(("exchange", "direction"), f"`across` needs 4 players, not {players}")
+            exchange = Exchange(tiles=k, same_suit=ex.get("suit", "same") == "same", direction=fixed,
+                                dice=dice, by_dice=by_dice)
+        decl = d.get("declarations") or {}
+        void = None
+        if isinstance(decl.get("void_suit"), dict):
+            v = decl["void_suit"]
+            void = VoidSuit(discard_first=bool(v.get("discard_first", True)),
+                            claim=bool(v.get("claim", False)),
+                            win_holding=bool(v.get("win_holding", False)))
+            if tileset is not None and not any(not is_honor(t) for t in tileset.kinds):
+                self.problem(("declarations", "void_suit"), "a void suit needs suits in the tile set")
+        sc = d.get("scoring") or {}
+        kongs = sc.get("kongs") or {}
+        paid = kongs.get("paid", "at_win")
+        refund = kongs.get("refund") or None
+        if paid == "at_kong" and "void_on_draw" in kongs:
+            self.problem(("scoring", "kongs", "void_on_draw"), "kongs paid `at_kong` are never voided: "
+                         "drop `void_on_draw` (or use `refund`)")
+        if refund and paid != "at_kong":
+            self.problem(("scoring", "kongs", "refund"), "a refund gives back kong money paid at the kong: "
+                         "it needs `paid: at_kong`")
+        on_draw = []
+        for i, item in enumerate(sc.get("on_draw") or []):
+            if not isinstance(item, dict):
+                continue
+            preds = [*(item.get("from") or []), *(item.get("to") or [])]
+            if void is None and any("void" in str(p) for p in preds):
+                self.problem(("scoring", "on_draw", i), "`holding_void` needs `declarations: {void_suit: …}`")
+            on_draw.append(DrawnPayment(amount=item.get("pay", 0), payer=tuple(item.get("from") or ()),
+                                        payee=tuple(item.get("to") or ())))
+        kong_flags = win.get("kong_flags")
+        return Flow(
+            after_win=after_win, after_winners=after_winners,
+            which_win=(d.get("dealer") or {}).get("which_win", "first"),
+            kong_flags=frozenset(kong_flags) if isinstance(kong_flags, list) else Flow.kong_flags,
+            exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
+            kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:
@@ -612,8 +841,10 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         tileset = TileSet(tileset.name, tileset.kinds, tileset.copies, dict(wildcard.successors))
     shapes = _guard(b.shapes) or {}
     scoring = _guard(b.scoring) or Scoring()
-    patterns = _guard(b.patterns, shapes, scoring, wildcard is not None) or []
+    flags = _guard(b.flags) or ()
+    patterns = _guard(b.patterns, shapes, scoring, wildcard is not None, flags) or []
     plugins = _guard(b.plugins) or {}
+    flow = _guard(b.flow, tileset) or Flow()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
     # This file's problems first, in file order; then those in files it extends.
@@ -629,7 +860,8 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
-        plugins=plugins, data=data, leave=_leave_rule(data.get("leave") or {}),
+        plugins=plugins, data=data, flags=flags, flow=flow,
+        leave=_leave_rule(data.get("leave") or {}),
     )
     return rs, problems
 

@@ -35,7 +35,7 @@ from .patterns import (
 )
 from .plugins import call_hook, make_plugin_manager
 from .readings import Reading, Tiles, readings
-from .tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
+from .tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_code, tile_name
 from .waits import completed_shape, shape_possible, wait_holds
 
 
@@ -56,8 +56,9 @@ class Score:
     reason: str = ""
     reading: Reading | None = None
     patterns: list[ScoredPattern] = field(default_factory=list)
-    points: int = 0
+    points: int = 0  # capped (scoring.cap)
     wildcard: Tile | None = None
+    uncapped: int | None = None  # before the cap (None: same as points)
 
     @property
     def pattern_names(self) -> list[str]:
@@ -84,6 +85,7 @@ class Evaluator:
         self.ruleset = ruleset
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
         self.kinds = list(ruleset.tileset.kinds)
+        self._void_rule = ruleset.flow.void_suit is not None and not ruleset.flow.void_suit.win_holding
         self.win_patterns = ruleset.patterns_for("win")
         self.opening_patterns = ruleset.patterns_for("opening")
         self.wait_patterns = [p for p in self.win_patterns if p.waits]
@@ -98,10 +100,10 @@ class Evaluator:
         # For each shape, the patterns that can apply to a reading of it: those of
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
         # Shapes that some pattern makes a win with no requirement and no context.
-        self._unconditional = [
+        # (None with a minimum to win: fitting a shape is then not enough.)
+        self._unconditional = [] if ruleset.scoring.minimum else [
             s for s in self.shapes if s.kind != "free" and any(
-                p.shapes and not p.counts and p.all_tiles is None and p.no_tiles is None
-                and p.pair is None and p.when == When() and shape_matches(p.shapes, s)
+                p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         self._by_shape = [
@@ -112,6 +114,12 @@ class Evaluator:
         self._free_banned: list[frozenset[int] | None] = [
             None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
+        # Per-seat state keys some pattern reads: part of the context's memo key.
+        self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
+        rule = ruleset.wildcard
+        self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
+        self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
+        self._wild_claims = bool(rule and rule.may_claim)
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
@@ -119,19 +127,36 @@ class Evaluator:
     # -- wildcards ---------------------------------------------------------
 
     def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
-        """The wildcard tile, given it or the flipped indicator."""
+        """The wildcard tile, given it or the flipped indicator.
+
+        A ruleset whose wildcards are all fixed needs neither: its first fixed
+        kind is the wildcard (the others are wild too, see :meth:`wild_kinds`).
+        """
         rule = self.ruleset.wildcard
         if wildcard is None and indicator is None:
-            return None
+            return self._default_wild
         if rule is None:
             raise HandError(f"the {self.ruleset.id} ruleset has no wildcard")
         if indicator is not None:
-            if indicator not in rule.successors:
+            if not rule.flips:
+                raise HandError(f"the {self.ruleset.id} ruleset flips no indicator: its wildcards are fixed "
+                                f"({format_tiles(rule.fixed, 'chinese')})")
+            if indicator not in self.ruleset.tileset or (rule.names == "successor"
+                                                         and indicator not in rule.successors):
                 raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
-            return rule.successors[indicator]
+            return rule.wildcard_for(indicator)
         if wildcard not in self.ruleset.tileset:
             raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
+        if not rule.flips and wildcard not in rule.fixed:
+            raise HandError(f"{tile_name(wildcard)} is not a wildcard of the {self.ruleset.id} ruleset: its "
+                            f"wildcards are fixed ({format_tiles(rule.fixed, 'chinese')})")
         return wildcard
+
+    def wild_kinds(self, wildcard: Tile | None) -> frozenset[Tile]:
+        """Every wild kind in a hand whose (flipped or first fixed) wildcard is ``wildcard``."""
+        if not self._fixed:
+            return frozenset() if wildcard is None else frozenset((wildcard,))
+        return frozenset(self._fixed) | ({wildcard} if wildcard is not None else frozenset())
 
     def stand_in_for(self, wildcard: Tile | None) -> Tile | None:
         """The stand-in tile active with this wildcard (e.g. 中 for a suited wildcard)."""
@@ -150,8 +175,14 @@ class Evaluator:
         for t in tiles:
             counts[t] += 1
         wilds = stand_ins = 0
+        if wildcard is None:
+            wildcard = self._default_wild
         stand = self.stand_in_for(wildcard)
-        if wildcard is not None:
+        if self._fixed:
+            for k in self.wild_kinds(wildcard):
+                wilds += counts[k]
+                counts[k] = 0
+        elif wildcard is not None:
             wilds, counts[wildcard] = counts[wildcard], 0
         if stand is not None:
             stand_ins, counts[stand] = counts[stand], 0
@@ -161,7 +192,7 @@ class Evaluator:
 
     def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
         """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
-        check_context(ctx, self.ruleset.players)
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
         check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
             if m.from_seat is not None and m.from_seat == ctx.seat:
@@ -173,12 +204,37 @@ class Evaluator:
             raise HandError("a win needs a winning tile")
         return self._score(hand, ctx, wildcard)
 
+    def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
+        """The ruleset's declared void suit (``declarations.void_suit`` without
+        ``win_holding``) is in ``ctx.seat_state`` and the hand holds a tile of it."""
+        rule = self.ruleset.flow.void_suit
+        if rule is None or rule.win_holding:
+            return False
+        void = ctx.seat_state.get("void_suit") if ctx.seat_state else None
+        if void not in ("m", "p", "s"):
+            return False
+        suit = "mps".index(void)
+        return any(not is_honor(t) and t // 9 == suit for t in hand.all_tiles)
+
+    def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
+        if self._fixed:
+            return t in self._fixed or (wildcard is not None and t == wildcard)
+        return wildcard is not None and t == wildcard
+
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score:
+        if wildcard is None:
+            wildcard = self._default_wild
         win_rules = self.ruleset.win
         if not win_rules.get(ctx.win_by, False):
             return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
-        win_wild = wildcard is not None and hand.win_tile == wildcard
-        if win_wild and ctx.win_by != "self_draw":
+        if self._void_rule and self.void_refuses(hand, ctx):
+            return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
+                         wildcard=wildcard)
+        if self._fixed:
+            win_wild = self._is_wild(hand.win_tile, wildcard)
+        else:
+            win_wild = wildcard is not None and hand.win_tile == wildcard
+        if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
             return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
         held = self.split(hand.concealed, wildcard)
         facts = HandFacts(
@@ -186,6 +242,8 @@ class Evaluator:
             wildcards_held=held.wilds,
             win_tile_wild=win_wild,
             suits_in_set=self._suits_in_set,
+            win_tile=hand.win_tile,
+            wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
         )
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
@@ -214,7 +272,13 @@ class Evaluator:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
+        sc = self.ruleset.scoring
+        if sc.minimum is not None and points < sc.minimum:
+            return Score(False, f"{points} point(s) ({'+'.join(x.name for x in scored)}): below the "
+                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
+                         points=points, wildcard=wildcard, uncapped=points)
+        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                     uncapped=points)
 
     def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
         """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
@@ -238,9 +302,11 @@ class Evaluator:
 
         Memoised: a ruleset meets only a few distinct contexts.
         """
-        key = (ctx.win_by, ctx.seat == ctx.dealer,
-               None if ctx.discarder is None else ctx.discarder == ctx.dealer,
-               ctx.flags, facts.win_tile_wild)
+        key: tuple = (ctx.win_by, ctx.seat == ctx.dealer,
+                      None if ctx.discarder is None else ctx.discarder == ctx.dealer,
+                      ctx.flags, facts.win_tile_wild)
+        if self._state_keys:
+            key += tuple(repr(ctx.seat_state.get(k)) for k in self._state_keys)
         cached = self._context_cache.get(key)
         if cached is None:
             ok = frozenset(p.name for p in self.win_patterns if context_holds(p, ctx, facts))
@@ -286,7 +352,7 @@ class Evaluator:
             return Score(False, "no opening pattern")
         points, picked = result
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, patterns=scored, points=points)
+        return Score(True, patterns=scored, points=self.ruleset.scoring.capped(points), uncapped=points)
 
     # -- readiness -------------------------------------------------------------
 
@@ -296,7 +362,15 @@ class Evaluator:
             return False
         if not self.ruleset.win.get(ctx.win_by, False):
             return False
-        if wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw":
+        if self._fixed:
+            if wildcard is None:
+                wildcard = self._default_wild
+            if self._is_wild(hand.win_tile, wildcard) and ctx.win_by != "self_draw" and not self._wild_claims:
+                return False
+        elif wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw" \
+                and not self._wild_claims:
+            return False
+        if self._void_rule and self.void_refuses(hand, ctx):
             return False
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         exposed = len(hand.melds)
@@ -346,23 +420,30 @@ class Evaluator:
     # -- settlement ---------------------------------------------------------------
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
-               kongs: Sequence[st.KongRecord] | None = None) -> st.Settlement:
+               kongs: Sequence[st.KongRecord] | None = None, *,
+               payers: Sequence[int] | None = None, plugins: bool = True) -> st.Settlement:
         """Payments for a scored win plus kong payments.
 
         ``kongs``: every kong made this hand (the game knows them); by default
         the winner's own kong melds (all a conformance case can say).
+        ``payers``: who may pay (in a hand that goes on after a win, the players
+        still in it); ``plugins=False`` skips ``mj_modify_settlement``.
         """
         rs = self.ruleset
         s = st.Settlement(rs.players)
+        if payers is None and ctx.in_play is not None:
+            payers = sorted(ctx.in_play)
         if score.win:
             s.payments.extend(st.win_payments(
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
                 discarder=ctx.discarder, points=score.points,
-                reason="+".join(score.pattern_names)))
+                reason="+".join(score.pattern_names), payers=payers))
             if kongs is None:
                 kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                          for m in hand.melds if m.is_kong]
             s.payments.extend(st.kong_payments(rs, kongs))
+        if not plugins:
+            return s
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pluggy
 
-from .model import Ruleset
+from .model import Ruleset, Scoring
 from .plugins import call_hook
 
 LEAVE_REASON = "leave"  # the reason of a leaver's penalty (see the ruleset's ``leave``)
@@ -35,7 +35,7 @@ class Payment:
 class SettlementContext:
     """What is being settled; a read-only view for plugins."""
 
-    kind: str  # "win" | "opening" | "kongs"
+    kind: str  # "win" | "opening" | "kongs" | "kong" (paid at the kong) | "refund" | "draw"
     players: int
     dealer: int
     winners: tuple[int, ...] = ()
@@ -80,21 +80,48 @@ def _others(seat: int, players: int) -> Iterable[int]:
 
 def win_payments(
     ruleset: Ruleset, *, winner: int, dealer: int, win_by: str, discarder: int | None, points: int,
-    reason: str,
+    reason: str, payers: Sequence[int] | None = None,
 ) -> list[Payment]:
-    """Payments for one win by the ruleset's payout rule and dealer adjustment."""
+    """Payments for one win by the ruleset's payout rule and dealer adjustment.
+
+    ``payers``: the seats that may pay (default: everyone but the winner) —
+    in a hand that goes on after a win, those still in it.
+    """
     rule = ruleset.scoring.payout.get(win_by, "each_other" if win_by == "self_draw" else "discarder")
     if rule == "discarder" and discarder is not None:
-        payers: Iterable[int] = [discarder]
+        who: Iterable[int] = [discarder]
     else:
-        payers = _others(winner, ruleset.players)
+        who = _others(winner, ruleset.players)
+    if payers is not None:
+        who = [p for p in who if p in payers]
+    sc = ruleset.scoring
+    base = sc.amount(points)
     out = []
-    for payer in payers:
-        amount = points
-        if ruleset.scoring.dealer_bonus and dealer in (payer, winner):
-            amount += ruleset.scoring.dealer_bonus
-        out.append(Payment(payer, winner, amount, reason))
+    for payer in who:
+        out.append(Payment(payer, winner, payment_amount(
+            sc, base, dealer=dealer in (payer, winner), discarder=payer == discarder,
+            self_draw=win_by == "self_draw"), reason))
     return out
+
+
+def payment_amount(scoring: Scoring, base: int, *, dealer: bool, discarder: bool, self_draw: bool) -> int:
+    """One payer's amount: ``base`` × the multipliers that apply + the bonuses that apply.
+
+    ``dealer``: the payer or the winner is the dealer; ``discarder``: the payer
+    dealt in; ``self_draw``: the win is a self-draw (``scoring.multipliers`` /
+    ``scoring.bonuses``; ``dealer_bonus`` is ``bonuses.dealer``).
+    """
+    applies = {"dealer": dealer, "discarder": discarder, "self_draw": self_draw}
+    amount = base
+    for key, m in scoring.multipliers.items():
+        if applies.get(key):
+            amount *= m
+    if scoring.dealer_bonus and dealer:
+        amount += scoring.dealer_bonus
+    for key, b in scoring.bonuses.items():
+        if applies.get(key):
+            amount += b
+    return amount
 
 
 def kong_payments(ruleset: Ruleset, kongs: Sequence[KongRecord]) -> list[Payment]:
