@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MJError
-from .simulate import SimSpec, Stats, _chunks, _load, _worker_init, parse_bots, play_game
+from .simulate import SimSpec, Stats, _chunks, _load, _options_key, _worker_init, parse_bots, play_game
 
 
 class BalanceError(MJError):
@@ -80,7 +80,7 @@ class ChunkResult:
 
 def balance_chunk(spec: SimSpec, games: Sequence[int]) -> ChunkResult:
     """Play ``games`` in order (the unit of work of every runner; picklable, importable)."""
-    rs, _ = _load(spec.ruleset)
+    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     tap = _PaidTap()
     for g in games:
@@ -165,7 +165,8 @@ def _width(text: str) -> int:
 def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[str] = "greedy",
                 hands_per_game: int = 8, workers: int = 1, cluster: Any = None,
                 connect_timeout: float = 10.0,
-                progress: Callable[[int], None] | None = None) -> BalanceResult:
+                progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None,
+                preset: str | None = None) -> BalanceResult:
     """Play ``hands`` hands and collect pattern statistics.
 
     ``workers == 1`` plays in this process; ``workers > 1`` uses a process pool;
@@ -181,9 +182,9 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         raise BalanceError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise BalanceError(f"workers must be positive, got {workers}")
-    rs, _ = _load(ruleset)  # MJError for an unknown ruleset
+    rs, _ = _load(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, _options_key(options), preset)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()

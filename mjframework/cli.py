@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -35,6 +36,26 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def option_flags(f: Any) -> Any:
+    """``--set NAME=VALUE`` (repeat) and ``--preset NAME``: a ruleset's declared house-rule options."""
+    f = click.option("--preset", "preset", metavar="NAME",
+                     help="Play with one of the ruleset's presets (a named set of options).")(f)
+    f = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                     help="Set one of the ruleset's options (repeat); `mj doc` lists them.")(f)
+    return f
+
+
+def parse_sets(sets: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``("birds=4", ...)`` → ``{"birds": "4"}``; a malformed item is a user error (exit 1)."""
+    out: dict[str, str] = {}
+    for item in sets:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise MJError(f"--set {item!r}: write NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
 
 
 class _Group(click.Group):
@@ -88,15 +109,41 @@ def validate(paths: tuple[Path, ...]) -> None:
 @main.command("rulesets")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per ruleset.")
 def rulesets_cmd(as_json: bool) -> None:
-    """List the built-in rulesets."""
-    for rid, path in rs_mod.available_rulesets().items():
-        r = rs_mod.load_ruleset(path)
+    """List the rulesets: built-in, and those of installed ruleset packages (where each comes from).
+
+    A package adds rulesets through the entry-point group `mjframework.rulesets`
+    (see `mj new-variant`). A ruleset that fails to load is listed with its
+    first problem; the command then exits 1.
+    """
+    bad = 0
+    for src in rs_mod.ruleset_sources():
+        if src.error:
+            bad += 1
+            click.echo(f"error: ruleset package {src.origin}: {src.error}", err=True)
+    for rid, (path, src) in rs_mod.ruleset_origins().items():
+        conf = [str(p) for p in src.conformance_files()]
+        try:
+            r = rs_mod.load_ruleset(path)
+        except RulesetError as e:
+            bad += 1
+            first = str(e.problems[0]) if e.problems else "invalid"
+            if as_json:
+                click.echo(json.dumps({"id": rid, "source": src.name, "from": src.origin, "path": str(path),
+                                       "error": first}, ensure_ascii=False))
+            else:
+                click.echo(f"{rid:20} (invalid: {first})  [{src.origin}]")
+            continue
         if as_json:
             click.echo(json.dumps({"id": rid, "name": r.name, "tiles": r.tileset.size,
                                    "patterns": len(r.patterns), "plugins": list(r.plugins),
-                                   "path": str(path)}, ensure_ascii=False))
+                                   "options": list(r.options_declared()), "presets": list(r.presets()),
+                                   "source": src.name, "from": src.origin, "path": str(path),
+                                   "conformance": conf}, ensure_ascii=False))
         else:
-            click.echo(f"{rid:20} {r.name}  ({r.tileset.size} tiles, {len(r.patterns)} patterns)")
+            click.echo(f"{rid:20} {r.name}  ({r.tileset.size} tiles, {len(r.patterns)} patterns)"
+                       f"  [{src.origin}]")
+    if bad:
+        sys.exit(1)
 
 
 @main.command("schema")

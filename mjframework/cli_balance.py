@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .cli import main
+from .cli import main, option_flags, parse_sets
 from .cli_game import _hands_and_seed, _int, _progress
 
 
@@ -26,8 +26,10 @@ from .cli_game import _hands_and_seed, _int, _progress
               help="How long to try to reach the --cluster scheduler.")
 @click.option("--output", "-o", "out_dir", default="balance", show_default=True, metavar="DIR",
               help="Directory for balance.png and balance.html.")
+@option_flags
 def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, workers: str,
-                cluster: str | None, connect_timeout: str, out_dir: str) -> None:
+                cluster: str | None, connect_timeout: str, out_dir: str, sets: tuple[str, ...],
+                preset: str | None) -> None:
     """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
     from .balance import run_balance, write_report
 
@@ -37,7 +39,8 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
     assert k is not None and t is not None
     with _progress(n) as update:
         result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
-                             connect_timeout=float(t), progress=update)
+                             connect_timeout=float(t), progress=update, options=parse_sets(sets),
+                             preset=preset)
     png, page = write_report(result, out_dir)
     click.echo(result.table())
     click.echo(f"\nwrote {png} and {page}")

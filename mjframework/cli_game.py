@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import main
+from .cli import main, option_flags, parse_sets
 from .errors import MJError
 
 # Hands before a progress bar is worth showing (and only when stderr is a terminal).
@@ -69,8 +69,9 @@ def _progress(hands: int) -> Iterator:
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
               help="Hands per game: the dealer rotates within a game; each game starts afresh.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
+@option_flags
 def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, log: str | None, workers: str,
-                 hands_per_game: str, as_json: bool) -> None:
+                 hands_per_game: str, as_json: bool, sets: tuple[str, ...], preset: str | None) -> None:
     """Let bots play N hands of RULESET (an id or a path); print statistics."""
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
@@ -81,7 +82,7 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
     try:
         with _progress(n) as update:
             result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
-                              progress=update)
+                              progress=update, options=parse_sets(sets), preset=preset)
     except KeyboardInterrupt:
         click.echo("\ninterrupted" + (f" (no log written to {log})" if log else ""), err=True)
         sys.exit(130)
@@ -105,7 +106,9 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
 @click.option("--watch", is_flag=True, help="Four bots play; watch every hand as it happens.")
 @click.option("--speak", is_flag=True,
               help="Say the calls (报牌) aloud with espeak-ng, if it is installed (else silently not).")
-def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool) -> None:
+@option_flags
+def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, sets: tuple[str, ...],
+             preset: str | None) -> None:
     """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
 
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
@@ -119,7 +122,8 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
     try:
-        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak)
+        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, options=parse_sets(sets),
+                     preset=preset)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

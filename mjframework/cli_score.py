@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .cli import main
+from .cli import main, option_flags, parse_sets
 from .conformance import (
     conformance_files,
     context_value,
@@ -51,11 +51,13 @@ def _tile_opt(value: str | None, what: str) -> int | None:
               help="Plugin input, e.g. birds='3m 4s' (tile strings become tiles; repeat).")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
+@option_flags
 def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
-          flags: tuple[str, ...], context: tuple[str, ...], opening: bool, as_json: bool) -> None:
+          flags: tuple[str, ...], context: tuple[str, ...], opening: bool, as_json: bool,
+          sets: tuple[str, ...], preset: str | None) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path)."""
-    ev = Evaluator(load_ruleset(ruleset))
+    ev = Evaluator(load_ruleset(ruleset, options=parse_sets(sets), preset=preset))
     if wildcard and indicator:
         raise HandError("give --wildcard or --indicator, not both")
     wild = ev.wildcard_from(_tile_opt(wildcard, "--wildcard"), _tile_opt(indicator, "--indicator"))

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -320,7 +321,8 @@ class Speaker:
 
 
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
-                 watch: bool = False, speak: bool = False) -> list[int]:
+                 watch: bool = False, speak: bool = False, options: dict[str, Any] | None = None,
+                 preset: str | None = None) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
@@ -332,7 +334,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
 
     console = console or Console()
     echo = console.echo
-    rs, ev = _load(ruleset_ref)
+    rs, ev = _load(ruleset_ref, options, preset)
     human = HumanPlayer(console, 0)
     me = None if watch else 0
     announcer = Announcer(echo, me, rs.players)

@@ -177,6 +177,17 @@ class Ruleset:
     deal: dict[str, Any]
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
+    options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
+
+    def options_declared(self) -> dict[str, Any]:
+        """The ``options`` declarations (name → mapping), as written."""
+        d = self.data.get("options") if isinstance(self.data, dict) else None
+        return dict(d) if isinstance(d, dict) else {}
+
+    def presets(self) -> dict[str, Any]:
+        """The ``presets`` declarations (name → {description, set})."""
+        d = self.data.get("presets") if isinstance(self.data, dict) else None
+        return dict(d) if isinstance(d, dict) else {}
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

@@ -219,6 +219,8 @@ class SimSpec:
     seed: int
     bots: tuple[str, ...]
     hands_per_game: int = 8
+    options: tuple[tuple[str, str], ...] = ()  # house-rule options (name, value), as given
+    preset: str | None = None
 
     @property
     def games(self) -> int:
@@ -228,18 +230,31 @@ class SimSpec:
         return min(self.hands_per_game, self.hands - game * self.hands_per_game)
 
     def header(self, ruleset_id: str) -> Event:
-        return {"type": "simulation", "format": LOG_FORMAT, "ruleset": ruleset_id, "seed": self.seed,
-                "hands": self.hands, "hands_per_game": self.hands_per_game, "bots": list(self.bots)}
+        out: Event = {"type": "simulation", "format": LOG_FORMAT, "ruleset": ruleset_id, "seed": self.seed,
+                      "hands": self.hands, "hands_per_game": self.hands_per_game, "bots": list(self.bots)}
+        if self.options or self.preset:
+            rs, _ = _load(self.ruleset, self.options, self.preset)
+            out["options"] = rs.options
+            if self.preset:
+                out["preset"] = self.preset
+        return out
 
 
-_EVALUATORS: dict[str, tuple[Ruleset, Evaluator]] = {}
+_EVALUATORS: dict[tuple, tuple[Ruleset, Evaluator]] = {}
 
 
-def _load(ref: str) -> tuple[Ruleset, Evaluator]:
-    if ref not in _EVALUATORS:
-        rs = load_ruleset(ref)
-        _EVALUATORS[ref] = (rs, Evaluator(rs))
-    return _EVALUATORS[ref]
+def _options_key(options: Any) -> tuple[tuple[str, str], ...]:
+    items = options.items() if isinstance(options, dict) else options or ()
+    return tuple(sorted((str(k), str(v)) for k, v in items))
+
+
+def _load(ref: str, options: Any = (), preset: str | None = None) -> tuple[Ruleset, Evaluator]:
+    """The ruleset (with its chosen options) and an evaluator, once per process."""
+    key = (ref, _options_key(options), preset)
+    if key not in _EVALUATORS:
+        rs = load_ruleset(ref, options=dict(key[1]) or None, preset=preset)
+        _EVALUATORS[key] = (rs, Evaluator(rs))
+    return _EVALUATORS[key]
 
 
 def dump_event(e: Event) -> str:
@@ -248,7 +263,7 @@ def dump_event(e: Event) -> str:
 
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
     """Play one game (its hands in order), counting into ``stats`` and logging to ``out``."""
-    rs, ev = _load(spec.ruleset)
+    rs, ev = _load(spec.ruleset, spec.options, spec.preset)
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
@@ -287,7 +302,7 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
 
 def run_chunk(spec: SimSpec, games: Sequence[int], log_path: str | None) -> Stats:
     """Worker entry point: play ``games`` in order; log lines go to ``log_path``."""
-    rs, _ = _load(spec.ruleset)
+    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     if log_path is None:
         for g in games:
@@ -321,6 +336,8 @@ class SimResult:
         pats = sorted(s.patterns.items(), key=lambda kv: (-kv[1][0], kv[0]))
         return {
             "ruleset": self.ruleset_id,
+            "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+            "preset": self.spec.preset,
             "seed": self.spec.seed,
             "bots": list(self.spec.bots),
             "hands": s.hands,
@@ -406,10 +423,12 @@ def _chunks(games: int, workers: int) -> list[list[int]]:
 
 def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[str] = "greedy",
              hands_per_game: int = 8, workers: int = 1, log: str | Path | None = None,
-             progress: Callable[[int], None] | None = None) -> SimResult:
+             progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None,
+             preset: str | None = None) -> SimResult:
     """Play ``hands`` hands; write the log to ``log`` (atomically) if given.
 
     ``progress(n)`` is called with the number of hands just finished.
+    ``options`` / ``preset``: the ruleset's house-rule options to play with.
     """
     if hands <= 0:
         raise SimulationError(f"the number of hands must be positive, got {hands}")
@@ -417,9 +436,9 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
         raise SimulationError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise SimulationError(f"workers must be positive, got {workers}")
-    rs, _ = _load(ruleset)
+    rs, _ = _load(ruleset, options, preset)
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, _options_key(options), preset)
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
     out: IO[str] | None = None

@@ -106,6 +106,13 @@ def test_examples_rescore_through_mj_score(ruleset: str) -> None:
             assert names == [name], (name, args, names)
             assert got["points"] == int(stated.group(2)), (name, got["points"], status)
             exact += 1
+        elif status.startswith("scores ") and "as a bonus on the base win" in status:
+            stated = re.fullmatch(r"scores (.+) as a bonus on the base win (.+) \((\d+) points in all\)",
+                                  status)
+            assert stated and stated.group(1) == name, status
+            assert sorted(names) == sorted([name, stated.group(2)]), (name, args, names)
+            assert got["points"] == int(stated.group(3))
+            exact += 1
         else:
             stated = re.search(r"smallest pattern set found is (.+) \((\d+) points\)", status)
             assert stated, status
