@@ -241,3 +241,26 @@ def test_rule_card_lists_options() -> None:
     assert "| --set birds=… |" in md and "integer 0–8, default 2; this card: 0" in md
     assert "| --preset simple |" in md
     assert "--set birds=0 --set opening_wins=false" in md  # check commands replay the card's options
+
+
+def test_playground_offers_options() -> None:
+    from mjframework import serve
+
+    cs = next(r for r in serve.list_rulesets({"birds": "4"}) if r["id"] == "changsha")
+    birds = next(o for o in cs["options"] if o["name"] == "birds")
+    assert birds["type"] == "integer" and birds["default"] == 2 and birds["value"] == 4
+    assert {p["name"] for p in cs["presets"]} == {"simple", "big-birds"}
+    req = {"ruleset": "changsha", "hand": "123m 456m 789p 345s 2p", "win_tile": "2p"}
+    assert [p["amount"] for p in serve.score(req)["payments"]] == [60, -20, -20, -20]
+    got = serve.score({**req, "options": {"dealer_bonus": 30}})
+    assert [p["amount"] for p in got["payments"]] == [120, -40, -40, -40]
+    assert got["options"]["dealer_bonus"] == 30
+    with pytest.raises(OptionError, match="must be an integer"):
+        serve.score({**req, "options": {"dealer_bonus": "lots"}})
+    assert "this card: 0" in serve.rule_card("changsha", {"birds": "0"})
+    with pytest.raises(serve.BadRequest, match="no ruleset declares that option"):
+        serve.make_server("127.0.0.1", 0, options={"nonesuch": "1"})
+    res = mj("serve", "--port", "0", "--set", "nonesuch=1")
+    assert res.exit_code == 1 and "no ruleset declares that option" in res.output
+    page = (REPO / "mjframework" / "web" / "app.js").read_text(encoding="utf-8")
+    assert "options: chosenOptions()" in page
