@@ -24,11 +24,9 @@ import html
 import io
 import json
 import logging
-import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -38,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MJError
+from .fileio import write_atomic
 from .simulate import SimSpec, Stats, _chunks, _load, _options_key, _worker_init, parse_bots, play_game
 
 
@@ -473,18 +472,7 @@ shares can add up to more than 100%.</p>
 
 
 def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data)
 
 
 def write_report(result: BalanceResult, out_dir: str | Path) -> tuple[Path, Path]:

@@ -6,12 +6,12 @@ import sys
 
 import click
 
-from .cli import main, option_flags, parse_sets
+from .cli import RULESET, main, option_flags, parse_sets
 from .cli_game import _hands_and_seed, _int, _progress
 
 
 @main.command("balance")
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Base seed (integer). Default: a random one, printed so the run can be repeated.")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import main, option_flags, parse_sets
+from .cli import RULESET, main, option_flags, parse_sets
 from .errors import MJError
 
 # Hands before a progress bar is worth showing (and only when stderr is a terminal).
@@ -56,14 +56,15 @@ def _progress(hands: int) -> Iterator:
 
 
 @main.command("simulate")
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
 @click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
               help="One bot for every seat, or one per seat separated by commas (greedy, random).")
-@click.option("--log", "log", type=click.Path(dir_okay=False), metavar="F.jsonl",
-              help="Write every event as JSON lines (written to a temporary name, renamed at the end).")
+@click.option("--log", "log", type=click.Path(dir_okay=False, allow_dash=True), metavar="F.jsonl",
+              help="Write every event as JSON lines (to a temporary name, renamed at the end); "
+                   "`-`: to stdout, the statistics then going to stderr.")
 @click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
               help="Worker processes; results and the log do not depend on it.")
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
@@ -84,21 +85,22 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
             result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
                               progress=update, options=parse_sets(sets), preset=preset)
     except KeyboardInterrupt:
-        click.echo("\ninterrupted" + (f" (no log written to {log})" if log else ""), err=True)
+        click.echo("\ninterrupted" + (f" (no log written to {log})" if log and log != "-" else ""), err=True)
         sys.exit(130)
+    to_stderr = log == "-"  # stdout carries the log
     if as_json:
         out = result.to_dict()
         if log:
             out["log"] = log
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json.dumps(out, ensure_ascii=False), err=to_stderr)
         return
-    click.echo(result.table())
-    if log:
+    click.echo(result.table(), err=to_stderr)
+    if log and not to_stderr:
         click.echo(f"\nlog: {log}")
 
 
 @main.command("play")
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Seed (integer). Default: a random one, printed so the game can be replayed.")
 @click.option("--hands", "-n", "hands", default="1", show_default=True, metavar="N",

@@ -7,13 +7,13 @@ import sys
 
 import click
 
-from .cli import main
+from .cli import RULESET, main
 from .errors import MJError
 from .lint import DEFAULT_SAMPLES, NOTES, lint_file
 
 
 @main.command()
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--strict", is_flag=True,
               help="Exit 1 when there is any warning not accepted in the ruleset's `lint.accept`.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (warnings as a list).")

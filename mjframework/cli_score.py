@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .cli import main, option_flags, parse_sets
+from .cli import RULESET, InputPath, main, option_flags, parse_sets, shown
 from .conformance import (
     conformance_files,
     context_value,
@@ -33,7 +33,7 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 
 
 @main.command()
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.argument("hand")
 @click.option("--win-tile", "-t", help="The winning tile (8p, 八筒); not with --opening.")
 @click.option("--melds", "-m", multiple=True,
@@ -131,11 +131,14 @@ def _reading_text(result) -> str:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=InputPath(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
 def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool) -> None:
-    """Run conformance case files (or directories of them); exit 0 only if every case passes."""
+    """Run conformance case files (or directories of them; `-`: one from standard input).
+
+    Exits 0 only if every case passes, 1 otherwise.
+    """
     results = []
     for f in conformance_files(paths):
         if not f.exists():
@@ -143,8 +146,8 @@ def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool) -> None:
         for r in run_file(f):
             results.append(r)
             if as_json:
-                click.echo(json.dumps(r.to_dict(), ensure_ascii=False))
+                click.echo(shown(json.dumps(r.to_dict(), ensure_ascii=False)))
             elif verbose or not r.passed:
-                click.echo(r.describe())
+                click.echo(shown(r.describe()))
     click.echo(summary_line(results))
     sys.exit(0 if results and all(r.passed for r in results) else 1)

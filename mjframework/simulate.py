@@ -25,6 +25,7 @@ import os
 import random
 import shutil
 import signal
+import sys
 import tempfile
 import time
 from collections import deque
@@ -37,6 +38,7 @@ from typing import IO, Any
 from .bots import BOTS
 from .errors import MJError
 from .events import Event
+from .fileio import commit, is_stdio, temp_beside
 from .game import Game, HandResult
 from .model import Ruleset
 from .ruleset import load_ruleset
@@ -409,13 +411,6 @@ def _width(text: str) -> int:
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
 
 
-def _chmod_like_new_file(path: str) -> None:
-    """Temporary files are private (0600); the log gets a new file's usual mode."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(path, 0o666 & ~umask)
-
-
 def _chunks(games: int, workers: int) -> list[list[int]]:
     size = max(1, min(16, games // (workers * 8) or 1))
     return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
@@ -425,7 +420,7 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
              hands_per_game: int = 8, workers: int = 1, log: str | Path | None = None,
              progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None,
              preset: str | None = None) -> SimResult:
-    """Play ``hands`` hands; write the log to ``log`` (atomically) if given.
+    """Play ``hands`` hands; write the log to ``log`` (atomically) if given; ``"-"``: to stdout.
 
     ``progress(n)`` is called with the number of hands just finished.
     ``options`` / ``preset``: the ruleset's house-rule options to play with.
@@ -442,12 +437,15 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
     out: IO[str] | None = None
-    log_path = Path(log) if log is not None else None
+    to_stdout = is_stdio(log)
+    log_path = Path(log) if log is not None and not to_stdout else None
     start = time.perf_counter()
     try:
-        if log_path is not None:
-            log_path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{log_path.name}.", suffix=".tmp", dir=log_path.parent)
+        if to_stdout:
+            out = sys.stdout
+            out.write(dump_event(spec.header(rs.id)))
+        elif log_path is not None:
+            fd, tmp = temp_beside(log_path)
             tmp_paths.append(tmp)
             out = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
             out.write(dump_event(spec.header(rs.id)))
@@ -460,11 +458,12 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
             _run_parallel(spec, workers, stats, out, log_path, tmp_paths, progress)
         if out is not None and log_path is not None:
             out.close()
-            _chmod_like_new_file(tmp_paths[0])
-            os.replace(tmp_paths[0], log_path)
+            commit(tmp_paths[0], log_path)
             tmp_paths.pop(0)
+        elif out is not None:
+            out.flush()
     finally:
-        if out is not None and not out.closed:
+        if out is not None and not out.closed and not to_stdout:
             out.close()
         for p in tmp_paths:
             Path(p).unlink(missing_ok=True)
@@ -490,9 +489,11 @@ def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None
                 if games is None:
                     return False
                 path = None
-                if log_path is not None:
-                    fd, path = tempfile.mkstemp(prefix=f".{log_path.name}.part{games[0]}.",
-                                                dir=log_path.parent)
+                if out is not None:  # each chunk's events, copied into the log in game order
+                    if log_path is not None:
+                        fd, path = temp_beside(log_path, suffix=".part", tag=f"part{games[0]}.")
+                    else:
+                        fd, path = tempfile.mkstemp(prefix=f"mj-log.part{games[0]}.")
                     os.close(fd)
                     tmp_paths.append(path)
                 pending.append((pool.submit(run_chunk, spec, games, path), path, games))
