@@ -127,6 +127,19 @@ class BalanceResult:
                 "net_by_seat": list(s.net_by_seat),
                 "patterns": {r.name: [r.count, r.points] for r in self.rows}}
 
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON (``mj balance --json``): the numbers, the pattern rows, how it ran."""
+        return {"ruleset": self.ruleset_id, "name": self.ruleset_name, "seed": self.spec.seed,
+                "hands_asked": self.spec.hands, "bots": list(self.spec.bots),
+                "hands_per_game": self.spec.hands_per_game, "preset": self.spec.preset,
+                "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+                "runner": self.runner, "seconds": round(self.seconds, 3), "partial": self.partial,
+                **self.numbers(),
+                "rows": [{"index": r.index, "name": r.name, "count": r.count,
+                          "per_hand": round(r.per_hand, 6),
+                          "per_win": round(r.per_win, 6), "points": r.points, "share": round(r.share, 6),
+                          "per_occurrence": round(r.per_occurrence, 3)} for r in self.rows]}
+
     def table(self) -> str:
         s = self.stats
         head = (f"{self.ruleset_name} ({self.ruleset_id}) — {s.hands} of {self.spec.hands} hands, "

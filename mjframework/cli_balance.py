@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -26,9 +27,11 @@ from .cli_game import _hands_and_seed, _int, _progress
               help="How long to try to reach the --cluster scheduler.")
 @click.option("--output", "-o", "out_dir", default="balance", show_default=True, metavar="DIR",
               help="Directory for balance.png and balance.html.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as one JSON object (the files are written all the same).")
 @option_flags
 def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, workers: str,
-                cluster: str | None, connect_timeout: str, out_dir: str, sets: tuple[str, ...],
+                cluster: str | None, connect_timeout: str, out_dir: str, as_json: bool, sets: tuple[str, ...],
                 preset: str | None) -> None:
     """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
     from .balance import run_balance, write_report
@@ -42,8 +45,11 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
                              connect_timeout=float(t), progress=update, options=parse_sets(sets),
                              preset=preset)
     png, page = write_report(result, out_dir)
-    click.echo(result.table())
-    click.echo(f"\nwrote {png} and {page}")
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(), "files": [str(png), str(page)]}, ensure_ascii=False))
+    else:
+        click.echo(result.table())
+        click.echo(f"\nwrote {png} and {page}")
     if result.partial:
         click.echo(f"interrupted: partial report from {result.stats.hands} of {n} hands", err=True)
         sys.exit(130)
