@@ -211,16 +211,25 @@ def _reading_text(result, lang: str = "zh") -> str:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=InputPath(path_type=Path))
+@click.argument("paths", nargs=-1, type=InputPath(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
-def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool) -> None:
+@click.option("--installed", is_flag=True,
+              help="Also run the conformance files of every installed ruleset package (`mj rulesets`).")
+def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool, installed: bool) -> None:
     """Run conformance case files (or directories of them; `-`: one from standard input).
 
     Exits 0 only if every case passes, 1 otherwise.
     """
+    from .ruleset import ruleset_sources
+
+    files = list(paths)
+    if installed:
+        files += [f for src in ruleset_sources() for f in src.conformance_files()]
+    if not files:
+        raise click.UsageError("give conformance files or folders (or --installed)")
     results = []
-    for f in conformance_files(paths):
+    for f in conformance_files(files):
         if not f.exists():
             raise HandError(f"{f}: no such file or directory")
         for r in run_file(f):

@@ -117,6 +117,8 @@ def test_conformance_file_runs_under_pytest_and_mj(run) -> None:
     conf = run.site / MODULE / "conformance"
     p = run("-m", "mjframework", "conformance", str(conf))
     assert p.returncode == 0 and "3 passed, 0 failed" in p.stdout, p.stdout + p.stderr
+    p = run("-m", "mjframework", "conformance", "--installed")
+    assert p.returncode == 0 and "3 passed, 0 failed" in p.stdout, p.stdout + p.stderr
     p = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(conf))
     assert p.returncode == 0, p.stdout + p.stderr
     assert "3 passed" in p.stdout
