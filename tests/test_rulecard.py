@@ -175,7 +175,8 @@ def test_unknown_ruleset(tmp_path: Path) -> None:
 
 def test_bad_format() -> None:
     r = mj("doc", "changsha", "--format", "pdf")
-    assert r.exit_code == 2
+    assert r.exit_code == 1  # a bad value is a user error (the README's exit-code table); 2 is usage
+    assert "'pdf' is not one of" in r.output
 
 
 def test_patterns_without_examples_are_flagged() -> None:
