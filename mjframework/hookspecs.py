@@ -14,7 +14,9 @@ with methods marked ``@hookimpl``. Hooks receive read-only views or the object
 they are about (a settlement) and never reach into engine state.
 
 Hook names start with ``mj_``. Unless a hook says *firstresult*, every plugin
-that implements it is called, in the order the ruleset lists the plugins.
+that implements it is called, in the order the ruleset lists the plugins;
+pluggy's ``tryfirst`` / ``trylast`` marks and ``wrapper=True`` implementations
+work as pluggy documents them (see docs/plugins.md).
 
 Game hooks receive ``hand``, a :class:`~mjframework.game.HandControl`: what a
 plugin may see (hands, melds, discards, the live wall's next tiles) and do
@@ -25,7 +27,7 @@ raises is reported by name and hook, and the hand is abandoned cleanly.
 When the hooks are called during a hand, in order:
 
 1. ``mj_after_deal`` — once, after the deal and the wildcard flip;
-2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn decision;
+2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn and claim decision;
 3. ``mj_last_tile`` — when one live tile is left and a player is to draw it;
 4. ``mj_settlement_inputs`` then ``mj_modify_settlement`` — at each settlement;
 5. ``mj_next_dealer`` — when the hand ends;
@@ -93,11 +95,15 @@ def mj_after_deal(hand: HandControl) -> None:
 
 @hookspec
 def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
-    """Extra options to offer ``seat`` at a turn decision (after a draw).
+    """Extra options to offer ``seat`` at a turn decision (after a draw) or a claim
+    decision (on another's discard: ``decision.kind == "claim"``).
 
     Return plugin-specific :class:`~mjframework.players.Option` s (a ``kind``
     the engine doesn't know, e.g. ``open_kong``); if the player picks one,
-    ``mj_handle_option`` carries it out.
+    ``mj_handle_option`` carries it out. A claim option ranks among the claims
+    as the engine claim its ``meld`` names (``meld="kong"``: as a kong); it is
+    carried out only if it wins the discard, and its handler takes the tile with
+    ``hand.take_discard(seat, option)``.
     """
 
 

@@ -4,13 +4,18 @@
 the wildcard marked ``三筒*``; the wildcard and its indicator; everyone's
 discards and melds) and the legal options numbered, then reads a number.
 Bad input is answered with a message and asked again. ``q`` or the end of
-input stops the game: the hand in progress is abandoned and no further hand
-is started (:func:`play_session` reports it and returns normally).
+input is leaving the table: the ruleset's ``leave`` rule applies to the hand
+in progress (a penalty, said and settled; the hand abandoned or played on by
+a bot) and no further hand is started (:func:`play_session` reports it and
+returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, discards, claims, kongs, what players say (``call``),
 opening declarations, birds, the last tile going round, wins and every
-settlement. Other players' draws are not shown (kong replacements are).
+settlement. It tells each event as the human's seat sees it
+(:func:`mjframework.visibility.view_for`): other players' draws are not shown
+(kong replacements are, without the tile), another's concealed kong is face
+down until it is revealed at the hand's end.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ from typing import Any
 import click
 
 from .events import Event
-from .players import Decision, Option, TableView
+from .players import Decision, Option, PlayerLeft, TableView
 from .tiles import Tile, parse_tile, tile_name
+from .visibility import view_for
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
 KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
@@ -40,8 +46,8 @@ DECISION_PROMPTS = {
 }
 
 
-class InputEnded(Exception):
-    """The human typed ``q`` or the input ran out: stop the game."""
+class InputEnded(PlayerLeft):
+    """The human typed ``q`` or the input ran out: they leave the table, the game stops."""
 
 
 WATCH_NAMES = ("东家", "南家", "西家", "北家")  # a spectator's names for seats 0–3
@@ -81,9 +87,13 @@ def _code_tile(code: str) -> Tile:
     return parse_tile(code)
 
 
+FACE_DOWN = "■"  # a tile lying face down (another's concealed kong)
+
+
 def _meld_text(kind: str, tiles: object, wildcard: Tile | None) -> str:
     names = {"chow": "吃", "pung": "碰", **KONG_NAMES}
-    return f"{names.get(kind, kind)}[{tiles_label(tiles, wildcard)}]"
+    shown = tiles_label(tiles, wildcard) if tiles else " ".join([FACE_DOWN] * 4)
+    return f"{names.get(kind, kind)}[{shown}]"
 
 
 class Console:
@@ -206,6 +216,7 @@ class Announcer:
         return seat_name(seat, self.seat, self.players)
 
     def __call__(self, e: Event) -> None:
+        e = view_for(e, self.seat)  # what this seat may see (a spectator sees everything)
         t = e["type"]
         echo = self.echo
         w = self.wildcard
@@ -237,8 +248,11 @@ class Announcer:
             echo(f"{self.name(e['seat'])} {kind} {tiles_label(tiles, w)}"
                  f" ({self.name(e['from_seat'])} 的)")
         elif t == "kong":
-            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')} "
-                 f"{tile_label(_code_tile(e['tile']), w)}")
+            shown = f" {tile_label(_code_tile(e['tile']), w)}" if e.get("tile") else ""
+            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')}{shown}")
+        elif t == "reveal":
+            tiles = [_code_tile(c) for c in e.get("tiles", [])]
+            echo(f"{self.name(e['seat'])} 亮{KONG_NAMES.get(e['kind'], '')} [{tiles_label(tiles, w)}]")
         elif t == "draw" and e.get("source") == "kong" and e["seat"] != self.seat:
             echo(f"{self.name(e['seat'])} 补牌")
         elif t == "call":
@@ -257,6 +271,12 @@ class Announcer:
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
                 echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+        elif t == "leave":
+            paid = {"none": "付给无人 (paid to nobody)", "each_other": "付给每家 (to each other player)"}
+            fine = (f"   罚 {e['penalty']} {paid.get(e.get('paid_to', ''), '')}"
+                    if e.get("penalty") else "")
+            then = "由机器人代打 (a bot plays on)" if e.get("hand") == "bot" else "本手作废 (hand abandoned)"
+            echo(f"{self.name(e['seat'])} 离开牌桌 (left the table: {e.get('reason', '')}){fine}; {then}")
         elif t == "abandon":
             if not self.quiet_abandon:
                 echo(f"本手作废: {e.get('reason', '')}")
@@ -364,7 +384,11 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
         if human.stopped:
-            echo("游戏停止 (game stopped by 'q' or the end of input; this hand is not counted)")
+            totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
+            fine = rs.leave.penalty
+            paid = "to nobody" if rs.leave.paid_to == "none" else "to each other player"
+            echo("游戏停止 (game stopped by 'q' or the end of input: you left the table"
+                 + (f"; you pay {fine} {paid})" if fine else "; nothing is paid)"))
             break
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.

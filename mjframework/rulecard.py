@@ -645,6 +645,11 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
                                       ("deal", _fmt(rs.deal))]))
     out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    lv = rs.leave
+    paid = {"none": "to nobody", "each_other": "to each other player"}.get(lv.paid_to, lv.paid_to)
+    then = {"abandon": "the hand is abandoned", "bot": "a bot plays the seat on"}.get(lv.hand, lv.hand)
+    out.append(("Leaving the table", [("penalty", f"{lv.penalty} {paid}" if lv.penalty else "none"),
+                                      ("the hand", then)]))
     sc = rs.scoring
     combine = {"sum": "sum: matching patterns add up",
                "highest": "highest: only the best-paying pattern counts"}.get(sc.combine, sc.combine)
@@ -652,6 +657,7 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             ("tiers", " > ".join(sc.tiers) + " (only the highest tier matched counts)"
              if sc.tiers else "none"),
             ("payout", _fmt(sc.payout)),
+            ("ties", TIES.get(sc.ties, sc.ties)),
             ("dealer bonus", f"+{sc.dealer_bonus} on each payment the dealer makes or receives"
              if sc.dealer_bonus else "none")]
     if sc.kongs:
@@ -698,6 +704,13 @@ def _check(ex: Example, rs: Ruleset) -> str:
     sets = [f" --set {k}={_show(v)}" for k, v in rs.options.items()
             if k in declared and v != declared[k].default]
     return ex.command(ruleset_ref(rs)) + "".join(sets)
+
+
+TIES = {
+    "first_declared": "equal pay: the result whose patterns come first in declaration order",
+    "fewest_patterns": "equal pay: the result with the fewest patterns, then the first declared",
+    "most_patterns": "equal pay: the result with the most patterns, then the first declared",
+}
 
 
 def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, list[str]] | None:

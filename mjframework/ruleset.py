@@ -28,6 +28,7 @@ from .errors import Location, Problem, RulesetError
 from .model import (
     Count,
     KongPayment,
+    LeaveRule,
     Pattern,
     Ruleset,
     Scoring,
@@ -649,6 +650,7 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            ties=str(s.get("ties", "first_declared")),
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:
@@ -779,9 +781,14 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
-        plugins=plugins, data=data, options=chosen,
+        plugins=plugins, data=data, leave=_leave_rule(data.get("leave") or {}), options=chosen,
     )
     return rs, problems
+
+
+def _leave_rule(d: dict[str, Any]) -> LeaveRule:
+    return LeaveRule(penalty=int(d.get("penalty", 0)), paid_to=str(d.get("paid_to", "none")),
+                     hand=str(d.get("hand", "abandon")))
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None, *, options: dict[str, Any] | None = None,
