@@ -183,7 +183,7 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
             ok &= _check_named(opts, oname, v, ("presets", pname, "set", oname), problem)
         if ok:
             try:
-                choose(opts, presets={pname: p["set"]}, preset=pname)
+                choose(opts, presets={pname: {"set": p["set"]}}, preset=pname)
             except OptionError as e:
                 problem(("presets", pname), str(e))
         presets[pname] = {"description": str(p.get("description", "")), "set": dict(p["set"])}
@@ -214,8 +214,7 @@ def choose(opts: dict[str, Option], *, presets: dict[str, Any], preset: str | No
             hint = difflib.get_close_matches(preset, list(presets), n=1)
             raise OptionError(f"no preset {preset!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                               + f"; presets: {', '.join(presets) or 'none declared'}")
-        p = presets[preset]
-        given.append((f"preset {preset}", p["set"] if "set" in p and isinstance(p["set"], dict) else p))
+        given.append((f"preset {preset}", dict(presets[preset].get("set") or {})))
     if sets:
         given.append(("--set", sets))
     for where, items in given:
