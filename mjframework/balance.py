@@ -24,11 +24,9 @@ import html
 import io
 import json
 import logging
-import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -38,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MJError
-from .simulate import SimSpec, Stats, _chunks, _load, _worker_init, parse_bots, play_game
+from .fileio import write_atomic
+from .simulate import SimSpec, Stats, _chunks, _load, _options_key, _worker_init, parse_bots, play_game
 
 
 class BalanceError(MJError):
@@ -80,7 +79,7 @@ class ChunkResult:
 
 def balance_chunk(spec: SimSpec, games: Sequence[int]) -> ChunkResult:
     """Play ``games`` in order (the unit of work of every runner; picklable, importable)."""
-    rs, _ = _load(spec.ruleset)
+    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     tap = _PaidTap()
     for g in games:
@@ -128,6 +127,19 @@ class BalanceResult:
                 "net_by_seat": list(s.net_by_seat),
                 "patterns": {r.name: [r.count, r.points] for r in self.rows}}
 
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON (``mj balance --json``): the numbers, the pattern rows, how it ran."""
+        return {"ruleset": self.ruleset_id, "name": self.ruleset_name, "seed": self.spec.seed,
+                "hands_asked": self.spec.hands, "bots": list(self.spec.bots),
+                "hands_per_game": self.spec.hands_per_game, "preset": self.spec.preset,
+                "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+                "runner": self.runner, "seconds": round(self.seconds, 3), "partial": self.partial,
+                **self.numbers(),
+                "rows": [{"index": r.index, "name": r.name, "count": r.count,
+                          "per_hand": round(r.per_hand, 6),
+                          "per_win": round(r.per_win, 6), "points": r.points, "share": round(r.share, 6),
+                          "per_occurrence": round(r.per_occurrence, 3)} for r in self.rows]}
+
     def table(self) -> str:
         s = self.stats
         head = (f"{self.ruleset_name} ({self.ruleset_id}) — {s.hands} of {self.spec.hands} hands, "
@@ -165,7 +177,8 @@ def _width(text: str) -> int:
 def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[str] = "greedy",
                 hands_per_game: int = 8, workers: int = 1, cluster: Any = None,
                 connect_timeout: float = 10.0,
-                progress: Callable[[int], None] | None = None) -> BalanceResult:
+                progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None,
+                preset: str | None = None) -> BalanceResult:
     """Play ``hands`` hands and collect pattern statistics.
 
     ``workers == 1`` plays in this process; ``workers > 1`` uses a process pool;
@@ -181,9 +194,9 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         raise BalanceError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise BalanceError(f"workers must be positive, got {workers}")
-    rs, _ = _load(ruleset)  # MJError for an unknown ruleset
+    rs, _ = _load(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, _options_key(options), preset)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()
@@ -472,18 +485,7 @@ shares can add up to more than 100%.</p>
 
 
 def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data)
 
 
 def write_report(result: BalanceResult, out_dir: str | Path) -> tuple[Path, Path]:

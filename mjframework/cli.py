@@ -1,22 +1,32 @@
 """The ``mj`` command line.
 
-Every user error (a bad ruleset, a bad hand, a missing file) is printed as a
-clear message and exits 1; nothing is half-written (files are written to a
-temporary name and renamed).
+Exit codes, the same for every command:
+
+- 0: done, nothing found;
+- 1: a finding (an invalid ruleset, a failing conformance case, a lint
+  warning under ``--strict``) or a user error (an unknown ruleset, a bad
+  hand, a bad value such as ``--seat 9`` or ``--hands lots``), printed as a
+  clear message, never a traceback;
+- 2: usage: an unknown command or option, a missing argument;
+- 130: interrupted (Ctrl-C).
+
+Nothing is half-written: files are written to a temporary name and renamed
+(:mod:`mjframework.fileio`), with a normal file's permissions. ``-`` stands
+for standard input or output wherever a file is read or written.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
 from . import ruleset as rs_mod
-from .errors import MJError, RulesetError
+from .errors import MJError, RulesetError, format_path
+from .fileio import write_atomic
 
 
 def _fail(message: str) -> None:
@@ -24,17 +34,76 @@ def _fail(message: str) -> None:
     sys.exit(1)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+# Temporary files standing for standard input → the name messages show instead.
+_STDIN_FILES: dict[str, str] = {}
+
+
+def shown(text: str) -> str:
+    """``text`` with any stdin stand-in file named as ``<stdin>``."""
+    for tmp, name in _STDIN_FILES.items():
+        text = text.replace(tmp, name)
+    return text
+
+
+def stdin_to_file(ctx: click.Context | None = None) -> Path:
+    """Standard input saved as a YAML file (removed when the command ends), for ``-`` as an input.
+
+    Relative ``extends`` / ``ruleset:`` references in it resolve from the current folder.
+    """
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="mj-stdin-"))
+    path = folder / "stdin.yaml"
+    path.write_text(click.get_text_stream("stdin").read(), encoding="utf-8")
+    _STDIN_FILES[str(path)] = "<stdin>"
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.call_on_close(lambda: shutil.rmtree(folder, ignore_errors=True))
+    return path
+
+
+class RulesetRef(click.ParamType):
+    """A ruleset id or path; ``-`` reads the ruleset's YAML from standard input."""
+
+    name = "RULESET"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "-":
+            return str(stdin_to_file(ctx))
+        return value
+
+
+class InputPath(click.Path):
+    """A file or folder to read; ``-`` is standard input (saved to a temporary file)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "-":
+            return stdin_to_file(ctx)
+        return super().convert(value, param, ctx)
+
+
+RULESET = RulesetRef()
+
+
+def option_flags(f: Any) -> Any:
+    """``--set NAME=VALUE`` (repeat) and ``--preset NAME``: a ruleset's declared house-rule options."""
+    f = click.option("--preset", "preset", metavar="NAME",
+                     help="Play with one of the ruleset's presets (a named set of options).")(f)
+    f = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                     help="Set one of the ruleset's options (repeat); `mj doc` lists them.")(f)
+    return f
+
+
+def parse_sets(sets: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``("birds=4", ...)`` → ``{"birds": "4"}``; a malformed item is a user error (exit 1)."""
+    out: dict[str, str] = {}
+    for item in sets:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise MJError(f"--set {item!r}: write NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
 
 
 class _Group(click.Group):
@@ -43,12 +112,21 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except click.BadParameter as e:
+            # A value the command line could parse but that is wrong (`--seat 9`) is a user
+            # error (1), like `--hands lots`; 2 stays for usage: unknown option, missing argument.
+            if not isinstance(e, click.MissingParameter):
+                e.exit_code = 1
+            raise
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
         except RulesetError as e:
             for p in e.problems:
-                click.echo(str(p) if p.location else f"error: {p}", err=True)
+                click.echo(shown(str(p)) if p.location else f"error: {shown(str(p))}", err=True)
             sys.exit(1)
         except MJError as e:
-            _fail(str(e))
+            _fail(shown(str(e)))
         except BrokenPipeError:  # `mj ... | head`
             sys.exit(0)
 
@@ -66,47 +144,96 @@ def main(trace_hooks: bool) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-def validate(paths: tuple[Path, ...]) -> None:
-    """Check ruleset files (schema and meaning); print every problem as FILE:LINE:COL: path: message."""
+@click.argument("paths", nargs=-1, required=True, type=InputPath(path_type=Path))
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per file: file, ok, kind (ruleset/fragment), summary, problems.")
+def validate(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Check ruleset files (schema and meaning); print every problem as FILE:LINE:COL: path: message.
+
+    A folder checks every *.yaml in it; `-` reads one file from standard input.
+    Exits 1 if any file has a problem.
+    """
     bad = 0
     for path in paths:
         if not path.exists():
-            click.echo(f"{path}: no such file", err=True)
+            if as_json:
+                click.echo(json.dumps({"file": str(path), "ok": False, "kind": None, "summary": None,
+                                       "problems": [{"file": None, "line": None, "column": None, "path": "",
+                                                     "message": "no such file"}]}))
+            else:
+                click.echo(f"{path}: no such file", err=True)
             bad += 1
             continue
         files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
         for f in files:
             ruleset, problems = rs_mod.check_file(f)
+            name = shown(str(f))
             if problems:
                 bad += 1
-                for p in problems:
-                    click.echo(str(p), err=True)
-            elif ruleset is not None:
-                click.echo(f"ok  {f}: {ruleset.summary()}")
-            else:
-                click.echo(f"ok  {f}: fragment")
+            if as_json:
+                click.echo(json.dumps({
+                    "file": name, "ok": not problems,
+                    "kind": None if problems else ("ruleset" if ruleset is not None else "fragment"),
+                    "summary": ruleset.summary() if ruleset is not None else None,
+                    "problems": [{"file": shown(p.location.file) if p.location else None,
+                                  "line": p.location.line if p.location else None,
+                                  "column": p.location.column if p.location else None,
+                                  "path": format_path(p.path), "message": p.message} for p in problems],
+                }, ensure_ascii=False))
+                continue
+            for p in problems:
+                click.echo(shown(str(p)), err=True)
+            if not problems:
+                click.echo(f"ok  {name}: " + (ruleset.summary() if ruleset is not None else "fragment"))
     if bad:
-        click.echo(f"{bad} file(s) with problems", err=True)
+        if not as_json:
+            click.echo(f"{bad} file(s) with problems", err=True)
         sys.exit(1)
 
 
 @main.command("rulesets")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per ruleset.")
 def rulesets_cmd(as_json: bool) -> None:
-    """List the built-in rulesets."""
-    for rid, path in rs_mod.available_rulesets().items():
-        r = rs_mod.load_ruleset(path)
+    """List the rulesets: built-in, and those of installed ruleset packages (where each comes from).
+
+    A package adds rulesets through the entry-point group `mjframework.rulesets`
+    (see `mj new-variant`). A ruleset that fails to load is listed with its
+    first problem; the command then exits 1.
+    """
+    bad = 0
+    for src in rs_mod.ruleset_sources():
+        if src.error:
+            bad += 1
+            click.echo(f"error: ruleset package {src.origin}: {src.error}", err=True)
+    for rid, (path, src) in rs_mod.ruleset_origins().items():
+        conf = [str(p) for p in src.conformance_files()]
+        try:
+            r = rs_mod.load_ruleset(path)
+        except RulesetError as e:
+            bad += 1
+            first = str(e.problems[0]) if e.problems else "invalid"
+            if as_json:
+                click.echo(json.dumps({"id": rid, "source": src.name, "from": src.origin, "path": str(path),
+                                       "error": first}, ensure_ascii=False))
+            else:
+                click.echo(f"{rid:20} (invalid: {first})  [{src.origin}]")
+            continue
         if as_json:
             click.echo(json.dumps({"id": rid, "name": r.name, "tiles": r.tileset.size,
                                    "patterns": len(r.patterns), "plugins": list(r.plugins),
-                                   "path": str(path)}, ensure_ascii=False))
+                                   "options": list(r.options_declared()), "presets": list(r.presets()),
+                                   "source": src.name, "from": src.origin, "path": str(path),
+                                   "conformance": conf}, ensure_ascii=False))
         else:
-            click.echo(f"{rid:20} {r.name}  ({r.tileset.size} tiles, {len(r.patterns)} patterns)")
+            click.echo(f"{rid:20} {r.name}  ({r.tileset.size} tiles, {len(r.patterns)} patterns)"
+                       f"  [{src.origin}]")
+    if bad:
+        sys.exit(1)
 
 
 @main.command("schema")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True),
+              help="Write to this file (`-`: standard output).")
 @click.option("--conformance", is_flag=True,
               help="The schema of conformance case files instead of rulesets.")
 def schema_cmd(output: Path | None, conformance: bool) -> None:
@@ -118,7 +245,7 @@ def schema_cmd(output: Path | None, conformance: bool) -> None:
 
     text = json.dumps(conformance_schema() if conformance else rs_mod.schema(),
                       indent=2, ensure_ascii=False) + "\n"
-    if output:
+    if output and str(output) != "-":
         write_atomic(output, text)
         click.echo(f"wrote {output}")
     else:

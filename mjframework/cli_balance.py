@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
 
-from .cli import main
+from .cli import RULESET, main, option_flags, parse_sets
 from .cli_game import _hands_and_seed, _int, _progress
 
 
 @main.command("balance")
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
@@ -26,8 +27,12 @@ from .cli_game import _hands_and_seed, _int, _progress
               help="How long to try to reach the --cluster scheduler.")
 @click.option("--output", "-o", "out_dir", default="balance", show_default=True, metavar="DIR",
               help="Directory for balance.png and balance.html.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as one JSON object (the files are written all the same).")
+@option_flags
 def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, workers: str,
-                cluster: str | None, connect_timeout: str, out_dir: str) -> None:
+                cluster: str | None, connect_timeout: str, out_dir: str, as_json: bool, sets: tuple[str, ...],
+                preset: str | None) -> None:
     """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
     from .balance import run_balance, write_report
 
@@ -37,10 +42,14 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
     assert k is not None and t is not None
     with _progress(n) as update:
         result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
-                             connect_timeout=float(t), progress=update)
+                             connect_timeout=float(t), progress=update, options=parse_sets(sets),
+                             preset=preset)
     png, page = write_report(result, out_dir)
-    click.echo(result.table())
-    click.echo(f"\nwrote {png} and {page}")
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(), "files": [str(png), str(page)]}, ensure_ascii=False))
+    else:
+        click.echo(result.table())
+        click.echo(f"\nwrote {png} and {page}")
     if result.partial:
         click.echo(f"interrupted: partial report from {result.stats.hands} of {n} hands", err=True)
         sys.exit(130)

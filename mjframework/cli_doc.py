@@ -6,23 +6,25 @@ from pathlib import Path
 
 import click
 
-from .cli import main, write_atomic
+from .cli import RULESET, main, option_flags, parse_sets, write_atomic
 from .rulecard import build_card, render
 from .ruleset import load_ruleset
 
 
 @main.command()
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown (compact + Chinese tile names) or one self-contained HTML file (emoji tiles).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the card to this file (atomically) instead of printing it.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True),
+              help="Write the card to this file (atomically) instead of printing it (`-`: stdout).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the example-hand search.")
-def doc(ruleset: str, fmt: str, output: Path | None, seed: int) -> None:
+@option_flags
+def doc(ruleset: str, fmt: str, output: Path | None, seed: int, sets: tuple[str, ...],
+        preset: str | None) -> None:
     """Print a rule card for RULESET (an id or a path), with an engine-found example per pattern."""
-    card = build_card(load_ruleset(ruleset), seed=seed)
+    card = build_card(load_ruleset(ruleset, options=parse_sets(sets), preset=preset), seed=seed)
     text = render(card, fmt)
-    if output is None:
+    if output is None or str(output) == "-":
         click.echo(text, nl=False)
         return
     write_atomic(output, text)

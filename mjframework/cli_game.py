@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import main
+from .cli import RULESET, main, option_flags, parse_sets
 from .errors import MJError
 
 # Hands before a progress bar is worth showing (and only when stderr is a terminal).
@@ -56,21 +56,23 @@ def _progress(hands: int) -> Iterator:
 
 
 @main.command("simulate")
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
 @click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
               help="One bot for every seat, or one per seat separated by commas (greedy, random).")
-@click.option("--log", "log", type=click.Path(dir_okay=False), metavar="F.jsonl",
-              help="Write every event as JSON lines (written to a temporary name, renamed at the end).")
+@click.option("--log", "log", type=click.Path(dir_okay=False, allow_dash=True), metavar="F.jsonl",
+              help="Write every event as JSON lines (to a temporary name, renamed at the end); "
+                   "`-`: to stdout, the statistics then going to stderr.")
 @click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
               help="Worker processes; results and the log do not depend on it.")
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
               help="Hands per game: the dealer rotates within a game; each game starts afresh.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
+@option_flags
 def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, log: str | None, workers: str,
-                 hands_per_game: str, as_json: bool) -> None:
+                 hands_per_game: str, as_json: bool, sets: tuple[str, ...], preset: str | None) -> None:
     """Let bots play N hands of RULESET (an id or a path); print statistics."""
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
@@ -81,23 +83,24 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
     try:
         with _progress(n) as update:
             result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
-                              progress=update)
+                              progress=update, options=parse_sets(sets), preset=preset)
     except KeyboardInterrupt:
-        click.echo("\ninterrupted" + (f" (no log written to {log})" if log else ""), err=True)
+        click.echo("\ninterrupted" + (f" (no log written to {log})" if log and log != "-" else ""), err=True)
         sys.exit(130)
+    to_stderr = log == "-"  # stdout carries the log
     if as_json:
         out = result.to_dict()
         if log:
             out["log"] = log
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json.dumps(out, ensure_ascii=False), err=to_stderr)
         return
-    click.echo(result.table())
-    if log:
+    click.echo(result.table(), err=to_stderr)
+    if log and not to_stderr:
         click.echo(f"\nlog: {log}")
 
 
 @main.command("play")
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Seed (integer). Default: a random one, printed so the game can be replayed.")
 @click.option("--hands", "-n", "hands", default="1", show_default=True, metavar="N",
@@ -105,7 +108,9 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
 @click.option("--watch", is_flag=True, help="Four bots play; watch every hand as it happens.")
 @click.option("--speak", is_flag=True,
               help="Say the calls (报牌) aloud with espeak-ng, if it is installed (else silently not).")
-def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool) -> None:
+@option_flags
+def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, sets: tuple[str, ...],
+             preset: str | None) -> None:
     """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
 
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
@@ -119,7 +124,8 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
     try:
-        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak)
+        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, options=parse_sets(sets),
+                     preset=preset)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

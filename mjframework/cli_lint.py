@@ -7,13 +7,15 @@ import sys
 
 import click
 
-from .cli import main
+from .cli import RULESET, main
+from .errors import MJError
 from .lint import DEFAULT_SAMPLES, NOTES, lint_file
 
 
 @main.command()
-@click.argument("ruleset")
-@click.option("--strict", is_flag=True, help="Exit 1 when there is any warning.")
+@click.argument("ruleset", type=RULESET)
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when there is any warning not accepted in the ruleset's `lint.accept`.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (warnings as a list).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the hand search.")
 @click.option("--samples", type=int, default=DEFAULT_SAMPLES, show_default=True,
@@ -24,18 +26,26 @@ def lint(ruleset: str, strict: bool, as_json: bool, seed: int, samples: int) -> 
     Dead patterns, useless exclusions, duplicate patterns, inverted payouts
     (found by a seeded search of example hands) and no-op `extends`
     overrides; each as FILE:LINE:COL: path: check: message, with an
-    `mj score` command for an example hand where there is one. Exits 0 with
-    warnings (1 with --strict); an invalid ruleset exits 1.
+    `mj score` command for an example hand where there is one. The search
+    is bounded by --samples and --seed only (never by time): the same command
+    prints the same findings on any machine. Warnings the ruleset accepts
+    (`lint: {accept: [...]}`) are listed as accepted and don't count. Exits 0
+    with warnings (1 with --strict); an invalid ruleset exits 1.
     """
+    if samples < 1:
+        raise MJError(f"--samples must be at least 1, got {samples}")
     warnings = lint_file(ruleset, seed=seed, samples=samples)
-    # A search that ran out of time is a note about the evidence, not about the ruleset.
-    real = [w for w in warnings if w.check not in NOTES]
+    real = [w for w in warnings if w.check not in NOTES and w.accepted is None]
+    accepted = [w for w in warnings if w.accepted is not None]
     if as_json:
-        click.echo(json.dumps({"ruleset": ruleset, "warnings": [w.to_json() for w in warnings]},
+        click.echo(json.dumps({"ruleset": ruleset, "seed": seed, "samples": samples,
+                               "warnings": [w.to_json() for w in warnings],
+                               "count": len(real), "accepted": len(accepted)},
                               ensure_ascii=False, indent=2))
     else:
         for w in warnings:
             click.echo(str(w))
-        click.echo(f"{len(real)} warning(s)" if real else f"ok  {ruleset}: no warnings")
+        tail = f" ({len(accepted)} accepted)" if accepted else ""
+        click.echo(f"{len(real)} warning(s){tail}" if real else f"ok  {ruleset}: no warnings{tail}")
     if strict and real:
         sys.exit(1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .cli import main
+from .cli import RULESET, InputPath, main, option_flags, parse_sets, shown
 from .conformance import (
     conformance_files,
     context_value,
@@ -44,7 +44,7 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 
 
 @main.command()
-@click.argument("ruleset")
+@click.argument("ruleset", type=RULESET)
 @click.argument("hand")
 @click.option("--win-tile", "-t", help="The winning tile (8p, 八筒); not with --opening.")
 @click.option("--melds", "-m", multiple=True,
@@ -66,12 +66,20 @@ def _tile_opt(value: str | None, what: str) -> int | None:
                    "void_suit=m (repeat).")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
+              help="Language of the text: Chinese tile and seat names, or English (compact tiles).")
+@option_flags
 def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
           flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...], opening: bool,
-          as_json: bool) -> None:
-    """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path)."""
-    ev = Evaluator(load_ruleset(ruleset))
+          as_json: bool, lang: str, sets: tuple[str, ...], preset: str | None) -> None:
+    """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path).
+
+    The text names the patterns, then each payment: who pays whom, and how
+    the amount comes about (points + dealer bonus, × multipliers such as birds,
+    with the reason). Seats count from the dealer: 0 庄家, 1 下家, 2 对家, 3 上家.
+    """
+    ev = Evaluator(load_ruleset(ruleset, options=parse_sets(sets), preset=preset))
     if wildcard and indicator:
         raise HandError("give --wildcard or --indicator, not both")
     wild = ev.wildcard_from(_tile_opt(wildcard, "--wildcard"), _tile_opt(indicator, "--indicator"))
@@ -105,7 +113,7 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         result = ev.evaluate(h, ctx, wild)
     s = result.score
     if as_json:
-        out = {"ruleset": ev.ruleset.id, "win": s.win, "reason": s.reason,
+        out = {"ruleset": ev.ruleset.id, "options": ev.ruleset.options, "win": s.win, "reason": s.reason,
                "wildcard": None if wild is None else format_tiles([wild]),
                "reading": describe_reading(result) if s.reading else None,
                "patterns": [{"name": p.name, "points": p.points, "times": p.times} for p in s.patterns],
@@ -114,59 +122,145 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
                "items": [p.to_dict() for p in result.settlement.payments] if result.settlement else []}
         click.echo(json.dumps(out, ensure_ascii=False))
         return
-    click.echo(f"规则 {ev.ruleset.name} ({ev.ruleset.id})")
-    if h is None:
-        click.echo(f"开局 {format_tiles(sorted(tiles), 'chinese')}")
+    _print_score(ev, result, h, tiles if h is None else None, wild, win_by, seat, discard_from, lang)
+
+
+# Seats of `mj score` are counted from the dealer (seat 0), so they are named from the dealer's side.
+SEATS = {"zh": ("庄家", "下家", "对家", "上家"), "en": ("dealer", "right", "opposite", "left")}
+LABELS = {
+    "zh": {"ruleset": "规则", "options": "选项", "dealt": "开局", "hand": "手牌", "wildcard": "王",
+           "meld": "副露", "from": "{seat}的", "no_win": "不胡", "reading": "读法", "pattern": "番型",
+           "total": "合计", "call": "报", "winner": "赢家", "payments": "付款", "net": "净得",
+           "self_draw": "自摸", "discard": "点炮 ({seat}打出)", "robbed_kong": "抢杠 ({seat}的杠)",
+           "opening": "开局报牌", "points": "分", "dealer_bonus": "庄家加", "nobody": "(罚出)",
+           "capped": "(封顶; 未封顶 {uncapped})"},
+    "en": {"ruleset": "ruleset", "options": "options", "dealt": "dealt", "hand": "hand",
+           "wildcard": "wildcard", "meld": "meld", "from": "from {seat}", "no_win": "no win",
+           "reading": "reading",
+           "pattern": "pattern", "total": "total", "call": "call", "winner": "winner", "payments": "payments",
+           "net": "net", "self_draw": "self-draw", "discard": "on a discard ({seat} discarded)",
+           "robbed_kong": "robbing {seat}'s kong", "opening": "opening declaration", "points": "points",
+           "dealer_bonus": "dealer", "nobody": "(penalty)"},
+}
+MELD_NAMES = {"zh": {"pung": "碰", "chow": "吃", "kong": "明杠", "added-kong": "加杠",
+                     "concealed-kong": "暗杠"},
+              "en": {}}
+
+
+def seat_label(seat: int | None, lang: str) -> str:
+    if seat is None:
+        return LABELS[lang]["nobody"]
+    names = SEATS[lang]
+    return names[seat] if 0 <= seat < len(names) else f"#{seat}"
+
+
+def _tiles(tiles: list[int], lang: str) -> str:
+    return format_tiles(tiles, "chinese") if lang == "zh" else format_tiles(tiles)
+
+
+def _tile(t: int, lang: str) -> str:
+    return tile_name(t) if lang == "zh" else format_tiles([t])
+
+
+def explain_payment(pay, points: int, dealer_bonus: int, lang: str) -> str:
+    """``80 = (10 + 10 dealer) ×4`` for a win payment, from the score and the amount paid."""
+    L = LABELS[lang]
+    base = points + (dealer_bonus if dealer_bonus and 0 in (pay.payer, pay.payee) else 0)
+    parts = f"{points}" + (f" + {base - points} {L['dealer_bonus']}" if base != points else "")
+    if base and pay.amount == base and base != points:
+        how = f" = {parts}"
+    elif base and pay.amount != base and pay.amount % base == 0:
+        times = pay.amount // base
+        how = f" = ({parts}) ×{times}" if base != points else f" = {points} ×{times}"
     else:
-        click.echo(f"手牌 {format_tiles(sorted(h.concealed), 'chinese')}  + {tile_name(h.win_tile)}"
-                   + (f"   王 {tile_name(wild)}" if wild is not None else ""))
+        how = ""
+    return f"{pay.amount}{how}"
+
+
+def _print_score(ev, result, h, dealt, wild, win_by: str, seat: int, discarder, lang: str) -> None:
+    L = LABELS[lang]
+    rs = ev.ruleset
+    click.echo(f"{L['ruleset']} {rs.name} ({rs.id})")
+    declared = rs.options_declared()
+    chosen = {k: v for k, v in rs.options.items()
+              if k in declared and isinstance(declared[k], dict) and v != declared[k].get("default")}
+    if chosen:
+        click.echo(f"{L['options']} " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
+    if h is None:
+        click.echo(f"{L['dealt']} {_tiles(sorted(dealt), lang)}")
+    else:
+        click.echo(f"{L['hand']} {_tiles(sorted(h.concealed), lang)}  + {_tile(h.win_tile, lang)}"
+                   + (f"   {L['wildcard']} {_tile(wild, lang)}" if wild is not None else ""))
         for m in h.melds:
-            click.echo(f"副露 {m.kind} {format_tiles(m.tiles, 'chinese')}"
-                       + (f" (from seat {m.from_seat})" if m.from_seat is not None else ""))
+            kind = MELD_NAMES[lang].get(m.kind, m.kind)
+            src = "" if m.from_seat is None else f" ({L['from'].format(seat=seat_label(m.from_seat, lang))})"
+            click.echo(f"{L['meld']} {kind} {_tiles(list(m.tiles), lang)}{src}")
+    s = result.score
     if not s.win:
-        click.echo(f"不胡: {s.reason}")
-        sys.exit(0)
+        click.echo(f"{L['no_win']}: {s.reason}")
+        return
     if s.reading is not None:
-        click.echo("读法 " + _reading_text(result))
+        click.echo(f"{L['reading']} " + _reading_text(result, lang))
     for p in s.patterns:
         times = f" ×{p.times}" if p.times > 1 else ""
-        click.echo(f"番型 {p.name}  {p.points}{times}")
+        click.echo(f"{L['pattern']} {p.name}  {p.points}{times}")
     capped = s.uncapped is not None and s.uncapped != s.points
-    click.echo(f"合计 {s.points}" + (f" (封顶: {s.uncapped} capped at {s.points})" if capped else ""))
+    click.echo(f"{L['total']} {s.points}" + (" " + L["capped"].format(uncapped=s.uncapped) if capped else ""))
     if result.call:
-        click.echo(f"报   {result.call}")
-    seats = ["庄家", "下家", "对家", "上家"]
-    for i, amount in enumerate(result.payments or []):
-        click.echo(f"  座{i} {seats[i] if i < 4 else ''}  {amount:+d}")
+        click.echo(f"{L['call']}   {result.call}")
+    how = L["opening"] if h is None else L[win_by].format(seat=seat_label(discarder, lang))
+    click.echo(f"{L['winner']} {seat_label(seat, lang)}, {how}")
+    items = result.settlement.payments if result.settlement else []
+    if items:
+        click.echo(f"{L['payments']}")
+        for pay in items:
+            click.echo(f"  {seat_label(pay.payer, lang)} → {seat_label(pay.payee, lang)}  "
+                       f"{explain_payment(pay, s.points, rs.scoring.dealer_bonus, lang)}"
+                       + (f"   {pay.reason}" if pay.reason else ""))
+    if result.payments:
+        click.echo(f"{L['net']}  " + "   ".join(f"{seat_label(i, lang)} {a:+d}"
+                                                for i, a in enumerate(result.payments)))
 
 
-def _reading_text(result) -> str:
+def _reading_text(result, lang: str = "zh") -> str:
     r = result.score.reading
     parts = []
+    marks = {"w": "(王)", "s": "(替)"} if lang == "zh" else {"w": "(wild)", "s": "(stand-in)"}
     for g in r.groups:
         names = []
         for t, src in zip(g.tiles, g.sources, strict=True):
-            mark = {"w": "(王)", "s": "(替)"}.get(src, "")
-            names.append(tile_name(t) + mark)
+            names.append(_tile(t, lang) + marks.get(src, ""))
         parts.append("[" + " ".join(names) + "]")
     return " ".join(parts)
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=InputPath(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
-def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool) -> None:
-    """Run conformance case files (or directories of them); exit 0 only if every case passes."""
+@click.option("--installed", is_flag=True,
+              help="Also run the conformance files of every installed ruleset package (`mj rulesets`).")
+def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool, installed: bool) -> None:
+    """Run conformance case files (or directories of them; `-`: one from standard input).
+
+    Exits 0 only if every case passes, 1 otherwise.
+    """
+    from .ruleset import ruleset_sources
+
+    files = list(paths)
+    if installed:
+        files += [f for src in ruleset_sources() for f in src.conformance_files()]
+    if not files:
+        raise click.UsageError("give conformance files or folders (or --installed)")
     results = []
-    for f in conformance_files(paths):
+    for f in conformance_files(files):
         if not f.exists():
             raise HandError(f"{f}: no such file or directory")
         for r in run_file(f):
             results.append(r)
             if as_json:
-                click.echo(json.dumps(r.to_dict(), ensure_ascii=False))
+                click.echo(shown(json.dumps(r.to_dict(), ensure_ascii=False)))
             elif verbose or not r.passed:
-                click.echo(r.describe())
+                click.echo(shown(r.describe()))
     click.echo(summary_line(results))
     sys.exit(0 if results and all(r.passed for r in results) else 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .cli import main
+from .cli import main, option_flags, parse_sets
 
 
 @main.command()
@@ -13,12 +13,17 @@ from .cli import main
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind; the default answers this machine only.")
 @click.option("--quiet", "-q", is_flag=True, help="Don't log each request.")
-def serve(port: int, host: str, quiet: bool) -> None:
-    """Serve a web playground: score hands, edit and check a ruleset, read its rule card."""
+@option_flags
+def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str | None) -> None:
+    """Serve a web playground: score hands, edit and check a ruleset, read its rule card.
+
+    --set / --preset choose the house-rule options the page starts with (for each
+    ruleset that declares them); the page lets the player change them.
+    """
     from .serve import make_server
 
     try:
-        server = make_server(host, port, quiet=quiet)
+        server = make_server(host, port, quiet=quiet, options=parse_sets(sets), preset=preset)
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     h, p = server.server_address[:2]

@@ -20,10 +20,12 @@ down until it is revealed at the hand's end.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -36,11 +38,11 @@ SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: rig
 KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
               "concealed": "暗杠", "added": "明杠"}
 KIND_NAMES = {"discard": "打", "win": "胡", "pung": "碰", "chow": "吃", "pass": "过", "kong": "杠"}
-WIN_BY = {"self_draw": "self-draw", "discard": "on a discard", "robbed_kong": "robbing a kong"}
+WIN_BY = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}
 
 
 DECISION_PROMPTS = {
-    "rob": "可以抢杠 (you may rob the kong):",
+    "rob": "可以抢杠:",
 }
 
 
@@ -156,7 +158,7 @@ class HumanPlayer:
             text = line.strip()
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
-            echo(f"请输入 1–{len(options)} 的数字 (enter a number from 1 to {len(options)}; q quits)")
+            echo(f"请输入 1–{len(options)} 的数字 (q 退出)")
 
     def _exchange(self, decision: Decision) -> Option:
         """Too many choices to list: the player types the tiles to pass."""
@@ -249,7 +251,7 @@ class Announcer:
             self._last_discard = None
             echo("═" * 60)
             echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
-                 f"   seed {e['seed']}")
+                 f"   种子 {e['seed']}")
         elif t == "deal" and self.seat is None:  # a spectator sees every hand
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
@@ -320,16 +322,17 @@ class Announcer:
             echo(f"{self.name(e['seat'])} 离开牌桌 (left the table: {e.get('reason', '')}){fine}; {then}")
         elif t == "abandon":
             if not self.quiet_abandon:
-                echo(f"本手作废 (hand abandoned): {e.get('reason', '')}")
+                echo(f"本手作废: {e.get('reason', '')}")
         elif t == "hand_end":
             if e["result"] == "draw":
-                echo("流局 (drawn: the wall is exhausted)")
+                echo("流局 (牌墙摸完)")
             if e["result"] != "abandon" or not self.quiet_abandon:
                 echo(f"下一手庄家: {self.name(e['next_dealer'])}")
         elif e.get("text") and t not in ("dice", "call"):
             # A plugin's own event says how it reads (see docs/plugins.md).
             who = f"{self.name(e['seat'])} " if isinstance(e.get("seat"), int) else ""
-            echo(f"{who}{e['text']}")
+            text = re.sub(r"\{seat:(\d+)\}", lambda m: self.name(int(m.group(1))), str(e["text"]))
+            echo(f"{who}{text}")
 
     def _call(self, e: Event) -> None:
         """What a player says (报牌); a discard's call that is just the tile's name is not repeated."""
@@ -383,7 +386,8 @@ class Speaker:
 
 
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
-                 watch: bool = False, speak: bool = False) -> list[int]:
+                 watch: bool = False, speak: bool = False, options: dict[str, Any] | None = None,
+                 preset: str | None = None) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
@@ -395,7 +399,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
 
     console = console or Console()
     echo = console.echo
-    rs, ev = _load(ruleset_ref)
+    rs, ev = _load(ruleset_ref, options, preset)
     human = HumanPlayer(console, 0)
     me = None if watch else 0
     announcer = Announcer(echo, me, rs.players)

@@ -22,17 +22,33 @@ From those samples it reports:
 ``inverted-payout``
     every sampled hand matching A matches B, yet A pays less than B;
 ``no-op-override``
-    an ``extends`` override whose value equals the inherited one.
+    an ``extends`` override whose value equals the inherited one;
+``stale-option``
+    an inherited house-rule option whose default no longer describes the
+    ruleset (this file changed what the option governs).
 
 Sampling evidence is a search, not a proof: a warning says what was found.
+The search is bounded by candidate counts and a seed, never by wall time, so
+the same command gives the same findings on any machine, however loaded.
 Every warning names the YAML location (in the file that declares the value)
 and, where a hand shows it, an ``mj score`` command reproducing it.
+
+A designer acknowledges a warning in the ruleset itself::
+
+    lint:
+      accept:
+        - {rule: useless-exclusion, pattern: A, other: B, why: "the rules state it"}
+
+An accepted warning is still listed (as accepted, with its reason) but is not
+a warning: ``mj lint --strict`` passes. ``pattern`` matches the warning's
+first pattern, the optional ``other`` its second; an ``accept`` entry that
+matches no warning is itself reported (``stale-accept``), so acknowledgements
+don't outlive the problem they describe.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -46,14 +62,14 @@ from .tiles import format_tiles, tile_code
 from .yamlsource import SourceMap, file_path, load_yaml_file, location_of, to_plain
 
 DEFAULT_SAMPLES = 2500  # candidate hands per ruleset (spread over the patterns)
-DEFAULT_SECONDS = 9.5  # safety net: the search stops there (and says so); normally done well before
 MIN_PER_PATTERN = 40
 MAX_PER_PATTERN = 400
 EXTRA_FOR_EXCLUSION = 200  # targeted candidates before calling an exclusion useless
 MIN_IMPLIED = 5  # hands matching A needed before "A implies B" is trusted
 
-CHECKS = ("dead-pattern", "useless-exclusion", "duplicate-patterns", "inverted-payout", "no-op-override")
-NOTES = ("search-budget",)  # about the evidence, not the ruleset: never fail --strict
+CHECKS = ("dead-pattern", "useless-exclusion", "duplicate-patterns", "inverted-payout", "no-op-override",
+          "stale-option", "stale-accept")
+NOTES: tuple[str, ...] = ()  # checks about the evidence, not the ruleset: never fail --strict
 
 
 @dataclass
@@ -65,10 +81,13 @@ class LintWarning:
     patterns: list[str] = field(default_factory=list)
     example: str | None = None  # an `mj score ...` command
     example_text: str | None = None  # the hand and its context, readable
+    accepted: str | None = None  # the `lint.accept` reason, when the ruleset acknowledges it
 
     def __str__(self) -> str:
         head = str(Problem(self.location, self.path, f"{self.check}: {self.message}"))
-        if self.example:
+        if self.accepted is not None:
+            head = f"{head}\n    accepted: {self.accepted}"
+        elif self.example:
             head += f"\n    e.g. {self.example_text}\n    check: {self.example}"
         return head
 
@@ -84,6 +103,7 @@ class LintWarning:
             "patterns": self.patterns,
             "example": self.example,
             "example_text": self.example_text,
+            "accepted": self.accepted,
         }
 
 
@@ -114,16 +134,14 @@ def _score(ev: Evaluator, ex: Example) -> list[str] | None:
 
 
 class _Sampler:
-    def __init__(self, rs: Ruleset, seed: int, deadline: float) -> None:
+    def __init__(self, rs: Ruleset, seed: int) -> None:
         self.rs = rs
         self.ev = Evaluator(rs)
         self.raw = Evaluator(raw_ruleset(rs), self.ev.pm)
         self.seed = seed
-        self.deadline = deadline
         self.samples: list[_Sample] = []
         self.tries: dict[str, int] = {}
         self._searchers: dict[str, _Searcher] = {}
-        self.timed_out = False
 
     def _searcher(self, p: Pattern) -> _Searcher:
         s = self._searchers.get(p.name)
@@ -137,9 +155,6 @@ class _Sampler:
         s = self._searcher(p)
         out = []
         for _ in range(n):
-            if time.monotonic() > self.deadline:
-                self.timed_out = True
-                break
             self.tries[p.name] = self.tries.get(p.name, 0) + 1
             ex = s.candidate(p)
             if ex is None:
@@ -187,10 +202,14 @@ def _definition(p: Pattern) -> tuple:
 
 
 def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
-                 samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS) -> list[LintWarning]:
-    """The sampling checks (dead, useless exclusion, duplicate, inverted payout)."""
+                 samples: int = DEFAULT_SAMPLES) -> list[LintWarning]:
+    """The sampling checks (dead, useless exclusion, duplicate, inverted payout).
+
+    Deterministic: ``samples`` candidates (spread over the patterns) from
+    generators seeded by the ruleset id, the pattern and ``seed``.
+    """
     ref = ref or rs.id
-    sampler = _Sampler(rs, seed, time.monotonic() + seconds)
+    sampler = _Sampler(rs, seed)
     pats = list(rs.patterns)
     per = max(MIN_PER_PATTERN, min(MAX_PER_PATTERN, samples // max(1, len(pats))))
     for p in pats:
@@ -208,12 +227,6 @@ def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
                 sampler.run(by_name[b], EXTRA_FOR_EXCLUSION)
 
     smp = sampler.samples
-    if sampler.timed_out:
-        out_note = LintWarning(
-            "search-budget", location_of(rs.data, ("patterns",)), ("patterns",),
-            f"the hand search stopped at its {seconds:g} s budget; results rest on fewer samples")
-    else:
-        out_note = None
     matches: dict[str, list[int]] = {p.name: [] for p in pats}
     scored: dict[str, int] = {p.name: 0 for p in pats}
     for i, s in enumerate(smp):
@@ -223,7 +236,7 @@ def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
         for n in s.scored:
             if n in scored:
                 scored[n] += 1
-    out: list[LintWarning] = [out_note] if out_note else []
+    out: list[LintWarning] = []
 
     # 1. dead patterns
     for p in pats:
@@ -295,13 +308,16 @@ def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
                 f"{b.name!r} and {a.name!r} ({aloc}: {format_path(apath)}) match {how}, "
                 "and neither excludes the other", [b.name, a.name], cmd, text))
 
-    # 4. inverted payouts
+    # 4. inverted payouts (between base wins, or between bonuses: a bonus adds
+    # to a base win, so a bonus paying more or less than a base is normal)
     for a in pats:
         ma = set(matches[a.name])
         if len(ma) < MIN_IMPLIED:
             continue
         for b in pats:
             if b is a or b.phase != a.phase or a.points >= b.points:
+                continue
+            if a.phase == "win" and a.makes_win != b.makes_win:
                 continue
             if frozenset((a.name, b.name)) in reported:
                 continue
@@ -416,8 +432,45 @@ def lint_overrides(path: str | Path) -> list[LintWarning]:
 # --------------------------------------------------------------------------
 
 
-def lint_file(ref: str | Path, *, seed: int = 0, samples: int = DEFAULT_SAMPLES,
-              seconds: float = DEFAULT_SECONDS) -> list[LintWarning]:
+def stale_options(rs: Ruleset) -> list[LintWarning]:
+    """Inherited options whose default this ruleset no longer has."""
+    from . import options as option_mod
+    from .ruleset import _merge
+
+    problems: list[Problem] = []
+    opts, _ = option_mod.declared(rs.data, problems)
+    option_mod.check_defaults(rs.data, opts, _merge, problems)  # type: ignore[arg-type]
+    return [LintWarning("stale-option", q.location, q.path, q.message, [str(q.path[1])])
+            for q in problems if len(q.path) > 1]
+
+
+def apply_accepts(rs: Ruleset, warnings: list[LintWarning]) -> list[LintWarning]:
+    """Mark the warnings the ruleset's ``lint.accept`` acknowledges; report stale entries."""
+    lint = rs.data.get("lint") if isinstance(rs.data, dict) else None
+    accepts = lint.get("accept") if isinstance(lint, dict) else None
+    if not isinstance(accepts, list):
+        return warnings
+    out = list(warnings)
+    for i, entry in enumerate(accepts):
+        if not isinstance(entry, dict):
+            continue
+        rule, pat, other = entry.get("rule"), entry.get("pattern"), entry.get("other")
+        hits = [w for w in out if w.check == rule and w.accepted is None
+                and (pat is None or (w.patterns[:1] == [pat]))
+                and (other is None or (w.patterns[1:2] == [other]))]
+        for w in hits:
+            w.accepted = str(entry.get("why", "")).strip() or "accepted"
+        if not hits:
+            path = ("lint", "accept", i)
+            what = " ".join(f"{k} {v}" for k, v in (("pattern", pat), ("other", other)) if v is not None)
+            out.append(LintWarning(
+                "stale-accept", location_of(rs.data, path), file_path(rs.data, path),
+                f"accepts {rule}{' for ' + what if what else ''}, but lint finds no such warning; "
+                "remove the entry", [p for p in (pat, other) if p]))
+    return out
+
+
+def lint_file(ref: str | Path, *, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> list[LintWarning]:
     """Every lint warning for a ruleset file (or built-in id). Invalid rulesets raise."""
     from .ruleset import resolve_ruleset_ref
 
@@ -432,9 +485,12 @@ def lint_file(ref: str | Path, *, seed: int = 0, samples: int = DEFAULT_SAMPLES,
     if rs is None:
         raise RulesetError([Problem(None, (), f"{path}: a fragment, not a playable ruleset")])
     out = lint_overrides(path)
-    out += lint_ruleset(rs, ref_s, seed=seed, samples=samples, seconds=seconds)
+    out += lint_ruleset(rs, ref_s, seed=seed, samples=samples)
+    out += stale_options(rs)
+    out = apply_accepts(rs, out)
     return sorted(out, key=lambda w: (w.location.file, w.location.line, w.location.column, w.check)
                   if w.location else ("", 0, 0, w.check))
 
 
-__all__ = ["CHECKS", "NOTES", "LintWarning", "lint_file", "lint_overrides", "lint_ruleset", "raw_ruleset"]
+__all__ = ["CHECKS", "NOTES", "LintWarning", "apply_accepts", "lint_file", "lint_overrides", "lint_ruleset",
+           "raw_ruleset"]

@@ -347,6 +347,17 @@ class Ruleset:
     flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
     flow: Flow = field(default_factory=Flow)
     leave: LeaveRule = field(default_factory=lambda: LeaveRule())
+    options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
+
+    def options_declared(self) -> dict[str, Any]:
+        """The ``options`` declarations (name → mapping), as written."""
+        d = self.data.get("options") if isinstance(self.data, dict) else None
+        return dict(d) if isinstance(d, dict) else {}
+
+    def presets(self) -> dict[str, Any]:
+        """The ``presets`` declarations (name → {description, set})."""
+        d = self.data.get("presets") if isinstance(self.data, dict) else None
+        return dict(d) if isinstance(d, dict) else {}
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

@@ -5,8 +5,10 @@ wildcard, claims, win rules, table procedure, scoring, plugins) and, for every
 pattern, an *example hand found by the engine*: candidate hands are generated
 generically from the pattern's typed definition (shape, wait, filters,
 ``when``) by a seeded random search, and the first hand whose score is exactly
-that pattern alone is kept. When none is found within the budget, the hand
-with the smallest pattern set containing it is shown instead, and flagged.
+that pattern alone is kept (for a *bonus* pattern, which never wins alone:
+the bonus on top of one base win). When none is found within the budget (a
+count of candidates, never a time), the hand with the smallest pattern set
+containing it is shown instead, and flagged.
 
 :func:`render_markdown` and :func:`render_html` print the card (HTML is one
 self-contained file, tiles as emoji glyphs).
@@ -23,7 +25,7 @@ from typing import Any
 from .errors import HandError
 from .hand import Hand, Meld, WinContext
 from .model import Count, GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait
-from .ruleset import load_ruleset
+from .ruleset import load_ruleset, ruleset_ref
 from .scoring import Evaluator, Result
 from .tiles import (
     SUIT_LETTERS,
@@ -473,8 +475,30 @@ class _Searcher:
         return s.pattern_names
 
 
+def is_bonus(p: Pattern) -> bool:
+    """A win-phase pattern without shape or wait: it only adds to a win made by another."""
+    return p.phase == "win" and not p.makes_win
+
+
+def _exact(ev: Evaluator, p: Pattern, names: list[str]) -> bool:
+    """``names`` shows ``p`` alone: by itself, or (a bonus) on top of exactly one base win."""
+    if names == [p.name]:
+        return True
+    if not is_bonus(p) or len(names) != 2 or p.name not in names:
+        return False
+    other = next(n for n in names if n != p.name)
+    try:
+        return ev.ruleset.pattern(other).makes_win
+    except KeyError:
+        return False
+
+
 def find_example(ev: Evaluator, p: Pattern, seed: int = 0, budget: int = DEFAULT_BUDGET) -> Example | None:
-    """Search for a hand scoring exactly ``p`` (else the smallest pattern set containing it)."""
+    """Search for a hand scoring exactly ``p`` (else the smallest pattern set containing it).
+
+    A bonus pattern's exact example is the bonus alone where the ruleset's
+    combining lets it score alone, else the bonus on top of one base win.
+    """
     rng = random.Random(f"{ev.ruleset.id}/{p.name}/{seed}")
     s = _Searcher(ev, rng)
     best: Example | None = None
@@ -490,7 +514,12 @@ def find_example(ev: Evaluator, p: Pattern, seed: int = 0, budget: int = DEFAULT
             ex.exact = True
             best = ex
             break
-        if best is None or len(names) < len(best.names):
+        if _exact(ev, p, names):
+            if not (best is not None and best.exact):
+                ex.exact = True
+                best = ex  # the bonus on a base win; go on looking for it alone, where it can be
+            continue
+        if best is None or (not best.exact and len(names) < len(best.names)):
             best = ex
     if best is not None:
         ctx = best.context()
@@ -768,7 +797,42 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Scoring", rows))
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))
+    opts = _options(rs)
+    if opts:
+        out.append(("Options", opts))
     return out
+
+
+def _options(rs: Ruleset) -> list[tuple[str, str]]:
+    """The house-rule options (``--set NAME=VALUE``) and presets (``--preset NAME``)."""
+    from . import options as option_mod
+
+    declared, presets = option_mod.declared(rs.data, [])
+    rows = []
+    for name, o in declared.items():
+        text = f"{o.description}; " if o.description else ""
+        text += f"{o.kind()}, default {_show(o.default)}"
+        if rs.options.get(name, o.default) != o.default:
+            text += f"; this card: {_show(rs.options[name])}"
+        rows.append((f"--set {name}=…", text))
+    for name, p in presets.items():
+        sets = ", ".join(f"{k}={_show(v)}" for k, v in p["set"].items())
+        rows.append((f"--preset {name}", (f"{p['description']}: " if p["description"] else "") + sets))
+    return rows
+
+
+def _show(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _check(ex: Example, rs: Ruleset) -> str:
+    """The ``mj score`` command that reproduces ``ex`` (with the card's non-default options)."""
+    from . import options as option_mod
+
+    declared, _ = option_mod.declared(rs.data, [])
+    sets = [f" --set {k}={_show(v)}" for k, v in rs.options.items()
+            if k in declared and v != declared[k].default]
+    return ex.command(ruleset_ref(rs)) + "".join(sets)
 
 
 TIES = {
@@ -858,6 +922,9 @@ def _context_text(ex: Example) -> str:
 def _example_status(ex: Example | None) -> str:
     if ex is None:
         return "⚠ NO EXAMPLE FOUND: the search found no winning hand with this pattern"
+    if ex.exact and ex.names != [ex.pattern]:
+        base = next(n for n in ex.names if n != ex.pattern)
+        return f"scores {ex.pattern} as a bonus on the base win {base} ({ex.points} points in all)"
     if ex.exact:
         return f"scores exactly {ex.pattern} ({ex.points} points)"
     return (f"⚠ NO EXACT EXAMPLE: smallest pattern set found is {' + '.join(ex.names)} "
@@ -906,14 +973,14 @@ def render_markdown(card: Card) -> str:
                 if ex.wildcard is not None:
                     out.append(f"  - wildcard: `{tile_code(ex.wildcard)}` ({tile_name(ex.wildcard)})")
             out.append(f"  - context: {_context_text(ex)}")
-            out.append(f"  - check: `{ex.command(rs.id)}`")
+            out.append(f"  - check: `{_check(ex, rs)}`")
         out.append("")
     out += ["## Worked settlement", ""]
     if card.settlement is None:
         out.append("(no example to settle)")
     else:
         ex, lines = card.settlement
-        out.append(f"Example of {ex.pattern}: `{ex.command(rs.id)}`")
+        out.append(f"Example of {ex.pattern}: `{_check(ex, rs)}`")
         out.append("")
         out += [f"- {line}" for line in lines]
     out.append("")
@@ -969,14 +1036,14 @@ def render_html(card: Card) -> str:
                 if ex.wildcard is not None:
                     out.append(f"<p>wildcard {format_tiles([ex.wildcard], 'emoji')} "
                                f"{e(tile_name(ex.wildcard))}</p>")
-            out.append(f"<p>{e(_context_text(ex))}</p><p><code>{e(ex.command(rs.id))}</code></p>")
+            out.append(f"<p>{e(_context_text(ex))}</p><p><code>{e(_check(ex, rs))}</code></p>")
         out.append("</div>")
     out.append("<h2>Worked settlement</h2>")
     if card.settlement is None:
         out.append("<p>(no example to settle)</p>")
     else:
         ex, lines = card.settlement
-        out.append(f"<p>Example of {e(ex.pattern)}: <code>{e(ex.command(rs.id))}</code></p><ul>")
+        out.append(f"<p>Example of {e(ex.pattern)}: <code>{e(_check(ex, rs))}</code></p><ul>")
         out += [f"<li>{e(line)}</li>" for line in lines]
         out.append("</ul>")
     out.append("</body></html>")

@@ -12,14 +12,17 @@ value removes an inherited key (``plugins: {zhaniao: null}``).
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import json
+from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from . import options as option_mod
 from . import plugins as plugin_registry
 from .errors import Location, Problem, RulesetError
 from .model import (
@@ -76,32 +79,147 @@ REQUIRED_SECTIONS = (
 # finding files
 
 
+RULESETS_GROUP = "mjframework.rulesets"  # entry points of installed ruleset packages
+BUILTIN = "builtin"  # the source name of the shipped rulesets (`extends: builtin:fragments/shapes.yaml`)
+
+
 def builtin_rulesets_dir() -> Path:
     """The rulesets shipped with the package (``rulesets/`` in the source tree)."""
     return Path(str(resources.files("mjframework_rulesets")))
 
 
-def available_rulesets() -> dict[str, Path]:
-    """Built-in ruleset ids → files (fragments excluded)."""
-    out: dict[str, Path] = {}
-    for p in sorted(builtin_rulesets_dir().glob("*.yaml")):
-        out[p.stem] = p
+@dataclass(frozen=True)
+class RulesetSource:
+    """A folder of rulesets: the built-in one, or an installed package's.
+
+    An installed package declares an entry point in the group
+    ``mjframework.rulesets`` whose value is a Python package (``name =
+    "my_variant"``); that package's folder holds its rulesets (``*.yaml``,
+    each id its file's stem), fragments (``fragments/``) and conformance
+    files (``conformance/``).
+    """
+
+    name: str  # "builtin", or the entry point's name
+    root: Path | None
+    origin: str  # readable: "built-in (mjframework 0.2.0)", "package my-variant 0.1.0 (...)"
+    error: str = ""  # the entry point could not be loaded
+
+    def rulesets(self) -> dict[str, Path]:
+        if self.root is None or not self.root.is_dir():
+            return {}
+        return {p.stem: p for p in sorted(self.root.glob("*.yaml"))}
+
+    def conformance_files(self) -> list[Path]:
+        folder = self.root / "conformance" if self.root is not None else None
+        if folder is None or not folder.is_dir():
+            return []
+        return sorted(p for p in folder.rglob("*.y*ml") if p.suffix in (".yaml", ".yml"))
+
+
+def _dist_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+@lru_cache(maxsize=1)
+def ruleset_sources() -> tuple[RulesetSource, ...]:
+    """The built-in rulesets first, then each installed ruleset package (by entry-point name).
+
+    Cached: call :func:`refresh_ruleset_sources` after installing a package in-process.
+    """
+    out = [RulesetSource(BUILTIN, builtin_rulesets_dir(),
+                         f"built-in (mjframework {_dist_version('mjframework')})")]
+    for ep in sorted(metadata.entry_points(group=RULESETS_GROUP), key=lambda e: e.name):
+        if ep.name == BUILTIN:
+            continue
+        dist = getattr(ep, "dist", None)
+        origin = (f"package {dist.name} {dist.version}" if dist is not None else "package ?") + \
+            f" (entry point {ep.name} = {ep.value})"
+        try:
+            spec = importlib.util.find_spec(ep.module)
+        except (ImportError, ValueError) as e:
+            spec, err = None, f"{type(e).__name__}: {e}"
+        else:
+            err = "" if spec is not None else f"module {ep.module!r} not found"
+        root = None
+        if spec is not None:
+            locs = list(spec.submodule_search_locations or [])
+            root = Path(locs[0]) if locs else Path(spec.origin).parent if spec.origin else None
+            if root is None:
+                err = f"module {ep.module!r} has no folder"
+        out.append(RulesetSource(ep.name, root, origin, err))
+    return tuple(out)
+
+
+def refresh_ruleset_sources() -> None:
+    """Forget the cached entry points (after a package was installed or removed)."""
+    ruleset_sources.cache_clear()
+
+
+def ruleset_origins() -> dict[str, tuple[Path, RulesetSource]]:
+    """Every ruleset id → (file, where it comes from). A built-in id wins over an installed one."""
+    out: dict[str, tuple[Path, RulesetSource]] = {}
+    for src in ruleset_sources():
+        for rid, path in src.rulesets().items():
+            out.setdefault(rid, (path, src))
     return out
 
 
+def available_rulesets() -> dict[str, Path]:
+    """Ruleset ids → files (fragments excluded): built-in, then from installed ruleset packages."""
+    return {rid: path for rid, (path, _) in ruleset_origins().items()}
+
+
+def _source_ref(ref: str) -> tuple[RulesetSource, str] | None:
+    """``SOURCE:rest`` (``builtin:fragments/shapes.yaml``, ``my-pkg:my-variant``) → (source, rest)."""
+    name, sep, rest = ref.partition(":")
+    if not sep or len(name) < 2 or not rest:  # (`C:\\...` is a Windows path, not a source)
+        return None
+    for src in ruleset_sources():
+        if src.name == name:
+            return src, rest
+    raise FileNotFoundError(ref)
+
+
 def resolve_ruleset_ref(ref: str, base_dir: Path | None = None) -> Path:
-    """A ruleset id or path → the file. Paths are relative to ``base_dir``."""
+    """A ruleset id or path → the file. Paths are relative to ``base_dir``.
+
+    - ``SOURCE:PATH`` or ``SOURCE:ID``: a file of a ruleset source, whatever
+      the current folder (``builtin:fragments/shapes.yaml``, ``builtin:some-id``,
+      or an installed package's entry-point name);
+    - an id: the built-in rulesets, then installed packages, then ``base_dir``
+      and ``./rulesets``;
+    - a relative path: ``base_dir``, the current folder, then each source's
+      folder, so a copy of a shipped ruleset (``extends: fragments/shapes.yaml``)
+      still finds the shipped fragments.
+    """
     candidates: list[Path] = []
+    sourced = _source_ref(ref) if not Path(ref).is_absolute() else None
+    if sourced is not None:
+        src, rest = sourced
+        if src.root is not None:
+            is_path = rest.endswith((".yaml", ".yml")) or "/" in rest
+            candidates.append(src.root / (rest if is_path else f"{rest}.yaml"))
+        for c in candidates:
+            if c.is_file():
+                return c
+        raise FileNotFoundError(ref)
     looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
     if looks_like_path:
         p = Path(ref)
         candidates.append(p if p.is_absolute() or base_dir is None else base_dir / p)
-        if base_dir is not None and not p.is_absolute():
-            candidates.append(Path(ref))
+        if not p.is_absolute():
+            if base_dir is not None:
+                candidates.append(Path(ref))
+            candidates += [src.root / p for src in ruleset_sources() if src.root is not None]
     else:
         # An id: the built-in rulesets first (a conformance file may sit next
-        # to files named like ids), then the caller's folder and ./rulesets.
-        candidates.append(builtin_rulesets_dir() / f"{ref}.yaml")
+        # to files named like ids), then installed packages, the caller's folder and ./rulesets.
+        found = ruleset_origins().get(ref)
+        if found is not None:
+            candidates.append(found[0])
         if base_dir is not None:
             candidates.append(base_dir / f"{ref}.yaml")
         candidates.append(Path("rulesets") / f"{ref}.yaml")
@@ -109,6 +227,22 @@ def resolve_ruleset_ref(ref: str, base_dir: Path | None = None) -> Path:
         if c.is_file():
             return c
     raise FileNotFoundError(ref)
+
+
+def ruleset_ref(rs: Ruleset) -> str:
+    """How a command line names ``rs``: its id when that id finds this very file, else its path.
+
+    Rule cards and lint print ``mj score RULESET ...`` commands; a designer's
+    own file is not found by its id, so those commands name the file.
+    """
+    try:
+        found = resolve_ruleset_ref(rs.id)
+    except FileNotFoundError:
+        return rs.source
+    try:
+        return rs.id if found.resolve() == Path(rs.source).resolve() else rs.source
+    except OSError:
+        return rs.source
 
 
 # --------------------------------------------------------------------------
@@ -257,8 +391,8 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
         try:
             target = resolve_ruleset_ref(ref, path.parent)
         except FileNotFoundError:
-            problems.append(Problem(loc, where, f"cannot find {ref!r} to extend "
-                                    f"(a ruleset id, or a path relative to {path.parent})"))
+            problems.append(Problem(loc, where, f"cannot find {ref!r} to extend (a ruleset id, a path "
+                                    f"relative to {path.parent}, or builtin:PATH for a shipped file)"))
             continue
         if target.resolve() in stack or target.resolve() == real:
             chain = " → ".join(p.name for p in (*stack, real, target.resolve()))
@@ -815,13 +949,26 @@ def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
         problems.append(Problem(location_of(data, ("patterns",)), ("patterns",), "no patterns declared"))
 
 
-def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
-    """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems."""
+def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
+               preset: str | None = None) -> tuple[Ruleset | None, list[Problem]]:
+    """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems.
+
+    ``options`` (name → value, typed or as command-line strings) and ``preset``
+    choose the ruleset's declared house-rule options (:mod:`mjframework.options`);
+    a bad choice raises :class:`~mjframework.options.OptionError`.
+    """
     p = Path(path)
     problems: list[Problem] = []
     data = _load_chain(p, problems, ())
     if not isinstance(data, SourceMap):
         return None, problems
+    opts, presets = option_mod.declared(data, problems)
+    as_written = data
+    chosen = {name: o.default for name, o in opts.items()}
+    if not problems and (options or preset):
+        chosen = option_mod.choose(opts, presets=presets, preset=preset, sets=options)
+        data = option_mod.apply(data, opts, chosen, _merge,
+                                option_mod.explicit_names(presets, preset, options))
     # The merged result must be schema-valid too (an override can break a base).
     if not problems:
         problems.extend(_schema_problems(data, data))
@@ -847,6 +994,11 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
     flow = _guard(b.flow, tileset) or Flow()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
+    if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
+        stale: list[Problem] = []
+        option_mod.check_defaults(as_written, opts, _merge, stale)
+        # Options declared in this very file must be right; inherited ones are `mj lint`'s business.
+        problems.extend(q for q in stale if q.location is None or q.location.file == str(p))
     # This file's problems first, in file order; then those in files it extends.
     own = str(p)
     problems.sort(key=lambda q: (q.location.file != own, q.location.file, q.location.line,
@@ -861,7 +1013,7 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
         plugins=plugins, data=data, flags=flags, flow=flow,
-        leave=_leave_rule(data.get("leave") or {}),
+        leave=_leave_rule(data.get("leave") or {}), options=chosen,
     )
     return rs, problems
 
@@ -871,8 +1023,12 @@ def _leave_rule(d: dict[str, Any]) -> LeaveRule:
                      hand=str(d.get("hand", "abandon")))
 
 
-def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
-    """Load a ruleset by id or path; raise :class:`RulesetError` listing every problem."""
+def load_ruleset(ref: str | Path, base_dir: Path | None = None, *, options: dict[str, Any] | None = None,
+                 preset: str | None = None) -> Ruleset:
+    """Load a ruleset by id or path; raise :class:`RulesetError` listing every problem.
+
+    ``options`` / ``preset``: the house-rule options to play it with (see :func:`check_file`).
+    """
     ref_s = str(ref)
     try:
         path = Path(ref_s) if Path(ref_s).is_file() else resolve_ruleset_ref(ref_s, base_dir)
@@ -880,17 +1036,21 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
         known = ", ".join(available_rulesets()) or "none"
         raise RulesetError([Problem(None, (), f"no ruleset {ref_s!r} (not a file; built-in ids: {known})")]
                            ) from None
-    return _load_cached(str(path.resolve()), path.stat().st_mtime_ns)
+    key = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+    return _load_cached(str(path.resolve()), path.stat().st_mtime_ns, key, preset)
 
 
 @lru_cache(maxsize=32)
-def _load_cached(path: str, _mtime: int) -> Ruleset:
-    rs, problems = check_file(path)
+def _load_cached(path: str, _mtime: int, options: tuple[tuple[str, str], ...] = (),
+                 preset: str | None = None) -> Ruleset:
+    rs, problems = check_file(path, options=dict(options) or None, preset=preset)
     if problems or rs is None:
         raise RulesetError(problems or [Problem(None, (), f"{path}: a fragment, not a playable ruleset")])
     return rs
 
 
 __all__ = [
-    "HONOR_BASE", "available_rulesets", "check_file", "load_ruleset", "resolve_ruleset_ref", "schema",
+    "BUILTIN", "HONOR_BASE", "RULESETS_GROUP", "RulesetSource", "available_rulesets", "check_file",
+    "load_ruleset", "refresh_ruleset_sources", "resolve_ruleset_ref", "ruleset_origins", "ruleset_ref",
+    "ruleset_sources", "schema",
 ]

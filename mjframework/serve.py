@@ -7,8 +7,10 @@ serves the static page in ``mjframework/web/`` and a small JSON API:
 ``GET  /``                             the page (``index.html``, ``app.js``, ``style.css``)
 ``GET  /api/rulesets``                 built-in rulesets: id, name, tile kinds, wildcard
 ``GET  /api/ruleset-source?ruleset=``  the ruleset's YAML text
-``GET  /api/card?ruleset=``            the HTML rule card (``mj doc --format html``)
-``POST /api/score``                    score a hand (the same inputs as ``mj score``)
+``GET  /api/card?ruleset=``            the HTML rule card (``mj doc --format html``);
+                                       ``&preset=NAME&set=NAME=VALUE…`` for house-rule options
+``POST /api/score``                    score a hand (the same inputs as ``mj score``,
+                                       ``"options": {NAME: VALUE}`` and ``"preset"`` included)
 ``POST /api/validate``                 check YAML text; located problems
 =====================================  ===============================================
 
@@ -19,6 +21,7 @@ built-in rulesets are served by id: the API never opens a path it is given.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mimetypes
 import os
@@ -65,8 +68,40 @@ def _tile_info(t: int) -> dict[str, Any]:
     return {"code": tile_code(t), "name": tile_name(t), "emoji": tile_emoji(t)}
 
 
-def list_rulesets() -> list[dict[str, Any]]:
-    """Every built-in ruleset that loads, with what the page needs to draw a palette."""
+def _options_info(rs: Any, start: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ruleset's house-rule options (with the value the page starts with) and presets."""
+    from . import options as option_mod
+
+    declared, presets = option_mod.declared(rs.data, [])
+    opts = []
+    for name, o in declared.items():
+        value = o.default
+        if name in start:
+            with contextlib.suppress(ValueError):  # (not this ruleset's kind of value: keep the default)
+                value = o.check(start[name])
+        opts.append({"name": name, "type": o.type, "default": o.default, "value": value,
+                     "description": o.description, "choices": list(o.choices),
+                     "minimum": o.minimum, "maximum": o.maximum, "kind": o.kind()})
+    pres = [{"name": n, "description": p["description"], "set": p["set"]} for n, p in presets.items()]
+    return opts, pres
+
+
+def _request_options(req: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    opts, preset = req.get("options"), req.get("preset") or None
+    if opts is not None and not isinstance(opts, dict):
+        raise BadRequest("options: give an object of NAME: VALUE")
+    if preset is not None and not isinstance(preset, str):
+        raise BadRequest("preset: give a preset's name")
+    return (opts or None), preset
+
+
+def list_rulesets(start: dict[str, Any] | None = None,
+                  start_preset: str | None = None) -> list[dict[str, Any]]:
+    """Every built-in ruleset that loads, with what the page needs to draw a palette.
+
+    ``start`` / ``start_preset`` (``mj serve --set/--preset``): the option values the
+    page starts with, for each ruleset that declares them.
+    """
     out = []
     for rid in available_rulesets():
         try:
@@ -80,6 +115,12 @@ def list_rulesets() -> list[dict[str, Any]]:
             "wildcard": rs.wildcard is not None,
             "flags": list(FLAGS), "win_by": list(WIN_BY),
         })
+        chosen = dict(start or {})
+        presets = rs.presets()
+        if start_preset in presets:
+            chosen = {**dict((presets[start_preset] or {}).get("set") or {}), **chosen}
+        out[-1]["options"], out[-1]["presets"] = _options_info(rs, chosen)
+        out[-1]["preset"] = start_preset if start_preset in presets else None
     return out
 
 
@@ -87,10 +128,11 @@ def ruleset_source(rid: Any) -> str:
     return available_rulesets()[_ruleset_id(rid)].read_text(encoding="utf-8")
 
 
-def rule_card(rid: Any) -> str:
+def rule_card(rid: Any, options: dict[str, Any] | None = None, preset: str | None = None) -> str:
     from .rulecard import build_card, render  # the card search is only paid for when asked
 
-    return render(build_card(load_ruleset(_ruleset_id(rid))), "html")
+    return render(build_card(load_ruleset(_ruleset_id(rid), options=options or None, preset=preset or None)),
+                  "html")
 
 
 def _opt_tile(value: Any, what: str) -> int | None:
@@ -130,7 +172,8 @@ def score(req: Any) -> dict[str, Any]:
     """Score one hand; the request mirrors ``mj score``'s options."""
     if not isinstance(req, dict):
         raise BadRequest("send a JSON object")
-    ev = Evaluator(load_ruleset(_ruleset_id(req.get("ruleset"))))
+    options, preset = _request_options(req)
+    ev = Evaluator(load_ruleset(_ruleset_id(req.get("ruleset")), options=options, preset=preset))
     wildcard, indicator = req.get("wildcard") or None, req.get("indicator") or None
     if wildcard and indicator:
         raise HandError("give a wildcard or an indicator, not both")
@@ -188,7 +231,7 @@ def score(req: Any) -> dict[str, Any]:
         }
     payments = result.payments or []
     return {
-        "ruleset": ev.ruleset.id, "win": s.win, "reason": s.reason,
+        "ruleset": ev.ruleset.id, "options": ev.ruleset.options, "win": s.win, "reason": s.reason,
         "wildcard": None if wild is None else _tile_info(wild),
         "wildcard_text": None if wild is None else format_tiles([wild]),
         "hand": hand_info,
@@ -254,6 +297,8 @@ def _web_dir() -> Path:
 class Handler(BaseHTTPRequestHandler):
     server_version = "mj-serve/1"
     quiet = False
+    start_options: dict[str, Any] = {}  # noqa: RUF012 - (a class-level default, replaced per server)
+    start_preset: str | None = None
 
     # -- plumbing
     def log_message(self, format: str, *args: Any) -> None:
@@ -309,15 +354,23 @@ class Handler(BaseHTTPRequestHandler):
 
     def _get(self) -> None:
         url = urlsplit(self.path)
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        multi = parse_qs(url.query)
+        query = {k: v[-1] for k, v in multi.items()}
         route = url.path
         if route == "/api/rulesets":
-            self._json({"rulesets": list_rulesets()})
+            self._json({"rulesets": list_rulesets(self.start_options, self.start_preset)})
         elif route == "/api/ruleset-source":
             rid = query.get("ruleset")
             self._json({"ruleset": rid, "name": f"{rid}.yaml", "yaml": ruleset_source(rid)})
         elif route == "/api/card":
-            self._send(200, rule_card(query.get("ruleset")).encode(), "text/html; charset=utf-8")
+            sets = {}
+            for item in multi.get("set", []):
+                name, sep, value = item.partition("=")
+                if not sep:
+                    raise BadRequest(f"set {item!r}: write NAME=VALUE")
+                sets[name] = value
+            card = rule_card(query.get("ruleset"), sets, query.get("preset"))
+            self._send(200, card.encode(), "text/html; charset=utf-8")
         elif route in ("/", "/index.html") or route.lstrip("/") in STATIC_FILES:
             name = "index.html" if route == "/" else route.lstrip("/")
             f = _web_dir() / name
@@ -340,12 +393,52 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.NOT_FOUND, f"no such endpoint: POST {route}")
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False) -> ThreadingHTTPServer:
-    """A ready server (port 0 picks a free one: read ``server.server_address``)."""
-    handler = type("QuietHandler" if quiet else "Handler", (Handler,), {"quiet": quiet})
+def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False,
+                options: dict[str, Any] | None = None, preset: str | None = None) -> ThreadingHTTPServer:
+    """A ready server (port 0 picks a free one: read ``server.server_address``).
+
+    ``options`` / ``preset``: house-rule option values the page starts with, for every
+    ruleset that declares them; one no ruleset declares is an error (:class:`BadRequest`).
+    """
+    check_start_options(options or {}, preset)
+    handler = type("QuietHandler" if quiet else "Handler", (Handler,),
+                   {"quiet": quiet, "start_options": dict(options or {}), "start_preset": preset})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
 
 
-__all__ = ["list_rulesets", "make_server", "rule_card", "ruleset_source", "score", "validate"]
+def check_start_options(options: dict[str, Any], preset: str | None) -> None:
+    """Each ``mj serve --set`` name and ``--preset`` must be declared by some ruleset (value fitting)."""
+    from . import options as option_mod
+
+    names: dict[str, list[Any]] = {}
+    presets: set[str] = set()
+    for rid in available_rulesets():
+        try:
+            rs = load_ruleset(rid)
+        except MJError:
+            continue
+        declared, pres = option_mod.declared(rs.data, [])
+        for n, o in declared.items():
+            names.setdefault(n, []).append(o)
+        presets |= set(pres)
+    for n, v in options.items():
+        if n not in names:
+            raise BadRequest(f"--set {n}: no ruleset declares that option "
+                             f"(options: {', '.join(sorted(names)) or 'none'})")
+        errors = []
+        for o in names[n]:
+            try:
+                o.check(v)
+            except ValueError as e:
+                errors.append(str(e))
+        if len(errors) == len(names[n]):
+            raise BadRequest(f"--set {n}={v}: {errors[0]}")
+    if preset is not None and preset not in presets:
+        raise BadRequest(f"--preset {preset}: no ruleset declares that preset "
+                         f"(presets: {', '.join(sorted(presets)) or 'none'})")
+
+
+__all__ = ["check_start_options", "list_rulesets", "make_server", "rule_card", "ruleset_source", "score",
+           "validate"]

@@ -25,6 +25,7 @@ import os
 import random
 import shutil
 import signal
+import sys
 import tempfile
 import time
 from collections import deque
@@ -37,6 +38,7 @@ from typing import IO, Any
 from .bots import BOTS
 from .errors import MJError
 from .events import Event
+from .fileio import commit, is_stdio, temp_beside
 from .game import Game, HandResult
 from .model import Ruleset
 from .ruleset import load_ruleset
@@ -235,6 +237,8 @@ class SimSpec:
     seed: int
     bots: tuple[str, ...]
     hands_per_game: int = 8
+    options: tuple[tuple[str, str], ...] = ()  # house-rule options (name, value), as given
+    preset: str | None = None
 
     @property
     def games(self) -> int:
@@ -244,18 +248,31 @@ class SimSpec:
         return min(self.hands_per_game, self.hands - game * self.hands_per_game)
 
     def header(self, ruleset_id: str) -> Event:
-        return {"type": "simulation", "format": LOG_FORMAT, "ruleset": ruleset_id, "seed": self.seed,
-                "hands": self.hands, "hands_per_game": self.hands_per_game, "bots": list(self.bots)}
+        out: Event = {"type": "simulation", "format": LOG_FORMAT, "ruleset": ruleset_id, "seed": self.seed,
+                      "hands": self.hands, "hands_per_game": self.hands_per_game, "bots": list(self.bots)}
+        if self.options or self.preset:
+            rs, _ = _load(self.ruleset, self.options, self.preset)
+            out["options"] = rs.options
+            if self.preset:
+                out["preset"] = self.preset
+        return out
 
 
-_EVALUATORS: dict[str, tuple[Ruleset, Evaluator]] = {}
+_EVALUATORS: dict[tuple, tuple[Ruleset, Evaluator]] = {}
 
 
-def _load(ref: str) -> tuple[Ruleset, Evaluator]:
-    if ref not in _EVALUATORS:
-        rs = load_ruleset(ref)
-        _EVALUATORS[ref] = (rs, Evaluator(rs))
-    return _EVALUATORS[ref]
+def _options_key(options: Any) -> tuple[tuple[str, str], ...]:
+    items = options.items() if isinstance(options, dict) else options or ()
+    return tuple(sorted((str(k), str(v)) for k, v in items))
+
+
+def _load(ref: str, options: Any = (), preset: str | None = None) -> tuple[Ruleset, Evaluator]:
+    """The ruleset (with its chosen options) and an evaluator, once per process."""
+    key = (ref, _options_key(options), preset)
+    if key not in _EVALUATORS:
+        rs = load_ruleset(ref, options=dict(key[1]) or None, preset=preset)
+        _EVALUATORS[key] = (rs, Evaluator(rs))
+    return _EVALUATORS[key]
 
 
 def dump_event(e: Event) -> str:
@@ -264,7 +281,7 @@ def dump_event(e: Event) -> str:
 
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
     """Play one game (its hands in order), counting into ``stats`` and logging to ``out``."""
-    rs, ev = _load(spec.ruleset)
+    rs, ev = _load(spec.ruleset, spec.options, spec.preset)
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
@@ -303,7 +320,7 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
 
 def run_chunk(spec: SimSpec, games: Sequence[int], log_path: str | None) -> Stats:
     """Worker entry point: play ``games`` in order; log lines go to ``log_path``."""
-    rs, _ = _load(spec.ruleset)
+    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     if log_path is None:
         for g in games:
@@ -337,6 +354,8 @@ class SimResult:
         pats = sorted(s.patterns.items(), key=lambda kv: (-kv[1][0], kv[0]))
         return {
             "ruleset": self.ruleset_id,
+            "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+            "preset": self.spec.preset,
             "seed": self.spec.seed,
             "bots": list(self.spec.bots),
             "hands": s.hands,
@@ -414,13 +433,6 @@ def _width(text: str) -> int:
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
 
 
-def _chmod_like_new_file(path: str) -> None:
-    """Temporary files are private (0600); the log gets a new file's usual mode."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(path, 0o666 & ~umask)
-
-
 def _chunks(games: int, workers: int) -> list[list[int]]:
     size = max(1, min(16, games // (workers * 8) or 1))
     return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
@@ -428,10 +440,12 @@ def _chunks(games: int, workers: int) -> list[list[int]]:
 
 def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[str] = "greedy",
              hands_per_game: int = 8, workers: int = 1, log: str | Path | None = None,
-             progress: Callable[[int], None] | None = None) -> SimResult:
-    """Play ``hands`` hands; write the log to ``log`` (atomically) if given.
+             progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None,
+             preset: str | None = None) -> SimResult:
+    """Play ``hands`` hands; write the log to ``log`` (atomically) if given; ``"-"``: to stdout.
 
     ``progress(n)`` is called with the number of hands just finished.
+    ``options`` / ``preset``: the ruleset's house-rule options to play with.
     """
     if hands <= 0:
         raise SimulationError(f"the number of hands must be positive, got {hands}")
@@ -439,18 +453,21 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
         raise SimulationError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise SimulationError(f"workers must be positive, got {workers}")
-    rs, _ = _load(ruleset)
+    rs, _ = _load(ruleset, options, preset)
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, _options_key(options), preset)
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
     out: IO[str] | None = None
-    log_path = Path(log) if log is not None else None
+    to_stdout = is_stdio(log)
+    log_path = Path(log) if log is not None and not to_stdout else None
     start = time.perf_counter()
     try:
-        if log_path is not None:
-            log_path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{log_path.name}.", suffix=".tmp", dir=log_path.parent)
+        if to_stdout:
+            out = sys.stdout
+            out.write(dump_event(spec.header(rs.id)))
+        elif log_path is not None:
+            fd, tmp = temp_beside(log_path)
             tmp_paths.append(tmp)
             out = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
             out.write(dump_event(spec.header(rs.id)))
@@ -463,11 +480,12 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
             _run_parallel(spec, workers, stats, out, log_path, tmp_paths, progress)
         if out is not None and log_path is not None:
             out.close()
-            _chmod_like_new_file(tmp_paths[0])
-            os.replace(tmp_paths[0], log_path)
+            commit(tmp_paths[0], log_path)
             tmp_paths.pop(0)
+        elif out is not None:
+            out.flush()
     finally:
-        if out is not None and not out.closed:
+        if out is not None and not out.closed and not to_stdout:
             out.close()
         for p in tmp_paths:
             Path(p).unlink(missing_ok=True)
@@ -493,9 +511,11 @@ def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None
                 if games is None:
                     return False
                 path = None
-                if log_path is not None:
-                    fd, path = tempfile.mkstemp(prefix=f".{log_path.name}.part{games[0]}.",
-                                                dir=log_path.parent)
+                if out is not None:  # each chunk's events, copied into the log in game order
+                    if log_path is not None:
+                        fd, path = temp_beside(log_path, suffix=".part", tag=f"part{games[0]}.")
+                    else:
+                        fd, path = tempfile.mkstemp(prefix=f"mj-log.part{games[0]}.")
                     os.close(fd)
                     tmp_paths.append(path)
                 pending.append((pool.submit(run_chunk, spec, games, path), path, games))

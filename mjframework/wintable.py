@@ -47,13 +47,11 @@ pay, or whether seven pairs count is the ruleset's business.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import operator
 import os
 import struct
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -385,16 +383,9 @@ def _deserialize(data: bytes) -> tuple[dict[bytes, int], dict[bytes, int]]:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write via a temp file in the same folder + rename, so readers never see half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    from .fileio import write_atomic
+
+    write_atomic(path, data)
 
 
 def _approx_bytes(*tables: dict[bytes, int]) -> int:

@@ -138,7 +138,8 @@ class Plugin:
                 state.opening = tiles
             if tiles:  # none left to flip (a win on the last tile): no birds, no event
                 seats = [self.seat_hit(t, context.dealer, context.players) for t in tiles]
-                hits = ", ".join(f"{tile_name(t)}→座{s}" for t, s in zip(tiles, seats, strict=True))
+                # `{seat:N}`: the narrator names the seat from its own point of view (下家, 对家 …).
+                hits = ", ".join(f"{tile_name(t)}→{{seat:{s}}}" for t, s in zip(tiles, seats, strict=True))
                 what = "起手扎鸟" if context.kind == "opening" else "扎鸟"
                 hand.emit("birds", kind=context.kind, tiles=[tile_code(t) for t in tiles],
                           seats=seats, text=f"{what}  {hits}")

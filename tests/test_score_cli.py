@@ -53,13 +53,12 @@ def user_error(r: Result, *words: str) -> str:
 
 
 def payments(stdout: str) -> list[int]:
-    """The per-seat lines of the text output: ``  座0 庄家  +90``."""
-    out = []
+    """The net line of the text output: ``净得  庄家 +90   下家 -30   对家 -30   上家 -30``."""
     for line in stdout.splitlines():
         parts = line.split()
-        if parts and parts[0].startswith("座"):
-            out.append(int(parts[-1]))
-    return out
+        if parts and parts[0] == "净得":
+            return [int(x) for x in parts[2::2]]
+    return []
 
 
 # ---------------------------------------------------------------------------
@@ -207,7 +206,7 @@ def test_non_win_prints_why_and_exits_0() -> None:
     r = mj("score", CS, "345m 678p 234s 567s 7m", "-t", "7m")  # 7m pair: no 乱将 pattern
     out = ok(r)
     assert "不胡" in out
-    assert "番型" not in out and "座0" not in out
+    assert "番型" not in out and "净得" not in out
     out = score_json(CS, "345m 678p 234s 567s 7m", "-t", "7m")
     assert out["win"] is False and out["reason"] and out["payments"] is None
     assert out["patterns"] == []

@@ -56,8 +56,70 @@ function onRulesetChange() {
   }
   $("#wild-row").hidden = !r.wildcard;
   if (!r.wildcard) { $("#wildcard").value = ""; $("#indicator").value = ""; }
+  showOptions(r);
   loadEditor();
   loadCard();
+}
+
+// ---------------------------------------------------------------- house-rule options
+function showOptions(r) {
+  const opts = r.options || [];
+  const presets = r.presets || [];
+  $("#options").hidden = !opts.length;
+  const sel = $("#preset");
+  sel.replaceChildren(new Option("(none)", ""));
+  for (const p of presets) sel.appendChild(new Option(p.description ? `${p.name} — ${p.description}` : p.name, p.name));
+  sel.value = r.preset || "";
+  const box = $("#option-fields");
+  box.replaceChildren();
+  for (const o of opts) {
+    const l = document.createElement("label");
+    l.title = o.description || "";
+    let input;
+    if (o.type === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!o.value;
+    } else if (o.type === "choice") {
+      input = document.createElement("select");
+      for (const c of o.choices) input.appendChild(new Option(c, c));
+      input.value = o.value;
+    } else {
+      input = document.createElement("input");
+      input.type = "number"; input.size = 4;
+      if (o.minimum !== null) input.min = o.minimum;
+      if (o.maximum !== null) input.max = o.maximum;
+      input.value = o.value;
+    }
+    input.id = `option-${o.name}`;
+    input.dataset.option = o.name;
+    input.dataset.type = o.type;
+    input.addEventListener("change", () => { $("#preset").value = ""; loadCard(); });
+    l.append(`${o.name} `, input);
+    box.appendChild(l);
+  }
+  sel.onchange = () => {
+    const p = presets.find((x) => x.name === sel.value);
+    for (const o of opts) {
+      const v = p && o.name in p.set ? p.set[o.name] : o.default;
+      const input = $(`#option-${o.name}`);
+      if (o.type === "boolean") input.checked = !!v; else input.value = v;
+    }
+    loadCard();
+  };
+}
+
+// The options as chosen on the page: {NAME: VALUE}, only those that differ from the default.
+function chosenOptions() {
+  const r = current();
+  const out = {};
+  for (const o of (r && r.options) || []) {
+    const input = $(`#option-${o.name}`);
+    if (!input) continue;
+    const v = o.type === "boolean" ? input.checked : o.type === "integer" ? Number(input.value) : input.value;
+    if (v !== o.default) out[o.name] = v;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- the hand
@@ -150,6 +212,7 @@ function request() {
     discarder: winBy === "self_draw" ? null : Number($("#discarder").value),
     flags: [...document.querySelectorAll("#flags input:checked")].map((c) => c.value),
     context,
+    options: chosenOptions(),
   };
 }
 
@@ -280,7 +343,9 @@ function gotoLine(line, col) {
 
 // ---------------------------------------------------------------- rule card
 function loadCard() {
-  const url = `/api/card?ruleset=${encodeURIComponent($("#ruleset").value)}`;
+  const q = new URLSearchParams({ ruleset: $("#ruleset").value });
+  for (const [k, v] of Object.entries(chosenOptions())) q.append("set", `${k}=${v}`);
+  const url = `/api/card?${q}`;
   $("#card-link").href = url;
   $("#card").dataset.src = url;
   if ($("#card-tab").classList.contains("active")) $("#card").src = url;
