@@ -147,12 +147,40 @@ class KongPayment:
 
 @dataclass(frozen=True)
 class Scoring:
+    """How matched patterns become a payment (``scoring:``).
+
+    ``points`` of the patterns combine (``combine``), are bounded by
+    ``minimum`` (起胡: fewer is no win) and ``cap`` (封顶), then ``value``
+    turns them into the amount each payer pays: as is (``points``), ``base ×
+    2^points`` (``doubling``, 番) or a ``table`` lookup. Each payment is then
+    multiplied (``multipliers``) and increased (``bonuses``) where the payer,
+    winner or win qualifies (dealer, discarder, self_draw).
+    """
+
     combine: str = "highest"
     tiers: tuple[str, ...] = ()
     payout: dict[str, str] = field(default_factory=dict)
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
+    minimum: int | None = None
+    cap: int | None = None
+    value: str = "points"  # points | doubling | table
+    value_base: int = 1
+    value_table: tuple[int, ...] = ()
+    multipliers: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+    bonuses: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+
+    def capped(self, points: int) -> int:
+        return points if self.cap is None else min(points, self.cap)
+
+    def amount(self, points: int) -> int:
+        """What each payer pays for ``points`` (already capped), before multipliers and bonuses."""
+        if self.value == "doubling":
+            return self.value_base * 2 ** max(points, 0)
+        if self.value == "table":
+            return self.value_table[max(0, min(points, len(self.value_table) - 1))]
+        return points * self.value_base
 
 
 @dataclass(frozen=True)

@@ -507,7 +507,35 @@ class _Builder:
             if isinstance(v, dict) and v:
                 payer, amount = next(iter(v.items()))
                 kongs[k] = KongPayment(payer, int(amount))
+        value_kind = s.get("value", "points")
+        table = tuple(int(x) for x in s.get("table") or ())
+        if value_kind == "table" and not table:
+            self.problem(("scoring", "value"),
+                         "`value: table` needs `scoring.table` (the amount for 0, 1, … points)")
+        if table and value_kind != "table":
+            self.problem(("scoring", "table"),
+                         f"`table` is only read with `value: table` (value is {value_kind})", key=True)
+        minimum, cap = s.get("minimum"), s.get("cap")
+        if isinstance(minimum, int) and isinstance(cap, int) and cap < minimum:
+            self.problem(("scoring", "cap"), f"the cap ({cap}) is below the minimum to win ({minimum}): "
+                         "no hand could ever be paid")
+        if value_kind == "table" and table:
+            if not isinstance(cap, int):
+                self.problem(("scoring", "table"), f"a table of {len(table)} amounts needs "
+                             f"`scoring.cap` (at most {len(table) - 1}) so every count has an amount")
+            elif cap > len(table) - 1:
+                self.problem(("scoring", "cap"), f"cap {cap} is past the end of `value.table` "
+                             f"({len(table)} amounts, for 0–{len(table) - 1} points)")
+        bonuses = dict(s.get("bonuses") or {})
+        if "dealer" in bonuses and s.get("dealer_bonus"):
+            self.problem(("scoring", "bonuses", "dealer"), "give the dealer's bonus once: "
+                         "`bonuses.dealer` or `dealer_bonus`, not both")
         return Scoring(
+            minimum=minimum if isinstance(minimum, int) else None,
+            cap=cap if isinstance(cap, int) else None,
+            value=value_kind, value_base=int(s.get("base", 1)), value_table=table,
+            multipliers={k: int(v) for k, v in (s.get("multipliers") or {}).items()},
+            bonuses={k: int(v) for k, v in bonuses.items()},
             combine=s.get("combine", "highest"),
             tiers=tuple(t for t in s.get("tiers", []) if isinstance(t, str))
             if isinstance(s.get("tiers"), list) else (),

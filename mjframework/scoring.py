@@ -56,8 +56,9 @@ class Score:
     reason: str = ""
     reading: Reading | None = None
     patterns: list[ScoredPattern] = field(default_factory=list)
-    points: int = 0
+    points: int = 0  # capped (scoring.cap)
     wildcard: Tile | None = None
+    uncapped: int | None = None  # before the cap (None: same as points)
 
     @property
     def pattern_names(self) -> list[str]:
@@ -98,7 +99,8 @@ class Evaluator:
         # For each shape, the patterns that can apply to a reading of it: those of
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
         # Shapes that some pattern makes a win with no requirement and no context.
-        self._unconditional = [
+        # (None with a minimum to win: fitting a shape is then not enough.)
+        self._unconditional = [] if ruleset.scoring.minimum else [
             s for s in self.shapes if s.kind != "free" and any(
                 p.shapes and not p.counts and p.all_tiles is None and p.no_tiles is None
                 and p.pair is None and p.when == When() and shape_matches(p.shapes, s)
@@ -214,7 +216,13 @@ class Evaluator:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
+        sc = self.ruleset.scoring
+        if sc.minimum is not None and points < sc.minimum:
+            return Score(False, f"{points} point(s) ({'+'.join(x.name for x in scored)}): below the "
+                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
+                         points=points, wildcard=wildcard, uncapped=points)
+        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                     uncapped=points)
 
     def _for_context(self, ctx: WinContext, facts: HandFacts
                      ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
@@ -270,7 +278,7 @@ class Evaluator:
             return Score(False, "no opening pattern")
         points, picked = result
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, patterns=scored, points=points)
+        return Score(True, patterns=scored, points=self.ruleset.scoring.capped(points), uncapped=points)
 
     # -- readiness -------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pluggy
 
-from .model import Ruleset
+from .model import Ruleset, Scoring
 from .plugins import call_hook
 
 
@@ -86,13 +86,34 @@ def win_payments(
         payers: Iterable[int] = [discarder]
     else:
         payers = _others(winner, ruleset.players)
+    sc = ruleset.scoring
+    base = sc.amount(points)
     out = []
     for payer in payers:
-        amount = points
-        if ruleset.scoring.dealer_bonus and dealer in (payer, winner):
-            amount += ruleset.scoring.dealer_bonus
-        out.append(Payment(payer, winner, amount, reason))
+        out.append(Payment(payer, winner, payment_amount(
+            sc, base, dealer=dealer in (payer, winner), discarder=payer == discarder,
+            self_draw=win_by == "self_draw"), reason))
     return out
+
+
+def payment_amount(scoring: Scoring, base: int, *, dealer: bool, discarder: bool, self_draw: bool) -> int:
+    """One payer's amount: ``base`` × the multipliers that apply + the bonuses that apply.
+
+    ``dealer``: the payer or the winner is the dealer; ``discarder``: the payer
+    dealt in; ``self_draw``: the win is a self-draw (``scoring.multipliers`` /
+    ``scoring.bonuses``; ``dealer_bonus`` is ``bonuses.dealer``).
+    """
+    applies = {"dealer": dealer, "discarder": discarder, "self_draw": self_draw}
+    amount = base
+    for key, m in scoring.multipliers.items():
+        if applies.get(key):
+            amount *= m
+    if scoring.dealer_bonus and dealer:
+        amount += scoring.dealer_bonus
+    for key, b in scoring.bonuses.items():
+        if applies.get(key):
+            amount += b
+    return amount
 
 
 def kong_payments(ruleset: Ruleset, kongs: Sequence[KongRecord]) -> list[Payment]:
