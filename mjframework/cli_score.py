@@ -23,6 +23,17 @@ from .scoring import Evaluator
 from .tiles import TileParseError, format_tiles, parse_tile, tile_name
 
 
+def state_value(text: str) -> object:
+    """A ``--seat-state`` value as YAML would read it: true/false, a number, else the text."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def _tile_opt(value: str | None, what: str) -> int | None:
     if value is None:
         return None
@@ -46,14 +57,19 @@ def _tile_opt(value: str | None, what: str) -> int | None:
               help="Won on this seat's discard (default: self-draw).")
 @click.option("--robbed-kong", is_flag=True, help="Won by robbing the --discard-from seat's kong.")
 @click.option("--flag", "-f", "flags", multiple=True,
-              help="after_kong, open_kong, last_tile, first_turn, no_claims_yet, after_kong_discard.")
+              help="after_kong, open_kong, last_tile, first_turn, no_claims_yet, after_kong_discard, "
+                   "or a flag the ruleset declares (`flags:`).")
 @click.option("--context", "-c", "context", multiple=True, metavar="KEY=VALUE",
               help="Plugin input, e.g. birds='3m 4s' (tile strings become tiles; repeat).")
+@click.option("--seat-state", "seat_state", multiple=True, metavar="KEY=VALUE",
+              help="The winner's per-seat state read by `when: {seat_state: …}`, e.g. ready=true, "
+                   "void_suit=m (repeat).")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
 def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
-          flags: tuple[str, ...], context: tuple[str, ...], opening: bool, as_json: bool) -> None:
+          flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...], opening: bool,
+          as_json: bool) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path)."""
     ev = Evaluator(load_ruleset(ruleset))
     if wildcard and indicator:
@@ -68,8 +84,14 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         if not sep or not key:
             raise HandError(f"--context {item!r}: write KEY=VALUE")
         extra[key.strip()] = context_value(value.strip())
+    state: dict[str, object] = {}
+    for item in seat_state:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise HandError(f"--seat-state {item!r}: write KEY=VALUE")
+        state[key.strip()] = state_value(value.strip())
     ctx = WinContext(seat=seat, win_by=win_by, discarder=discard_from, flags=frozenset(flags),
-                     extra=extra)
+                     extra=extra, seat_state=state)
     if opening:
         if win_tile or melds:
             raise HandError("--opening judges dealt tiles: no --win-tile or --melds")

@@ -21,7 +21,7 @@ from .yamlsource import load_yaml_file, location_of
 
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
-    "discarder", "flags", "context", "expect",
+    "discarder", "flags", "context", "seat_state", "expect",
 }
 EXPECT_KEYS = {"win", "patterns", "payments", "call"}
 
@@ -175,6 +175,9 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     raw_context = case.get("context") or {}
     if not isinstance(raw_context, dict):
         raise CaseError("`context` must be a mapping (e.g. {birds: [3m, 4s]})")
+    seat_state = case.get("seat_state") or {}
+    if not isinstance(seat_state, dict):
+        raise CaseError("`seat_state` must be a mapping (e.g. {ready: true, void_suit: m})")
     melds = case.get("melds") or []
     if not isinstance(melds, list):
         raise CaseError("`melds` must be a list of meld strings")
@@ -187,7 +190,8 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
                                 parse_tile(str(ind)) if ind is not None else None)
     kind = case.get("kind", "win")
     if kind == "opening":
-        ctx = WinContext(seat=seat, win_by="self_draw", flags=frozenset(flags), extra=context)
+        ctx = WinContext(seat=seat, win_by="self_draw", flags=frozenset(flags), extra=context,
+                         seat_state=dict(seat_state))
         try:
             tiles = parse_tiles(str(case["hand"]))
         except TileParseError as e:
@@ -203,7 +207,8 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     hand = make_hand(str(case["hand"]), [str(m) for m in melds],
                      str(case["win_tile"]))
     ctx = WinContext(seat=seat, win_by=str(case.get("win_by", "self_draw")),
-                     discarder=case.get("discarder"), flags=frozenset(flags), extra=context)
+                     discarder=case.get("discarder"), flags=frozenset(flags), extra=context,
+                     seat_state=dict(seat_state))
     result: Result = ev.evaluate(hand, ctx, wildcard)
     got: dict[str, Any] = {"win": result.score.win}
     if result.score.win:

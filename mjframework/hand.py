@@ -7,6 +7,7 @@ with a :class:`~mjframework.errors.HandError` saying what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,9 @@ class WinContext:
     flags: frozenset[str] = frozenset()
     dealer: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    # The winning seat's per-seat state (declarations such as void_suit, ready; plugin state),
+    # read by patterns' `when: {seat_state: …}`.
+    seat_state: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,8 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
             raise HandError(f"meld {m}: this ruleset has no 吃 (chow)")
 
 
-def check_context(ctx: WinContext, players: int) -> None:
+def check_context(ctx: WinContext, players: int, flags: tuple[str, ...] = ()) -> None:
+    """Raise :class:`HandError` for an impossible context; ``flags``: extra flags the ruleset declares."""
     if ctx.win_by not in WIN_BY:
         raise HandError(f"win_by {ctx.win_by!r}: one of {', '.join(WIN_BY)}")
     if not 0 <= ctx.seat < players:
@@ -178,9 +183,9 @@ def check_context(ctx: WinContext, players: int) -> None:
             raise HandError(f"win_by {ctx.win_by} needs the discarder's seat")
         if ctx.discarder == ctx.seat or not 0 <= ctx.discarder < players:
             raise HandError(f"discarder {ctx.discarder} must be another seat 0–{players - 1}")
-    unknown = set(ctx.flags) - set(FLAGS)
+    unknown = set(ctx.flags) - set(FLAGS) - set(flags)
     if unknown:
-        raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join(FLAGS)}")
+        raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join((*FLAGS, *flags))}")
 
 
 __all__ = ["Hand", "Meld", "WinContext", "check_context", "check_hand", "counts_of", "make_hand",

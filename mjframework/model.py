@@ -45,8 +45,11 @@ class TileFilter:
     suits: frozenset[int] | None = None  # 0 m, 1 p, 2 s
     honors: bool | None = None
     tiles: frozenset[Tile] | None = None
+    any_of: tuple[TileFilter, ...] | None = None  # and at least one of these matches
 
     def match(self, t: Tile) -> bool:
+        if self.any_of is not None and not any(f.match(t) for f in self.any_of):
+            return False
         honor = is_honor(t)
         if self.honors is not None and honor != self.honors:
             return False
@@ -55,6 +58,32 @@ class TileFilter:
         if self.suits is not None and (honor or suit_of(t) not in self.suits):
             return False
         return self.tiles is None or t in self.tiles
+
+
+# Group kinds a `groups:` measure names → the reading's group kinds.
+GROUP_KINDS = {"sequence": ("seq",), "triplet": ("triplet", "kong"), "kong": ("kong",),
+               "pair": ("pair",), "single": ("single",)}
+# Where the winning tile sits in a reading (`win_wait`).
+WIN_WAITS = ("single", "pair_pair", "closed", "edge", "open")
+
+
+@dataclass(frozen=True)
+class GroupFilter:
+    """Groups of a reading to count: of these kinds, holding a matching tile, exposed or not."""
+
+    kinds: frozenset[str] | None = None  # reading group kinds (seq, triplet, kong, pair, single)
+    holding: TileFilter | None = None
+    exposed: bool | None = None  # True: made with a claimed tile; False: formed in hand or concealed kong
+
+    def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None) -> bool:
+        if self.kinds is not None and kind not in self.kinds:
+            return False
+        if self.exposed is not None and (meld in CLAIMED_MELDS) != self.exposed:
+            return False
+        return self.holding is None or any(self.holding.match(t) for t in tiles)
+
+
+CLAIMED_MELDS = frozenset(("chow", "pung", "kong", "added-kong"))
 
 
 @dataclass(frozen=True)
@@ -96,6 +125,7 @@ class When:
     discarder: str | None = None
     flags: frozenset[str] = frozenset()
     not_flags: frozenset[str] = frozenset()
+    seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state: key equals value
 
 
 @dataclass(frozen=True, eq=False)  # identity: patterns are compared and hashed often
@@ -111,11 +141,23 @@ class Pattern:
     all_tiles: TileFilter | None = None
     no_tiles: TileFilter | None = None
     pair: TileFilter | None = None
+    every_group: TileFilter | None = None  # every group holds a matching tile
+    any_group: TileFilter | None = None  # some group holds a matching tile
+    groups: GroupFilter | None = None  # counted by `groups_count` (and `times: {per: groups}`)
+    groups_count: Count | None = None
+    win_wait: frozenset[str] | None = None  # where the winning tile may sit (WIN_WAITS)
     when: When = field(default_factory=When)
     times_per: str | None = None
     times_every: int = 1
     excludes: frozenset[str] = frozenset()
     description: str = ""
+
+    @property
+    def has_requirements(self) -> bool:
+        """Does ``require`` say anything (so fitting the shape is not enough)?"""
+        return bool(self.counts) or any(x is not None for x in (
+            self.all_tiles, self.no_tiles, self.pair, self.every_group, self.any_group, self.groups,
+            self.win_wait))
 
     @property
     def makes_win(self) -> bool:
@@ -205,6 +247,7 @@ class Ruleset:
     deal: dict[str, Any]
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
+    flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

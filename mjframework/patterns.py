@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .hand import WinContext
-from .model import Pattern, Shape, TileFilter
+from .model import CLAIMED_MELDS, GroupFilter, Pattern, Shape, TileFilter
 from .readings import Reading
 from .tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
 
@@ -31,6 +31,7 @@ class HandFacts:
     wildcards_held: int  # among the tiles held before the winning tile
     win_tile_wild: bool
     suits_in_set: int
+    win_tile: Tile | None = None  # for `win_wait`
 
 
 class Measures:
@@ -43,6 +44,7 @@ class Measures:
         self.facts = facts
         self.wildcard = wildcard
         self._cache: dict[str, int] = {}
+        self._group_cache: dict[int, int] = {}
         counts = [0] * NUM_KINDS
         for t in self.tiles:
             counts[t] += 1
@@ -100,6 +102,55 @@ class Measures:
     def _m_concealed_kongs(self) -> int:
         return sum(1 for g in self._groups() if g.meld == "concealed-kong")
 
+    def _m_exposed_kongs(self) -> int:
+        return sum(1 for g in self._groups() if g.meld in ("kong", "added-kong"))
+
+    def _m_concealed_triplets(self) -> int:
+        """Triplets and kongs not made with a claimed tile (formed in hand, or concealed kongs)."""
+        return sum(1 for g in self._groups() if g.kind in ("triplet", "kong") and g.meld not in CLAIMED_MELDS)
+
+    def count_groups(self, f: GroupFilter) -> int:
+        """Groups of the reading that ``f`` matches (cached per filter)."""
+        key = id(f)
+        v = self._group_cache.get(key)
+        if v is None:
+            v = sum(1 for g in self._groups() if f.match(g.kind, g.tiles, g.meld))
+            self._group_cache[key] = v
+        return v
+
+    def win_waits(self) -> frozenset[str]:
+        """Where the winning tile can sit in this reading (``WIN_WAITS``): 单钓 ``single`` (it
+        completes the pair or a single), 对倒 ``pair_pair`` (a triplet), 嵌张 ``closed`` (the middle
+        of a sequence), 边张 ``edge`` (the 3 of 12-3 or the 7 of 7-89), ``open`` (两面, any other
+        end of a sequence). Groups of exposed melds never hold it; a wildcard winning tile may sit
+        wherever a wildcard does."""
+        w = self.facts.win_tile
+        if w is None:
+            return frozenset()
+        out: set[str] = set()
+        wild = self.facts.win_tile_wild
+        for g in self._groups():
+            if g.meld is not None:
+                continue
+            for t, src in zip(g.tiles, g.sources, strict=True):
+                if not (src == "w" if wild else (src == "n" and t == w)):
+                    continue
+                if g.kind in ("pair", "single"):
+                    out.add("single")
+                elif g.kind == "triplet":
+                    out.add("pair_pair")
+                elif g.kind == "seq":
+                    lo = min(g.tiles)
+                    pos = t - lo
+                    if pos == 1:
+                        out.add("closed")
+                    elif (pos == 2 and lo % 9 == 0) or (pos == 0 and lo % 9 == 6):
+                        out.add("edge")
+                    else:
+                        out.add("open")
+                break  # one placement per group is enough
+        return frozenset(out)
+
     def _m_natural_wildcards(self) -> int:
         w = self.wildcard
         return sum(1 for g in self._groups() for t, s in zip(g.tiles, g.sources, strict=True)
@@ -151,7 +202,17 @@ def requirements_hold(p: Pattern, m: Measures) -> bool:
         t = m.pair_tile()
         if t is None or not p.pair.match(t):
             return False
-    return True
+    if p.every_group is not None or p.any_group is not None:
+        groups = m._groups()
+        if p.every_group is not None and not all(any(p.every_group.match(t) for t in g.tiles)
+                                                 for g in groups):
+            return False
+        if p.any_group is not None and not any(any(p.any_group.match(t) for t in g.tiles) for g in groups):
+            return False
+    if p.groups is not None and p.groups_count is not None and not p.groups_count.ok(
+            m.count_groups(p.groups)):
+        return False
+    return p.win_wait is None or bool(p.win_wait & m.win_waits())
 
 
 def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
@@ -167,12 +228,21 @@ def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
         return False
     if not w.flags <= ctx.flags:
         return False
-    return not (w.not_flags & ctx.flags)
+    if w.not_flags & ctx.flags:
+        return False
+    if w.seat_state:
+        state = ctx.seat_state
+        for key, value in w.seat_state:
+            if key not in state or state[key] != value:
+                return False
+    return True
 
 
 def times(p: Pattern, m: Measures) -> int:
     if p.times_per is None:
         return 1
+    if p.times_per == "groups" and p.groups is not None:
+        return m.count_groups(p.groups) // p.times_every
     return m.get(p.times_per) // p.times_every
 
 

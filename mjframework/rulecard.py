@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import HandError
 from .hand import Hand, Meld, WinContext
-from .model import Pattern, Ruleset, Shape, TileFilter, Wait
+from .model import Count, GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait
 from .ruleset import load_ruleset
 from .scoring import Evaluator, Result
 from .tiles import (
@@ -489,7 +489,19 @@ def describe_filter(f: TileFilter) -> str:
         parts.append("honors" if f.honors else "not honors")
     if f.tiles is not None:
         parts.append("one of " + format_tiles(sorted(f.tiles)))
+    if f.any_of is not None:
+        parts.append("(" + " or ".join(describe_filter(x) for x in f.any_of) + ")")
     return " and ".join(parts) or "any tile"
+
+
+def describe_groups(f: GroupFilter, count: Count | None) -> str:
+    kinds = sorted(f.kinds) if f.kinds is not None else ["group"]
+    text = "/".join(kinds)
+    if f.exposed is not None:
+        text = ("exposed " if f.exposed else "concealed ") + text
+    if f.holding is not None:
+        text += f" holding {describe_filter(f.holding)}"
+    return f"{text} {count}" if count is not None else text
 
 
 def describe_shape(s: Shape) -> str:
@@ -526,6 +538,14 @@ def describe_pattern(p: Pattern) -> str:
         req.append(f"no tile {describe_filter(p.no_tiles)}")
     if p.pair is not None:
         req.append(f"pair {describe_filter(p.pair)}")
+    if p.every_group is not None:
+        req.append(f"every group holds {describe_filter(p.every_group)}")
+    if p.any_group is not None:
+        req.append(f"some group holds {describe_filter(p.any_group)}")
+    if p.groups is not None:
+        req.append(describe_groups(p.groups, p.groups_count))
+    if p.win_wait is not None:
+        req.append("winning tile as " + "/".join(sorted(p.win_wait)) + " wait")
     if req:
         parts.append("require " + ", ".join(req))
     w = p.when
@@ -542,6 +562,8 @@ def describe_pattern(p: Pattern) -> str:
         when.append("flags " + "+".join(sorted(w.flags)))
     if w.not_flags:
         when.append("not " + "+".join(sorted(w.not_flags)))
+    if w.seat_state:
+        when.append("winner's state " + ", ".join(f"{k}={v}" for k, v in w.seat_state))
     if when:
         parts.append("when " + ", ".join(when))
     if p.times_per:

@@ -23,7 +23,10 @@ import jsonschema
 from . import plugins as plugin_registry
 from .errors import Location, Problem, RulesetError
 from .model import (
+    FLAGS,
+    GROUP_KINDS,
     Count,
+    GroupFilter,
     KongPayment,
     Pattern,
     Ruleset,
@@ -46,6 +49,16 @@ from .tiles import (
     tile_name,
 )
 from .yamlsource import SourceList, SourceMap, file_path, load_yaml_file, location_of
+
+# `require` keys that are not counts, and those only a win's reading has.
+NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait")
+READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
+# Count measures (`times: {per: …}` may name any of them).
+COUNT_MEASURES = (
+    "wildcards", "wildcards_held", "natural_wildcards", "self_wild_sequences", "honors", "distinct_honors",
+    "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
+    "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
+)
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
 REQUIRED_SECTIONS = (
@@ -396,14 +409,39 @@ class _Builder:
             return None
         suits = d.get("suits")
         tiles = d.get("tiles")
+        any_of = d.get("any_of")
+        subs = None
+        if isinstance(any_of, list):
+            subs = tuple(f for i, x in enumerate(any_of)
+                         if (f := self.tile_filter(x, (*path, "any_of", i))) is not None)
         return TileFilter(
             ranks=frozenset(d["ranks"]) if "ranks" in d else None,
             suits=frozenset(SUIT_LETTERS.index(s) for s in suits) if suits else None,
             honors=d.get("honors"),
             tiles=frozenset(self.tiles(tiles, (*path, "tiles"))) if tiles else None,
+            any_of=subs,
         )
 
-    def patterns(self, shapes: dict[str, Shape], scoring: Scoring, has_wildcard: bool) -> list[Pattern]:
+    def group_filter(self, d: Any, path: tuple) -> tuple[GroupFilter | None, Count | None]:
+        if not isinstance(d, dict):
+            return None, None
+        kinds = d.get("kind")
+        return GroupFilter(
+            kinds=frozenset(k for x in kinds for k in GROUP_KINDS[x]) if kinds else None,
+            holding=self.tile_filter(d.get("holding"), (*path, "holding")),
+            exposed=d.get("exposed"),
+        ), self.count(d["count"]) if "count" in d else Count(1, None)
+
+    def flags(self) -> tuple[str, ...]:
+        out = []
+        for i, f in enumerate(self.data.get("flags") or []):
+            if f in FLAGS:
+                self.problem(("flags", i), f"{f!r} is one of the engine's own flags: no need to declare it")
+            out.append(str(f))
+        return tuple(out)
+
+    def patterns(self, shapes: dict[str, Shape], scoring: Scoring, has_wildcard: bool,
+                 declared_flags: tuple[str, ...] = ()) -> list[Pattern]:
         raw = self.data.get("patterns")
         if not isinstance(raw, list):
             return []
@@ -456,7 +494,7 @@ class _Builder:
                     self.problem(wpath, "a wildcard wait needs a `wildcard` rule in the ruleset")
             req = p.get("require") or {}
             counts = tuple((k, self.count(v)) for k, v in req.items()
-                           if k not in ("all_tiles", "no_tiles", "pair") and isinstance(v, int | dict))
+                           if k not in NOT_COUNTS and isinstance(v, int | dict))
             wh = p.get("when") or {}
             when = When(
                 win_by=frozenset(wh["win_by"]) if "win_by" in wh else None,
@@ -465,7 +503,15 @@ class _Builder:
                 discarder=wh.get("discarder"),
                 flags=frozenset(wh.get("flags", [])),
                 not_flags=frozenset(wh.get("not_flags", [])),
+                seat_state=tuple(sorted((wh.get("seat_state") or {}).items())),
             )
+            for key in ("flags", "not_flags"):
+                for j, f in enumerate(wh.get(key) or []):
+                    if f not in FLAGS and f not in declared_flags:
+                        hint = difflib.get_close_matches(str(f), [*FLAGS, *declared_flags], n=1)
+                        self.problem((*path, "when", key, j), f"unknown flag {f!r}"
+                                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                     + "; a flag a plugin sets must be declared under `flags`")
             if when.win_tile == "wildcard" and not has_wildcard:
                 self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
             excludes = p.get("excludes") or []
@@ -484,6 +530,23 @@ class _Builder:
             phase = p.get("phase", "win")
             if phase == "opening" and (shape_list or waits):
                 self.problem(path, "an opening pattern is judged on the dealt tiles: no shape or wait")
+            if phase == "opening":
+                for key in READING_ONLY:
+                    if key in req:
+                        self.problem((*path, "require", key), f"`{key}` reads the groups of a win's "
+                                     "reading; an opening pattern has none", key=True)
+            groups, groups_count = self.group_filter(req.get("groups"), (*path, "require", "groups"))
+            per = times.get("per")
+            if per is not None:
+                if per == "groups":
+                    if groups is None:
+                        self.problem((*path, "times", "per"), "`per: groups` counts the pattern's own "
+                                     "`require.groups`, and it has none")
+                elif per not in COUNT_MEASURES:
+                    hint = difflib.get_close_matches(str(per), [*COUNT_MEASURES, "groups"], n=1)
+                    self.problem((*path, "times", "per"), f"unknown measure {per!r}"
+                                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                 + f"; one of: {', '.join(COUNT_MEASURES)}, groups")
             if not isinstance(p.get("points"), int):
                 continue  # the schema already reported it
             out.append(Pattern(
@@ -492,6 +555,10 @@ class _Builder:
                 all_tiles=self.tile_filter(req.get("all_tiles"), (*path, "require", "all_tiles")),
                 no_tiles=self.tile_filter(req.get("no_tiles"), (*path, "require", "no_tiles")),
                 pair=self.tile_filter(req.get("pair"), (*path, "require", "pair")),
+                every_group=self.tile_filter(req.get("every_group"), (*path, "require", "every_group")),
+                any_group=self.tile_filter(req.get("any_group"), (*path, "require", "any_group")),
+                groups=groups, groups_count=groups_count,
+                win_wait=frozenset(req["win_wait"]) if "win_wait" in req else None,
                 when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
                 excludes=frozenset(excludes), description=str(p.get("description", "")),
             ))
@@ -638,7 +705,8 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         tileset = TileSet(tileset.name, tileset.kinds, tileset.copies, dict(wildcard.successors))
     shapes = _guard(b.shapes) or {}
     scoring = _guard(b.scoring) or Scoring()
-    patterns = _guard(b.patterns, shapes, scoring, wildcard is not None) or []
+    flags = _guard(b.flags) or ()
+    patterns = _guard(b.patterns, shapes, scoring, wildcard is not None, flags) or []
     plugins = _guard(b.plugins) or {}
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
@@ -655,7 +723,7 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
-        plugins=plugins, data=data,
+        plugins=plugins, data=data, flags=flags,
     )
     return rs, problems
 

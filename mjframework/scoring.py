@@ -102,8 +102,7 @@ class Evaluator:
         # (None with a minimum to win: fitting a shape is then not enough.)
         self._unconditional = [] if ruleset.scoring.minimum else [
             s for s in self.shapes if s.kind != "free" and any(
-                p.shapes and not p.counts and p.all_tiles is None and p.no_tiles is None
-                and p.pair is None and p.when == When() and shape_matches(p.shapes, s)
+                p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         self._by_shape = [
@@ -114,6 +113,8 @@ class Evaluator:
         self._free_banned: list[frozenset[int] | None] = [
             None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
+        # Per-seat state keys some pattern reads: part of the context's memo key.
+        self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
@@ -163,7 +164,7 @@ class Evaluator:
 
     def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
         """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
-        check_context(ctx, self.ruleset.players)
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
         check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
             if m.from_seat is not None and m.from_seat == ctx.seat:
@@ -188,6 +189,7 @@ class Evaluator:
             wildcards_held=held.wilds,
             win_tile_wild=win_wild,
             suits_in_set=self._suits_in_set,
+            win_tile=hand.win_tile,
         )
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
@@ -230,9 +232,11 @@ class Evaluator:
 
         Memoised: a ruleset meets only a few distinct contexts.
         """
-        key = (ctx.win_by, ctx.seat == ctx.dealer,
-               None if ctx.discarder is None else ctx.discarder == ctx.dealer,
-               ctx.flags, facts.win_tile_wild)
+        key: tuple = (ctx.win_by, ctx.seat == ctx.dealer,
+                      None if ctx.discarder is None else ctx.discarder == ctx.dealer,
+                      ctx.flags, facts.win_tile_wild)
+        if self._state_keys:
+            key += tuple(repr(ctx.seat_state.get(k)) for k in self._state_keys)
         cached = self._context_cache.get(key)
         if cached is None:
             ok = frozenset(p.name for p in self.win_patterns if context_holds(p, ctx, facts))
