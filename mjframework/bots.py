@@ -17,6 +17,7 @@ from .players import Decision, Option, TableView
 from .tiles import HONOR_BASE, NUM_KINDS, Tile
 
 ENGINE_TURN_KINDS = frozenset({"win", "kong", "discard"})
+SUITS = "mps"
 
 
 class RandomBot:
@@ -75,6 +76,10 @@ class GreedyBot:
             return extra[0] if extra else self._turn(view, opts)
         if decision.kind in ("claim", "rob"):
             return self._claim(view, decision)
+        if decision.kind == "exchange":
+            return self._exchange(view, opts)
+        if decision.kind == "declare" and all(o.value in SUITS for o in opts):
+            return self._void(view, opts)
         # A decision the bot doesn't know (a plugin's): plugins list the
         # recommended option first.
         return opts[0]
@@ -95,7 +100,7 @@ class GreedyBot:
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
         wildcard = view.wildcard
         c, w = _counts(view.hand, wildcard)
-        discards = [o for o in opts if o.kind == "discard"]
+        discards = [o for o in opts if o.kind == "discard" and o.value is None]
         natural = [o.tile for o in discards if o.tile != wildcard and o.tile is not None]
         need, tile = self._best_discard(c, w, natural)
         for o in opts:
@@ -109,6 +114,35 @@ class GreedyBot:
         if tile is None:  # only wildcards left to discard
             return discards[0]
         return next(o for o in discards if o.tile == tile)
+
+    def _exchange(self, view: TableView, opts: Sequence[Option]) -> Option:
+        """Pass tiles of the shortest suit it can (the likely void suit), the ones that
+        hurt the hand least."""
+        c, w = _counts(view.hand, view.wildcard)
+
+        def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
+            c2 = c[:]
+            for t in o.tiles:
+                c2[t] -= 1
+            suit = o.tiles[0] // 9
+            same = all(t // 9 == suit for t in o.tiles)
+            left = sum(c2[suit * 9:suit * 9 + 9]) if same and suit < 3 else 99
+            return (left, missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
+
+        return min(opts, key=key)
+
+    def _void(self, view: TableView, opts: Sequence[Option]) -> Option:
+        """Declare void the suit it holds fewest of (ties: the one costing least)."""
+        c, w = _counts(view.hand, view.wildcard)
+
+        def key(o: Option) -> tuple[int, int, str]:
+            suit = SUITS.index(o.value or "")
+            c2 = c[:]
+            for t in range(suit * 9, suit * 9 + 9):
+                c2[t] = 0
+            return (sum(c[suit * 9:suit * 9 + 9]), missing(c2, w), o.value or "")
+
+        return min(opts, key=key)
 
     def _claim(self, view: TableView, decision: Decision) -> Option:
         if not any(o.kind == "pass" for o in decision.options):

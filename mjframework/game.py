@@ -27,6 +27,7 @@ from .players import Decision, IllegalDecision, Option, Player, TableView
 from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
+from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
 @dataclass
@@ -35,6 +36,9 @@ class SeatState:
     melds: list[Meld] = field(default_factory=list)
     discards: list[Tile] = field(default_factory=list)
     drew_first: bool = False  # has had a turn (first_turn ends with it)
+    # Declarations (void_suit, ready), wins this hand, and plugins' per-seat state.
+    state: dict[str, Any] = field(default_factory=dict)
+    won_tiles: list[Tile] = field(default_factory=list)  # tiles won on, set aside (after_win: stay)
 
 
 @dataclass
@@ -49,6 +53,14 @@ class HandResult:
 
 class HandAbandoned(Exception):
     """A player or plugin failed; the hand stops cleanly with an ``abandon`` event."""
+
+
+class _Resume(BaseException):
+    """Raised after a win when the hand goes on (``win.after_win``): ``seat`` draws next."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 class _HandOver(BaseException):
@@ -88,6 +100,7 @@ class Game:
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
+        self.replacement_seat: int | None = None  # the seat whose last draw was a kong replacement
         self.claims = ruleset.claims
         self.win_rules = ruleset.win
         self.priority = {k: i for i, k in enumerate(
@@ -95,8 +108,17 @@ class Game:
         self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
+        self.revealed = False  # face-down melds shown (at the hand's end)
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
+        self.flow = ruleset.flow
+        self.out: set[int] = set()  # seats that won and left the hand (after_win: leave)
+        self.win_log: list[tuple[tuple[int, ...], int | None]] = []  # (winners, discarder) per win
+        self.kongs_paid = 0  # kongs[:kongs_paid] are settled
+        self.kong_money: list[tuple[st.KongRecord, list[st.Payment]]] = []  # paid at the kong
+        self.patterns_won: dict[int, list[str]] = {}
+        self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
+        self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
         self._emit_raw = self.emit
         self.emit = self._emit_with_plugins
@@ -127,6 +149,8 @@ class Game:
 
     def _ask(self, decision: Decision) -> Option:
         seat = decision.seat
+        if self._restricts:
+            decision = self._restrict(decision)
         if len(decision.options) == 1 and decision.kind != "turn":
             return decision.options[0]
         try:
@@ -142,9 +166,66 @@ class Game:
                                 f"{', '.join(o.label() for o in decision.options)})")
         return choice
 
+    def _restrict(self, decision: Decision) -> Decision:
+        """Plugins remove options (``mj_restrict_options``); a turn keeps a way to go on."""
+        drop: set[Option] = set()
+        for opts in self.hook("mj_restrict_options", hand=self.control, seat=decision.seat,
+                              decision=decision):
+            drop.update(opts or ())
+        if not drop:
+            return decision
+        kept = tuple(o for o in decision.options if o not in drop)
+        if decision.kind == "turn" and not any(o.kind in ("discard", "win") for o in kept):
+            raise HandAbandoned(f"plugins removed every discard and win from seat {decision.seat}'s turn")
+        if not kept:
+            raise HandAbandoned(f"plugins removed every option of seat {decision.seat}'s {decision.kind}")
+        return Decision(decision.kind, decision.seat, kept, decision.tile, decision.from_seat,
+                        decision.prompt)
+
     def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str]) -> WinContext:
+        state = self.seats[seat].state
+        in_play = (frozenset(s for s in range(self.ruleset.players) if s not in self.out)
+                    if self.out else None)
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),
-                          dealer=self.dealer)
+                          dealer=self.dealer, seat_state=dict(state) if state else {}, in_play=in_play)
+
+    # -- seats in play, declarations, refusals -------------------------------------
+
+    def _next_active(self, seat: int) -> int:
+        n = self.ruleset.players
+        for i in range(1, n + 1):
+            nxt = (seat + i) % n
+            if nxt not in self.out:
+                return nxt
+        return seat
+
+    def _void_of(self, seat: int) -> int | None:
+        """The suit index (0 m, 1 p, 2 s) the seat declared void, if any."""
+        v = self.seats[seat].state.get("void_suit")
+        return None if v is None else "mps".index(v)
+
+    def _in_void(self, seat: int, t: Tile) -> bool:
+        v = self._void_of(seat)
+        return v is not None and not is_honor(t) and t // 9 == v
+
+    def _holds_void(self, seat: int) -> bool:
+        v = self._void_of(seat)
+        return v is not None and any(not is_honor(t) and t // 9 == v for t in self.seats[seat].hand)
+
+    def _refused(self, seat: int, hand: Hand, ctx: WinContext) -> bool:
+        """A win the declarations (a held void suit) or a plugin (``mj_refuse_win``) refuse."""
+        if self.ev.void_refuses(hand, ctx):
+            return True
+        if self._refuses:
+            assert hand.win_tile is not None
+            for reason in self.hook("mj_refuse_win", hand=self.control, seat=seat, tile=hand.win_tile,
+                                    win_by=ctx.win_by, context=ctx):
+                if reason:
+                    return True
+        return False
+
+    def _wins(self, seat: int, hand: Hand, ctx: WinContext) -> bool:
+        return self.ev.is_win(hand, ctx, self.wildcard) and not self._refused(seat, hand, ctx)
 
     def _hand(self, seat: int, win_tile: Tile, held: list[Tile] | None = None) -> Hand:
         s = self.seats[seat]
@@ -167,6 +248,7 @@ class Game:
             # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
             self._emit_raw(make_event("abandon", reason=str(e)))
+            self._reveal(self._emit_raw)
             self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
@@ -176,17 +258,83 @@ class Game:
         brk = self.wall.break_wall()
         self._event("dice", purpose="break", values=list(brk.dice))
         self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots])
+                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                    hidden={"tiles": NOBODY})
         self._deal()
-        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats])
+        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                    hidden={"hands": BY_SEAT})
         if rs.wildcard is not None:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
             self.indicator = ind
             self.wildcard = rs.wildcard.wildcard_for(ind)
             self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+        if self.flow.exchange is not None:
+            self._exchange()
+        if self.flow.void_suit is not None:
+            self._declare_void()
         self.hook("mj_after_deal", hand=self.control)
         return self._turns()
+
+    # -- phases before play ------------------------------------------------------
+
+    def _exchange(self) -> None:
+        """Every seat passes the declared number of tiles in one direction (换三张)."""
+        ex = self.flow.exchange
+        assert ex is not None
+        n = self.ruleset.players
+        direction = ex.direction
+        if direction is None:
+            dice = self.wall.roll(ex.dice)
+            self._event("dice", purpose="exchange", values=list(dice))
+            direction = ex.by_dice[sum(dice)]
+        step = {"right": 1, "across": 2, "left": n - 1}[direction]
+        chosen: dict[int, tuple[Tile, ...]] = {}
+        for i in range(n):
+            seat = (self.dealer + i) % n
+            options = self._exchange_options(self.seats[seat].hand, ex.tiles, ex.same_suit)
+            choice = self._ask(Decision("exchange", seat, options,
+                                        prompt=f"pass {ex.tiles} tiles to the {direction}"))
+            chosen[seat] = choice.tiles
+        for seat, tiles in chosen.items():
+            for t in tiles:
+                self.seats[seat].hand.remove(t)
+        for seat, tiles in chosen.items():
+            self.seats[(seat + step) % n].hand.extend(tiles)
+        self._event("exchange", direction=direction,
+                    passes=[{"seat": seat, "to": (seat + step) % n, "tiles": tiles_out(list(t))}
+                            for seat, t in sorted(chosen.items())])
+
+    @staticmethod
+    def _exchange_options(hand: list[Tile], k: int, same_suit: bool) -> tuple[Option, ...]:
+        """Every distinct choice of ``k`` held tiles (of one suit, where the rule says so;
+        any ``k`` if no suit has that many)."""
+        from itertools import combinations
+
+        groups: list[list[Tile]] = []
+        if same_suit:
+            by: dict[int, list[Tile]] = {}
+            for t in sorted(hand):
+                by.setdefault(3 if is_honor(t) else t // 9, []).append(t)
+            groups = [g for g in by.values() if len(g) >= k]
+        if not groups:
+            groups = [sorted(hand)]
+        seen: dict[tuple[Tile, ...], None] = {}
+        for g in groups:
+            for combo in combinations(g, k):
+                seen.setdefault(combo, None)
+        return tuple(Option("exchange", None, combo) for combo in seen)
+
+    def _declare_void(self) -> None:
+        """Every seat declares one suit of the tile set void (定缺)."""
+        n = self.ruleset.players
+        suits = sorted({t // 9 for t in self.ruleset.tileset.kinds if not is_honor(t)})
+        for i in range(n):
+            seat = (self.dealer + i) % n
+            options = tuple(Option("declare", value="mps"[x]) for x in suits)
+            choice = self._ask(Decision("declare", seat, options, prompt="declare a void suit (定缺)"))
+            self.seats[seat].state["void_suit"] = choice.value
+            self._event("declare", seat=seat, what="void_suit", value=choice.value)
 
     def _deal(self) -> None:
         d = self.ruleset.deal
@@ -219,39 +367,43 @@ class Game:
         flags: set[str] = set()
         must_draw = False
         while True:
-            if must_draw:
-                if self.wall.live_remaining() == 1:
-                    self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
-                t = self._draw(seat, "wall")
-                if t is None:
-                    return self._exhausted()
-                drawn = t
-                flags = {"last_tile"} if self.wall.live_remaining() == 0 else set()
-            if not self.seats[seat].drew_first:
-                if self.no_claims:
-                    flags |= {"first_turn", "no_claims_yet"}
-                self.seats[seat].drew_first = True
-            elif self.no_claims:
-                flags.add("no_claims_yet")
-            outcome = self._turn(seat, drawn, flags)
-            if isinstance(outcome, HandResult):
-                return outcome
-            kind, tile, claim_flags = outcome
-            if kind == "discarded":
-                last = "last_tile" in flags
-                claim = self._claims(seat, tile, last, first=("first_turn" in flags and seat == self.dealer),
-                                     extra_flags=claim_flags)
-                if isinstance(claim, HandResult):
-                    return claim
-                if last:
-                    return self._exhausted()
-                if claim is None:
-                    seat = (seat + 1) % n
-                    must_draw = True
-                    drawn = None
+            try:
+                if must_draw:
+                    if self.wall.live_remaining() == 1:
+                        self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
+                    t = self._draw(seat, "wall")
+                    if t is None:
+                        return self._exhausted()
+                    drawn = t
+                    flags = {"last_tile"} if self.wall.live_remaining() == 0 else set()
+                if not self.seats[seat].drew_first:
+                    if self.no_claims:
+                        flags |= {"first_turn", "no_claims_yet"}
+                    self.seats[seat].drew_first = True
+                elif self.no_claims:
+                    flags.add("no_claims_yet")
+                outcome = self._turn(seat, drawn, flags)
+                if isinstance(outcome, HandResult):
+                    return outcome
+                kind, tile, claim_flags = outcome
+                if kind == "discarded":
+                    last = "last_tile" in flags
+                    claim = self._claims(seat, tile, last,
+                                         first=("first_turn" in flags and seat == self.dealer),
+                                         extra_flags=claim_flags)
+                    if isinstance(claim, HandResult):
+                        return claim
+                    if last:
+                        return self._exhausted()
+                    if claim is None:
+                        seat = self._next_active(seat) if self.out else (seat + 1) % n
+                        must_draw = True
+                        drawn = None
+                        continue
+                    seat, drawn, flags, must_draw = claim
                     continue
-                seat, drawn, flags, must_draw = claim
-                continue
+            except _Resume as r:  # a win, and the hand goes on
+                seat, drawn, flags, must_draw = r.seat, None, set(), True
 
     def _turn(self, seat: int, drawn: Tile | None, flags: set[str]) -> Any:
         """A player holding a full hand acts: win, kong, or discard. Loops over kongs."""
@@ -264,9 +416,10 @@ class Game:
                 options.append(Option("win", win_tile))
             locked = seat in self.locked
             can_kong = self._kong_tiles_left() and not locked
+            void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
             if can_kong and self.claims.get("concealed_kong", True):
                 for t, c in sorted(Counter(s.hand).items()):
-                    if c == 4 and not self._is_wild(t):
+                    if c == 4 and not self._is_wild(t) and (void_kong or not self._in_void(seat, t)):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if can_kong and self.claims.get("added_kong", True):
                 for m in s.melds:
@@ -275,7 +428,14 @@ class Game:
             if locked and drawn is not None:
                 options.append(Option("discard", drawn))
             else:
-                options.extend(Option("discard", t) for t in sorted(set(s.hand)))
+                tiles = sorted(set(s.hand))
+                vs = self.flow.void_suit
+                if vs is not None and vs.discard_first and self._holds_void(seat):
+                    tiles = [t for t in tiles if self._in_void(seat, t)]
+                options.extend(Option("discard", t) for t in tiles)
+                if self.flow.ready and not s.state.get("ready"):
+                    options.extend(Option("discard", t, value="ready") for t in tiles
+                                   if self._ready_after(seat, t))
             decision = Decision("turn", seat, tuple(options), drawn)
             extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
                                              decision=decision) for o in opts]
@@ -306,12 +466,43 @@ class Game:
                 flags = (flags - {"first_turn", "last_tile"}) | self._after_kong_flags()
                 continue
             assert choice.kind == "discard" and choice.tile is not None
-            return self._discard(seat, choice.tile, set())
+            if choice.value == "ready":
+                s.state["ready"] = True
+                self.locked.add(seat)
+                self._event("declare", seat=seat, what="ready", value=True)
+            return self._discard(seat, choice.tile, self._after_kong_discard())
+
+    def _after_kong_discard(self) -> set[str]:
+        """The discard after an ordinary kong's replacement draw carries ``after_kong_discard``."""
+        if self.replacement_seat is not None and "after_kong_discard" in self.flow.kong_flags:
+            return {"after_kong_discard"}
+        return set()
+
+    def _ready_after(self, seat: int, discard: Tile) -> bool:
+        """Would the seat be waiting (ready) after discarding ``discard``?"""
+        held = list(self.seats[seat].hand)
+        held.remove(discard)
+        return bool(self._waits(seat, held))
+
+    def _waits(self, seat: int, held: list[Tile] | None = None) -> list[Tile]:
+        """Tiles the seat would win on (by self-draw), refusals applied."""
+        s = self.seats[seat]
+        held = list(s.hand) if held is None else held
+        ctx = self._ctx(seat, "self_draw", None, set())
+        mine = Counter(held) + Counter(t for m in s.melds for t in m.tiles)
+        out = []
+        for t in self.ev.waits(held, list(s.melds), ctx, self.wildcard):
+            if mine[t] >= self.ruleset.tileset.copies:
+                continue  # all of that tile are in the seat's own hand: it can never come
+            if not self._refused(seat, Hand(tuple(held), tuple(s.melds), t), ctx):
+                out.append(t)
+        return out
 
     def _discard(self, seat: int, tile: Tile, claim_flags: set[str]) -> tuple[str, Tile, set[str]]:
         s = self.seats[seat]
         s.hand.remove(tile)
         s.discards.append(tile)
+        self.replacement_seat = None
         self._event("discard", seat=seat, tile=tile_code(tile))
         return ("discarded", tile, claim_flags)
 
@@ -337,7 +528,7 @@ class Game:
             held = list(hand)
             held.remove(t)
             h = self._hand(seat, t, held)
-            if not self.ev.is_win(h, ctx, self.wildcard):
+            if not self._wins(seat, h, ctx):
                 continue
             if len(candidates) == 1:
                 return t, held
@@ -356,11 +547,13 @@ class Game:
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
-            self._event("draw", seat=seat, tile=tile_code(t), source=source)
+            self.replacement_seat = seat if source == "kong" else None
+            self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
         return t
 
     def _after_kong_flags(self) -> set[str]:
-        return {"after_kong", "last_tile"} if self.wall.live_remaining() == 0 else {"after_kong"}
+        f = {"after_kong"} if "after_kong" in self.flow.kong_flags else set()
+        return f | {"last_tile"} if self.wall.live_remaining() == 0 else f
 
     def _make_kong(self, seat: int, tile: Tile, robbable: bool) -> HandResult | None:
         """Four held tiles (concealed) or a pung + the held fourth (added) become a kong.
@@ -373,8 +566,9 @@ class Game:
             for _ in range(4):
                 s.hand.remove(tile)
             s.melds.append(Meld("concealed-kong", (tile,) * 4))
-            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
-            self.kongs.append(st.KongRecord(seat, "concealed_kong"))
+            # Laid face down: only the owner sees the tile until the hand's end.
+            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile), hidden={"tile": seat})
+            self._record_kong(st.KongRecord(seat, "concealed_kong"))
             return None
         i = next((i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
         if i is None or tile not in s.hand:
@@ -386,15 +580,31 @@ class Game:
             if robbed is not None:
                 return robbed
         s.melds[i] = Meld("added-kong", (tile,) * 4, s.melds[i].from_seat)
-        self.kongs.append(st.KongRecord(seat, "added_kong"))
+        self._record_kong(st.KongRecord(seat, "added_kong"))
         return None
+
+    def _record_kong(self, record: st.KongRecord) -> None:
+        """A kong is made; with ``scoring.kongs.paid: at_kong`` it is settled now (刮风下雨),
+        by the players still in the hand."""
+        self.kongs.append(record)
+        if self.flow.kongs_paid != "at_kong":
+            return
+        self.kongs_paid = len(self.kongs)
+        pays = [p for p in st.kong_payments(self.ruleset, [record]) if p.payer not in self.out]
+        s = st.Settlement(self.ruleset.players, pays)
+        st.apply_plugins(s, st.SettlementContext("kong", self.ruleset.players, self.dealer,
+                                                 winners=(record.owner,)), self.pm)
+        if not s.payments:
+            return
+        self.kong_money.append((record, list(s.payments)))
+        self._book(s, "kong")
 
     def _kong_tiles_left(self) -> bool:
         return self.wall.kong_remaining() > 0 and self.wall.live_remaining() > 0
 
     def _seats_after(self, seat: int) -> list[int]:
         n = self.ruleset.players
-        return [(seat + i) % n for i in range(1, n)]
+        return [(seat + i) % n for i in range(1, n) if (seat + i) % n not in self.out]
 
     def _claims(self, discarder: int, tile: Tile, last: bool, first: bool,
                 extra_flags: set[str] | None = None) -> Any:
@@ -414,10 +624,12 @@ class Game:
                 flags |= {"first_turn", "no_claims_yet"}
             elif self.no_claims:
                 flags.add("no_claims_yet")
-            if can_discard_win and self.ev.is_win(
-                    self._hand(seat, tile), self._ctx(seat, "discard", discarder, flags), self.wildcard):
+            if can_discard_win and self._wins(
+                    seat, self._hand(seat, tile), self._ctx(seat, "discard", discarder, flags)):
                 options.append(Option("win", tile))
-            if not wild and not last and seat not in self.locked:
+            void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
+                       or not self._in_void(seat, tile))
+            if not wild and not last and seat not in self.locked and void_ok:
                 c = s.hand.count(tile)
                 if c >= 3 and self.claims.get("kong", True) and self._kong_tiles_left():
                     options.append(Option("kong", tile, (tile,) * 4, "kong"))
@@ -459,7 +671,7 @@ class Game:
         self._event("claim", seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
                     from_seat=discarder)
         if kind == "kong":
-            self.kongs.append(st.KongRecord(seat, "kong", discarder))
+            self._record_kong(st.KongRecord(seat, "kong", discarder))
             rep = self._draw(seat, "kong")
             if rep is None:
                 return self._exhausted()
@@ -486,7 +698,7 @@ class Game:
         robbers = []
         for seat in self._seats_after(kong_seat):
             ctx = self._ctx(seat, "robbed_kong", kong_seat, set())
-            if not self.ev.is_win(self._hand(seat, tile), ctx, self.wildcard):
+            if not self._wins(seat, self._hand(seat, tile), ctx):
                 continue
             choice = self._ask(Decision("rob", seat, (Option("win", tile), Option("pass")), tile, kong_seat))
             if choice.kind == "win":
@@ -500,9 +712,21 @@ class Game:
 
     # -- endings ----------------------------------------------------------------
 
+    def _book(self, settlement: st.Settlement, kind: str | None = None) -> list[int]:
+        """Add a settlement to the hand's running total and log it (``kind`` for the
+        settlements a win-or-draw ending doesn't explain: kong, draw, refund)."""
+        net = settlement.net()
+        self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
+        fields: dict[str, Any] = {"payments": net, "items": [p.to_dict() for p in settlement.payments]}
+        if kind is not None:
+            fields["kind"] = kind
+        self._event("settlement", **fields)
+        return net
+
     def _settle_win(self, winners: list[int], tile: Tile, win_by: str, discarder: int | None,
                     flags: Any, hands: dict[int, Hand]) -> HandResult:
-        total = list(self.settled)  # opening declarations already paid this hand
+        """Score and settle the win(s), then end the hand — or, where the ruleset plays on
+        after a win, set the winners aside and resume play (raises :class:`_Resume`)."""
         patterns: dict[int, list[str]] = {}
         for w in winners:
             f = flags.get(w, set()) if isinstance(flags, dict) else flags
@@ -515,17 +739,81 @@ class Game:
                         patterns=score.pattern_names, points=score.points,
                         call=self.ev.call(ctx, score))
             ctx = self._with_inputs(ctx, "win", score)
-            settlement = self.ev.settle(hands[w], ctx, score,
-                                        kongs=self.kongs if w == winners[0] else [])
-            net = settlement.net()
-            self._event("settlement", payments=net,
-                        items=[p.to_dict() for p in settlement.payments])
-            total = [a + b for a, b in zip(total, net, strict=True)]
-        nxt = self._next_dealer_after_win(winners, discarder)
-        result = HandResult("win", winners, nxt, total, patterns)
+            kongs: list[st.KongRecord] = []
+            if w == winners[0] and self.flow.kongs_paid == "at_win":
+                kongs = self.kongs[self.kongs_paid:]
+                self.kongs_paid = len(self.kongs)
+            settlement = self.ev.settle(hands[w], ctx, score, kongs=kongs,
+                                        payers=self._payers(w) if self.out else None)
+            self._book(settlement)
+            self.seats[w].state["wins"] = self.seats[w].state.get("wins", 0) + 1
+        self.win_log.append((tuple(winners), discarder))
+        for w, names in patterns.items():
+            self.patterns_won.setdefault(w, []).extend(names)
+        if not self.flow.continues or self._enough_winners(winners):
+            return self._end_with_wins()
+        self._set_aside(winners, tile, win_by, discarder)
+        if self.wall.live_remaining() == 0:
+            raise _HandOver(self._exhausted())
+        after = discarder if win_by != "self_draw" and discarder is not None else winners[0]
+        order = [(after + i) % self.ruleset.players for i in range(1, self.ruleset.players + 1)]
+        last = max(winners, key=order.index)
+        raise _Resume(self._next_active(last))
+
+    def _payers(self, winner: int) -> list[int]:
+        return [p for p in range(self.ruleset.players) if p != winner and p not in self.out]
+
+    def _enough_winners(self, winners: list[int]) -> bool:
+        won = {w for ws, _ in self.win_log for w in ws}
+        need = self.flow.after_winners
+        return (need is not None and len(won) >= need) or len(
+            [s for s in range(self.ruleset.players) if s not in self.out and s not in winners]) == 0
+
+    def _set_aside(self, winners: list[int], tile: Tile, win_by: str, discarder: int | None) -> None:
+        """After a win the hand goes on: the winning tile leaves play with the winner."""
+        if win_by == "discard" and discarder is not None:
+            self.seats[discarder].discards.pop()
+        for w in winners:
+            s = self.seats[w]
+            if win_by == "self_draw":
+                s.hand.remove(tile)
+            s.won_tiles.append(tile)
+            if self.flow.after_win == "leave":
+                self.out.add(w)
+            else:
+                self.locked.add(w)
+
+    def _winners(self) -> list[int]:
+        out: list[int] = []
+        for ws, _ in self.win_log:
+            out.extend(w for w in ws if w not in out)
+        return out
+
+    def _end_with_wins(self) -> HandResult:
+        ws, discarder = self.win_log[0] if self.flow.which_win == "first" else self.win_log[-1]
+        nxt = self._next_dealer_after_win(list(ws), discarder)
+        result = HandResult("win", self._winners(), nxt, list(self.settled), dict(self.patterns_won))
         result.next_dealer = self._plugin_next_dealer(result)
-        self._event("hand_end", result="win", next_dealer=result.next_dealer)
+        self._hand_end("win", result)
         return result
+
+    def _hand_end(self, kind: str, result: HandResult) -> None:
+        self._reveal()
+        if self.flow.continues:
+            self._event("hand_end", result=kind, next_dealer=result.next_dealer, winners=result.winners)
+        else:
+            self._event("hand_end", result=kind, next_dealer=result.next_dealer)
+
+    def _reveal(self, emit: Any = None) -> None:
+        """The hand is over: face-down melds (concealed kongs) are turned up, one ``reveal`` each."""
+        if self.revealed:
+            return
+        self.revealed = True
+        emit = emit or self.emit
+        for seat, s in enumerate(self.seats):
+            for m in s.melds:
+                if is_face_down(m):
+                    emit(make_event("reveal", seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)))
 
     def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
@@ -559,16 +847,94 @@ class Game:
             nxt = (self.dealer + 1) % n
         else:
             nxt = self.dealer
-        payments = list(self.settled)
-        if self.kongs and not self.ruleset.scoring.kongs_void_on_draw:
-            s = st.Settlement(n, st.kong_payments(self.ruleset, self.kongs))
+        unpaid = self.kongs[self.kongs_paid:]
+        if unpaid and not self.ruleset.scoring.kongs_void_on_draw:
+            s = st.Settlement(n, st.kong_payments(self.ruleset, unpaid))
             st.apply_plugins(s, st.SettlementContext("kongs", n, self.dealer), self.pm)
-            payments = [a + b for a, b in zip(payments, s.net(), strict=True)]
+            payments = [a + b for a, b in zip(self.settled, s.net(), strict=True)]
+            self.settled = payments
             self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
-        result = HandResult("draw", [], nxt, payments)
+        self._drawn_settlements()
+        if self.win_log:  # the wall ran out after some wins: the wins decide the dealer
+            return self._end_with_wins() if next_dealer is None else self._end_with_wins_at(next_dealer)
+        result = HandResult("draw", [], nxt, list(self.settled))
         result.next_dealer = self._plugin_next_dealer(result)
-        self._event("hand_end", result="draw", next_dealer=result.next_dealer)
+        self._hand_end("draw", result)
         return result
+
+    def _end_with_wins_at(self, nxt: int) -> HandResult:
+        result = HandResult("win", self._winners(), nxt, list(self.settled), dict(self.patterns_won))
+        result.next_dealer = self._plugin_next_dealer(result)
+        self._hand_end("win", result)
+        return result
+
+    # -- a drawn end's declared settlements ---------------------------------------
+
+    def _is_ready(self, seat: int) -> bool:
+        return bool(self._waits(seat))
+
+    def _holds(self, pred: str, seat: int, ready: dict[int, bool]) -> bool:
+        if pred == "ready":
+            return ready[seat]
+        if pred == "not_ready":
+            return not ready[seat]
+        if pred == "holding_void":
+            return self._holds_void(seat)
+        if pred == "not_holding_void":
+            return not self._holds_void(seat)
+        return True
+
+    def _drawn_settlements(self) -> None:
+        """退税 (kong refunds) then ``scoring.on_draw`` (查大叫, 查花猪) among the players still in."""
+        flow = self.flow
+        if not (flow.kong_refund or flow.on_draw):
+            return
+        n = self.ruleset.players
+        active = [s for s in range(n) if s not in self.out]
+        ready = {s: self._is_ready(s) for s in active}
+        if flow.kong_refund == "not_ready":
+            back = [st.Payment(p.payee, p.payer, p.amount, p.reason + " refund")
+                    for rec, pays in self.kong_money
+                    if rec.owner in ready and not ready[rec.owner]
+                    and not self.seats[rec.owner].state.get("wins")
+                    for p in pays if p.payee is not None]
+            if back:
+                s = st.Settlement(n, back)
+                st.apply_plugins(s, st.SettlementContext("refund", n, self.dealer), self.pm)
+                self._book(s, "refund")
+        for rule in flow.on_draw:
+            pays: list[st.Payment] = []
+            for payer in active:
+                if not all(self._holds(p, payer, ready) for p in rule.payer):
+                    continue
+                for payee in active:
+                    if payee == payer or not all(self._holds(p, payee, ready) for p in rule.payee):
+                        continue
+                    amount, reason = self._drawn_amount(rule.amount, payer, payee)
+                    if amount > 0:
+                        pays.append(st.Payment(payer, payee, amount, reason))
+            if pays:
+                s = st.Settlement(n, pays)
+                st.apply_plugins(s, st.SettlementContext("draw", n, self.dealer), self.pm)
+                self._book(s, "draw")
+
+    def _drawn_amount(self, amount: int | str, payer: int, payee: int) -> tuple[int, str]:
+        """Points ``payer`` owes ``payee``: fixed, or the payee's best win on a discard by the payer."""
+        if isinstance(amount, int):
+            return amount, "drawn"
+        best = (0, "")
+        s = self.seats[payee]
+        for t in self._waits(payee):
+            hand = Hand(tuple(s.hand), tuple(s.melds), t)
+            ctx = self._ctx(payee, "discard", payer, set())
+            score = self.ev.score(hand, ctx, self.wildcard)
+            if not score.win:
+                continue
+            settlement = self.ev.settle(hand, ctx, score, kongs=[], payers=[payer], plugins=False)
+            got = sum(p.amount for p in settlement.payments if p.payer == payer and p.payee == payee)
+            if got > best[0]:
+                best = (got, "+".join(score.pattern_names))
+        return best
 
 
 class HandControl:
@@ -643,6 +1009,24 @@ class HandControl:
     def is_locked(self, seat: int) -> bool:
         return seat in self._g.locked
 
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """A copy of the seat's state: declarations (``void_suit``, ``ready``), ``wins`` this
+        hand, and what plugins stored; patterns see it as ``WinContext.seat_state``."""
+        return dict(self._g.seats[seat].state)
+
+    def has_left(self, seat: int) -> bool:
+        """The seat won and left the hand (``win.after_win: leave``)."""
+        return seat in self._g.out
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats that have won so far this hand, in order."""
+        return tuple(self._g._winners())
+
+    def won_tiles_of(self, seat: int) -> tuple[Tile, ...]:
+        """Tiles the seat won on and set aside (a hand that goes on after a win)."""
+        return tuple(self._g.seats[seat].won_tiles)
+
     def score_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
                   flags: Sequence[str] = ()) -> Score:
         """How ``seat`` would score winning on ``tile`` (held already for a self-draw)."""
@@ -653,7 +1037,10 @@ class HandControl:
         ctx = g._ctx(seat, win_by, discarder, set(flags))
         if not g.win_rules.get(win_by, False):
             return Score(False, f"no win by {win_by}")
-        return g.ev.score(g._hand(seat, tile, held), ctx, g.wildcard)
+        hand = g._hand(seat, tile, held)
+        if g._refused(seat, hand, ctx):
+            return Score(False, "refused by the declarations or a plugin")
+        return g.ev.score(hand, ctx, g.wildcard)
 
     def can_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
                 flags: Sequence[str] = ()) -> bool:
@@ -704,8 +1091,10 @@ class HandControl:
         s = g.seats[seat]
         ctx = g._ctx(seat, win_by, None if win_by == "self_draw" else (seat + 1) % self.players,
                      set(flags))
-        return g.ev.waits(list(s.hand if concealed is None else concealed),
-                          list(s.melds if melds is None else melds), ctx, g.wildcard)
+        held = list(s.hand if concealed is None else concealed)
+        ms = list(s.melds if melds is None else melds)
+        return [t for t in g.ev.waits(held, ms, ctx, g.wildcard)
+                if not g._refused(seat, Hand(tuple(held), tuple(ms), t), ctx)]
 
     def reveal(self, seat: int, tile: Tile) -> None:
         """Lay a held tile face up among the seat's discards, with no claims on it."""
@@ -727,6 +1116,10 @@ class HandControl:
         Robbing is separate (:meth:`rob_kong`), so a plugin can offer it first.
         """
         self._g._make_kong(seat, tile, robbable=False)
+
+    def set_seat_state(self, seat: int, key: str, value: Any) -> None:
+        """Store per-seat state patterns can read (``WinContext.seat_state[key]``)."""
+        self._g.seats[seat].state[key] = value
 
     def lock(self, seat: int) -> None:
         """From now on the seat may only win, or discard the tile it draws."""

@@ -98,9 +98,12 @@ class WinContext:
     flags: frozenset[str] = frozenset()
     dealer: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-    # The winning seat's per-seat state (declarations such as void_suit, ready; plugin state),
-    # read by patterns' `when: {seat_state: …}`.
+    # The winner's per-seat state in play: declarations (``void_suit``, ``ready``), ``wins``
+    # made earlier in the hand, and what plugins stored (``HandControl.set_seat_state``);
+    # read by patterns' ``when: {seat_state: …}``.
     seat_state: Mapping[str, Any] = field(default_factory=dict)
+    # The seats still in the hand (a ruleset where winners leave): only they pay. None: everyone.
+    in_play: frozenset[int] | None = None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,9 @@ When the hooks are called during a hand, in order:
 
 1. ``mj_after_deal`` — once, after the deal and the wildcard flip;
 2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn decision;
+   ``mj_restrict_options`` — at every decision (turn, claim, rob, exchange,
+   declare, a plugin's own); ``mj_refuse_win`` — whenever the engine judges
+   whether a seat may win (its turn, a discard, a robbed kong, waits);
 3. ``mj_last_tile`` — when one live tile is left and a player is to draw it;
 4. ``mj_settlement_inputs`` then ``mj_modify_settlement`` — at each settlement;
 5. ``mj_next_dealer`` — when the hand ends;
@@ -40,8 +43,10 @@ import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import HandControl, HandResult
+    from .hand import WinContext
     from .players import Decision, Option
     from .settlement import Settlement, SettlementContext
+    from .tiles import Tile
 
 PROJECT = "mjframework"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -151,3 +156,35 @@ def mj_announce(hand: HandControl, event: dict[str, Any]) -> str | tuple[str, in
     emits it as a ``call`` event, which ``mj play`` prints.
     """
 
+
+
+@hookspec
+def mj_restrict_options(hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
+    """Options to *remove* from a decision before ``seat`` is asked.
+
+    Called for every decision — a turn (after ``mj_extra_options``), a claim
+    on a discard, a robbed kong, an exchange, a declaration, a plugin's own —
+    with the options the rules allow. Return the options to take away (or
+    ``None``); every plugin's removals apply. A turn must keep a discard or a
+    win: a plugin that removes them all abandons the hand with its name.
+
+    Example: a plugin forbidding a claim of a tile the claimer discarded
+    earlier returns ``[o for o in decision.options if o.kind in ("pung", "kong")
+    and o.tile in hand.discards_of(seat)]`` when ``decision.kind == "claim"``.
+    """
+
+
+@hookspec
+def mj_refuse_win(hand: HandControl, seat: int, tile: Tile, win_by: str,
+                  context: WinContext) -> str | None:
+    """Refuse a win the ruleset's patterns accept: return the reason (or ``None``).
+
+    Asked wherever the engine decides whether ``seat`` may win on ``tile`` —
+    its own turn, a discard, a robbed kong — and when it works out who is
+    ready (a drawn end's settlements, ``HandControl.waits``). Any plugin
+    returning a reason refuses it. ``context`` is the win's context,
+    ``context.seat_state`` the seat's declarations and plugin state.
+
+    Example: refuse a win by discard to a seat that passed the same tile
+    earlier in the turn round (过水不胡).
+    """

@@ -10,7 +10,10 @@ is started (:func:`play_session` reports it and returns normally).
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, discards, claims, kongs, what players say (``call``),
 opening declarations, birds, the last tile going round, wins and every
-settlement. Other players' draws are not shown (kong replacements are).
+settlement. It tells each event as the human's seat sees it
+(:func:`mjframework.visibility.view_for`): other players' draws are not shown
+(kong replacements are, without the tile), another's concealed kong is face
+down until it is revealed at the hand's end.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import click
 from .events import Event
 from .players import Decision, Option, TableView
 from .tiles import Tile, parse_tile, tile_name
+from .visibility import view_for
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
 KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
@@ -79,9 +83,13 @@ def _code_tile(code: str) -> Tile:
     return parse_tile(code)
 
 
+FACE_DOWN = "■"  # a tile lying face down (another's concealed kong)
+
+
 def _meld_text(kind: str, tiles: object, wildcard: Tile | None) -> str:
     names = {"chow": "吃", "pung": "碰", **KONG_NAMES}
-    return f"{names.get(kind, kind)}[{tiles_label(tiles, wildcard)}]"
+    shown = tiles_label(tiles, wildcard) if tiles else " ".join([FACE_DOWN] * 4)
+    return f"{names.get(kind, kind)}[{shown}]"
 
 
 class Console:
@@ -204,6 +212,7 @@ class Announcer:
         return seat_name(seat, self.seat, self.players)
 
     def __call__(self, e: Event) -> None:
+        e = view_for(e, self.seat)  # what this seat may see (a spectator sees everything)
         t = e["type"]
         echo = self.echo
         w = self.wildcard
@@ -235,8 +244,11 @@ class Announcer:
             echo(f"{self.name(e['seat'])} {kind} {tiles_label(tiles, w)}"
                  f" ({self.name(e['from_seat'])} 的)")
         elif t == "kong":
-            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')} "
-                 f"{tile_label(_code_tile(e['tile']), w)}")
+            shown = f" {tile_label(_code_tile(e['tile']), w)}" if e.get("tile") else ""
+            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')}{shown}")
+        elif t == "reveal":
+            tiles = [_code_tile(c) for c in e.get("tiles", [])]
+            echo(f"{self.name(e['seat'])} 亮{KONG_NAMES.get(e['kind'], '')} [{tiles_label(tiles, w)}]")
         elif t == "draw" and e.get("source") == "kong" and e["seat"] != self.seat:
             echo(f"{self.name(e['seat'])} 补牌")
         elif t == "call":

@@ -226,6 +226,55 @@ class Scoring:
 
 
 @dataclass(frozen=True)
+class Exchange:
+    """Tiles passed between players before play (换三张)."""
+
+    tiles: int
+    same_suit: bool = True  # all from one suit (honors count as one suit)
+    direction: str | None = None  # right | across | left; None: by dice
+    dice: int = 0  # dice rolled when the direction is by dice
+    by_dice: dict[int, str] = field(default_factory=dict)  # dice sum → direction
+
+
+@dataclass(frozen=True)
+class VoidSuit:
+    """Each player declares a suit void (定缺) and must get rid of it."""
+
+    discard_first: bool = True  # while held, only tiles of the void suit may be discarded
+    claim: bool = False  # may claim (pung / kong / chow) a tile of the void suit
+    win_holding: bool = False  # may win holding a tile of it
+
+
+@dataclass(frozen=True)
+class DrawnPayment:
+    """A declared settlement of a drawn end: every ``payer`` pays every ``payee``."""
+
+    amount: int | str  # points, or "best_wait": the payee's best winning hand
+    payer: tuple[str, ...]  # predicates all true of the payer
+    payee: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Flow:
+    """How a hand runs around play: phases before it, what a win does, kongs paid when."""
+
+    after_win: str = "end"  # end | leave | stay
+    after_winners: int | None = None  # the hand ends when this many players have won
+    which_win: str = "first"  # which win decides the next dealer: first | last
+    kong_flags: frozenset[str] = frozenset({"after_kong", "after_kong_discard"})
+    exchange: Exchange | None = None
+    void_suit: VoidSuit | None = None
+    ready: bool = False  # players may declare ready (报听) with a discard; the hand is then locked
+    kongs_paid: str = "at_win"  # at_win | at_kong
+    kong_refund: str | None = None  # None | not_ready
+    on_draw: tuple[DrawnPayment, ...] = ()
+
+    @property
+    def continues(self) -> bool:
+        return self.after_win != "end"
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated ruleset."""
 
@@ -248,6 +297,7 @@ class Ruleset:
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
     flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
+    flow: Flow = field(default_factory=Flow)
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from .hand import Meld
 from .tiles import Tile, format_tiles, tile_name
+from .visibility import meld_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
+SUIT_NAMES = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 KIND_NAMES = {"discard": "打", "win": "胡", "kong": "杠", "pung": "碰", "chow": "吃", "pass": "过"}
 
 
@@ -28,6 +30,9 @@ class Option:
     # How to show a plugin's option to a player (e.g. its name in Chinese); not
     # part of the option's identity.
     text: str = field(default="", compare=False)
+    # What is chosen when it is not a tile: a declared suit (``declare``), ``ready`` on a
+    # discard that declares ready (报听).
+    value: str | None = None
 
     def label(self) -> str:
         if self.text:
@@ -36,6 +41,12 @@ class Option:
         if self.kind in ("chow", "pung", "kong"):
             extra = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠"}.get(self.meld or "", "")
             return f"{extra or name} {format_tiles(self.tiles, 'chinese')}"
+        if self.kind == "exchange":
+            return f"换 {format_tiles(self.tiles, 'chinese')}"
+        if self.kind == "declare" and self.value is not None:
+            return f"定缺 {SUIT_NAMES.get(self.value, self.value)}"
+        if self.value == "ready" and self.tile is not None:
+            return f"报听 {name} {tile_name(self.tile)}"
         if self.tile is not None:
             return f"{name} {tile_name(self.tile)}"
         return name
@@ -43,7 +54,9 @@ class Option:
 
 @dataclass(frozen=True)
 class Decision:
-    kind: str  # turn (after a draw) | claim (on a discard) | rob (on an added kong)
+    # turn (after a draw) | claim (on a discard) | rob (on an added kong) |
+    # exchange (tiles to pass before play) | declare (a declaration such as a void suit)
+    kind: str
     seat: int
     options: tuple[Option, ...]
     tile: Tile | None = None  # the drawn tile (turn) or the offered tile (claim / rob)
@@ -56,7 +69,7 @@ class IllegalDecision(Exception):
 
 
 class TableView:
-    """What one seat can see: its own tiles, everyone's melds and discards.
+    """What one seat can see: its own tiles, everyone's melds (face-down ones masked) and discards.
 
     Read-only: properties return fresh tuples, never engine state.
     """
@@ -76,7 +89,10 @@ class TableView:
         return tuple(self._game.seats[self.seat].melds)
 
     def melds_of(self, seat: int) -> tuple[Meld, ...]:
-        return tuple(self._game.seats[seat].melds)
+        """``seat``'s melds as this seat sees them: another's concealed kong lies face
+        down (no tiles) until the hand's end (:func:`mjframework.visibility.meld_for`)."""
+        g = self._game
+        return tuple(meld_for(m, seat, self.seat, g.revealed) for m in g.seats[seat].melds)
 
     def discards_of(self, seat: int) -> tuple[Tile, ...]:
         return tuple(self._game.seats[seat].discards)
@@ -104,6 +120,15 @@ class TableView:
     @property
     def ruleset_id(self) -> str:
         return self._game.ruleset.id
+
+    def declared_of(self, seat: int) -> dict[str, object]:
+        """A seat's public declarations (``void_suit``, ``ready``)."""
+        st = self._game.seats[seat].state
+        return {k: st[k] for k in ("void_suit", "ready") if k in st}
+
+    def has_left(self, seat: int) -> bool:
+        """The seat has won and left the hand (a ruleset that plays on after a win)."""
+        return seat in self._game.out
 
 
 class Player(Protocol):

@@ -26,6 +26,9 @@ from .model import (
     FLAGS,
     GROUP_KINDS,
     Count,
+    DrawnPayment,
+    Exchange,
+    Flow,
     GroupFilter,
     KongPayment,
     Pattern,
@@ -34,6 +37,7 @@ from .model import (
     Shape,
     StandIn,
     TileFilter,
+    VoidSuit,
     Wait,
     When,
     WildcardRule,
@@ -612,6 +616,98 @@ class _Builder:
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
         )
 
+    def flow(self, tileset: TileSet | None) -> Flow:
+        """Hand flow, phases before play, declarations, kong and drawn-end settlements."""
+        d = self.data
+        players = d.get("players") if isinstance(d.get("players"), int) else 4
+        win = d.get("win") or {}
+        after_win = win.get("after_win", "end")
+        after_winners = win.get("after_winners")
+        if after_winners is not None:
+            if after_win == "end":
+                self.problem(("win", "after_winners"), "`after_winners` needs `after_win: leave` or `stay` "
+                             "(with `end` the first win ends the hand)")
+            elif after_winners > players or (after_win == "leave" and after_winners >= players):
+                most = players - 1 if after_win == "leave" else players
+                self.problem(("win", "after_winners"), f"{after_winners} winners can't happen with {players} "
+                             f"players" + (" when winners leave (one must be left to pay)"
+                                           if after_win == "leave" else "") + f"; at most {most}")
+        elif after_win == "leave":
+            after_winners = players - 1
+        exchange = None
+        ex = d.get("exchange")
+        if isinstance(ex, dict) and isinstance(ex.get("tiles"), int):
+            k = ex["tiles"]
+            if k > 13:
+                self.problem(("exchange", "tiles"), f"an exchange of {k} tiles: a hand holds only 13")
+            direction = ex.get("direction")
+            fixed: str | None = None
+            dice = 0
+            by_dice: dict[int, str] = {}
+            if isinstance(direction, str):
+                fixed = direction
+                used = {direction}
+            elif isinstance(direction, dict):
+                dice = int(direction.get("dice", 1))
+                sums = range(dice, 6 * dice + 1)
+                values = direction.get("values") or {}
+                if values and ("odd" in direction or "even" in direction):
+                    self.problem(("exchange", "direction"), "give `values` or `odd`/`even`, not both")
+                for v in sums:
+                    dv = values.get(str(v)) or direction.get("odd" if v % 2 else "even")
+                    if dv is None:
+                        self.problem(("exchange", "direction"), f"no direction for the dice sum {v} "
+                                     f"({dice} {'die' if dice == 1 else 'dice'} give {dice}–{6 * dice})")
+                        break
+                    by_dice[v] = dv
+                for key in values:
+                    if int(key) not in sums:
+                        self.problem(("exchange", "direction", "values", key),
+                                     f"{dice} {'die' if dice == 1 else 'dice'} never sum to {key}")
+                used = set(by_dice.values())
+            else:
+                used = set()
+            if "across" in used and players != 4:
+                self.problem(("exchange", "direction"), f"`across` needs 4 players, not {players}")
+            exchange = Exchange(tiles=k, same_suit=ex.get("suit", "same") == "same", direction=fixed,
+                                dice=dice, by_dice=by_dice)
+        decl = d.get("declarations") or {}
+        void = None
+        if isinstance(decl.get("void_suit"), dict):
+            v = decl["void_suit"]
+            void = VoidSuit(discard_first=bool(v.get("discard_first", True)),
+                            claim=bool(v.get("claim", False)),
+                            win_holding=bool(v.get("win_holding", False)))
+            if tileset is not None and not any(not is_honor(t) for t in tileset.kinds):
+                self.problem(("declarations", "void_suit"), "a void suit needs suits in the tile set")
+        sc = d.get("scoring") or {}
+        kongs = sc.get("kongs") or {}
+        paid = kongs.get("paid", "at_win")
+        refund = kongs.get("refund") or None
+        if paid == "at_kong" and "void_on_draw" in kongs:
+            self.problem(("scoring", "kongs", "void_on_draw"), "kongs paid `at_kong` are never voided: "
+                         "drop `void_on_draw` (or use `refund`)")
+        if refund and paid != "at_kong":
+            self.problem(("scoring", "kongs", "refund"), "a refund gives back kong money paid at the kong: "
+                         "it needs `paid: at_kong`")
+        on_draw = []
+        for i, item in enumerate(sc.get("on_draw") or []):
+            if not isinstance(item, dict):
+                continue
+            preds = [*(item.get("from") or []), *(item.get("to") or [])]
+            if void is None and any("void" in str(p) for p in preds):
+                self.problem(("scoring", "on_draw", i), "`holding_void` needs `declarations: {void_suit: …}`")
+            on_draw.append(DrawnPayment(amount=item.get("pay", 0), payer=tuple(item.get("from") or ()),
+                                        payee=tuple(item.get("to") or ())))
+        kong_flags = win.get("kong_flags")
+        return Flow(
+            after_win=after_win, after_winners=after_winners,
+            which_win=(d.get("dealer") or {}).get("which_win", "first"),
+            kong_flags=frozenset(kong_flags) if isinstance(kong_flags, list) else Flow.kong_flags,
+            exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
+            kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
+        )
+
     def plugins(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for name, options in (self.data.get("plugins") or {}).items():
@@ -708,6 +804,7 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
     flags = _guard(b.flags) or ()
     patterns = _guard(b.patterns, shapes, scoring, wildcard is not None, flags) or []
     plugins = _guard(b.plugins) or {}
+    flow = _guard(b.flow, tileset) or Flow()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
     # This file's problems first, in file order; then those in files it extends.
@@ -723,7 +820,7 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
-        plugins=plugins, data=data, flags=flags,
+        plugins=plugins, data=data, flags=flags, flow=flow,
     )
     return rs, problems
 

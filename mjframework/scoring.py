@@ -85,6 +85,7 @@ class Evaluator:
         self.ruleset = ruleset
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
         self.kinds = list(ruleset.tileset.kinds)
+        self._void_rule = ruleset.flow.void_suit is not None and not ruleset.flow.void_suit.win_holding
         self.win_patterns = ruleset.patterns_for("win")
         self.opening_patterns = ruleset.patterns_for("opening")
         self.wait_patterns = [p for p in self.win_patterns if p.waits]
@@ -176,10 +177,25 @@ class Evaluator:
             raise HandError("a win needs a winning tile")
         return self._score(hand, ctx, wildcard)
 
+    def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
+        """The ruleset's declared void suit (``declarations.void_suit`` without
+        ``win_holding``) is in ``ctx.seat_state`` and the hand holds a tile of it."""
+        rule = self.ruleset.flow.void_suit
+        if rule is None or rule.win_holding:
+            return False
+        void = ctx.seat_state.get("void_suit") if ctx.seat_state else None
+        if void not in ("m", "p", "s"):
+            return False
+        suit = "mps".index(void)
+        return any(not is_honor(t) and t // 9 == suit for t in hand.all_tiles)
+
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score:
         win_rules = self.ruleset.win
         if not win_rules.get(ctx.win_by, False):
             return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
+        if self._void_rule and self.void_refuses(hand, ctx):
+            return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
+                         wildcard=wildcard)
         win_wild = wildcard is not None and hand.win_tile == wildcard
         if win_wild and ctx.win_by != "self_draw":
             return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
@@ -294,6 +310,8 @@ class Evaluator:
             return False
         if wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw":
             return False
+        if self._void_rule and self.void_refuses(hand, ctx):
+            return False
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         exposed = len(hand.melds)
         # A shape that some pattern accepts with no condition at all: fitting it is a win.
@@ -342,23 +360,30 @@ class Evaluator:
     # -- settlement ---------------------------------------------------------------
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
-               kongs: Sequence[st.KongRecord] | None = None) -> st.Settlement:
+               kongs: Sequence[st.KongRecord] | None = None, *,
+               payers: Sequence[int] | None = None, plugins: bool = True) -> st.Settlement:
         """Payments for a scored win plus kong payments.
 
         ``kongs``: every kong made this hand (the game knows them); by default
         the winner's own kong melds (all a conformance case can say).
+        ``payers``: who may pay (in a hand that goes on after a win, the players
+        still in it); ``plugins=False`` skips ``mj_modify_settlement``.
         """
         rs = self.ruleset
         s = st.Settlement(rs.players)
+        if payers is None and ctx.in_play is not None:
+            payers = sorted(ctx.in_play)
         if score.win:
             s.payments.extend(st.win_payments(
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
                 discarder=ctx.discarder, points=score.points,
-                reason="+".join(score.pattern_names)))
+                reason="+".join(score.pattern_names), payers=payers))
             if kongs is None:
                 kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                          for m in hand.melds if m.is_kong]
             s.payments.extend(st.kong_payments(rs, kongs))
+        if not plugins:
+            return s
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:

@@ -33,7 +33,7 @@ class Payment:
 class SettlementContext:
     """What is being settled; a read-only view for plugins."""
 
-    kind: str  # "win" | "opening" | "kongs"
+    kind: str  # "win" | "opening" | "kongs" | "kong" (paid at the kong) | "refund" | "draw"
     players: int
     dealer: int
     winners: tuple[int, ...] = ()
@@ -78,18 +78,24 @@ def _others(seat: int, players: int) -> Iterable[int]:
 
 def win_payments(
     ruleset: Ruleset, *, winner: int, dealer: int, win_by: str, discarder: int | None, points: int,
-    reason: str,
+    reason: str, payers: Sequence[int] | None = None,
 ) -> list[Payment]:
-    """Payments for one win by the ruleset's payout rule and dealer adjustment."""
+    """Payments for one win by the ruleset's payout rule and dealer adjustment.
+
+    ``payers``: the seats that may pay (default: everyone but the winner) —
+    in a hand that goes on after a win, those still in it.
+    """
     rule = ruleset.scoring.payout.get(win_by, "each_other" if win_by == "self_draw" else "discarder")
     if rule == "discarder" and discarder is not None:
-        payers: Iterable[int] = [discarder]
+        who: Iterable[int] = [discarder]
     else:
-        payers = _others(winner, ruleset.players)
+        who = _others(winner, ruleset.players)
+    if payers is not None:
+        who = [p for p in who if p in payers]
     sc = ruleset.scoring
     base = sc.amount(points)
     out = []
-    for payer in payers:
+    for payer in who:
         out.append(Payment(payer, winner, payment_amount(
             sc, base, dealer=dealer in (payer, winner), discarder=payer == discarder,
             self_draw=win_by == "self_draw"), reason))

@@ -108,8 +108,12 @@ class Plugin:
         tile = option.tile
         assert tile is not None
         added = hand.hand_of(seat).count(tile) < 4
-        hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added" if added else "concealed",
-                  text=f"开杠 {tile_name(tile)}")
+        if added:
+            hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added",
+                      text=f"开杠 {tile_name(tile)}")
+        else:  # a concealed kong lies face down: only its owner sees the tile until the hand's end
+            hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="concealed", text="开杠",
+                      hidden={"tile": seat})
         if added:
             hand.rob_kong(seat, tile)  # 抢杠胡 where the ruleset allows it; ends the hand if robbed
         hand.make_kong(seat, tile)

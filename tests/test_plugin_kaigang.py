@@ -137,7 +137,7 @@ def test_gangshang_kaihua(table: Any) -> None:
     kong, dice, draw, win = (e for e in rest if e["type"] in ("kong", "dice", "draw", "win"))
     assert kong == {"type": "kong", "seat": 2, "kind": "added", "tile": "8m"}
     assert dice == {"type": "dice", "purpose": "open_kong", "values": [1, 1]}
-    assert draw == {"type": "draw", "seat": 2, "tile": "8s", "source": "kong"}
+    assert draw == {"type": "draw", "seat": 2, "tile": "8s", "source": "kong", "hidden": {"tile": 2}}
     assert (win["seat"], win["win_by"], win["tile"]) == (2, "self_draw", "8s")
     assert win["patterns"] == ["杠上开花"]
     assert result.winners == [2] and result.next_dealer == 2
@@ -155,7 +155,7 @@ def test_discarded_at_once_gangshang_pao(table: Any) -> None:
     assert (ok["seat"], ok["tile"], ok["kind"]) == (2, "2s", "added")
     assert [e["type"] for e in rest[:4]] == ["kong", "dice", "draw", "discard"]
     draw, discard = rest[2], rest[3]
-    assert draw == {"type": "draw", "seat": 2, "tile": "5s", "source": "kong"}
+    assert draw == {"type": "draw", "seat": 2, "tile": "5s", "source": "kong", "hidden": {"tile": 2}}
     assert discard == {"type": "discard", "seat": 2, "tile": "5s"}  # the drawn tile, at once
     (win,) = of(events, "win")
     assert (win["seat"], win["win_by"], win["from_seat"], win["tile"]) == (3, "discard", 2, "5s")
@@ -223,7 +223,8 @@ def test_count_stops_at_the_stacks_left(table: Any, monkeypatch: pytest.MonkeyPa
     assert tried == [(8, None), (7, "4m"), (7, None), (6, None), (5, None), (4, None), (3, "1s")]
     ok, rest = after_open_kong(events)
     assert rest[1] == {"type": "dice", "purpose": "open_kong", "values": [3, 5]}
-    assert rest[2] == {"type": "draw", "seat": ok["seat"], "tile": "4m", "source": "kong"}
+    assert rest[2] == {"type": "draw", "seat": ok["seat"], "tile": "4m", "source": "kong",
+                       "hidden": {"tile": ok["seat"]}}
     assert rest[3] == {"type": "discard", "seat": ok["seat"], "tile": "4m"}
 
 

@@ -129,7 +129,7 @@ class Seat:
 class HandCheck:
     """Checks one hand's events; ``problems`` collects what is wrong."""
 
-    QUIET = ("settlement", "dice", "wildcard", "call", "birds")  # don't change "what came last"
+    QUIET = ("settlement", "dice", "wildcard", "call", "birds", "reveal")  # don't change "what came last"
 
     def __init__(self, rid: str, start: dict[str, Any], problems: list[str], ev: Evaluator) -> None:
         self.rid = rid
@@ -174,6 +174,7 @@ class HandCheck:
         self.result: str | None = None
         self.next_dealer = self.dealer
         self.abandoned = False
+        self.revealed: list[tuple[int, Meld]] = []  # face-down kongs turned up (reveal events)
         self.index = 0  # event index within the hand (hand_start is 0)
 
     # -- helpers -------------------------------------------------------------
@@ -696,6 +697,14 @@ class HandCheck:
     def on_abandon(self, e: dict[str, Any]) -> None:
         self.abandoned = True
 
+    def on_reveal(self, e: dict[str, Any]) -> None:
+        """A face-down kong turned up at the hand's end: each one exactly once, as it was made."""
+        seat, tiles = e["seat"], [T(c) for c in e["tiles"]]
+        m = Meld(e["kind"], tuple(tiles))
+        if m not in [x for x in self.seats[seat].melds if x.kind == "concealed-kong"]:
+            self.bad(f"seat {seat} reveals {e['tiles']}, not one of its concealed kongs")
+        self.revealed.append((seat, m))
+
     def on_hand_start(self, e: dict[str, Any]) -> None:
         self.bad("hand_start inside a hand")
 
@@ -703,6 +712,10 @@ class HandCheck:
         self.result = e["result"]
         nxt = e["next_dealer"]
         self.next_dealer = nxt
+        face_down = sorted((s, m.tiles) for s, h in enumerate(self.seats) for m in h.melds
+                           if m.kind == "concealed-kong")
+        if sorted((s, m.tiles) for s, m in self.revealed) != face_down:
+            self.bad(f"concealed kongs {face_down} but revealed {self.revealed}")
         if self.abandoned:
             if self.result != "abandon":
                 self.bad("an abandoned hand must end with result abandon")
