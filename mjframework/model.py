@@ -74,11 +74,14 @@ class GroupFilter:
     kinds: frozenset[str] | None = None  # reading group kinds (seq, triplet, kong, pair, single)
     holding: TileFilter | None = None
     exposed: bool | None = None  # True: made with a claimed tile; False: formed in hand or concealed kong
+    laid_down: bool | None = None  # True: a declared meld (concealed kongs included); False: formed in hand
 
     def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None) -> bool:
         if self.kinds is not None and kind not in self.kinds:
             return False
         if self.exposed is not None and (meld in CLAIMED_MELDS) != self.exposed:
+            return False
+        if self.laid_down is not None and (meld is not None) != self.laid_down:
             return False
         return self.holding is None or any(self.holding.match(t) for t in tiles)
 

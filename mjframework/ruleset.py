@@ -434,6 +434,7 @@ class _Builder:
             kinds=frozenset(k for x in kinds for k in GROUP_KINDS[x]) if kinds else None,
             holding=self.tile_filter(d.get("holding"), (*path, "holding")),
             exposed=d.get("exposed"),
+            laid_down=d.get("laid_down"),
         ), self.count(d["count"]) if "count" in d else Count(1, None)
 
     def flags(self) -> tuple[str, ...]:
