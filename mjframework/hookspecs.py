@@ -17,7 +17,8 @@ Hook names start with ``mj_``. Unless a hook says *firstresult*, every plugin
 that implements it is called, in the order the ruleset lists the plugins.
 
 Game hooks receive ``hand``, a :class:`~mjframework.game.HandControl`: what a
-plugin may see (hands, melds, discards, the live wall's next tiles) and do
+plugin may see (hands, melds, discards, the live wall's next tiles, per-seat
+state and who has left the hand) and do
 (roll dice, ask a player, draw, make a kong, lock a hand, win, end the hand
 drawn, settle opening declarations, emit its own events). A plugin that
 raises is reported by name and hook, and the hand is abandoned cleanly.

@@ -27,7 +27,7 @@ import click
 
 from .events import Event
 from .players import Decision, Option, TableView
-from .tiles import Tile, parse_tile, tile_name
+from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
@@ -76,6 +76,8 @@ def option_label(o: Option, wildcard: Tile | None) -> str:
     if o.kind not in KIND_NAMES:
         return o.label()  # an option some plugin offers: its own label
     name = KIND_NAMES[o.kind]
+    if o.value == "ready" and o.tile is not None:
+        return f"报听 {name} {tile_label(o.tile, wildcard)}"
     return f"{name} {tile_label(o.tile, wildcard)}" if o.tile is not None else name
 
 
@@ -136,6 +138,8 @@ class HumanPlayer:
         echo = self.console.echo
         self.show(view, decision)
         options = decision.options
+        if decision.kind == "exchange" and len(options) > 12:
+            return self._exchange(decision)
         w = view.wildcard
         labels = [option_label(o, w) for o in options]
         width = max(len(labels[i]) * 2 for i in range(len(labels))) + 5
@@ -151,6 +155,26 @@ class HumanPlayer:
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
             echo(f"请输入 1–{len(options)} 的数字 (enter a number from 1 to {len(options)}; q quits)")
+
+    def _exchange(self, decision: Decision) -> Option:
+        """Too many choices to list: the player types the tiles to pass."""
+        echo = self.console.echo
+        k = len(decision.options[0].tiles)
+        by_tiles = {tuple(sorted(o.tiles)): o for o in decision.options}
+        echo(f"换牌: {decision.prompt or f'pass {k} tiles'} — 输入 {k} 张 (e.g. 1m 1m 7m)")
+        while True:
+            line = self.console.ask("换哪几张: ")
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                self.stopped = True
+                raise InputEnded("input ended" if line is None else "quit")
+            try:
+                tiles = tuple(sorted(parse_tiles(line)))
+            except TileParseError as e:
+                echo(f"看不懂 ({e.reason})")
+                continue
+            if tiles in by_tiles:
+                return by_tiles[tiles]
+            echo(f"不能换这几张 (pass {k} tiles you hold, as the ruleset's exchange rule says)")
 
     def show(self, view: TableView, decision: Decision) -> None:
         echo = self.console.echo

@@ -116,6 +116,8 @@ class Stats:
     kongs: int = 0
     claims: int = 0
     openings: int = 0  # opening declarations, paid at once; the hand goes on
+    continued: int = 0  # hands that went on after a win (a ruleset's `win.after_win`)
+    by_winners: dict[int, int] = field(default_factory=dict)  # such hands by their number of winners
     wins_by_seat: list[int] = field(default_factory=list)
     net_by_seat: list[int] = field(default_factory=list)  # every settlement of the hand
     patterns: dict[str, list[int]] = field(default_factory=dict)  # name → [count, payout sum]
@@ -130,8 +132,10 @@ class Stats:
     def merge(self, other: Stats) -> None:
         for name in ("games", "hands", "won", "winners", "multi_win_hands", "drawn", "exhaustive",
                      "abandoned", "engine_errors", "self_draw", "discard_wins", "robbed_kong",
-                     "dealer_wins", "kongs", "claims", "openings"):
+                     "dealer_wins", "kongs", "claims", "openings", "continued"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for k, n in other.by_winners.items():
+            self.by_winners[k] = self.by_winners.get(k, 0) + n
         self.wins_by_seat = [a + b for a, b in zip(self.wins_by_seat, other.wins_by_seat, strict=True)]
         self.net_by_seat = [a + b for a, b in zip(self.net_by_seat, other.net_by_seat, strict=True)]
         for k, (n, pay) in other.patterns.items():
@@ -149,6 +153,8 @@ class StatsSink:
         self.stats = stats
         self._pending: tuple[int, list[str]] | None = None
         self._last = ""  # type of the last event other than a settlement
+        self._won = False  # a win this hand
+        self._went_on = False  # and play after it
 
     def __call__(self, e: Event) -> None:
         t = e["type"]
@@ -182,11 +188,21 @@ class StatsSink:
             s.kongs += 1
         if t == "claim":
             s.claims += 1
+        if t == "win":
+            self._won = True
+        elif self._won and t in ("draw", "discard"):
+            self._went_on = True
         if t == "hand_end":
             if e.get("result") == "draw" and self._last not in ("kong", "claim"):
                 s.exhaustive += 1
+            if self._went_on:
+                s.continued += 1
+            if "winners" in e:  # a ruleset that may play on after a win
+                k = len(e["winners"])
+                s.by_winners[k] = s.by_winners.get(k, 0) + 1
             self._pending = None
             self._last = ""
+            self._won = self._went_on = False
         elif t != "settlement":
             self._last = t
 
@@ -350,6 +366,9 @@ class SimResult:
                                 "avg_payout": round(pay / c, 2) if c else 0.0}
                          for name, (c, pay) in pats},
             "abandon_reasons": dict(sorted(s.abandon_reasons.items())),
+            **({"hands_played_on_after_a_win": s.continued,
+                "hands_by_winners": {str(k): v for k, v in sorted(s.by_winners.items())}}
+               if s.by_winners else {}),
         }
 
     def table(self) -> str:
@@ -367,6 +386,9 @@ class SimResult:
             f"drawn       {s.drawn:7d}  {pct(s.drawn)}   (exhaustive {s.exhaustive})",
             *([f"opening     {s.openings:7d}  declarations (paid at once; the hand goes on)"]
               if s.openings else []),
+            *([f"played on   {s.continued:7d}  {pct(s.continued)}   after a win; hands by winners: "
+               + ", ".join(f"{k}: {v}" for k, v in sorted(s.by_winners.items()))]
+              if s.by_winners else []),
             f"abandoned   {s.abandoned:7d}  {pct(s.abandoned)}"
             + (f"   (engine errors {s.engine_errors})" if s.engine_errors else ""),
             "",

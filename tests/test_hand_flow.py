@@ -25,14 +25,19 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import pytest
 import yaml
+from click.testing import CliRunner
 
 from mjframework.bots import GreedyBot
+from mjframework.cli import main
 from mjframework.game import Game, HandResult
+from mjframework.hookspecs import hookimpl
 from mjframework.players import Decision, Option, TableView
-from mjframework.ruleset import load_ruleset
+from mjframework.plugins import register_plugin, unregister_plugin
+from mjframework.ruleset import check_file, load_ruleset
 from mjframework.tiles import is_honor, parse_tile, parse_tiles, tile_code
 
 BASE: dict[str, Any] = {
@@ -153,7 +158,8 @@ class Script:
     ``pick``."""
 
     def __init__(self, discards: str = "", take: tuple[str, ...] = ("win", "kong"),
-                 pick: Callable[[Decision], Option] | None = None) -> None:
+                 pick: Callable[[Decision], Option] | None = None, ready: bool = False) -> None:
+        self.ready = ready
         self.discards = parse_tiles(discards)
         self.take = take
         self.pick = pick
@@ -168,8 +174,9 @@ class Script:
                     return o
         if decision.kind == "turn" and self.discards:
             t = self.discards.pop(0)
+            want = "ready" if self.ready else None
             return next(o for o in decision.options if o.kind == "discard" and o.tile == t
-                        and o.value is None)
+                        and o.value == want)
         if decision.kind in ("exchange", "declare") and self.pick is not None:
             return self.pick(decision)
         if decision.kind == "claim":
@@ -274,6 +281,11 @@ class FlowCheck:
         out: set[int] = set()
         void: dict[int, int] = {}
         money = [0] * n
+        kong_items: Counter[tuple[int, int, int]] = Counter()
+        locked: set[int] = set()
+        drawn: dict[int, int] = {}
+        groups: list[list[dict[str, Any]]] = []
+        last = ""
         winners: list[int] = []
         wins = 0
         discard_no = 0  # discards so far: several winners on one discard share its tile
@@ -326,12 +338,15 @@ class FlowCheck:
                 t = parse_tile(e["tile"])
                 hand[seat][t] += 1
                 seen[t] += 1
+                drawn[seat] = t
             elif ty == "discard":
                 t = parse_tile(e["tile"])
                 held_void = [x for x in hand[seat].elements() if in_void(seat, x)]
                 vs = flow.void_suit
                 if vs is not None and vs.discard_first and held_void and not in_void(seat, t):
                     bad(f"seat {seat} discarded {e['tile']} holding its void suit")
+                if seat in locked and (last != "draw" or drawn.get(seat) != t):
+                    bad(f"seat {seat}, locked after winning, discards {e['tile']}, not its draw")
                 take(seat, [t], "discard")
                 discards[seat].append(t)
                 discard_no += 1
@@ -361,6 +376,10 @@ class FlowCheck:
                     bad(f"seat {seat} won holding its void suit: {[tile_code(x) for x in held]}")
                 if seat not in winners:
                     winners.append(seat)
+                if last == "win":
+                    groups[-1].append(e)
+                else:
+                    groups.append([e])
                 self._last_win = dict(e, _discard_no=discard_no)
             elif ty == "settlement":
                 net = [0] * n
@@ -374,6 +393,24 @@ class FlowCheck:
                     bad(f"settlement doesn't add up: {e}")
                 money = [a + b for a, b in zip(money, net, strict=True)]
                 kind = e.get("kind")
+                items = [(it["payer"], it["payee"], it["amount"]) for it in e["items"]]
+                if kind == "kong":
+                    kong_items.update(items)
+                elif kind == "refund":
+                    back = Counter((b, a, x) for a, b, x in items)
+                    if back - kong_items:
+                        bad(f"a refund of kong money never paid: {dict(back - kong_items)}")
+                    kong_items.subtract(back)
+                elif kind == "draw":
+                    fixed = [r.amount for r in flow.on_draw if isinstance(r.amount, int)]
+                    for a, b, x in items:
+                        if a in out or b in out:
+                            bad(f"a drawn end's payment involves a seat that left: {e}")
+                        if x in fixed:  # here: the void-holder's fixed payment (查花猪)
+                            if not any(in_void(a, y) for y in hand[a].elements()):
+                                bad(f"seat {a} pays {x} holding no void tile: {e}")
+                            if any(in_void(b, y) for y in hand[b].elements()):
+                                bad(f"seat {b} is paid {x} holding its void suit: {e}")
                 facts["kong_settlements"] += kind == "kong"
                 facts["drawn"] += kind == "draw"
                 facts["refunds"] += kind == "refund"
@@ -397,8 +434,18 @@ class FlowCheck:
                         won[ws].append(t)
                     if flow.after_win == "leave":
                         out.add(ws)
-            elif ty == "hand_end" and e.get("winners", winners) != winners:
-                bad(f"hand_end winners {e.get('winners')} != {winners}")
+                    else:
+                        locked.add(ws)
+            elif ty == "hand_end":
+                if e.get("winners", winners) != winners:
+                    bad(f"hand_end winners {e.get('winners')} != {winners}")
+                if groups:
+                    g = groups[0] if self.rs.flow.which_win == "first" else groups[-1]
+                    want = g[0]["from_seat"] if len(g) > 1 else g[0]["seat"]
+                    if e["next_dealer"] != want:
+                        bad(f"next dealer {e['next_dealer']}, expected {want}")
+            if ty not in ("settlement", "dice", "call"):
+                last = ty
         # tiles conserved: what came out of the wall is in hands, melds, discards or won
         where: Counter[int] = Counter()
         for s in range(n):
@@ -410,9 +457,11 @@ class FlowCheck:
             bad(f"tiles not conserved: extra {where - seen}, missing {seen - where}")
         if money != result.payments or sum(money) != 0:
             bad(f"money: events {money}, result {result.payments}")
-        if flow.after_winners is not None and len(winners) > flow.after_winners:
-            bad(f"{len(winners)} winners, the ruleset stops at {flow.after_winners}")
+        before_last = {w["seat"] for g in groups[:-1] for w in g}
+        if flow.after_winners is not None and len(before_last) >= flow.after_winners:
+            bad(f"play went on after {len(before_last)} winners, the ruleset stops at {flow.after_winners}")
         facts["winners"] = len(winners)
+        facts["repeat_wins"] = facts["wins"] - len(winners)
         return facts
 
     _last_win: dict[str, Any] | None = None
@@ -443,3 +492,239 @@ def test_blood_battle_like_table_keeps_its_books(tmp_path: Path) -> None:
     assert winners[2] and winners[3], winners  # several wins in one hand happen
     assert sum(f["kong_settlements"] for f in facts)
     assert sum(f["drawn"] for f in facts)
+
+
+def test_winners_stay_and_win_again(tmp_path: Path) -> None:
+    """``after_win: stay`` (血流成河): a winner stays, locked, and may win again; only the wall
+    ends the hand; the last win names the next dealer (``dealer.which_win: last``)."""
+    rs = ruleset(tmp_path, {"win": {"after_win": "stay"}, "dealer": {"which_win": "last"}})
+    check, facts = simulate(rs, 60, seed=5)
+    assert check.problems == []
+    assert sum(f["repeat_wins"] for f in facts) > 0  # someone won twice in a hand
+
+
+def test_after_winners_ends_the_hand_early(tmp_path: Path) -> None:
+    rs = ruleset(tmp_path, {"win": {"after_win": "leave", "after_winners": 2}})
+    check, facts = simulate(rs, 60, seed=6)
+    assert check.problems == []
+    # the hand stops once two have won (several winners on one discard may make it three)
+    assert any(f["winners"] == 2 for f in facts) and max(f["winners"] for f in facts) <= 3
+
+
+# -- the exchange and the void suit, scripted -----------------------------------------------
+
+
+def first(decision: Decision) -> Option:
+    return decision.options[0]
+
+
+def suit(code: str) -> Callable[[Decision], Option]:
+    """Declare ``code`` void; pass the first exchange offered."""
+    def pick(d: Decision) -> Option:
+        if d.kind == "declare":
+            return next(o for o in d.options if o.value == code)
+        return d.options[0]
+    return pick
+
+
+@pytest.mark.parametrize(("direction", "step"), [("right", 1), ("across", 2), ("left", 3)])
+def test_exchange_passes_in_the_declared_direction(tmp_path: Path, direction: str, step: int) -> None:
+    rs = ruleset(tmp_path, {"exchange": {"tiles": 3, "direction": direction}})
+    _, events = play(rs, [Script(pick=first) for _ in range(4)], {})
+    ex = of(events, "exchange")[0]
+    assert ex["direction"] == direction
+    deal = of(events, "deal")[0]["hands"]
+    for p in ex["passes"]:
+        assert p["to"] == (p["seat"] + step) % 4
+        ts = parse_tiles("".join(p["tiles"]))
+        assert len(ts) == 3 and len({t // 9 for t in ts}) == 1  # one suit
+        assert not Counter(ts) - Counter(parse_tiles("".join(deal[p["seat"]])))
+    assert not [e for e in of(events, "dice") if e["purpose"] == "exchange"]
+
+
+def test_exchange_direction_by_dice(tmp_path: Path) -> None:
+    rs = ruleset(tmp_path, {"exchange": {"tiles": 3, "suit": "any",
+                                         "direction": {"dice": 2, "odd": "left", "even": "right"}}})
+    seen: Counter[str] = Counter()
+    for seed in range(8):
+        _, events = play(rs, [Script(pick=first) for _ in range(4)], {}, seed=seed)
+        dice = next(e for e in of(events, "dice") if e["purpose"] == "exchange")["values"]
+        ex = of(events, "exchange")[0]
+        assert ex["direction"] == ("left" if sum(dice) % 2 else "right")
+        seen[ex["direction"]] += 1
+    assert len(seen) == 2
+
+
+VOID_HANDS = {
+    0: "123m 456m 789m 11s 23s 2p",   # void p: must discard 2p first; later 9m
+    1: "1m 234s 567s 345p 678p",      # void m: must discard 1m first
+    2: "88m 234s 678s 345p 78p",      # void m
+    3: "999m 234s 567s 678p 2p",      # void m: would win on 2p, holds 999m; may not pung 9m
+}
+
+
+def test_void_suit_discard_first_no_claim_no_win(tmp_path: Path) -> None:
+    rs = ruleset(tmp_path, {"declarations": {"void_suit": {}}})
+    players = [Script("2p 9m", take=("win",), pick=suit("p")), Script("1m", pick=suit("m")),
+               Script("8m", pick=suit("m")), Script(pick=suit("m"), take=("win", "kong", "pung"))]
+    _, events = play(rs, players, VOID_HANDS, live="7s 1s 9p 9s")
+    assert {e["seat"]: e["value"] for e in of(events, "declare")} == {0: "p", 1: "m", 2: "m", 3: "m"}
+    turns = {s: next(d for d in players[s].seen if d.kind == "turn") for s in (0, 1)}
+    assert {o.tile for o in turns[0].options if o.kind == "discard"} == set(parse_tiles("2p"))
+    assert {o.tile for o in turns[1].options if o.kind == "discard"} == set(parse_tiles("1m"))
+    two_p, nine_m = parse_tiles("2p 9m")
+    # seat 3 waits on 2p but holds its void suit: not even asked; nor about seat 0's 9m
+    asked = [(d.tile, d.from_seat) for d in players[3].seen if d.kind == "claim"]
+    assert (two_p, 0) not in asked and (nine_m, 0) not in asked
+    assert [e["tile"] for e in of(events, "discard")][:5] == ["2p", "1m", "8m", "9m", "9m"]
+    assert not [e for e in of(events, "claim") if e["seat"] == 3]
+
+
+def test_void_suit_refused_by_the_evaluator_too(tmp_path: Path) -> None:
+    """mj score / conformance / the game agree: a hand holding its void suit is no win."""
+    from mjframework.hand import Hand, WinContext
+    from mjframework.scoring import Evaluator
+
+    rs = ruleset(tmp_path, {"declarations": {"void_suit": {}}})
+    ev = Evaluator(rs)
+    hand = Hand(tuple(parse_tiles("123m 456p 789p 234s 5s")), (), parse_tiles("5s")[0])
+    assert ev.score(hand, WinContext(seat=0)).win
+    assert not ev.score(hand, WinContext(seat=0, seat_state={"void_suit": "m"})).win
+    assert not ev.is_win(hand, WinContext(seat=0, seat_state={"void_suit": "m"}))
+    assert not ev.score(hand, WinContext(seat=0, seat_state={"void_suit": "s"})).win
+    loose = ruleset(tmp_path, {"declarations": {"void_suit": {"win_holding": True}}})
+    assert Evaluator(loose).score(hand, WinContext(seat=0, seat_state={"void_suit": "m"})).win
+
+
+def test_ready_declaration_locks_and_patterns_see_it(tmp_path: Path) -> None:
+    rs = ruleset(tmp_path, {"declarations": {"ready": {}},
+                            "patterns": [*BASE["patterns"],
+                                         {"name": "报听", "when": {"seat_state": {"ready": True}},
+                                          "points": 3}]})
+    hands = {0: "9m 123m 456m 789m 11p 23p", 1: "234m 567m 34p 666s 99s",
+             2: "111s 222s 333s 4s 55m 6m", 3: "777s 888s 999p 1m 2m 33p"}
+    players = [Script("9m"), Script("1s", ready=True), Script("5p", take=("win",)), Script()]
+    _, events = play(rs, players, hands, live="1s 5p")
+    assert of(events, "declare") == [{"type": "declare", "seat": 1, "what": "ready", "value": True}]
+    win = of(events, "win")[0]
+    assert (win["seat"], win["tile"], win["patterns"]) == (1, "5p", ["胡", "报听"])
+    # a ready option comes only with a discard that leaves the hand waiting
+    turn = next(d for d in players[1].seen if d.kind == "turn")
+    assert {o.tile for o in turn.options if o.value == "ready"} == set(parse_tiles("1s"))
+
+
+# -- kongs paid at the kong, drawn ends ------------------------------------------------------
+
+
+def test_kong_paid_at_the_kong(tmp_path: Path) -> None:
+    rs = ruleset(tmp_path, {"scoring": {"kongs": {"concealed_kong": {"each_other": 2},
+                                                  "paid": "at_kong"}}})
+    players = [Script("5p"), Script(), Script(), Script()]
+    result, events = play(rs, players, KONG_HANDS, kong="2s")
+    i = next(i for i, e in enumerate(events) if e["type"] == "kong")
+    assert events[i + 1]["type"] == "settlement" and events[i + 1]["kind"] == "kong"
+    assert events[i + 1]["payments"] == [6, -2, -2, -2]
+    win = of(events, "win")[0]
+    paid = next(e for e in events[i + 2:] if e["type"] == "settlement")
+    assert "kind" not in paid and len(paid["items"]) == 1  # no kong money a second time
+    pts = win["points"]
+    assert result.payments == [6 - pts, -2 + pts, -2, -2]
+
+
+def test_blood_table_refunds_and_drawn_payments(tmp_path: Path) -> None:
+    rs = ruleset(tmp_path, BLOOD)
+    check, facts = simulate(rs, 150, seed=8)
+    assert check.problems == []
+    assert sum(f["refunds"] for f in facts) and sum(f["drawn"] for f in facts)
+
+
+# -- plugins that restrict -------------------------------------------------------------------
+
+
+class NoPungNoSelfDraw:
+    """Removes every pung option; refuses every self-drawn win."""
+
+    options_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @hookimpl
+    def mj_restrict_options(self, hand: Any, seat: int, decision: Decision) -> list[Option]:
+        return [o for o in decision.options if o.kind == "pung"]
+
+    @hookimpl
+    def mj_refuse_win(self, hand: Any, seat: int, tile: int, win_by: str, context: Any) -> str | None:
+        return "no self-draw here" if win_by == "self_draw" else None
+
+
+class NoDiscard:
+    options_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @hookimpl
+    def mj_restrict_options(self, hand: Any, seat: int, decision: Decision) -> list[Option]:
+        return [o for o in decision.options if o.kind in ("discard", "win")]
+
+
+@pytest.fixture
+def restricting() -> Any:
+    register_plugin("t-no-pung", NoPungNoSelfDraw)
+    register_plugin("t-no-discard", NoDiscard)
+    yield
+    unregister_plugin("t-no-pung")
+    unregister_plugin("t-no-discard")
+
+
+def test_plugins_remove_options_and_refuse_wins(tmp_path: Path, restricting: Any) -> None:
+    rs = ruleset(tmp_path, {"plugins": {"t-no-pung": {}}})
+    events: list[dict[str, Any]] = []
+    for h in range(40):
+        players = [GreedyBot(random.Random(f"r/{h}/{s}")) for s in range(4)]
+        Game(rs, players, seed=h, dealer=h % 4, emit=events.append).play()
+    assert not [e for e in of(events, "claim") if e["kind"] == "pung"]
+    assert not [e for e in of(events, "win") if e["win_by"] == "self_draw"]
+    assert of(events, "win")  # discard wins still happen
+    assert not of(events, "abandon")
+
+
+def test_a_plugin_removing_every_discard_abandons_the_hand(tmp_path: Path, restricting: Any) -> None:
+    rs = ruleset(tmp_path, {"plugins": {"t-no-discard": {}}})
+    result = Game(rs, [GreedyBot(random.Random(s)) for s in range(4)], seed=1).play()
+    assert result.result == "abandon"
+    assert "removed every discard" in result.error
+
+
+# -- bad combinations are located errors -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("override", "words"), [
+    ({"win": {"after_win": "leave", "after_winners": 4}}, "at most 3"),
+    ({"win": {"after_win": "stay", "after_winners": 5}}, "at most 4"),
+    ({"win": {"after_winners": 2}}, "needs `after_win"),
+    ({"exchange": {"tiles": 14, "direction": "right"}}, "a hand holds only 13"),
+    ({"exchange": {"tiles": 3, "direction": {"dice": 1, "values": {"1": "left", "2": "right"}}}},
+     "no direction for the dice sum 3"),
+    ({"exchange": {"tiles": 3, "direction": {"dice": 1, "odd": "left", "values": {"2": "left"}}}},
+     "not both"),
+    ({"scoring": {"kongs": {"refund": "not_ready"}}}, "needs `paid: at_kong`"),
+    ({"scoring": {"kongs": {"paid": "at_kong", "void_on_draw": True}}}, "never voided"),
+    ({"scoring": {"on_draw": [{"pay": 8, "from": ["holding_void"], "to": ["any"]}]}}, "needs `declarations"),
+])
+def test_bad_combinations_are_located(tmp_path: Path, override: dict[str, Any], words: str) -> None:
+    path = write(tmp_path, merged(override))
+    _, problems = check_file(path)
+    hits = [p for p in problems if words in p.message]
+    assert hits, [str(p) for p in problems]
+    assert hits[0].location is not None and hits[0].location.line > 1
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code != 0 and words in r.output and "Traceback" not in r.output
+
+
+def test_across_needs_four_players(tmp_path: Path) -> None:
+    data = merged({"exchange": {"tiles": 3, "direction": "across"}})
+    data["players"] = 3
+    _, problems = check_file(write(tmp_path, data))
+    assert any("`across` needs 4 players" in p.message for p in problems)

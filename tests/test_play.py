@@ -204,3 +204,22 @@ def test_speak_without_espeak_ng_is_silent(monkeypatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     r = CliRunner().invoke(main, ["play", "yongzhou-huandiao", "--watch", "--seed", "7", "--speak"])
     assert r.exit_code == 0 and "结算" in r.output
+
+
+def test_human_player_types_the_tiles_of_an_exchange() -> None:
+    from mjframework.game import Game
+
+    hand = [0, 1, 2, 10, 10, 11, 19, 20, 21, 27, 27, 28, 28, 31]
+    options = Game._exchange_options(hand, 3, same_suit=False)
+    assert len(options) > 12  # too many to list: typed instead
+    console = Script(["1m 1m 1m", "xyz", "1m 2m 3m"])
+    choice = HumanPlayer(console).decide(FakeView(), Decision("exchange", 0, options,  # type: ignore[arg-type]
+                                                              prompt="pass 3 tiles to the right"))
+    assert choice.tiles == (0, 1, 2)
+    text = "\n".join(console.lines)
+    assert "不能换这几张" in text and "看不懂" in text
+
+
+def test_ready_and_declare_labels() -> None:
+    assert option_label(Option("discard", 10, value="ready"), None) == "报听 打 二筒"
+    assert option_label(Option("declare", value="p"), None) == "定缺 筒"

@@ -176,6 +176,12 @@ class HandCheck:
         self.abandoned = False
         self.revealed: list[tuple[int, Meld]] = []  # face-down kongs turned up (reveal events)
         self.index = 0  # event index within the hand (hand_start is 0)
+        # A hand that goes on after a win (the ruleset's `win.after_win`: leave / stay).
+        self.flow = ev.ruleset.flow
+        self.out: set[int] = set()  # seats that won and left
+        self.groups: list[list[dict[str, Any]]] = []  # wins, grouped by the discard / draw they came on
+        self.won: list[list[int]] = [[] for _ in range(4)]  # tiles won on and set aside
+        self.state: list[dict[str, Any]] = [{} for _ in range(4)]  # per-seat state (declarations, wins)
 
     # -- helpers -------------------------------------------------------------
 
@@ -231,6 +237,13 @@ class HandCheck:
         for t in birds:
             h[(self.dealer + rank_of(t) - 1) % 4] += 1
         return h
+
+    def next_active(self, seat: int) -> int:
+        """The next seat in turn order that has not left the hand."""
+        for k in range(1, 5):
+            if (seat + k) % 4 not in self.out:
+                return (seat + k) % 4
+        return seat
 
     def _expect(self, what: str, seat: int) -> None:
         if self.expect is None:
@@ -427,7 +440,7 @@ class HandCheck:
             self.open_kong = None
         if self.haidi_discard:
             self.discard_flags.add("last_tile")
-        self.expect = ("draw", (seat + 1) % 4)  # unless claimed, won on, or the wall is done
+        self.expect = ("draw", self.next_active(seat))  # unless claimed, won on, or the wall is done
 
     def on_claim(self, e: dict[str, Any]) -> None:
         seat, kind, tiles, frm = e["seat"], e["kind"], [T(c) for c in e["tiles"]], e["from_seat"]
@@ -446,6 +459,8 @@ class HandCheck:
         h = self.seats[seat]
         if h.locked:
             self.bad(f"locked seat {seat} claims")
+        if seat in self.out:
+            self.bad(f"seat {seat} claims after leaving the hand")
         used = list(tiles)
         used.remove(tile)
         if kind == "chow":
@@ -597,8 +612,15 @@ class HandCheck:
         else:
             self.bad(f"win_by {by!r}")
             return
-        if by != "self_draw" and self.wins and not (self.rules["multi_win"] or self.haidi_shown is not None):
+        same_group = bool(self.wins) and self.last_event == "win"
+        if by != "self_draw" and same_group and not (self.rules["multi_win"] or self.haidi_shown is not None):
             self.bad("two winners on one discard")
+        if seat in self.out:
+            self.bad(f"seat {seat} wins after leaving the hand")
+        if same_group:
+            self.groups[-1].append(e)
+        else:
+            self.groups.append([e])
         if h.size() != 13:
             self.bad(f"winner seat {seat} holds {h.size()} + the winning tile")
         self.wins.append(e)
@@ -606,7 +628,8 @@ class HandCheck:
         if not self.claims_made:
             flags.add("no_claims_yet")
         ctx = WinContext(seat=seat, win_by=by, discarder=discarder, dealer=self.dealer,
-                         flags=frozenset(flags))
+                         flags=frozenset(flags), seat_state=dict(self.state[seat]),
+                         in_play=frozenset(s for s in range(4) if s not in self.out) if self.out else None)
         try:
             score = self.ev.score(Hand(tuple(h.tiles()), tuple(h.melds), tile), ctx, self.wildcard)
         except HandError as ex:
@@ -645,6 +668,11 @@ class HandCheck:
                 net[it["payee"]] += it["amount"]
         if net != pays:
             self.bad(f"settlement {pays} differs from its items {net}")
+        if any(it["payer"] in self.out for it in e["items"]):
+            self.bad(f"a seat that left the hand pays: {e['items']}")
+        if e.get("kind") is not None:
+            self.on_declared_settlement(e)
+            return
         if self.pending_settlement is None:
             if self.rules["kongs_void"]:
                 self.bad("payments on a drawn hand where they are void")
@@ -655,8 +683,59 @@ class HandCheck:
             self.check_items(what, "self_draw", e["items"], self.birds.get("opening", []), kongs=False)
         else:
             self.check_items(what, what["win_by"], e["items"], self.birds.get("win", []),
-                             kongs=self.settled_wins == 0)
+                             kongs=self.settled_wins == 0 and self.flow.kongs_paid == "at_win")
             self.settled_wins += 1
+            if self.flow.continues:
+                self.set_aside(what)
+
+    def on_declared_settlement(self, e: dict[str, Any]) -> None:
+        """A settlement with a ``kind``: a kong paid when made, or a drawn end's (refund, draw).
+        Amounts are the ruleset's; here: when they may happen and who is in them."""
+        kind = e["kind"]
+        if kind == "kong":
+            if self.flow.kongs_paid != "at_kong" or not self.kongs:
+                self.bad("a kong settlement where kongs are not paid at the kong")
+            elif self.last_event not in ("kong", "claim"):
+                self.bad(f"a kong settlement after {self.last_event}")
+            elif any(it["payee"] != self.kongs[-1][0] for it in e["items"]):
+                self.bad(f"kong money to someone else than the konger {self.kongs[-1][0]}: {e['items']}")
+        elif kind in ("draw", "refund"):
+            if self.live_left():
+                self.bad(f"a drawn end's {kind} settlement with {self.live_left()} live tiles left")
+        else:
+            self.bad(f"settlement kind {kind!r}")
+
+    def set_aside(self, win: dict[str, Any]) -> None:
+        """After a settled win in a hand that goes on: the winning tile leaves play with the
+        winner (several winners on one discard share it), the winner leaves or is locked."""
+        seat, tile, by = win["seat"], T(win["tile"]), win["win_by"]
+        h = self.seats[seat]
+        first = self.groups[-1][0] is win
+        if by == "self_draw":
+            h.take(tile)
+        elif by == "discard" and first and self.last_discard is not None:
+            self.seats[self.last_discard[0]].discards.pop()
+        elif by == "robbed_kong" and first and self.pending_rob is not None:
+            k = self.seats[self.pending_rob[0]]
+            i = next((i for i, m in enumerate(k.melds)
+                      if m.kind == "added-kong" and m.tiles[0] == tile), None)
+            if i is not None:  # the robbed kong stays a pung
+                k.melds[i] = Meld("pung", (tile,) * 3, k.melds[i].from_seat)
+            if self.kongs and self.kongs[-1][:2] == (self.pending_rob[0], "added"):
+                self.kongs.pop()  # it never became a kong
+        if first:
+            self.won[seat].append(tile)
+        self.state[seat]["wins"] = self.state[seat].get("wins", 0) + 1
+        if self.flow.after_win == "leave":
+            self.out.add(seat)
+        else:
+            h.locked = True
+        group = self.groups[-1]
+        if group[-1] is win:  # the group's last settlement: play resumes after the last winner
+            after = seat if by == "self_draw" else win["from_seat"]
+            order = [(after + k) % 4 for k in range(1, 5)]
+            last = max((w["seat"] for w in group), key=order.index)
+            self.expect = ("draw", self.next_active(last))
 
     def check_items(self, win: dict[str, Any], by: str, items: list[dict[str, Any]], birds: list[int],
                     kongs: bool) -> None:
@@ -666,7 +745,8 @@ class HandCheck:
         mine = [it for it in items if it["reason"].split(" ×")[0] == reason]
         others = [it for it in items if it not in mine]
         payers = sorted(it["payer"] for it in mine)
-        want_payers = sorted(s for s in range(4) if s != w) if by == "self_draw" else [win["from_seat"]]
+        want_payers = (sorted(s for s in range(4) if s != w and s not in self.out) if by == "self_draw"
+                       else [win["from_seat"]])
         if payers != want_payers or any(it["payee"] != w for it in mine):
             self.bad(f"payments {mine}: expected payers {want_payers} paying seat {w}")
         hits = self.hits(birds)
@@ -729,7 +809,10 @@ class HandCheck:
                 return
             if self.settled_wins != len(self.wins):
                 self.bad(f"{len(self.wins)} wins but {self.settled_wins} settlements")
-            want = self.wins[0]["from_seat"] if len(self.wins) > 1 else self.wins[0]["seat"]
+            group = self.groups[0] if self.flow.which_win == "first" else self.groups[-1]
+            want = group[0]["from_seat"] if len(group) > 1 else group[0]["seat"]
+            if self.flow.continues:
+                self.check_continued_end(e)
         elif self.result == "draw":
             if self.wins:
                 self.bad("result draw after a win")
@@ -746,6 +829,22 @@ class HandCheck:
         if nxt != want:
             self.bad(f"next dealer {nxt}, expected {want} ({self.result})")
         self.account()
+
+    def check_continued_end(self, e: dict[str, Any]) -> None:
+        """A hand that went on after wins ends when enough players have won, or at the wall's end."""
+        winners: list[int] = []
+        for w in self.wins:
+            if w["seat"] not in winners:
+                winners.append(w["seat"])
+        if e.get("winners") != winners:
+            self.bad(f"hand_end winners {e.get('winners')}, the wins say {winners}")
+        need = self.flow.after_winners
+        before_last = {w["seat"] for g in self.groups[:-1] for w in g}
+        if need is not None and len(before_last) >= need:
+            self.bad(f"play went on after {len(before_last)} players had won; the hand ends at {need}")
+        enough = (need is not None and len(winners) >= need) or len(self.out) >= 3
+        if not enough and self.live_left():
+            self.bad(f"the hand ended with {len(winners)} winner(s) and {self.live_left()} live tiles left")
 
     def _drawn_hand_dealer(self) -> int | None:
         if self.haidi:
@@ -779,6 +878,8 @@ class HandCheck:
             for m in s.melds:
                 held.update(m.tiles)
             held.update(s.discards)
+        for won in self.won:
+            held.update(won)
         if self.indicator is not None:
             held[self.indicator] += 1
         left = Counter(self.slots[i] for i in range(len(self.slots)) if not self.taken[i])
@@ -898,6 +999,40 @@ def test_replay_with_the_last_tile_and_open_kong_plugins(tmp_path: Path) -> None
     assert checker.events["haidi"] > 0 and checker.events["haidi_shown"] > 0
     assert checker.events["open_kong"] > 0
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+
+
+LEAVE = """\
+format: 1
+id: changsha-leave
+name: 长沙麻将, winners leave and the others play on
+extends: changsha
+win: {after_win: leave}
+# The plugins' procedures (birds for the win that ends the hand, the roaming last
+# tile, 开杠) are written for a hand that ends at its first win: off here.
+plugins: {opening-wins: null, zhaniao: null, haidi: null, kaigang: null}
+"""
+
+
+def test_replay_when_winners_leave_and_the_others_play_on(tmp_path: Path) -> None:
+    """Several wins in one hand (``win.after_win: leave``): each settles when it happens, the
+    winners make no move after it, their tiles stay accounted for, play resumes after the
+    last winner, the first win names the next dealer."""
+    rs = tmp_path / "changsha-leave.yaml"
+    rs.write_text(LEAVE, "utf-8")
+    log = tmp_path / "leave.jsonl"
+    simulate(str(rs), HANDS // 4, seed=SEED + 2, log=log)
+    checker = LogChecker(rs, like="changsha")
+    problems = checker.check(log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    per_hand = Counter()
+    wins = 0
+    for line in log.read_text("utf-8").splitlines()[1:]:
+        e = json.loads(line)
+        if e["type"] == "win":
+            wins += 1
+        elif e["type"] == "hand_end":
+            per_hand[len(e["winners"])] += 1
+    assert per_hand[2] and per_hand[3], per_hand
 
 
 def _rewrite(lines: list[str], i: int, **changes: Any) -> list[str]:
