@@ -1421,6 +1421,16 @@ def test_replay_sichuan_xuezhan(sichuan_log: Path) -> None:
     assert checker.events["settlement"] > checker.events["win"]  # kong money and drawn ends too
 
 
+def test_replay_sichuan_jiadi(tmp_path: Path) -> None:
+    """The 自摸加底 option in play: a self-draw pays 2^番 + 1 per payer (a quarter of the hands)."""
+    log = tmp_path / "jiadi.jsonl"
+    simulate("sichuan-xuezhan-jiadi", HANDS // 4, seed=SEED + 2, log=log, workers=1)
+    checker = LogChecker()
+    problems = checker.check(log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.hands == HANDS // 4 and checker.multi_win_hands[3] > 0
+
+
 def test_the_sichuan_checker_catches_doctored_logs(sichuan_log: Path, tmp_path: Path) -> None:
     """The 血战 checks are not vacuous: a wrong exchange, a void-suit discard, kong money, a
     winner who plays on and a wrong self-draw payment are each caught."""
