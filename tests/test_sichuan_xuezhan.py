@@ -88,3 +88,19 @@ def test_simulate_has_several_wins_exchanges_and_declarations(tmp_path: Path) ->
             assert e["result"] in ("win", "draw")
     assert {"exchange", "declare", "kong"} <= types
     assert 2 in wins_per_hand and 3 in wins_per_hand
+
+
+def test_conformance_in_play_key(tmp_path: Path) -> None:
+    """`in_play` (seats still in the hand) decides who pays a self-draw; a bad value is a case error."""
+    from mjframework.conformance import run_file
+
+    f = tmp_path / "cases.yaml"
+    f.write_text(
+        "format: 1\nruleset: sichuan-xuezhan\ncases:\n"
+        "  - {id: two-left, seat: 1, in_play: [1, 3], hand: 123m 456m 789p 234p 5p, win_tile: 5p,\n"
+        "     expect: {payments: [0, 2, 0, -2]}}\n"
+        "  - {id: bad, seat: 1, in_play: three, hand: 123m 456m 789p 234p 5p, win_tile: 5p,\n"
+        "     expect: {win: true}}\n", "utf-8")
+    good, bad = run_file(f)
+    assert good.passed, good.describe()
+    assert bad.status == "error" and "in_play" in bad.message
