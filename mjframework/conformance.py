@@ -27,7 +27,7 @@ from .yamlsource import load_yaml_file, location_of
 FILE_KEYS = {"format", "ruleset", "description", "cases"}
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
-    "discarder", "flags", "context", "seat_state", "expect",
+    "discarder", "flags", "context", "seat_state", "in_play", "expect",
 }
 EXPECT_KEYS = {"win", "patterns", "payments", "call"}
 
@@ -195,6 +195,10 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     seat_state = case.get("seat_state") or {}
     if not isinstance(seat_state, dict):
         raise CaseError("`seat_state` must be a mapping (e.g. {ready: true, void_suit: m})")
+    in_play = case.get("in_play")
+    if in_play is not None and (not isinstance(in_play, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in in_play)):
+        raise CaseError("`in_play` must be a list of seats still in the hand (e.g. [0, 2, 3])")
     melds = case.get("melds") or []
     if not isinstance(melds, list):
         raise CaseError("`melds` must be a list of meld strings")
@@ -225,7 +229,8 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
                      str(case["win_tile"]))
     ctx = WinContext(seat=seat, win_by=str(case.get("win_by", "self_draw")),
                      discarder=case.get("discarder"), flags=frozenset(flags), extra=context,
-                     seat_state=dict(seat_state))
+                     seat_state=dict(seat_state),
+                     in_play=frozenset(in_play) if in_play is not None else None)
     result: Result = ev.evaluate(hand, ctx, wildcard)
     got: dict[str, Any] = {"win": result.score.win}
     if result.score.win:

@@ -425,7 +425,8 @@ class Evaluator:
         """Payments for a scored win plus kong payments.
 
         ``kongs``: every kong made this hand (the game knows them); by default
-        the winner's own kong melds (all a conformance case can say).
+        the winner's own kong melds (all a conformance case can say) — none where
+        the ruleset pays kongs when they are made (``scoring.kongs.paid: at_kong``).
         ``payers``: who may pay (in a hand that goes on after a win, the players
         still in it); ``plugins=False`` skips ``mj_modify_settlement``.
         """
@@ -438,9 +439,10 @@ class Evaluator:
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
                 discarder=ctx.discarder, points=score.points,
                 reason="+".join(score.pattern_names), payers=payers))
-            if kongs is None:
-                kongs = [st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
-                         for m in hand.melds if m.is_kong]
+            if kongs is None:  # kongs paid when made (at_kong) are not part of the win
+                kongs = [] if rs.flow.kongs_paid == "at_kong" else [
+                    st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
+                    for m in hand.melds if m.is_kong]
             s.payments.extend(st.kong_payments(rs, kongs))
         if not plugins:
             return s

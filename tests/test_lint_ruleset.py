@@ -54,7 +54,7 @@ def _lint(*args: str) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
-@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba"])
+@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "sichuan-xuezhan"])
 def test_shipped_rulesets_no_false_alarm_and_same_output_twice(rid: str) -> None:
     # The search is bounded by sample counts and a seed, never by time: the same
     # command prints the same thing on every run, on any machine, however loaded.

@@ -936,6 +936,7 @@ class LogChecker:
         self.hands = 0
         self.results: Counter[str] = Counter()
         self.events: Counter[str] = Counter()
+        self.multi_win_hands: Counter[int] = Counter()  # hands by their number of win events
         self.evs: dict[str, Evaluator] = {}
 
     def check(self, path: Path) -> list[str]:
@@ -956,7 +957,7 @@ class LogChecker:
                     if prev is not None and prev.result is None:
                         prev.bad("no hand_end")
                     self._start(e, rid, per_game, prev)
-                    hand = HandCheck(rid, e, self.problems, ev)
+                    hand = HAND_CHECKS.get(self.like or rid, HandCheck)(rid, e, self.problems, ev)
                     self.hands += 1
                     continue
                 if hand is None:
@@ -965,6 +966,7 @@ class LogChecker:
                 hand.feed(e)
                 if e["type"] == "hand_end":
                     self.results[e["result"]] += 1
+                    self.multi_win_hands[len(hand.wins)] += 1
         if hand is not None and hand.result is None:
             hand.bad("the log ends inside a hand")
         if self.hands != header["hands"]:
@@ -1119,6 +1121,387 @@ def test_engine_kong_replacement_where_the_two_ends_meet() -> None:
         assert wall.take_live() is not None
     assert wall.live_remaining() == 1 and wall.kong_remaining() == 1  # so a kong is offered
     assert wall.take_kong() is not None, "the last tile (the bottom of the last stack) is lost"
+
+
+# -- 四川麻将 · 血战到底 (docs/rules/sichuan-xuezhan.md) -----------------------------------
+#
+# The same log-only replay as above, with what 血战到底 adds: the 换三张 exchange (three tiles of
+# one suit, to the seat the dice name; tiles conserved), 定缺 declarations (void tiles discarded
+# first, never claimed, never in a winning hand), several wins per hand (winners leave: no events
+# by them afterwards; a self-draw is paid only by the players still in), 番 amounts (base × 2^番,
+# at most 4 番, + 1 per payer on a self-draw under 自摸加底), kong money paid at the kong
+# (刮风下雨), and the drawn end (退税, 查花猪, 查大叫), every settlement summing to zero.
+
+SC_EXCHANGE = {2: "left", 5: "left", 8: "left", 11: "left", 3: "across", 6: "across", 9: "across",
+               12: "across", 4: "right", 7: "right", 10: "right"}
+SC_STEP = {"right": 1, "across": 2, "left": 3}
+SC_KONG = {"kong": 2, "added": 1, "concealed": 2}  # 直杠 from the discarder; 补杠 / 暗杠 from each in play
+SC_CAP = 4
+SC_HUAZHU = 16
+RULES["sichuan-xuezhan"] = dict(
+    size=108, kinds=27, chow=False, discard_win=True, multi_win=True, robbed_kong=True,
+    after_draw="dealer", first="random", deal=DEAL_CHANGSHA, brk=_cs_break, wildcard=False,
+    kongs_void=False, dealer_bonus=0, self_draw_bonus=0)
+RULES["sichuan-xuezhan-jiadi"] = dict(RULES["sichuan-xuezhan"], self_draw_bonus=1)
+
+
+def _suit(t: int) -> int:
+    return t // 9
+
+
+class XuezhanCheck(HandCheck):
+    """:class:`HandCheck` for 血战到底: several wins per hand, exchange, void suits, money."""
+
+    QUIET = (*HandCheck.QUIET, "exchange", "declare")
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.out: list[int] = []  # winners, in order (they have left the hand)
+        self.void: dict[int, int] = {}
+        self.exchanged = False
+        self.win_groups: list[tuple[list[int], int | None]] = []  # (winners, discarder) per win
+        self.last_drawer_kong: int | None = None  # seat whose last draw was a kong replacement
+        self.last_kong: tuple[int, str, int | None] | None = None
+        self.kong_income: list[tuple[int, list[tuple[int, int, int]]]] = []  # owner, (payer, payee, n)
+        self.refunds: Counter[tuple[int, int, int]] = Counter()
+        self.drawn_pays: Counter[tuple[int, int, int]] = Counter()
+
+    def active(self) -> list[int]:
+        return [s for s in range(4) if s not in self.out]
+
+    def next_active(self, seat: int) -> int:
+        for k in range(1, 5):
+            if (seat + k) % 4 not in self.out:
+                return (seat + k) % 4
+        return seat
+
+    def in_void(self, seat: int, t: int) -> bool:
+        return seat in self.void and _suit(t) == self.void[seat]
+
+    def holds_void(self, seat: int) -> bool:
+        return any(self.in_void(seat, t) for t in self.seats[seat].concealed)
+
+    def feed(self, e: dict[str, Any]) -> None:
+        seat = e.get("seat")
+        if e["type"] in ("draw", "discard", "claim", "kong", "win") and seat in self.out:
+            self.index += 1
+            self.bad(f"seat {seat} already won and left, but has a {e['type']} event")
+            return
+        super().feed(e)
+
+    # -- before play -------------------------------------------------------------------
+
+    def on_exchange(self, e: dict[str, Any]) -> None:
+        if self.last_event != "deal" or self.exchanged:
+            self.bad(f"exchange after {self.last_event}")
+        self.exchanged = True
+        want = SC_EXCHANGE[sum(self.dice.get("exchange", [0]))] if "exchange" in self.dice else None
+        if e["direction"] != want:
+            self.bad(f"exchange to the {e['direction']}; the dice {self.dice.get('exchange')} say {want}")
+        passes = e["passes"]
+        if sorted(p["seat"] for p in passes) != [0, 1, 2, 3]:
+            self.bad(f"exchange passes {passes}")
+            return
+        before = [s.size() for s in self.seats]
+        taken = {}
+        for p in passes:
+            seat, tiles = p["seat"], [T(c) for c in p["tiles"]]
+            if p["to"] != (seat + SC_STEP.get(e["direction"], 0)) % 4:
+                self.bad(f"seat {seat} passes to {p['to']} going {e['direction']}")
+            if len(tiles) != 3 or len({_suit(t) for t in tiles}) != 1:
+                self.bad(f"seat {seat} passes {p['tiles']}: not three tiles of one suit")
+            for t in tiles:
+                if not self.seats[seat].take(t):
+                    self.bad(f"seat {seat} passes {p['tiles']} without holding them")
+            taken[p["to"]] = tiles
+            if "given" in e and sorted(T(c) for c in e["given"][seat]) != sorted(tiles):
+                self.bad(f"seat {seat} is shown giving {e['given'][seat]}, it passed {p['tiles']}")
+            if "received" in e and sorted(T(c) for c in e["received"][p["to"]]) != sorted(tiles):
+                self.bad(f"seat {p['to']} is shown receiving {e['received'][p['to']]}, it got {p['tiles']}")
+        for to, tiles in taken.items():
+            self.seats[to].concealed.update(tiles)
+        if [s.size() for s in self.seats] != before:
+            self.bad(f"the exchange changed hand sizes {before} → {[s.size() for s in self.seats]}")
+
+    def on_declare(self, e: dict[str, Any]) -> None:
+        seat = e["seat"]
+        if e["what"] != "void_suit" or e["value"] not in ("m", "p", "s"):
+            self.bad(f"declaration {e}")
+            return
+        if not self.exchanged or seat in self.void or self.last_event != "deal":
+            self.bad(f"seat {seat} declares a void suit out of place (after {self.last_event})")
+        self.void[seat] = "mps".index(e["value"])
+
+    # -- play ---------------------------------------------------------------------------
+
+    def on_draw(self, e: dict[str, Any]) -> None:
+        if len(self.void) != 4:
+            self.bad("play starts before every seat declared a void suit")
+        super().on_draw(e)
+        self.last_drawer_kong = e["seat"] if e["source"] == "kong" else None
+
+    def on_discard(self, e: dict[str, Any]) -> None:
+        seat, tile = e["seat"], T(e["tile"])
+        self._expect("turn", seat)
+        if self.holds_void(seat) and not self.in_void(seat, tile):
+            self.bad(f"seat {seat} discards {e['tile']} while holding its void suit")
+        h = self.seats[seat]
+        if not h.take(tile):
+            self.bad(f"seat {seat} discarded {e['tile']} without holding it")
+        h.discards.append(tile)
+        for s in self.active():
+            self.check_sizes(s, 13, f"seat {seat}'s discard")
+        self.last_discard = (seat, tile)
+        self.haidi_discard = self.live_left() == 0
+        self.discard_flags = {"last_tile"} if self.haidi_discard else set()
+        if self.last_drawer_kong == seat and self.last_event == "draw":
+            self.discard_flags.add("after_kong_discard")
+        self.last_drawer_kong = None
+        self.expect = ("draw", self.next_active(seat))
+
+    def on_claim(self, e: dict[str, Any]) -> None:
+        if self.last_discard is not None and self.in_void(e["seat"], self.last_discard[1]):
+            self.bad(f"seat {e['seat']} claims {e['tiles']} of its void suit")
+        super().on_claim(e)
+        if e["kind"] == "kong":
+            self.last_kong = (e["seat"], "kong", e["from_seat"])
+
+    def on_kong(self, e: dict[str, Any]) -> None:
+        if self.in_void(e["seat"], T(e["tile"])):
+            self.bad(f"seat {e['seat']} makes a kong of its void suit")
+        super().on_kong(e)
+        self.last_kong = (e["seat"], e["kind"], None)
+
+    def on_win(self, e: dict[str, Any]) -> None:
+        seat = e["seat"]
+        h = self.seats[seat]
+        tiles = [*h.tiles(), T(e["tile"])] if e["win_by"] != "self_draw" else h.tiles()
+        tiles += [t for m in h.melds for t in m.tiles]
+        if any(self.in_void(seat, t) for t in tiles):
+            self.bad(f"seat {seat} wins holding its void suit")
+        if e["points"] > SC_CAP:
+            self.bad(f"a win of {e['points']} 番, above the cap")
+        robbed = e["win_by"] == "robbed_kong"
+        if robbed:  # the robbed kong is not made: no kong money, the pung stays a pung
+            self.last_kong = None
+            owner = self.seats[e["from_seat"]]
+            for i, m in enumerate(owner.melds):
+                if m.kind == "added-kong" and m.tiles[0] == T(e["tile"]):
+                    owner.melds[i] = Meld("pung", m.tiles[:3], m.from_seat)
+        super().on_win(e)
+        if robbed and not any(w is not e and w["win_by"] == "robbed_kong" for w in self.wins):
+            self.seats[seat].concealed[T(e["tile"])] += 1  # the robbed tile leaves with the (first) robber
+        by, frm = e["win_by"], e.get("from_seat")
+        same = (self.win_groups and by != "self_draw" and self.last_event == "win"
+                and self.win_groups[-1][1] == frm)
+        if same:
+            self.win_groups[-1][0].append(seat)
+        else:
+            self.win_groups.append(([seat], frm if by != "self_draw" else None))
+        after = frm if by != "self_draw" and frm is not None else seat
+        self.out.append(seat)
+        if len(self.out) < 3:
+            order = [(after + i) % 4 for i in range(1, 5)]
+            last = max(self.win_groups[-1][0], key=order.index)
+            self.expect = ("draw", self.next_active(last))
+
+    # -- money -------------------------------------------------------------------------
+
+    def on_settlement(self, e: dict[str, Any]) -> None:
+        pays = e["payments"]
+        if sum(pays) != 0:
+            self.bad(f"settlement {pays} does not sum to zero")
+        items = [(it["payer"], it["payee"], it["amount"]) for it in e["items"]]
+        net = [0] * 4
+        for payer, payee, n in items:
+            net[payer] -= n
+            if payee is not None:
+                net[payee] += n
+        if net != pays:
+            self.bad(f"settlement {pays} differs from its items {net}")
+        kind = e.get("kind")
+        if kind == "kong":
+            self.check_kong(items)
+        elif kind == "refund":
+            self.refunds.update(items)
+        elif kind == "draw":
+            self.drawn_pays.update(items)
+        elif self.pending_settlement is None or self.pending_settlement[0] != "win":
+            self.bad(f"a win settlement without a win ({e})")
+        else:
+            self.check_win_pay(self.pending_settlement[1], items)
+            self.pending_settlement = None
+            self.settled_wins += 1
+
+    def check_kong(self, items: list[tuple[int, int | None, int]]) -> None:
+        if self.last_kong is None:
+            self.bad(f"kong money {items} without a kong")
+            return
+        owner, kind, frm = self.last_kong
+        self.last_kong = None
+        if kind == "kong":
+            want = [(frm, owner, SC_KONG[kind])]
+        else:
+            want = [(p, owner, SC_KONG[kind]) for p in self.active() if p != owner]
+        if Counter(items) != Counter(want):
+            self.bad(f"kong money for a {kind} kong by seat {owner}: {items}, expected {want}")
+        self.kong_income.append((owner, [(a, b, n) for a, b, n in items if b is not None]))
+
+    def check_win_pay(self, win: dict[str, Any], items: list[tuple[int, int | None, int]]) -> None:
+        w, by = win["seat"], win["win_by"]
+        amount = 2 ** win["points"] + (self.rules["self_draw_bonus"] if by == "self_draw" else 0)
+        payers = [p for p in self.active() if p != w] if by == "self_draw" else [win["from_seat"]]
+        want = [(p, w, amount) for p in payers]
+        if Counter(items) != Counter(want):
+            self.bad(f"seat {w}'s {by} win ({win['points']} 番) paid {items}, expected {want}")
+
+    def ready(self, seat: int) -> bool:
+        if self.holds_void(seat):
+            return False
+        h = self.seats[seat]
+        ctx = WinContext(seat=seat, win_by="self_draw", dealer=self.dealer)
+        return any(self.can_come(seat, t) for t in self.ev.waits(h.tiles(), list(h.melds), ctx, None))
+
+    def can_come(self, seat: int, t: int) -> bool:
+        """A wait counts unless it is of the void suit or the seat holds all four of it."""
+        h = self.seats[seat]
+        held = h.concealed[t] + sum(m.tiles.count(t) for m in h.melds)
+        return not self.in_void(seat, t) and held < 4
+
+    def best_wait(self, seat: int, payer: int) -> int:
+        h = self.seats[seat]
+        best = 0
+        ctx = WinContext(seat=seat, win_by="discard", discarder=payer, dealer=self.dealer)
+        for t in self.ev.waits(h.tiles(), list(h.melds), ctx, None):
+            if not self.can_come(seat, t):
+                continue
+            score = self.ev.score(Hand(tuple(h.tiles()), tuple(h.melds), t), ctx, None)
+            if score.win:
+                best = max(best, 2 ** score.points)
+        return best
+
+    def check_drawn_end(self) -> None:
+        """退税, 查花猪 and 查大叫 among the players still in the hand, from the tiles alone."""
+        act = self.active()
+        ready = {s: self.ready(s) for s in act}
+        pig = {s: self.holds_void(s) for s in act}
+        refunds: Counter[tuple[int, int, int]] = Counter()
+        for owner, pays in self.kong_income:
+            if owner in act and not ready[owner]:
+                refunds.update((payee, payer, n) for payer, payee, n in pays)
+        if refunds != self.refunds:
+            self.bad(f"退税 {dict(self.refunds)}, expected {dict(refunds)}")
+        want: Counter[tuple[int, int, int]] = Counter()
+        for a in act:
+            for b in act:
+                if a == b:
+                    continue
+                if pig[a] and not pig[b]:
+                    want[(a, b, SC_HUAZHU)] += 1
+                if not pig[a] and not ready[a] and ready[b]:
+                    want[(a, b, self.best_wait(b, a))] += 1
+        if want != self.drawn_pays:
+            self.bad(f"drawn-end payments {dict(self.drawn_pays)}, expected {dict(want)} "
+                     f"(ready {ready}, 花猪 {pig})")
+
+    def on_hand_end(self, e: dict[str, Any]) -> None:
+        self.result = e["result"]
+        self.next_dealer = e["next_dealer"]
+        if self.abandoned:
+            self.bad(f"abandoned hand: {e}")
+            return
+        if self.pending_settlement is not None:
+            self.bad("no settlement for the last win")
+        if self.settled_wins != len(self.wins):
+            self.bad(f"{len(self.wins)} wins but {self.settled_wins} settlements")
+        if e.get("winners") != self.out:
+            self.bad(f"hand_end winners {e.get('winners')}, the log's winners {self.out}")
+        if len(self.out) < 3:  # ended by the wall
+            if self.live_left() and (self.last_event not in ("kong", "claim") or self.kong_left()):
+                self.bad(f"the hand ends with {len(self.out)} winners and {self.live_left()} live tiles")
+            self.check_drawn_end()
+        elif self.refunds or self.drawn_pays:
+            self.bad("drawn-end settlements after three wins")
+        if self.win_groups:
+            ws, frm = self.win_groups[0]
+            want = frm if len(ws) > 1 and frm is not None else ws[0]
+            if self.result != "win":
+                self.bad(f"result {self.result} after wins")
+        else:
+            want = self.dealer
+            if self.result != "draw":
+                self.bad(f"result {self.result} without a win")
+        if self.next_dealer != want:
+            self.bad(f"next dealer {self.next_dealer}, expected {want}")
+        self.account()
+
+
+HAND_CHECKS: dict[str, type[HandCheck]] = {"sichuan-xuezhan": XuezhanCheck,
+                                           "sichuan-xuezhan-jiadi": XuezhanCheck}
+
+
+@pytest.fixture(scope="module")
+def sichuan_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    log = tmp_path_factory.mktemp("replay-sichuan") / "sichuan.jsonl"
+    res = simulate("sichuan-xuezhan", HANDS, seed=SEED, log=log, workers=1)
+    assert res.stats.hands == HANDS
+    return log
+
+
+def test_replay_sichuan_xuezhan(sichuan_log: Path) -> None:
+    """2,000 hands of 血战到底 replay from the log: several wins per hand, money conserved,
+    exchanges conserve tiles, never a win holding the void suit."""
+    checker = LogChecker()
+    problems = checker.check(sichuan_log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.events["exchange"] == HANDS and checker.events["declare"] == 4 * HANDS
+    assert checker.multi_win_hands[2] > 0 and checker.multi_win_hands[3] > 0, checker.multi_win_hands
+    assert checker.events["settlement"] > checker.events["win"]  # kong money and drawn ends too
+
+
+def test_replay_sichuan_jiadi(tmp_path: Path) -> None:
+    """The 自摸加底 option in play: a self-draw pays 2^番 + 1 per payer (a quarter of the hands)."""
+    log = tmp_path / "jiadi.jsonl"
+    simulate("sichuan-xuezhan-jiadi", HANDS // 4, seed=SEED + 2, log=log, workers=1)
+    checker = LogChecker()
+    problems = checker.check(log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.hands == HANDS // 4 and checker.multi_win_hands[3] > 0
+
+
+def test_the_sichuan_checker_catches_doctored_logs(sichuan_log: Path, tmp_path: Path) -> None:
+    """The 血战 checks are not vacuous: a wrong exchange, a void-suit discard, kong money, a
+    winner who plays on and a wrong self-draw payment are each caught."""
+    lines = sichuan_log.read_text("utf-8").splitlines()
+    p = tmp_path / "bad.jsonl"
+
+    def problems(doctored: list[str]) -> list[str]:
+        p.write_text("\n".join(doctored) + "\n", "utf-8")
+        return LogChecker().check(p)
+
+    events = [json.loads(line) for line in lines]
+    i = next(i for i, e in enumerate(events) if e["type"] == "exchange")
+    passes = events[i]["passes"]
+    bad = [dict(passes[0], to=(passes[0]["to"] + 1) % 4), *passes[1:]]
+    assert any("passes to" in q for q in problems(_rewrite(lines, i, passes=bad)))
+    i = next(i for i, e in enumerate(events) if e["type"] == "declare")
+    other = "mps"[("mps".index(events[i]["value"]) + 1) % 3]
+    assert any("void" in q for q in problems(_rewrite(lines, i, value=other)))
+    k = next(k for k, e in enumerate(events) if e["type"] == "settlement" and e.get("kind") == "kong")
+    items = [dict(it, amount=it["amount"] + 1) for it in events[k]["items"]]
+    pays = [x * 2 for x in events[k]["payments"]]
+    assert any("kong money" in q for q in problems(_rewrite(lines, k, items=items, payments=pays)))
+    w = next(w for w, e in enumerate(events) if e["type"] == "win" and e["win_by"] == "self_draw"
+             and events[w + 1]["type"] == "settlement" and len(events[w + 1]["items"]) == 3)
+    items = events[w + 1]["items"][:2]
+    pays = [0] * 4
+    for it in items:
+        pays[it["payer"]] -= it["amount"]
+        pays[it["payee"]] += it["amount"]
+    assert any("paid" in q for q in problems(_rewrite(lines, w + 1, items=items, payments=pays)))
+    d = next(d for d in range(w + 2, len(events)) if events[d]["type"] == "discard"
+             and events[d]["seat"] != events[w]["seat"])
+    assert any("already won" in q for q in problems(_rewrite(lines, d, seat=events[w]["seat"])))
 
 
 class _Leaver:

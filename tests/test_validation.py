@@ -574,11 +574,12 @@ def test_validate_a_directory() -> None:
     assert len(result.stdout.splitlines()) == len(RULESETS)
 
 
-def test_rulesets_lists_the_three_ids() -> None:
+def test_rulesets_lists_the_shipped_ids() -> None:
     result = run("rulesets")
     assert result.exit_code == 0
     ids = [ln.split()[0] for ln in result.stdout.splitlines() if ln.strip()]
-    assert ids == ["changsha", "yongzhou-huandiao", "yongzhou-wangba"]
+    assert ids == ["changsha", "sichuan-xuezhan-jiadi", "sichuan-xuezhan", "yongzhou-huandiao",
+                   "yongzhou-wangba"]
     result = run("rulesets", "--json")
     assert [json.loads(ln)["id"] for ln in result.stdout.splitlines()] == ids
 
