@@ -24,7 +24,7 @@ from .scoring import Evaluator, Result
 from .tiles import TileParseError, format_tiles, parse_tile, parse_tiles
 from .yamlsource import load_yaml_file, location_of
 
-FILE_KEYS = {"format", "ruleset", "description", "cases"}
+FILE_KEYS = {"format", "ruleset", "options", "preset", "description", "cases"}
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
     "discarder", "flags", "context", "seat_state", "in_play", "expect",
@@ -108,8 +108,12 @@ def load_file(path: Path) -> tuple[Any, Evaluator | None, str]:
         return data, None, f"unsupported format {data.get('format')!r} (this runner reads format 1)"
     if not isinstance(data["cases"], list):
         return data, None, "`cases` must be a list"
+    options, preset = data.get("options") or {}, data.get("preset")
+    if not isinstance(options, dict) or not (preset is None or isinstance(preset, str)):
+        return data, None, "`options` must be a mapping of option names to values, `preset` a preset name"
     try:
-        ruleset = load_ruleset(str(data["ruleset"]), base_dir=path.parent)
+        ruleset = load_ruleset(str(data["ruleset"]), base_dir=path.parent,
+                               options={str(k): v for k, v in options.items()}, preset=preset)
     except RulesetError as e:
         return data, None, "ruleset: " + "; ".join(str(p) for p in e.problems)
     return data, Evaluator(ruleset), ""

@@ -944,7 +944,11 @@ class LogChecker:
             header = json.loads(f.readline())
             assert header["type"] == "simulation", header
             rid = header["ruleset"]
-            ev = self.evs.setdefault(rid, Evaluator(load_ruleset(self.ruleset or rid)))
+            options = header.get("options") or {}  # the house rules the hands were played with
+            key = json.dumps([rid, options], sort_keys=True)
+            if key not in self.evs:
+                self.evs[key] = Evaluator(load_ruleset(self.ruleset or rid, options=options or None))
+            ev = self.evs[key]
             if self.like:
                 RULES.setdefault(rid, RULES[self.like])
             per_game = header["hands_per_game"]
@@ -1141,8 +1145,7 @@ SC_HUAZHU = 16
 RULES["sichuan-xuezhan"] = dict(
     size=108, kinds=27, chow=False, discard_win=True, multi_win=True, robbed_kong=True,
     after_draw="dealer", first="random", deal=DEAL_CHANGSHA, brk=_cs_break, wildcard=False,
-    kongs_void=False, dealer_bonus=0, self_draw_bonus=0)
-RULES["sichuan-xuezhan-jiadi"] = dict(RULES["sichuan-xuezhan"], self_draw_bonus=1)
+    kongs_void=False, dealer_bonus=0)
 
 
 def _suit(t: int) -> int:
@@ -1349,7 +1352,9 @@ class XuezhanCheck(HandCheck):
 
     def check_win_pay(self, win: dict[str, Any], items: list[tuple[int, int | None, int]]) -> None:
         w, by = win["seat"], win["win_by"]
-        amount = 2 ** win["points"] + (self.rules["self_draw_bonus"] if by == "self_draw" else 0)
+        # 自摸加底 (the option self_draw=base): a self-draw adds the ruleset's bonus per payer
+        bonus = self.ev.ruleset.scoring.bonuses.get("self_draw", 0)
+        amount = 2 ** win["points"] + (bonus if by == "self_draw" else 0)
         payers = [p for p in self.active() if p != w] if by == "self_draw" else [win["from_seat"]]
         want = [(p, w, amount) for p in payers]
         if Counter(items) != Counter(want):
@@ -1436,8 +1441,7 @@ class XuezhanCheck(HandCheck):
         self.account()
 
 
-HAND_CHECKS: dict[str, type[HandCheck]] = {"sichuan-xuezhan": XuezhanCheck,
-                                           "sichuan-xuezhan-jiadi": XuezhanCheck}
+HAND_CHECKS: dict[str, type[HandCheck]] = {"sichuan-xuezhan": XuezhanCheck}
 
 
 @pytest.fixture(scope="module")
@@ -1460,9 +1464,10 @@ def test_replay_sichuan_xuezhan(sichuan_log: Path) -> None:
 
 
 def test_replay_sichuan_jiadi(tmp_path: Path) -> None:
-    """The 自摸加底 option in play: a self-draw pays 2^番 + 1 per payer (a quarter of the hands)."""
+    """The 自摸加底 option (self_draw=base) in play: a self-draw pays 2^番 + 1 per payer (a quarter
+    of the hands); the checker reads the option from the log's header."""
     log = tmp_path / "jiadi.jsonl"
-    simulate("sichuan-xuezhan-jiadi", HANDS // 4, seed=SEED + 2, log=log, workers=1)
+    simulate("sichuan-xuezhan", HANDS // 4, seed=SEED + 2, log=log, workers=1, options={"self_draw": "base"})
     checker = LogChecker()
     problems = checker.check(log)
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])

@@ -63,7 +63,8 @@ def test_laid_down_groups(laid_down: Evaluator, melds: list[str], hand: str, wan
 
 def test_jiadi_only_changes_self_draw() -> None:
     """加底: 自摸 is worth no 番, and each payer adds one base after the cap."""
-    base, jiadi = Evaluator(load_ruleset("sichuan-xuezhan")), Evaluator(load_ruleset("sichuan-xuezhan-jiadi"))
+    base = Evaluator(load_ruleset("sichuan-xuezhan"))
+    jiadi = Evaluator(load_ruleset("sichuan-xuezhan", options={"self_draw": "base"}))
     hand = make_hand("111s 333s 88s 99s", ["concealed-kong 2s"], "9s")
     ctx = WinContext(seat=3, win_by="self_draw")
     assert base.evaluate(hand, ctx).payments == [-16, -16, -16, 48]   # 5 番, capped at 4
