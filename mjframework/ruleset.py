@@ -45,7 +45,7 @@ from .tiles import (
     parse_tiles,
     tile_name,
 )
-from .yamlsource import SourceList, SourceMap, file_path, load_yaml_file, location_of
+from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
 REQUIRED_SECTIONS = (
@@ -216,14 +216,52 @@ def _merge(base: Any, over: Any, key: str | None = None) -> Any:
     return over
 
 
-def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) -> Any:
-    """Load ``path`` with everything it extends merged in (base first)."""
-    real = path.resolve()
+# Bounds on one load (docs/limits.md): an `extends` graph is read once per file.
+MAX_EXTENDS_DEPTH = 16  # files in one chain of `extends`
+MAX_FILES = 32  # distinct files in one load
+MAX_LOAD_NODES = 4 * MAX_NODES  # values in all the files of one load together
+
+
+class _Load:
+    """The state of one load: each file's merged result (memoised) and what is left of the budgets."""
+
+    def __init__(self, roots: tuple[Path, ...] | None = None) -> None:
+        self.done: dict[Path, Any] = {}
+        self.nodes_left = MAX_LOAD_NODES
+        self.roots = roots  # set: `extends` may only reach files under these folders
+        self.stopped = False  # a limit was hit: no more files are read
+
+
+def _confined(ref: str, base_dir: Path, roots: tuple[Path, ...]) -> Path | None:
+    """``ref`` resolved, if it names a file under one of ``roots`` (no absolute paths, no ``..``)."""
+    if "\x00" in ref or Path(ref).is_absolute() or ".." in Path(ref.replace("\\", "/")).parts:
+        return None
     try:
-        data = load_yaml_file(path)
+        target = resolve_ruleset_ref(ref, base_dir).resolve()
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+    if not any(target.is_relative_to(r) for r in roots):
+        return None
+    return target
+
+
+def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None
+                ) -> Any:
+    """Load ``path`` with everything it extends merged in (base first), each file once per load."""
+    load = load or _Load()
+    real = path.resolve()
+    if real in load.done:
+        return load.done[real]
+    load.done[real] = None  # (until it is merged: a file is read once even if it fails)
+    stats: dict[str, int] = {}
+    try:
+        data = load_yaml_file(path, max_nodes=min(MAX_NODES, load.nodes_left), stats=stats)
     except RulesetError as e:
         problems.extend(e.problems)
+        if any("too many values" in p.message for p in e.problems):
+            load.stopped = True
         return None
+    load.nodes_left -= stats.get("nodes", 0)
     if not isinstance(data, dict):
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
@@ -232,21 +270,39 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
     for i, ref in enumerate(refs):
-        if not isinstance(ref, str):
+        if not isinstance(ref, str) or load.stopped:
             continue
         where = ("extends", i) if isinstance(ext, list) else ("extends",)
         loc = location_of(data, where)
-        try:
-            target = resolve_ruleset_ref(ref, path.parent)
-        except FileNotFoundError:
-            problems.append(Problem(loc, where, f"cannot find {ref!r} to extend "
-                                    f"(a ruleset id, or a path relative to {path.parent})"))
-            continue
+        if load.roots is not None:
+            confined = _confined(ref, path.parent, load.roots)
+            if confined is None:
+                problems.append(Problem(loc, where, f"cannot extend {ref!r} here: name a built-in "
+                                        "ruleset by its id, or a fragment (fragments/NAME.yaml)"))
+                continue
+            target = confined
+        else:
+            try:
+                target = resolve_ruleset_ref(ref, path.parent)
+            except (FileNotFoundError, ValueError):
+                problems.append(Problem(loc, where, f"cannot find {ref!r} to extend "
+                                        f"(a ruleset id, or a path relative to {path.parent})"))
+                continue
         if target.resolve() in stack or target.resolve() == real:
             chain = " → ".join(p.name for p in (*stack, real, target.resolve()))
             problems.append(Problem(loc, where, f"`extends` loops: {chain}"))
             continue
-        base = _load_chain(target, problems, (*stack, real))
+        if len(stack) + 1 >= MAX_EXTENDS_DEPTH:
+            load.stopped = True
+            problems.append(Problem(loc, where, f"`extends` chains more than {MAX_EXTENDS_DEPTH} files "
+                                    "deep (see docs/limits.md)"))
+            continue
+        if target.resolve() not in load.done and len(load.done) >= MAX_FILES:
+            load.stopped = True
+            problems.append(Problem(loc, where, f"more than {MAX_FILES} files in one `extends` graph "
+                                    "(see docs/limits.md)"))
+            continue
+        base = _load_chain(target, problems, (*stack, real), load)
         if isinstance(base, dict):
             merged = _merge(merged, base)
     own = SourceMap()
@@ -261,7 +317,9 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
     for k in ("id", "fragment"):
         if k in merged and k not in own:
             del merged[k]
-    return _merge(merged, own)
+    result = _merge(merged, own)
+    load.done[real] = result
+    return result
 
 
 # --------------------------------------------------------------------------
@@ -584,11 +642,17 @@ def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
         problems.append(Problem(location_of(data, ("patterns",)), ("patterns",), "no patterns declared"))
 
 
-def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
-    """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems."""
+def check_file(path: str | Path, *, roots: tuple[Path, ...] | None = None
+               ) -> tuple[Ruleset | None, list[Problem]]:
+    """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems.
+
+    With ``roots``, ``extends`` may only reach files under those folders, and
+    a name it can't use gets the same message whether or not such a file
+    exists (the playground checks text from a browser this way).
+    """
     p = Path(path)
     problems: list[Problem] = []
-    data = _load_chain(p, problems, ())
+    data = _load_chain(p, problems, (), _Load(roots))
     if not isinstance(data, SourceMap):
         return None, problems
     # The merged result must be schema-valid too (an override can break a base).

@@ -5,6 +5,17 @@ Mappings load as :class:`SourceMap` and sequences as :class:`SourceList`
 code see ordinary data) carrying the :class:`Location` of each item and, for
 mappings, of each key. Values keep their locations through ``extends``
 merges, so an error in an inherited value still points at the file it's in.
+
+Loading is bounded (``docs/limits.md``): a file is at most
+:data:`MAX_FILE_BYTES`; the node graph at most :data:`MAX_NODES` nodes and
+:data:`MAX_DEPTH` levels deep; aliases (and ``<<`` merge keys) are expanded
+into the result, so the *expanded* count is capped too (a "billion laughs"
+file stops after ``MAX_NODES`` nodes with a located error, in milliseconds).
+Expanding (rather than sharing) is deliberate: everything downstream (schema
+validation, ``extends`` merges, JSON output) walks the data as a tree, so a
+shared alias would be walked once per reference anyway. Explicit tags other
+than the core schema's (``!!python/object``, ``!!binary``, ``!custom``) and
+integers beyond :data:`MAX_INT` are located errors.
 """
 
 from __future__ import annotations
@@ -15,6 +26,75 @@ from typing import Any
 import yaml
 
 from .errors import Location, Problem, RulesetError
+
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: a large ruleset is ~10 kB, a large conformance file ~30 kB
+MAX_NODES = 100_000  # per file, counted as expanded (each alias use counts its whole subtree)
+MAX_DEPTH = 64  # nesting levels of mappings and lists
+MAX_INT = 10**15  # larger integers are errors (points, amounts, counts never need them)
+_MAX_INT_DIGITS = 40  # a longer integer literal is refused before Python converts it
+
+# Explicit tags a file may use: YAML's core schema (``!!str 10`` is fine, ``!!python/tuple`` is not).
+CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+
+
+class _Limit(yaml.MarkedYAMLError):
+    """A bound of the loader was reached (reported like a syntax error, with its place)."""
+
+    def __init__(self, message: str, mark: yaml.Mark | None, path: tuple = ()) -> None:
+        super().__init__(problem=message, problem_mark=mark)
+        self.path = path
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """A :class:`yaml.SafeLoader` that counts nodes, depth and merged keys and rejects foreign tags."""
+
+    def __init__(self, stream: str, max_nodes: int = MAX_NODES) -> None:
+        super().__init__(stream)
+        self.max_nodes = max_nodes
+        self.nodes = 0  # read (and `<<`-merged) nodes
+        self.built = 0  # values built, aliases expanded
+        self.depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if not isinstance(event, yaml.AliasEvent):
+            self.nodes += 1
+            if self.nodes > self.max_nodes:
+                raise _Limit(f"too many values (more than {self.max_nodes}; see docs/limits.md)",
+                             event.start_mark)
+            tag = getattr(event, "tag", None)
+            if tag not in (None, "!") and tag not in CORE_TAGS:
+                raise _Limit(f"the tag {tag!r} is not allowed (only plain YAML values: "
+                             "strings, numbers, true/false, null, lists, mappings)", event.start_mark)
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Limit(f"nested more than {MAX_DEPTH} levels deep (see docs/limits.md)",
+                             event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        super().flatten_mapping(node)
+        # `<<` merges copy key/value pairs: count them, or doubling merges grow without bound.
+        self.nodes += len(node.value)
+        if self.nodes > self.max_nodes:
+            raise _Limit(f"too many values once `<<` merges are expanded (more than {self.max_nodes})",
+                         node.start_mark)
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        digits = str(node.value).replace("_", "")
+        if len(digits) > _MAX_INT_DIGITS:
+            raise _Limit(f"integer too large (at most {MAX_INT:.0e})", node.start_mark)
+        value = super().construct_yaml_int(node)
+        if abs(value) > MAX_INT:
+            raise _Limit(f"integer {value} is out of range (at most {MAX_INT:.0e} either way)",
+                         node.start_mark)
+        return value
+
+
+_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
 
 
 class SourceMap(dict):
@@ -44,12 +124,23 @@ def _loc(name: str, mark: yaml.Mark) -> Location:
     return Location(name, mark.line + 1, mark.column + 1)
 
 
-def _build(node: yaml.Node, loader: yaml.SafeLoader, name: str, path: tuple) -> Any:
+def _build(node: yaml.Node, loader: _BoundedLoader, name: str, path: tuple, depth: int = 0) -> Any:
+    # Aliases make the node graph a DAG (or a cycle, `&a [*a]`): count what is built, not what was read.
+    loader.built += 1
+    if loader.built > loader.max_nodes:
+        raise _Limit(f"too many values once aliases are expanded (more than {loader.max_nodes}; "
+                     "see docs/limits.md)", node.start_mark, path)
+    if depth > MAX_DEPTH:
+        raise _Limit(f"nested more than {MAX_DEPTH} levels deep once aliases are expanded "
+                     "(an alias that contains itself?)", node.start_mark, path)
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)
         out = SourceMap()
         out.location = _loc(name, node.start_mark)
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise RulesetError([Problem(_loc(name, key_node.start_mark), path,
+                                            "a mapping key must be a plain value")])
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, str | int | float | bool) and key is not None:
                 raise RulesetError([Problem(_loc(name, key_node.start_mark), path,
@@ -57,7 +148,7 @@ def _build(node: yaml.Node, loader: yaml.SafeLoader, name: str, path: tuple) -> 
             if key in out:
                 raise RulesetError([Problem(_loc(name, key_node.start_mark), (*path, key),
                                             f"duplicate key {key!r}")])
-            out[key] = _build(value_node, loader, name, (*path, key))
+            out[key] = _build(value_node, loader, name, (*path, key), depth + 1)
             out.locations[key] = _loc(name, value_node.start_mark)
             out.key_locations[key] = _loc(name, key_node.start_mark)
         return out
@@ -65,7 +156,7 @@ def _build(node: yaml.Node, loader: yaml.SafeLoader, name: str, path: tuple) -> 
         out_l = SourceList()
         out_l.location = _loc(name, node.start_mark)
         for i, item in enumerate(node.value):
-            value = _build(item, loader, name, (*path, i))
+            value = _build(item, loader, name, (*path, i), depth + 1)
             if isinstance(value, SourceMap | SourceList):
                 value.index = i  # position in its own file, kept through merges
             out_l.append(value)
@@ -74,14 +165,38 @@ def _build(node: yaml.Node, loader: yaml.SafeLoader, name: str, path: tuple) -> 
     return loader.construct_object(node, deep=True)
 
 
-def load_yaml_text(text: str, name: str) -> Any:
-    """Parse one YAML document; syntax errors become a located :class:`RulesetError`."""
-    loader = yaml.SafeLoader(text)
+def load_yaml_text(text: str, name: str, *, max_nodes: int = MAX_NODES, stats: dict[str, int] | None = None
+                   ) -> Any:
+    """Parse one YAML document; syntax errors and exceeded limits become a located :class:`RulesetError`.
+
+    ``stats["nodes"]`` is set to the number of values built (for a budget across files).
+    """
+    size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > MAX_FILE_BYTES else len(text)
+    if size > MAX_FILE_BYTES:
+        raise RulesetError([Problem(Location(name, 1, 1), (), f"file too large ({size} bytes; "
+                                    f"at most {MAX_FILE_BYTES}, see docs/limits.md)")])
+    loader: _BoundedLoader | None = None
     try:
+        loader = _BoundedLoader(text, max_nodes)  # reads the first characters: may raise ReaderError
         node = loader.get_single_node()
         if node is None:
             return None
-        return _build(node, loader, name, ())
+        out = _build(node, loader, name, ())
+        if stats is not None:
+            stats["nodes"] = loader.built
+        return out
+    except _Limit as e:
+        mark = e.problem_mark
+        path = e.path if len(e.path) <= 12 else (*e.path[:12], "…")
+        raise RulesetError([Problem(_loc(name, mark) if mark else Location(name, 1, 1), path,
+                                    str(e.problem))]) from None
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, e.position) + 1
+        col = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        code = ord(e.character) if isinstance(e.character, str) else int(e.character)
+        what = f"the character U+{code:04X}"
+        raise RulesetError([Problem(Location(name, line, col), (),
+                                    f"YAML syntax: {what} is not allowed in a YAML file")]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         loc = _loc(name, mark) if mark else None
@@ -93,19 +208,27 @@ def load_yaml_text(text: str, name: str) -> Any:
         raise RulesetError([Problem(loc, (), f"YAML syntax: {msg}")]) from None
     except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
         raise RulesetError([Problem(None, (), f"YAML syntax: {e}")]) from None
+    except RecursionError:  # pragma: no cover - the depth limits come first
+        raise RulesetError([Problem(Location(name, 1, 1), (), "nested too deeply")]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
-def load_yaml_file(path: str | Path) -> Any:
+def load_yaml_file(path: str | Path, *, max_nodes: int = MAX_NODES, stats: dict[str, int] | None = None
+                   ) -> Any:
     p = Path(path)
     try:
+        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+            raise RulesetError([Problem(Location(str(path), 1, 1), (), f"file too large "
+                                        f"({p.stat().st_size} bytes; at most {MAX_FILE_BYTES}, "
+                                        "see docs/limits.md)")])
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RulesetError([Problem(None, (), f"{p}: no such file")]) from None
     except (OSError, UnicodeDecodeError) as e:
         raise RulesetError([Problem(None, (), f"{p}: cannot read: {e}")]) from None
-    return load_yaml_text(text, str(path))
+    return load_yaml_text(text, str(path), max_nodes=max_nodes, stats=stats)
 
 
 def location_of(data: Any, path: tuple, *, key: bool = False) -> Location | None:
