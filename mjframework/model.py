@@ -153,6 +153,7 @@ class Scoring:
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
+    negative_points: bool = False  # patterns may have negative points (said explicitly)
 
 
 @dataclass(frozen=True)

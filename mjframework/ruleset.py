@@ -47,6 +47,8 @@ from .tiles import (
 )
 from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of
 
+HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks for the same)
+
 # Sections a playable ruleset must have once its `extends` chain is merged.
 REQUIRED_SECTIONS = (
     "name", "players", "tiles", "wall", "break", "deal", "claims", "win", "dealer",
@@ -103,9 +105,41 @@ def schema() -> dict[str, Any]:
     return json.loads(text)
 
 
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Any:
+    """``uniqueItems`` in linear time (jsonschema's own is quadratic on lists of mappings)."""
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set[str] = set()
+    for item in instance:
+        key = json.dumps(_unbool(item), sort_keys=True, default=str)
+        if key in seen:
+            yield jsonschema.ValidationError(f"has the item {_short(item)} more than once")
+            return
+        seen.add(key)
+
+
+def _unbool(v: Any) -> Any:
+    """JSON Schema tells true from 1 and 1 from 1.0 differently than Python: normalise."""
+    if isinstance(v, bool):
+        return ("bool", v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {str(k): _unbool(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_unbool(x) for x in v]
+    return v
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"uniqueItems": _unique_items})
+    return cls(schema())
 
 
 def _describe_type(t: str | list[str]) -> str:
@@ -143,13 +177,14 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
                                file_path(data, (*abs_path, key)), msg))
         return out
     if v == "type":
-        return [Problem(loc, path, f"must be {_describe_type(err.validator_value)}, not {err.instance!r}")]
+        kind = _describe_type(err.validator_value)
+        return [Problem(loc, path, f"must be {kind}, not {_short(err.instance)}")]
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return [Problem(loc, path, f"missing required key {missing!r}")]
     if v == "enum":
         opts = ", ".join(json.dumps(o, ensure_ascii=False) for o in err.validator_value)
-        return [Problem(loc, path, f"{err.instance!r} is not one of: {opts}")]
+        return [Problem(loc, path, f"{_short(err.instance)} is not one of: {opts}")]
     if v == "const":
         return [Problem(loc, path, f"must be {err.validator_value!r}")]
     if v in ("minimum", "maximum"):
@@ -165,16 +200,22 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
         ctx_errors = list(err.context or [])
         if ctx_errors and all(e.validator == "type" and not e.relative_path for e in ctx_errors):
             kinds = " or ".join(_describe_type(e.validator_value) for e in ctx_errors)
-            return [Problem(loc, path, f"must be {kinds}, not {err.instance!r}")]
+            return [Problem(loc, path, f"must be {kinds}, not {_short(err.instance)}")]
         # Report the alternative that got furthest (deepest error).
         sub = [e for e in ctx_errors if e.validator != "type"] or ctx_errors
         if sub:
             best = max(sub, key=lambda e: len(e.absolute_path))
             return _explain(best, data)
         return [Problem(loc, path, err.message)]
-    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "minLength"):
-        return [Problem(loc, path, err.message)]
-    return [Problem(loc, path, err.message)]
+    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength"):
+        what = {"minItems": "at least {} item(s)", "maxItems": "at most {} items",
+                "minProperties": "at least {} key(s)", "maxProperties": "at most {} key(s)",
+                "minLength": "at least {} character(s)"}[v].format(err.validator_value)
+        n = len(err.instance) if isinstance(err.instance, list | dict | str) else "?"
+        return [Problem(loc, path, f"must have {what}, not {n} (see docs/limits.md)"
+                        if v == "maxItems" else f"must have {what}, not {n}")]
+    # Other messages quote the value: keep them short (a value can be a large list).
+    return [Problem(loc, path, err.message if len(err.message) <= 300 else err.message[:300] + "…")]
 
 
 # --------------------------------------------------------------------------
@@ -410,7 +451,7 @@ class _Builder:
         return WildcardRule(successors=succ, stand_ins=tuple(stand_ins),
                             indicator=dict(w.get("indicator", {}) or {}))
 
-    def shape(self, d: Any, path: tuple) -> Shape | None:
+    def shape(self, d: Any, path: tuple, free_wildcards: int | None = None) -> Shape | None:
         if not isinstance(d, dict):
             return None
         kinds = [k for k in ("pairs", "knitted", "orphans", "free") if k in d]
@@ -421,9 +462,23 @@ class _Builder:
                          + (f"; found {', '.join(kinds)}" if kinds else ""))
             return None
         kind = kinds[0]
+        # A winning hand has 14 tiles (a kong's 4th tile aside); a wait's rest, the tiles
+        # besides the free wildcards and the winning tile. A shape that can't hold them
+        # could never win (and the design tools would have no hand to show).
+        size = HAND_TILES - 1 - free_wildcards if free_wildcards is not None else HAND_TILES
+        of = f"the {size} tiles besides the free wildcards and the winning tile" \
+            if free_wildcards is not None else f"a {HAND_TILES}-tile hand"
         if kind == "standard":
-            return Shape("standard", melds=int(d.get("melds", 0)), pair=int(d.get("pair", 0)))
+            melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
+            if 3 * melds + 2 * pair != size:
+                self.problem(path, f"{melds} melds and {pair} pair(s) hold {3 * melds + 2 * pair} tiles, "
+                             f"not {of}")
+                return None
+            return Shape("standard", melds=melds, pair=pair)
         if kind == "pairs":
+            if 2 * int(d["pairs"]) != size:
+                self.problem(path, f"{d['pairs']} pairs hold {2 * int(d['pairs'])} tiles, not {of}")
+                return None
             return Shape("pairs", pairs=int(d["pairs"]))
         if kind == "knitted":
             k = d["knitted"] or {}
@@ -433,6 +488,11 @@ class _Builder:
             tiles = self.tiles(d["orphans"], (*path, "orphans"))
             if len(set(tiles)) != len(tiles):
                 self.problem((*path, "orphans"), "each orphan tile should be listed once")
+            blank = not tiles and not str(d["orphans"] or "").strip()
+            if blank or len(set(tiles)) >= HAND_TILES:
+                self.problem((*path, "orphans"), f"list 1 to {HAND_TILES - 1} orphan tiles "
+                             f"(the hand holds each once, and one of them twice)")
+                return None
             return Shape("orphans", orphans=tuple(sorted(set(tiles))))
         return Shape("free")
 
@@ -505,7 +565,8 @@ class _Builder:
                 if not isinstance(wd, dict):
                     continue
                 wpath = (*path, "wait", j) if isinstance(w, list) else (*path, "wait")
-                rest = self.shape(wd.get("rest"), (*wpath, "rest"))
+                free = wd.get("free_wildcards", 1)
+                rest = self.shape(wd.get("rest"), (*wpath, "rest"), free if isinstance(free, int) else 1)
                 if rest is not None and rest.kind not in ("standard", "pairs"):
                     self.problem((*wpath, "rest"), "a wait's rest must be melds (+ pair) or pairs")
                 if rest is not None:
@@ -544,6 +605,9 @@ class _Builder:
                 self.problem(path, "an opening pattern is judged on the dealt tiles: no shape or wait")
             if not isinstance(p.get("points"), int):
                 continue  # the schema already reported it
+            if p["points"] < 0 and not scoring.negative_points:
+                self.problem((*path, "points"), f"negative points ({p['points']}) would make the winner "
+                             "pay; allow them explicitly with `scoring: {negative_points: true}`")
             out.append(Pattern(
                 name=p["name"], points=p["points"], index=i, tier=tier, phase=phase,
                 shapes=tuple(shape_list), waits=tuple(waits), counts=counts,
@@ -573,6 +637,7 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            negative_points=s.get("negative_points") is True,
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:
