@@ -15,8 +15,12 @@ from .cli import main
 @click.option("--quiet", "-q", is_flag=True, help="Don't log each request.")
 def serve(port: int, host: str, quiet: bool) -> None:
     """Serve a web playground: score hands, edit and check a ruleset, read its rule card."""
-    from .serve import make_server
+    from .serve import is_loopback, make_server
 
+    if not is_loopback(host):
+        click.echo(f"warning: --host {host} makes the playground reachable from other machines; "
+                   "anyone who can reach it can use it (it is meant for this machine: the default "
+                   "127.0.0.1 is safer)", err=True)
     try:
         server = make_server(host, port, quiet=quiet)
     except OSError as e:
