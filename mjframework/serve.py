@@ -200,7 +200,7 @@ def score(req: Any) -> dict[str, Any]:
     extra_in = req.get("context") or {}
     if not isinstance(extra_in, dict):
         raise BadRequest("context: give an object of KEY: VALUE")
-    extra = {str(k): context_value(v) for k, v in extra_in.items()}
+    extra = ev.check_context_inputs({str(k): context_value(v) for k, v in extra_in.items()})
     ctx = WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags), extra=extra)
     hand_text = req.get("hand")
     if not isinstance(hand_text, str) or not hand_text.strip():
