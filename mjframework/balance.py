@@ -33,12 +33,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import MJError
-from .simulate import SimSpec, Stats, _chunks, _load, _worker_init, parse_bots, play_game
+from .procs import remove_stale
+from .simulate import SimSpec, Stats, _chunks, _load, _worker_init, kill_pool, parse_bots, play_game
 
 
 class BalanceError(MJError):
@@ -226,15 +229,22 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
             partial = True
     else:
         runner = f"{workers} worker processes"
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+        try:
             partial = _run_windowed(spec, _chunks(spec.games, workers),
                                     lambda g: pool.submit(balance_chunk, spec, g), workers * 3, merge,
                                     harvest=True)
-            if partial:
-                pool.shutdown(wait=False, cancel_futures=True)
+        except BrokenProcessPool:
+            raise BalanceError("a worker process died (killed, or out of memory); "
+                               "run with --workers 1 to see which hand") from None
+        finally:
+            kill_pool(pool)  # after a harvest, nothing is left to wait for; a hung hand is killed
     seconds = time.perf_counter() - start
     partial = partial or stats.hands < hands
     return BalanceResult(rs.id, rs.name, spec, stats, total["paid"], seconds, runner, partial)
+
+
+HARVEST_SECONDS = 10.0  # after Ctrl-C, how long running chunks may take to finish
 
 
 def _run_windowed(spec: SimSpec, chunks: list[list[int]], submit: Callable[[list[int]], Any],
@@ -260,13 +270,14 @@ def _run_windowed(spec: SimSpec, chunks: list[list[int]], submit: Callable[[list
     except KeyboardInterrupt:
         for fut in pending:
             fut.cancel()
-        if harvest:
+        if harvest:  # for at most HARVEST_SECONDS: one Ctrl-C must stop the run, hung hand or not
+            deadline = time.monotonic() + HARVEST_SECONDS
             try:
                 for fut in pending:
                     if fut.cancelled():
                         break
-                    merge(fut.result())
-            except KeyboardInterrupt:
+                    merge(fut.result(timeout=max(deadline - time.monotonic(), 0.01)))
+            except (KeyboardInterrupt, FutureTimeout, BrokenProcessPool):
                 pass
         return True
     return False
@@ -473,7 +484,8 @@ shares can add up to more than 100%.</p>
 
 def _write_bytes_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    remove_stale(path.parent, f".{path.name}.")  # left by a run killed outright
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

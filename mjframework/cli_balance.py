@@ -30,17 +30,24 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
                 cluster: str | None, connect_timeout: str, out_dir: str) -> None:
     """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
     from .balance import run_balance, write_report
+    from .procs import sigterm_raises
+    from .simulate import abandon_summary
 
     n, s = _hands_and_seed(hands, seed, tell=True)
     k = _int(workers, "--workers", minimum=1)
     t = _int(connect_timeout, "--connect-timeout", minimum=1)
     assert k is not None and t is not None
-    with _progress(n) as update:
-        result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
-                             connect_timeout=float(t), progress=update)
-    png, page = write_report(result, out_dir)
+    with sigterm_raises():
+        with _progress(n) as update:
+            result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
+                                 connect_timeout=float(t), progress=update)
+        png, page = write_report(result, out_dir)
     click.echo(result.table())
     click.echo(f"\nwrote {png} and {page}")
     if result.partial:
         click.echo(f"interrupted: partial report from {result.stats.hands} of {n} hands", err=True)
         sys.exit(130)
+    failed = abandon_summary(result.stats)
+    if failed:
+        click.echo(f"error: {failed}", err=True)
+        sys.exit(1)

@@ -19,7 +19,17 @@ _registered: dict[str, type] = {}
 
 
 class PluginError(MJError):
-    """A plugin could not be found, loaded or created."""
+    """A plugin could not be found, loaded or created, or failed in a hook (``plugin`` names it)."""
+
+    def __init__(self, message: str, plugin: str | None = None) -> None:
+        super().__init__(message)
+        self.plugin = plugin
+
+
+class HandDeadline(Exception):
+    """Raised (from a timer signal) when a hand runs past its deadline; a plugin running
+    at that moment is named as having timed out. An ``Exception`` so that the guards that
+    turn a failing plugin or player into an abandoned hand catch it."""
 
 
 def register_plugin(name: str, plugin_class: type) -> None:
@@ -83,9 +93,12 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
             r = impl.function(**{a: kwargs[a] for a in impl.argnames})
         except MJError:
             raise
+        except HandDeadline as e:
+            raise PluginError(f"plugin {impl.plugin_name!r} timed out in {hook} ({e})",
+                              impl.plugin_name) from e
         except Exception as e:
             raise PluginError(f"plugin {impl.plugin_name!r} failed in {hook}: "
-                              f"{type(e).__name__}: {e}") from e
+                              f"{type(e).__name__}: {e}", impl.plugin_name) from e
         if r is not None:
             if firstresult:
                 return r

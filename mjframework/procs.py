@@ -9,6 +9,7 @@ ends the process when it changes (the child was re-parented), within a second.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -16,6 +17,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 PR_SET_PDEATHSIG = 1
 
@@ -49,4 +53,70 @@ def die_with_parent(parent: int | None = None, *, interval: float = 0.5) -> None
                      name="mj-parent-watch").start()
 
 
-__all__ = ["die_with_parent"]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so the same clean-up runs (temp files, worker processes)."""
+
+
+@contextlib.contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:  # pragma: no cover - e.g. an absurd pid
+        return False
+    return True
+
+
+def remove_stale(folder: Path, prefix: str, suffix: str = "") -> list[Path]:
+    """Remove this user's files ``{prefix}{pid}.…{suffix}`` in ``folder`` whose process is gone.
+
+    Temporary files named this way (the writer's pid right after ``prefix``) are
+    left behind only when their writer was killed outright (SIGKILL, power loss);
+    the next run that writes the same file removes them.
+    """
+    removed: list[Path] = []
+    try:
+        entries = list(folder.glob(glob_escape(prefix) + "*" + glob_escape(suffix)))
+    except OSError:
+        return removed
+    me = os.getpid()
+    for f in entries:
+        pid_text = f.name[len(prefix):].split(".", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == me or pid_alive(int(pid_text)):
+            continue
+        try:
+            if f.is_file() and not f.is_symlink() and f.stat().st_uid == os.getuid():
+                f.unlink()
+                removed.append(f)
+        except OSError:
+            continue
+    return removed
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
+
+
+__all__ = ["Terminated", "die_with_parent", "pid_alive", "remove_stale", "sigterm_raises"]
