@@ -45,38 +45,39 @@ class _Limit(yaml.MarkedYAMLError):
         self.path = path
 
 
-class _BoundedLoader(yaml.SafeLoader):
-    """A :class:`yaml.SafeLoader` that counts nodes, depth and merged keys and rejects foreign tags."""
+class _Limits:
+    """Counting, depth and tag checks shared by the pure-Python and the libyaml loaders."""
+
+    max_nodes: int
+    nodes: int
+    built: int
+    depth: int
 
     def __init__(self, stream: str, max_nodes: int = MAX_NODES) -> None:
-        super().__init__(stream)
+        super().__init__(stream)  # type: ignore[call-arg]
         self.max_nodes = max_nodes
         self.nodes = 0  # read (and `<<`-merged) nodes
         self.built = 0  # values built, aliases expanded
         self.depth = 0
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
-        if not isinstance(event, yaml.AliasEvent):
-            self.nodes += 1
-            if self.nodes > self.max_nodes:
-                raise _Limit(f"too many values (more than {self.max_nodes}; see docs/limits.md)",
-                             event.start_mark)
-            tag = getattr(event, "tag", None)
-            if tag not in (None, "!") and tag not in CORE_TAGS:
-                raise _Limit(f"the tag {tag!r} is not allowed (only plain YAML values: "
-                             "strings, numbers, true/false, null, lists, mappings)", event.start_mark)
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
+    def count_event(self, event: Any) -> None:
+        """Count a node's event and check its tag and depth."""
+        if isinstance(event, yaml.AliasEvent | yaml.ScalarEvent | yaml.CollectionStartEvent):
+            if not isinstance(event, yaml.AliasEvent):
+                self.nodes += 1
+                if self.nodes > self.max_nodes:
+                    raise _Limit(f"too many values (more than {self.max_nodes}; see docs/limits.md)",
+                                 event.start_mark)
+                tag = getattr(event, "tag", None)
+                if tag not in (None, "!") and tag not in CORE_TAGS:
+                    raise _Limit(f"the tag {tag!r} is not allowed (only plain YAML values: "
+                                 "strings, numbers, true/false, null, lists, mappings)", event.start_mark)
+            if self.depth + 1 > MAX_DEPTH:
                 raise _Limit(f"nested more than {MAX_DEPTH} levels deep (see docs/limits.md)",
                              event.start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
 
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
-        super().flatten_mapping(node)
+        super().flatten_mapping(node)  # type: ignore[misc]
         # `<<` merges copy key/value pairs: count them, or doubling merges grow without bound.
         self.nodes += len(node.value)
         if self.nodes > self.max_nodes:
@@ -87,14 +88,48 @@ class _BoundedLoader(yaml.SafeLoader):
         digits = str(node.value).replace("_", "")
         if len(digits) > _MAX_INT_DIGITS:
             raise _Limit(f"integer too large (at most {MAX_INT:.0e})", node.start_mark)
-        value = super().construct_yaml_int(node)
+        value = super().construct_yaml_int(node)  # type: ignore[misc]
         if abs(value) > MAX_INT:
             raise _Limit(f"integer {value} is out of range (at most {MAX_INT:.0e} either way)",
                          node.start_mark)
         return value
 
 
+class _BoundedLoader(_Limits, yaml.SafeLoader):
+    """The pure-Python loader: counts nodes as it composes them."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.count_event(self.peek_event())
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _CBoundedLoader(_Limits, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+        """libyaml's loader (about ten times faster); its events are counted in a first pass,
+        since its composer is C code that can't be interrupted half-way."""
+
+        def prescan(self) -> None:
+            while True:
+                event = self.get_event()
+                if event is None:
+                    return
+                if isinstance(event, yaml.CollectionEndEvent):
+                    self.depth -= 1
+                    continue
+                self.count_event(event)
+                if isinstance(event, yaml.CollectionStartEvent):
+                    self.depth += 1
+
+    _CBoundedLoader.add_constructor("tag:yaml.org,2002:int", _CBoundedLoader.construct_yaml_int)
+else:  # pragma: no cover - PyYAML without libyaml
+    _CBoundedLoader = None
 
 
 class SourceMap(dict):
@@ -124,7 +159,7 @@ def _loc(name: str, mark: yaml.Mark) -> Location:
     return Location(name, mark.line + 1, mark.column + 1)
 
 
-def _build(node: yaml.Node, loader: _BoundedLoader, name: str, path: tuple, depth: int = 0) -> Any:
+def _build(node: yaml.Node, loader: _Limits, name: str, path: tuple, depth: int = 0) -> Any:
     # Aliases make the node graph a DAG (or a cycle, `&a [*a]`): count what is built, not what was read.
     loader.built += 1
     if loader.built > loader.max_nodes:
@@ -165,19 +200,31 @@ def _build(node: yaml.Node, loader: _BoundedLoader, name: str, path: tuple, dept
     return loader.construct_object(node, deep=True)
 
 
-def load_yaml_text(text: str, name: str, *, max_nodes: int = MAX_NODES, stats: dict[str, int] | None = None
-                   ) -> Any:
+def load_yaml_text(text: str, name: str, *, max_nodes: int = MAX_NODES, stats: dict[str, int] | None = None,
+                   fast: bool = True) -> Any:
     """Parse one YAML document; syntax errors and exceeded limits become a located :class:`RulesetError`.
 
     ``stats["nodes"]`` is set to the number of values built (for a budget across files).
+    libyaml reads the file when it is there (``fast``); a syntax error is then reported
+    as PyYAML's own parser words it (the file is read again, within the same bounds).
     """
     size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > MAX_FILE_BYTES else len(text)
     if size > MAX_FILE_BYTES:
         raise RulesetError([Problem(Location(name, 1, 1), (), f"file too large ({size} bytes; "
                                     f"at most {MAX_FILE_BYTES}, see docs/limits.md)")])
-    loader: _BoundedLoader | None = None
+    fast = fast and _CBoundedLoader is not None
+    loader: Any = None
     try:
-        loader = _BoundedLoader(text, max_nodes)  # reads the first characters: may raise ReaderError
+        if fast:
+            scan = _CBoundedLoader(text, max_nodes)
+            try:
+                scan.prescan()
+            finally:
+                scan.dispose()
+            loader = _CBoundedLoader(text, max_nodes)
+            loader.nodes = scan.nodes  # (for the `<<` count)
+        else:
+            loader = _BoundedLoader(text, max_nodes)  # reads the first characters: may raise ReaderError
         node = loader.get_single_node()
         if node is None:
             return None
@@ -185,19 +232,34 @@ def load_yaml_text(text: str, name: str, *, max_nodes: int = MAX_NODES, stats: d
         if stats is not None:
             stats["nodes"] = loader.built
         return out
-    except _Limit as e:
+    except yaml.YAMLError as e:
+        if fast and not isinstance(e, _Limit):
+            error = e
+        else:
+            _raise_located(e, text, name)
+    except RecursionError:  # pragma: no cover - the depth limits come first
+        raise RulesetError([Problem(Location(name, 1, 1), (), "nested too deeply")]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    del error  # a syntax error found by libyaml: worded by PyYAML's parser
+    return load_yaml_text(text, name, max_nodes=max_nodes, stats=stats, fast=False)
+
+
+def _raise_located(e: yaml.YAMLError, text: str, name: str) -> None:
+    """Raise ``e`` (a YAML error or an exceeded limit) as a located :class:`RulesetError`."""
+    if isinstance(e, _Limit):
         mark = e.problem_mark
         path = e.path if len(e.path) <= 12 else (*e.path[:12], "…")
         raise RulesetError([Problem(_loc(name, mark) if mark else Location(name, 1, 1), path,
                                     str(e.problem))]) from None
-    except yaml.reader.ReaderError as e:
+    if isinstance(e, yaml.reader.ReaderError):
         line = text.count("\n", 0, e.position) + 1
         col = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
         code = ord(e.character) if isinstance(e.character, str) else int(e.character)
-        what = f"the character U+{code:04X}"
-        raise RulesetError([Problem(Location(name, line, col), (),
-                                    f"YAML syntax: {what} is not allowed in a YAML file")]) from None
-    except yaml.MarkedYAMLError as e:
+        raise RulesetError([Problem(Location(name, line, col), (), f"YAML syntax: the character "
+                                    f"U+{code:04X} is not allowed in a YAML file")]) from None
+    if isinstance(e, yaml.MarkedYAMLError):
         mark = e.problem_mark or e.context_mark
         loc = _loc(name, mark) if mark else None
         last_line = text.count("\n") + (0 if text.endswith("\n") else 1)
@@ -205,14 +267,8 @@ def load_yaml_text(text: str, name: str, *, max_nodes: int = MAX_NODES, stats: d
             ctx_mark = e.context_mark or mark
             loc = _loc(name, ctx_mark)
         msg = "; ".join(filter(None, [e.context, e.problem])) or str(e)
-        raise RulesetError([Problem(loc, (), f"YAML syntax: {msg}")]) from None
-    except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
-        raise RulesetError([Problem(None, (), f"YAML syntax: {e}")]) from None
-    except RecursionError:  # pragma: no cover - the depth limits come first
-        raise RulesetError([Problem(Location(name, 1, 1), (), "nested too deeply")]) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
+        raise RulesetError([Problem(loc or Location(name, 1, 1), (), f"YAML syntax: {msg}")]) from None
+    raise RulesetError([Problem(Location(name, 1, 1), (), f"YAML syntax: {e}")]) from None  # pragma: no cover
 
 
 def load_yaml_file(path: str | Path, *, max_nodes: int = MAX_NODES, stats: dict[str, int] | None = None
