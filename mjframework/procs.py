@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -90,7 +91,8 @@ def pid_alive(pid: int) -> bool:
 
 
 def remove_stale(folder: Path, prefix: str, suffix: str = "") -> list[Path]:
-    """Remove this user's files ``{prefix}{pid}.…{suffix}`` in ``folder`` whose process is gone.
+    """Remove this user's files (or folders) ``{prefix}{pid}.…{suffix}`` in ``folder`` whose
+    process is gone.
 
     Temporary files named this way (the writer's pid right after ``prefix``) are
     left behind only when their writer was killed outright (SIGKILL, power loss);
@@ -103,13 +105,19 @@ def remove_stale(folder: Path, prefix: str, suffix: str = "") -> list[Path]:
         return removed
     me = os.getpid()
     for f in entries:
-        pid_text = f.name[len(prefix):].split(".", 1)[0]
+        pid_text = f.name[len(prefix):].replace("-", ".").split(".", 1)[0]
         if not pid_text.isdigit() or int(pid_text) == me or pid_alive(int(pid_text)):
             continue
         try:
-            if f.is_file() and not f.is_symlink() and f.stat().st_uid == os.getuid():
+            if f.is_symlink() or f.lstat().st_uid != os.getuid():
+                continue
+            if f.is_file():
                 f.unlink()
-                removed.append(f)
+            elif f.is_dir():
+                shutil.rmtree(f)  # (symlinks inside are removed, not followed)
+            else:
+                continue
+            removed.append(f)
         except OSError:
             continue
     return removed

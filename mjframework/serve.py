@@ -262,7 +262,8 @@ def validate(req: Any) -> dict[str, Any]:
     if not isinstance(name, str) or not name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name:
         name = "ruleset.yaml"
     builtin = builtin_rulesets_dir()
-    with tempfile.TemporaryDirectory(prefix="mj-serve-") as tmp:
+    # (the pid in the name lets a later server remove it if this process is killed outright)
+    with tempfile.TemporaryDirectory(prefix=f"mj-serve-{os.getpid()}-") as tmp:
         folder = Path(tmp)
         frags = builtin / "fragments"
         if frags.is_dir():
@@ -364,6 +365,9 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._workers: set[_Worker] = set()
         self._closed = False
+        from .procs import remove_stale
+
+        remove_stale(Path(tempfile.gettempdir()), "mj-serve-")  # left by killed workers
         for _ in range(size):  # started now, so the first request doesn't pay for it
             self._idle.put(self._new())
 

@@ -233,3 +233,15 @@ def test_host_0000_prints_a_warning() -> None:
     finally:
         p.send_signal(signal.SIGINT)
         p.wait(30)
+
+
+def test_a_killed_server_s_temp_folder_is_removed_by_the_next() -> None:
+    import tempfile
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = Path(tempfile.gettempdir()) / f"mj-serve-{dead.pid}-leftover"
+    stale.mkdir()
+    (stale / "ruleset.yaml").write_text("id: x\n")
+    with running(workers=1):
+        assert not stale.exists()
