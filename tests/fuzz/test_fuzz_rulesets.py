@@ -29,11 +29,13 @@ def _check(path: Path) -> None:
         assert len(str(p)) < 2000, str(p)[:300]
     if rs is not None:
         assert not problems
+        from mjframework.lint import lint_ruleset
         from mjframework.rulecard import build_card, render
         from mjframework.scoring import Evaluator
 
         Evaluator(rs)
         render(build_card(rs, budget=15), "markdown")
+        lint_ruleset(rs, str(path), samples=10, seconds=2)  # (a cap only: any outcome but a crash is fine)
 
 
 @examples(150)

@@ -59,6 +59,13 @@ def test_a_long_list_is_reported_briefly_and_fast(tmp_path: Path) -> None:
     assert msgs and all(len(m) < 600 for m in msgs)
 
 
+def test_thousands_of_patterns_are_refused_quickly(tmp_path: Path) -> None:
+    pats = "\n".join(f"  - {{name: p{i}, points: 1, require: {{honors: {{min: 0}}}}}}" for i in range(2000))
+    msgs = _messages(tmp_path, f"patterns:\n{pats}\n")
+    assert any("at most 256 items, not 2000" in m for m in msgs), msgs[:3]
+    assert all(len(m) < 600 for m in msgs)
+
+
 def test_design_tools_on_many_shape_free_patterns(tmp_path: Path) -> None:
     pats = "\n".join(f"  - {{name: p{i}, points: 1, require: {{honors: {{min: 0}}}}}}" for i in range(120))
     path = _variant(tmp_path, f"patterns:\n{pats}\n")
