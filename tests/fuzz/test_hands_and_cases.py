@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -105,3 +106,30 @@ def test_play_asks_again_for_a_strange_number(answer: str) -> None:
     assert code == 0, out
     assert "请输入 1–" in out, out
     assert "hand abandoned" not in out and "作废" not in out.replace("本手作废 (hand abandoned): quit", "")
+
+
+def test_play_does_not_count_an_abandoned_hand(tmp_path: Path) -> None:
+    from mjframework.hookspecs import hookimpl
+    from mjframework.plugins import register_plugin, unregister_plugin
+
+    class FirstHandFails:
+        options_schema: ClassVar[dict] = {"type": "object"}
+
+        def __init__(self, options: dict) -> None:
+            pass
+
+        @hookimpl
+        def mj_after_deal(self, hand) -> None:
+            if hand.hand_no == 0:
+                raise RuntimeError("first hand")
+
+    register_plugin("first-hand-fails", FirstHandFails)
+    try:
+        p = tmp_path / "v.yaml"
+        p.write_text("id: v\nextends: changsha\nplugins: {first-hand-fails: {}}\n")
+        code, out = mj("play", str(p), "--seed", "3", "--hands", "2", "--watch")
+        assert code == 0, out
+        assert "first hand" in out and "this hand is not counted" in out
+        assert out.rstrip().splitlines()[-1].startswith("1 手"), out[-500:]
+    finally:
+        unregister_plugin("first-hand-fails")
