@@ -28,8 +28,11 @@ def serve(port: int, host: str, quiet: bool) -> None:
     h, p = server.server_address[:2]
     shown = f"[{h}]" if ":" in str(h) else h
     click.echo(f"mj playground on http://{shown}:{p}/  (Ctrl-C stops)", err=True)
+    from .procs import sigterm_raises
+
     try:
-        server.serve_forever()
+        with sigterm_raises():  # SIGTERM stops it like Ctrl-C: the workers are stopped too
+            server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
