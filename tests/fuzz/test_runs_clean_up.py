@@ -81,19 +81,21 @@ def _run(tmp_path: Path, *args: str, timeout: float = 300) -> subprocess.Complet
 def test_a_hung_plugin_times_out_by_name_and_the_run_fails(tmp_path: Path, workers: str) -> None:
     log = tmp_path / "out.jsonl"
     r = _run(tmp_path, "simulate", str(_ruleset(tmp_path, "hang")), "-n", "6", "-s", "1", "-j", workers,
-             "--hands-per-game", "2", "--hand-timeout", "0.3", "--log", str(log))
+             "--hands-per-game", "2", "--hand-timeout", "1", "--log", str(log))
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr
-    assert "3 hands abandoned: plugin 'hang' timed out in mj_after_deal" in r.stderr, r.stderr
+    # (The deadline is wall-clock time: on a very busy machine an ordinary hand could pass it
+    # too, so only the hung hands are counted exactly.)
+    assert "hands abandoned: plugin 'hang' timed out in mj_after_deal" in r.stderr, r.stderr
     events = [json.loads(line) for line in log.read_text().splitlines()]
-    abandons = [e for e in events if e["type"] == "abandon"]
-    assert len(abandons) == 3 and all(e["plugin"] == "hang" for e in abandons)
+    abandons = [e for e in events if e["type"] == "abandon" and e.get("plugin") == "hang"]
+    assert len(abandons) == 3 and all("timed out" in e["reason"] for e in abandons)
     assert not list(tmp_path.glob(".out.jsonl.*"))
 
 
 def test_a_busy_loop_is_stopped_too(tmp_path: Path) -> None:
     r = _run(tmp_path, "simulate", str(_ruleset(tmp_path, "spin")), "-n", "2", "-s", "1",
-             "--hand-timeout", "0.3")
+             "--hand-timeout", "0.5")
     assert r.returncode == 1 and "2 hands abandoned: plugin 'spin' timed out" in r.stderr, r.stderr
 
 
