@@ -34,7 +34,9 @@ def _check(path: Path) -> None:
         from mjframework.scoring import Evaluator
 
         Evaluator(rs)
-        render(build_card(rs, budget=15), "markdown")
+        card = build_card(rs, budget=15)
+        render(card, "markdown")
+        render(card, "html")
         lint_ruleset(rs, str(path), samples=10, seconds=2)  # (a cap only: any outcome but a crash is fine)
 
 
