@@ -273,17 +273,28 @@ def _raise_located(e: yaml.YAMLError, text: str, name: str) -> None:
 
 def load_yaml_file(path: str | Path, *, max_nodes: int = MAX_NODES, stats: dict[str, int] | None = None
                    ) -> Any:
+    """Read and parse one file: at most :data:`MAX_FILE_BYTES` of UTF-8, from a regular file only
+    (``/dev/zero`` or a FIFO would never end)."""
     p = Path(path)
     try:
-        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
-            raise RulesetError([Problem(Location(str(path), 1, 1), (), f"file too large "
-                                        f"({p.stat().st_size} bytes; at most {MAX_FILE_BYTES}, "
-                                        "see docs/limits.md)")])
-        text = p.read_text(encoding="utf-8")
+        if p.exists() and not p.is_file():
+            raise RulesetError([Problem(None, (), f"{p}: not a regular file")])
+        with p.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise RulesetError([Problem(None, (), f"{p}: no such file")]) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesetError([Problem(None, (), f"{p}: cannot read: {e}")]) from None
+    except OSError as e:
+        raise RulesetError([Problem(None, (), f"{p}: cannot read: {e.strerror or e}")]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise RulesetError([Problem(Location(str(path), 1, 1), (), f"file too large (more than "
+                                    f"{MAX_FILE_BYTES} bytes, see docs/limits.md)")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[data.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8", "replace")) + 1
+        raise RulesetError([Problem(Location(str(path), line, col), (), f"not UTF-8 text: the byte "
+                                    f"0x{data[e.start]:02x} (save the file as UTF-8)")]) from None
     return load_yaml_text(text, str(path), max_nodes=max_nodes, stats=stats)
 
 

@@ -125,3 +125,22 @@ def test_validate_rejects_hostile_files_within_2s_and_200mb(tmp_path: Path, kind
 def test_shipped_rulesets_still_validate() -> None:
     r = run_mj("validate", *map(str, sorted((ROOT / "rulesets").glob("*.yaml"))), mem_mb=300, cpu_s=30)
     assert_clean(r, ok=True)
+
+
+def test_not_utf8_is_a_located_error(tmp_path: Path) -> None:
+    p = tmp_path / "latin1.yaml"
+    p.write_bytes(b'id: x\nname: "caf\xe9"\n')
+    _, problems = check_file(p)
+    assert [str(q) for q in problems] == [f"{p}:2:11: not UTF-8 text: the byte 0xe9 (save the file as UTF-8)"]
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_device_or_fifo_is_not_read(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        r = run_mj("validate", path, mem_mb=200, cpu_s=5, timeout=60)
+        assert_clean(r, ok=False)
+        assert "not a regular file" in r.stdout + r.stderr
