@@ -194,3 +194,13 @@ def test_one_signal_stops_everything_and_removes_temp_files(tmp_path: Path, sig:
     assert "Traceback" not in err
     assert _wait(lambda: not any(_alive(w) for w in workers))
     assert not list(tmp_path.glob(".F.jsonl*")) and not log.exists()
+
+
+def test_balance_survives_a_dying_worker_too(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    r = _run(tmp_path, "balance", str(_ruleset(tmp_path, "die")), "-n", "40", "-s", "1", "-j", "2",
+             "-o", str(tmp_path / "report"))
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "hands abandoned: worker process died" in r.stderr, r.stderr
+    assert (tmp_path / "report" / "balance.html").exists()
