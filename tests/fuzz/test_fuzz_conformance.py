@@ -25,7 +25,7 @@ case = st.dictionaries(
 expect = st.dictionaries(st.sampled_from(["win", "patterns", "payments", "call", "reason"]), odd, max_size=3)
 
 
-@examples(120)
+@examples(80)
 @given(st.sampled_from(["changsha", "yongzhou-wangba", "nope", 3, None]), st.sampled_from([1, 2, "1", None]),
        st.lists(st.builds(lambda c, e: {**c, "expect": e} if isinstance(c, dict) else c, case, expect),
                 max_size=4))

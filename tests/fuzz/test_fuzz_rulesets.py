@@ -40,7 +40,7 @@ def _check(path: Path) -> None:
         lint_ruleset(rs, str(path), samples=10, seconds=2)  # (a cap only: any outcome but a crash is fine)
 
 
-@examples(150)
+@examples(100)
 @given(st.integers(0, 2**32))
 def test_mutated_rulesets_validate_without_a_crash(seed: int) -> None:
     with tempfile.TemporaryDirectory(prefix="mj-fuzz-") as tmp:

@@ -67,7 +67,7 @@ def test_thousands_of_patterns_are_refused_quickly(tmp_path: Path) -> None:
 
 
 def test_design_tools_on_many_shape_free_patterns(tmp_path: Path) -> None:
-    pats = "\n".join(f"  - {{name: p{i}, points: 1, require: {{honors: {{min: 0}}}}}}" for i in range(120))
+    pats = "\n".join(f"  - {{name: p{i}, points: 1, require: {{honors: {{min: 0}}}}}}" for i in range(60))
     path = _variant(tmp_path, f"patterns:\n{pats}\n")
     assert check_file(path)[1] == []
     for cmd in (("doc", str(path)), ("lint", str(path))):
