@@ -47,7 +47,6 @@ import mimetypes
 import multiprocessing
 import os
 import queue
-import resource
 import secrets
 import shutil
 import signal
@@ -314,8 +313,12 @@ def _worker_main(conn: Any, parent: int, memory_mb: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     if memory_mb:
         limit = memory_mb << 20
-        with contextlib.suppress(ValueError, OSError):  # a lower hard limit is already set
+        try:
+            import resource  # (POSIX only: elsewhere the deadline still applies, not the memory limit)
+
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ImportError, ValueError, OSError):  # or a lower hard limit is already set
+            pass
     while True:
         try:
             call, req = conn.recv()
