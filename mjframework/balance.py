@@ -31,13 +31,26 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import MJError
 from .fileio import write_atomic
-from .simulate import SimSpec, Stats, _chunks, _load, _options_key, _worker_init, parse_bots, play_game
+from .simulate import (
+    SimSpec,
+    Stats,
+    _abandoned_game,
+    _chunks,
+    _load,
+    _options_key,
+    _worker_init,
+    kill_pool,
+    parse_bots,
+    play_game,
+)
 
 
 class BalanceError(MJError):
@@ -196,7 +209,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         raise BalanceError(f"workers must be positive, got {workers}")
     rs, _ = _load(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, _options_key(options), preset)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=_options_key(options), preset=preset)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()
@@ -239,15 +252,79 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
             partial = True
     else:
         runner = f"{workers} worker processes"
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
-            partial = _run_windowed(spec, _chunks(spec.games, workers),
-                                    lambda g: pool.submit(balance_chunk, spec, g), workers * 3, merge,
+        pools = _Pools(spec, workers, rs.players)
+        try:
+            partial = _run_windowed(spec, _chunks(spec.games, workers), pools.submit, workers * 3, merge,
                                     harvest=True)
-            if partial:
-                pool.shutdown(wait=False, cancel_futures=True)
+        finally:
+            pools.close()  # after a harvest, nothing is left to wait for; a hung hand is killed
     seconds = time.perf_counter() - start
     partial = partial or stats.hands < hands
     return BalanceResult(rs.id, rs.name, spec, stats, total["paid"], seconds, runner, partial)
+
+
+class _Pools:
+    """A local process pool that survives a worker's death.
+
+    A chunk lost with a dead worker (every chunk in flight is) is replayed game by game,
+    each in a fresh process; a game that kills its process again counts as abandoned
+    hands (``worker process died``), as in ``mj simulate``.
+    """
+
+    def __init__(self, spec: SimSpec, workers: int, players: int) -> None:
+        self.spec, self.workers, self.players = spec, workers, players
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+
+    def submit(self, games: list[int]) -> _Resilient:
+        try:
+            fut = self.pool.submit(balance_chunk, self.spec, games)
+        except BrokenProcessPool:
+            fut = None
+        return _Resilient(self, fut, games)
+
+    def replay(self, games: list[int]) -> ChunkResult:
+        if getattr(self.pool, "_broken", False):
+            kill_pool(self.pool)
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_init)
+        stats, paid = Stats(self.players), 0
+        for g in games:
+            one = ProcessPoolExecutor(max_workers=1, initializer=_worker_init)
+            try:
+                r = one.submit(balance_chunk, self.spec, [g]).result()
+                stats.merge(r.stats)
+                paid += r.paid
+            except BrokenProcessPool:
+                stats.merge(_abandoned_game(self.spec, g, self.players, "worker process died", None))
+            finally:
+                kill_pool(one)
+        return ChunkResult(list(games), stats, paid)
+
+    def close(self) -> None:
+        kill_pool(self.pool)
+
+
+class _Resilient:
+    """A chunk's future; if its worker died, :meth:`result` replays the chunk."""
+
+    def __init__(self, pools: _Pools, fut: Any, games: list[int]) -> None:
+        self.pools, self.fut, self.games = pools, fut, games
+
+    def result(self, timeout: float | None = None) -> ChunkResult:
+        if self.fut is not None:
+            try:
+                return self.fut.result(timeout=timeout)
+            except BrokenProcessPool:
+                pass
+        return self.pools.replay(self.games)
+
+    def cancel(self) -> bool:
+        return self.fut.cancel() if self.fut is not None else True
+
+    def cancelled(self) -> bool:
+        return self.fut.cancelled() if self.fut is not None else False
+
+
+HARVEST_SECONDS = 10.0  # after Ctrl-C, how long running chunks may take to finish
 
 
 def _run_windowed(spec: SimSpec, chunks: list[list[int]], submit: Callable[[list[int]], Any],
@@ -273,13 +350,14 @@ def _run_windowed(spec: SimSpec, chunks: list[list[int]], submit: Callable[[list
     except KeyboardInterrupt:
         for fut in pending:
             fut.cancel()
-        if harvest:
+        if harvest:  # for at most HARVEST_SECONDS: one Ctrl-C must stop the run, hung hand or not
+            deadline = time.monotonic() + HARVEST_SECONDS
             try:
                 for fut in pending:
                     if fut.cancelled():
                         break
-                    merge(fut.result())
-            except KeyboardInterrupt:
+                    merge(fut.result(timeout=max(deadline - time.monotonic(), 0.01)))
+            except (KeyboardInterrupt, FutureTimeout, BrokenProcessPool):
                 pass
         return True
     return False

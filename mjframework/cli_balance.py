@@ -35,16 +35,19 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
                 preset: str | None) -> None:
     """Simulate N hands of RULESET; report each pattern's frequency and share of points."""
     from .balance import run_balance, write_report
+    from .procs import sigterm_raises
+    from .simulate import abandon_summary
 
     n, s = _hands_and_seed(hands, seed, tell=True)
     k = _int(workers, "--workers", minimum=1)
     t = _int(connect_timeout, "--connect-timeout", minimum=1)
     assert k is not None and t is not None
-    with _progress(n) as update:
-        result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
-                             connect_timeout=float(t), progress=update, options=parse_sets(sets),
-                             preset=preset)
-    png, page = write_report(result, out_dir)
+    with sigterm_raises():
+        with _progress(n) as update:
+            result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
+                                 connect_timeout=float(t), progress=update, options=parse_sets(sets),
+                                 preset=preset)
+        png, page = write_report(result, out_dir)
     if as_json:
         click.echo(json.dumps({**result.to_dict(), "files": [str(png), str(page)]}, ensure_ascii=False))
     else:
@@ -53,3 +56,7 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
     if result.partial:
         click.echo(f"interrupted: partial report from {result.stats.hands} of {n} hands", err=True)
         sys.exit(130)
+    failed = abandon_summary(result.stats)
+    if failed:
+        click.echo(f"error: {failed}", err=True)
+        sys.exit(1)

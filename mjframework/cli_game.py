@@ -69,34 +69,58 @@ def _progress(hands: int) -> Iterator:
               help="Worker processes; results and the log do not depend on it.")
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
               help="Hands per game: the dealer rotates within a game; each game starts afresh.")
+@click.option("--hand-timeout", "hand_timeout", default="60", show_default=True, metavar="SECONDS",
+              help="Abandon a hand still running after this long (a hung plugin); 0: no limit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 @option_flags
 def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, log: str | None, workers: str,
-                 hands_per_game: str, as_json: bool, sets: tuple[str, ...], preset: str | None) -> None:
-    """Let bots play N hands of RULESET (an id or a path); print statistics."""
+                 hands_per_game: str, hand_timeout: str, as_json: bool, sets: tuple[str, ...],
+                 preset: str | None) -> None:
+    """Let bots play N hands of RULESET (an id or a path); print statistics.
+
+    Exits 1 if any hand was abandoned (a plugin failed or timed out, a worker died),
+    saying why on stderr.
+    """
+    from .procs import Terminated, sigterm_raises
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
     n, s = _hands_and_seed(hands, seed)
     k = _int(workers, "--workers", minimum=1)
     h = _int(hands_per_game, "--hands-per-game", minimum=1)
+    t = _seconds(hand_timeout, "--hand-timeout")
     assert k is not None and h is not None
     try:
-        with _progress(n) as update:
+        with sigterm_raises(), _progress(n) as update:
             result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
-                              progress=update, options=parse_sets(sets), preset=preset)
-    except KeyboardInterrupt:
-        click.echo("\ninterrupted" + (f" (no log written to {log})" if log and log != "-" else ""), err=True)
-        sys.exit(130)
+                              progress=update, hand_timeout=t, options=parse_sets(sets), preset=preset)
+    except KeyboardInterrupt as e:
+        what = "terminated" if isinstance(e, Terminated) else "interrupted"
+        click.echo(f"\n{what}" + (f" (no log written to {log})" if log and log != "-" else ""), err=True)
+        sys.exit(143 if isinstance(e, Terminated) else 130)
     to_stderr = log == "-"  # stdout carries the log
     if as_json:
         out = result.to_dict()
         if log:
             out["log"] = log
         click.echo(json.dumps(out, ensure_ascii=False), err=to_stderr)
-        return
-    click.echo(result.table(), err=to_stderr)
-    if log and not to_stderr:
-        click.echo(f"\nlog: {log}")
+    else:
+        click.echo(result.table(), err=to_stderr)
+        if log and not to_stderr:
+            click.echo(f"\nlog: {log}")
+    failed = result.failure_summary()
+    if failed:
+        click.echo(f"error: {failed}", err=True)
+        sys.exit(1)
+
+
+def _seconds(value: str, what: str) -> float:
+    try:
+        x = float(value.strip())
+    except ValueError:
+        raise MJError(f"{what} must be a number of seconds, got {value!r}") from None
+    if not 0 <= x <= 86400:
+        raise MJError(f"{what} must be between 0 and 86400 seconds, got {value!r}")
+    return x
 
 
 @main.command("play")

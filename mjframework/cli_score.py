@@ -92,6 +92,7 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         if not sep or not key:
             raise HandError(f"--context {item!r}: write KEY=VALUE")
         extra[key.strip()] = context_value(value.strip())
+    ev.check_context_inputs(extra)
     state: dict[str, object] = {}
     for item in seat_state:
         key, sep, value = item.partition("=")
@@ -254,9 +255,9 @@ def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool, installed
         raise click.UsageError("give conformance files or folders (or --installed)")
     results = []
     for f in conformance_files(files):
-        if not f.exists():
-            raise HandError(f"{f}: no such file or directory")
-        for r in run_file(f):
+        if not f.exists():  # said on stderr, counted as a failure; the other files still run
+            click.echo(f"error: {f}: no such file or directory", err=True)
+        for r in run_file(f):  # a missing or broken file is an error result; the run goes on
             results.append(r)
             if as_json:
                 click.echo(shown(json.dumps(r.to_dict(), ensure_ascii=False)))

@@ -20,8 +20,12 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
     --set / --preset choose the house-rule options the page starts with (for each
     ruleset that declares them); the page lets the player change them.
     """
-    from .serve import make_server
+    from .serve import is_loopback, make_server
 
+    if not is_loopback(host):
+        click.echo(f"warning: --host {host} makes the playground reachable from other machines; "
+                   "anyone who can reach it can use it (it is meant for this machine: the default "
+                   "127.0.0.1 is safer)", err=True)
     try:
         server = make_server(host, port, quiet=quiet, options=parse_sets(sets), preset=preset)
     except OSError as e:
@@ -29,8 +33,11 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
     h, p = server.server_address[:2]
     shown = f"[{h}]" if ":" in str(h) else h
     click.echo(f"mj playground on http://{shown}:{p}/  (Ctrl-C stops)", err=True)
+    from .procs import sigterm_raises
+
     try:
-        server.serve_forever()
+        with sigterm_raises():  # SIGTERM stops it like Ctrl-C: the workers are stopped too
+            server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:

@@ -74,6 +74,11 @@ class CaseResult:
         return "\n".join(lines)
 
 
+def _brief(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
 def _show(v: Any) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(str(x) for x in v) + "]"
@@ -108,19 +113,26 @@ def load_file(path: Path) -> tuple[Any, Evaluator | None, str]:
         return data, None, f"unsupported format {data.get('format')!r} (this runner reads format 1)"
     if not isinstance(data["cases"], list):
         return data, None, "`cases` must be a list"
+    if not isinstance(data["ruleset"], str) or not data["ruleset"].strip() or "\0" in data["ruleset"]:
+        return data, None, "`ruleset` must be a ruleset id or a path"
     options, preset = data.get("options") or {}, data.get("preset")
     if not isinstance(options, dict) or not (preset is None or isinstance(preset, str)):
         return data, None, "`options` must be a mapping of option names to values, `preset` a preset name"
     try:
-        ruleset = load_ruleset(str(data["ruleset"]), base_dir=path.parent,
+        ruleset = load_ruleset(data["ruleset"], base_dir=path.parent,
                                options={str(k): v for k, v in options.items()}, preset=preset)
+        return data, Evaluator(ruleset), ""
     except RulesetError as e:
         return data, None, "ruleset: " + "; ".join(str(p) for p in e.problems)
-    return data, Evaluator(ruleset), ""
+    except (MJError, OSError, ValueError) as e:
+        return data, None, f"ruleset: {e}"
 
 
 def run_file(path: str | Path) -> list[CaseResult]:
+    """Every case of one file; a file or case that can't be run is an ``error`` result, never an exception."""
     path = Path(path)
+    if not path.is_file():
+        return [CaseResult(str(path), "(file)", None, "error", message="no such file")]
     data, ev, err = load_file(path)
     if ev is None:
         return [CaseResult(str(path), "(file)", None, "error", message=err)]
@@ -129,7 +141,12 @@ def run_file(path: str | Path) -> list[CaseResult]:
     for i, case in enumerate(data["cases"]):
         loc = location_of(data, ("cases", i))
         line = loc.line if loc else None
-        cid = str(case.get("id", f"cases[{i}]")) if isinstance(case, dict) else f"cases[{i}]"
+        raw_id = case.get("id", f"cases[{i}]") if isinstance(case, dict) else f"cases[{i}]"
+        id_ok = isinstance(raw_id, str | int) and not isinstance(raw_id, bool)
+        cid = str(raw_id) if id_ok else f"cases[{i}]"
+        if not id_ok:
+            results.append(CaseResult(str(path), cid, line, "error", message="`id` must be a string"))
+            continue
         if cid in seen:
             results.append(CaseResult(str(path), cid, line, "error", message="duplicate case id"))
             continue
@@ -156,9 +173,11 @@ def context_value(value: Any) -> Any:
 def run_case(ev: Evaluator, case: Any, file: str, cid: str, line: int | None) -> CaseResult:
     try:
         got, expect = _run(ev, case)
-    except (MJError, TileParseError, ValueError, TypeError, KeyError) as e:
+    except (MJError, TileParseError, ValueError, TypeError, KeyError, IndexError) as e:
         msg = e.reason if isinstance(e, TileParseError) else str(e)
         return CaseResult(file, cid, line, "error", message=msg)
+    except RecursionError:  # pragma: no cover - the loader bounds nesting
+        return CaseResult(file, cid, line, "error", message="the case is nested too deeply")
     diffs = []
     for key in ("win", "patterns", "payments", "call"):
         if key not in expect:
@@ -182,9 +201,17 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     bad = set(expect) - EXPECT_KEYS
     if bad:
         raise CaseError(f"unknown expect key(s): {', '.join(sorted(map(str, bad)))}")
-    for key in ("patterns", "payments"):
-        if key in expect and not isinstance(expect[key], list):
-            raise CaseError(f"`expect.{key}` must be a list, not {expect[key]!r}")
+    for key, item_type, what in (("patterns", str, "pattern names"), ("payments", int, "integers")):
+        if key not in expect:
+            continue
+        value = expect[key]
+        if not isinstance(value, list) or not all(
+                isinstance(v, item_type) and not isinstance(v, bool) for v in value):
+            raise CaseError(f"`expect.{key}` must be a list of {what}, not {_brief(value)}")
+    if "win" in expect and not isinstance(expect["win"], bool):
+        raise CaseError(f"`expect.win` must be true or false, not {_brief(expect['win'])}")
+    if "call" in expect and expect["call"] is not None and not isinstance(expect["call"], str):
+        raise CaseError(f"`expect.call` must be a string (or null), not {_brief(expect['call'])}")
     if "hand" not in case:
         raise CaseError("missing `hand`")
     seat = case.get("seat", 0)
@@ -206,7 +233,7 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     melds = case.get("melds") or []
     if not isinstance(melds, list):
         raise CaseError("`melds` must be a list of meld strings")
-    context = {k: context_value(v) for k, v in raw_context.items()}
+    context = ev.check_context_inputs({str(k): context_value(v) for k, v in raw_context.items()})
     wc = case.get("wildcard")
     ind = case.get("indicator")
     if wc is not None and ind is not None:

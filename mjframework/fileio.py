@@ -52,9 +52,17 @@ def new_file_mode() -> int:
 
 
 def temp_beside(path: Path, suffix: str = ".tmp", tag: str = "") -> tuple[int, str]:
-    """A temporary file in ``path``'s folder (created), for :func:`commit` to rename into place."""
+    """A temporary file in ``path``'s folder (created), for :func:`commit` to rename into place.
+
+    Its name, ``.NAME.PID.TAG…SUFFIX``, carries the writer's pid: temporary files of
+    ``path`` left by a writer that was killed outright (SIGKILL, power loss) are
+    removed here, by the next writer of the same file.
+    """
+    from .procs import remove_stale
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    return tempfile.mkstemp(prefix=f".{path.name}.{tag}", suffix=suffix, dir=path.parent)
+    remove_stale(path.parent, f".{path.name}.", suffix)
+    return tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.{tag}", suffix=suffix, dir=path.parent)
 
 
 def commit(tmp: str | Path, path: Path) -> None:

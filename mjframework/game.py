@@ -284,7 +284,8 @@ class Game:
         except (HandAbandoned, PluginError) as e:
             # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
-            self._emit_raw(make_event("abandon", reason=str(e)))
+            plugin = getattr(e, "plugin", None) or getattr(e.__cause__, "plugin", None)
+            self._emit_raw(make_event("abandon", reason=str(e), **({"plugin": plugin} if plugin else {})))
             self._reveal(self._emit_raw)
             self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))

@@ -69,6 +69,9 @@ def parse_meld(text: str) -> Meld:
             raise HandError(f"meld {text!r}: 'from' needs a seat number 0–3") from None
         if not 0 <= from_seat <= 3:
             raise HandError(f"meld {text!r}: seat {from_seat} is not 0–3")
+        if kind == "concealed-kong":
+            raise HandError(f"meld {text!r}: a concealed kong is made of the player's own tiles; "
+                            "it comes from no one (drop 'from')")
         rest = rest[:-2]
     try:
         tiles = parse_tiles(" ".join(rest))

@@ -136,6 +136,19 @@ def mj_last_tile(hand: HandControl, seat: int) -> bool | None:
 
 
 @hookspec
+def mj_context_inputs() -> dict[str, dict[str, Any]] | None:
+    """The ``context.extra`` keys this plugin reads, so given inputs can be checked.
+
+    ``mj score --context``, the playground and conformance cases give these
+    keys by hand; a key no plugin of the ruleset declares is an error (a
+    mistyped ``bird=`` must not be silently ignored). Each key maps to what it
+    holds: ``{"birds": {"tiles": True, "max": 2, "description": "..."}}``:
+    ``tiles`` — a list of tiles, each of the ruleset's tile set, at most
+    ``max`` of them.
+    """
+
+
+@hookspec
 def mj_settlement_inputs(hand: HandControl, context: SettlementContext) -> dict[str, Any] | None:
     """Inputs a settlement needs from the table, merged into ``context.extra``.
 

@@ -156,7 +156,9 @@ class HumanPlayer:
                 self.stopped = True
                 raise InputEnded("input ended" if line is None else "quit")
             text = line.strip()
-            if text.isdigit() and 1 <= int(text) <= len(options):
+            # isdecimal, not isdigit: '²' is a digit int() refuses; and a bounded length,
+            # since int() of thousands of digits raises (an answer asked again, not a lost hand).
+            if text.isdecimal() and len(text) <= 6 and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
             echo(f"请输入 1–{len(options)} 的数字 (q 退出)")
 
@@ -433,6 +435,10 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
             echo("游戏停止 (game stopped by 'q' or the end of input: you left the table"
                  + (f"; you pay {fine} {paid})" if fine else "; nothing is paid)"))
             break
+        if result.result == "abandon":  # void: it neither counts nor pays; the same dealer deals again
+            echo("(this hand is not counted)")
+            dealer = result.next_dealer
+            continue
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.
         totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]

@@ -251,6 +251,7 @@ class Scoring:
 
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
+    negative_points: bool = False  # patterns may have negative points (said explicitly)
 
     def capped(self, points: int) -> int:
         return points if self.cap is None else min(points, self.cap)

@@ -25,8 +25,10 @@ class PluginError(MJError):
     For a failure in a hook, ``plugin`` and ``hook`` name where (else ``None``).
     """
 
-    plugin: str | None = None
-    hook: str | None = None
+    def __init__(self, message: str, plugin: str | None = None, hook: str | None = None) -> None:
+        super().__init__(message)
+        self.plugin = plugin
+        self.hook = hook
 
 
 class EngineAbort(Exception):
@@ -36,6 +38,12 @@ class EngineAbort(Exception):
     engine abandon the hand (a player failed); that passes through the
     plugin's frame unattributed, unlike the plugin's own failures.
     """
+
+
+class HandDeadline(Exception):
+    """Raised (from a timer signal) when a hand runs past its deadline; a plugin running
+    at that moment is named as having timed out. An ``Exception`` so that the guards that
+    turn a failing plugin or player into an abandoned hand catch it."""
 
 
 def register_plugin(name: str, plugin_class: type) -> None:
@@ -125,16 +133,16 @@ def _attribute_failures(pm: pluggy.PluginManager, plugin: object, name: str) -> 
 
 def _named(fn: Any, plugin: str, hook: str, is_wrapper: bool) -> Any:
     def failure(e: Exception) -> PluginError:
-        err = PluginError(f"plugin {plugin!r} failed in {hook}: {type(e).__name__}: {e}")
-        err.plugin, err.hook = plugin, hook
-        return err
+        if isinstance(e, HandDeadline):
+            return PluginError(f"plugin {plugin!r} timed out in {hook} ({e})", plugin, hook)
+        return PluginError(f"plugin {plugin!r} failed in {hook}: {type(e).__name__}: {e}", plugin, hook)
 
     if is_wrapper:
         @functools.wraps(fn)
         def wrapper(*args: Any) -> Any:
             try:
                 return (yield from fn(*args))
-            except PluginError:
+            except (PluginError, EngineAbort):
                 raise
             except Exception as e:
                 raise failure(e) from e

@@ -896,9 +896,24 @@ def build_card(ruleset: Ruleset | str, seed: int = 0, budget: int = DEFAULT_BUDG
 _CARDS: dict[tuple[int, int, int], Card] = {}
 
 
+# A card's search costs (patterns × tries × patterns judged per try): past this many
+# patterns the tries per pattern shrink with the square, so a large ruleset's card
+# costs about what a 32-pattern one does (at least CARD_MIN_TRIES tries each).
+CARD_PATTERNS = 32
+CARD_MIN_TRIES = 20
+
+
+def card_budget(budget: int, patterns: int) -> int:
+    """Tries per pattern for a card of ``patterns`` patterns."""
+    if patterns <= CARD_PATTERNS:
+        return budget
+    return max(min(budget, CARD_MIN_TRIES), budget * CARD_PATTERNS ** 2 // patterns ** 2)
+
+
 def _build(rs: Ruleset, seed: int, budget: int) -> Card:
     ev = Evaluator(rs)
-    entries = [PatternEntry(p, describe_pattern(p), find_example(ev, p, seed, budget)) for p in rs.patterns]
+    per = card_budget(budget, len(rs.patterns))
+    entries = [PatternEntry(p, describe_pattern(p), find_example(ev, p, seed, per)) for p in rs.patterns]
     return Card(rs, _sections(rs), entries, _settlement(ev, entries))
 
 

@@ -56,7 +56,9 @@ from .tiles import (
     parse_tiles,
     tile_name,
 )
-from .yamlsource import SourceList, SourceMap, file_path, load_yaml_file, location_of
+from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of
+
+HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks for the same)
 
 # `require` keys that are not counts, and those only a win's reading has.
 NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait")
@@ -255,9 +257,41 @@ def schema() -> dict[str, Any]:
     return json.loads(text)
 
 
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Any:
+    """``uniqueItems`` in linear time (jsonschema's own is quadratic on lists of mappings)."""
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set[str] = set()
+    for item in instance:
+        key = json.dumps(_unbool(item), sort_keys=True, default=str)
+        if key in seen:
+            yield jsonschema.ValidationError(f"has the item {_short(item)} more than once")
+            return
+        seen.add(key)
+
+
+def _unbool(v: Any) -> Any:
+    """JSON Schema tells true from 1 and 1 from 1.0 differently than Python: normalise."""
+    if isinstance(v, bool):
+        return ("bool", v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {str(k): _unbool(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_unbool(x) for x in v]
+    return v
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"uniqueItems": _unique_items})
+    return cls(schema())
 
 
 def _describe_type(t: str | list[str]) -> str:
@@ -295,13 +329,14 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
                                file_path(data, (*abs_path, key)), msg))
         return out
     if v == "type":
-        return [Problem(loc, path, f"must be {_describe_type(err.validator_value)}, not {err.instance!r}")]
+        kind = _describe_type(err.validator_value)
+        return [Problem(loc, path, f"must be {kind}, not {_short(err.instance)}")]
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return [Problem(loc, path, f"missing required key {missing!r}")]
     if v == "enum":
         opts = ", ".join(json.dumps(o, ensure_ascii=False) for o in err.validator_value)
-        return [Problem(loc, path, f"{err.instance!r} is not one of: {opts}")]
+        return [Problem(loc, path, f"{_short(err.instance)} is not one of: {opts}")]
     if v == "const":
         return [Problem(loc, path, f"must be {err.validator_value!r}")]
     if v in ("minimum", "maximum"):
@@ -317,16 +352,22 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
         ctx_errors = list(err.context or [])
         if ctx_errors and all(e.validator == "type" and not e.relative_path for e in ctx_errors):
             kinds = " or ".join(_describe_type(e.validator_value) for e in ctx_errors)
-            return [Problem(loc, path, f"must be {kinds}, not {err.instance!r}")]
+            return [Problem(loc, path, f"must be {kinds}, not {_short(err.instance)}")]
         # Report the alternative that got furthest (deepest error).
         sub = [e for e in ctx_errors if e.validator != "type"] or ctx_errors
         if sub:
             best = max(sub, key=lambda e: len(e.absolute_path))
             return _explain(best, data)
         return [Problem(loc, path, err.message)]
-    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "minLength"):
-        return [Problem(loc, path, err.message)]
-    return [Problem(loc, path, err.message)]
+    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength"):
+        what = {"minItems": "at least {} item(s)", "maxItems": "at most {} items",
+                "minProperties": "at least {} key(s)", "maxProperties": "at most {} key(s)",
+                "minLength": "at least {} character(s)"}[v].format(err.validator_value)
+        n = len(err.instance) if isinstance(err.instance, list | dict | str) else "?"
+        return [Problem(loc, path, f"must have {what}, not {n} (see docs/limits.md)"
+                        if v == "maxItems" else f"must have {what}, not {n}")]
+    # Other messages quote the value: keep them short (a value can be a large list).
+    return [Problem(loc, path, err.message if len(err.message) <= 300 else err.message[:300] + "…")]
 
 
 # --------------------------------------------------------------------------
@@ -368,14 +409,52 @@ def _merge(base: Any, over: Any, key: str | None = None) -> Any:
     return over
 
 
-def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) -> Any:
-    """Load ``path`` with everything it extends merged in (base first)."""
-    real = path.resolve()
+# Bounds on one load (docs/limits.md): an `extends` graph is read once per file.
+MAX_EXTENDS_DEPTH = 16  # files in one chain of `extends`
+MAX_FILES = 32  # distinct files in one load
+MAX_LOAD_NODES = 4 * MAX_NODES  # values in all the files of one load together
+
+
+class _Load:
+    """The state of one load: each file's merged result (memoised) and what is left of the budgets."""
+
+    def __init__(self, roots: tuple[Path, ...] | None = None) -> None:
+        self.done: dict[Path, Any] = {}
+        self.nodes_left = MAX_LOAD_NODES
+        self.roots = roots  # set: `extends` may only reach files under these folders
+        self.stopped = False  # a limit was hit: no more files are read
+
+
+def _confined(ref: str, base_dir: Path, roots: tuple[Path, ...]) -> Path | None:
+    """``ref`` resolved, if it names a file under one of ``roots`` (no absolute paths, no ``..``)."""
+    if "\x00" in ref or Path(ref).is_absolute() or ".." in Path(ref.replace("\\", "/")).parts:
+        return None
     try:
-        data = load_yaml_file(path)
+        target = resolve_ruleset_ref(ref, base_dir).resolve()
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+    if not any(target.is_relative_to(r) for r in roots):
+        return None
+    return target
+
+
+def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None
+                ) -> Any:
+    """Load ``path`` with everything it extends merged in (base first), each file once per load."""
+    load = load or _Load()
+    real = path.resolve()
+    if real in load.done:
+        return load.done[real]
+    load.done[real] = None  # (until it is merged: a file is read once even if it fails)
+    stats: dict[str, int] = {}
+    try:
+        data = load_yaml_file(path, max_nodes=min(MAX_NODES, load.nodes_left), stats=stats)
     except RulesetError as e:
         problems.extend(e.problems)
+        if any("too many values" in p.message for p in e.problems):
+            load.stopped = True
         return None
+    load.nodes_left -= stats.get("nodes", 0)
     if not isinstance(data, dict):
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
@@ -384,21 +463,39 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
     for i, ref in enumerate(refs):
-        if not isinstance(ref, str):
+        if not isinstance(ref, str) or load.stopped:
             continue
         where = ("extends", i) if isinstance(ext, list) else ("extends",)
         loc = location_of(data, where)
-        try:
-            target = resolve_ruleset_ref(ref, path.parent)
-        except FileNotFoundError:
-            problems.append(Problem(loc, where, f"cannot find {ref!r} to extend (a ruleset id, a path "
-                                    f"relative to {path.parent}, or builtin:PATH for a shipped file)"))
-            continue
+        if load.roots is not None:
+            confined = _confined(ref, path.parent, load.roots)
+            if confined is None:
+                problems.append(Problem(loc, where, f"cannot extend {ref!r} here: name a built-in "
+                                        "ruleset by its id, or a fragment (fragments/NAME.yaml)"))
+                continue
+            target = confined
+        else:
+            try:
+                target = resolve_ruleset_ref(ref, path.parent)
+            except (FileNotFoundError, ValueError):
+                problems.append(Problem(loc, where, f"cannot find {ref!r} to extend (a ruleset id, a path "
+                                        f"relative to {path.parent}, or builtin:PATH for a shipped file)"))
+                continue
         if target.resolve() in stack or target.resolve() == real:
             chain = " → ".join(p.name for p in (*stack, real, target.resolve()))
             problems.append(Problem(loc, where, f"`extends` loops: {chain}"))
             continue
-        base = _load_chain(target, problems, (*stack, real))
+        if len(stack) + 1 >= MAX_EXTENDS_DEPTH:
+            load.stopped = True
+            problems.append(Problem(loc, where, f"`extends` chains more than {MAX_EXTENDS_DEPTH} files "
+                                    "deep (see docs/limits.md)"))
+            continue
+        if target.resolve() not in load.done and len(load.done) >= MAX_FILES:
+            load.stopped = True
+            problems.append(Problem(loc, where, f"more than {MAX_FILES} files in one `extends` graph "
+                                    "(see docs/limits.md)"))
+            continue
+        base = _load_chain(target, problems, (*stack, real), load)
         if isinstance(base, dict):
             merged = _merge(merged, base)
     own = SourceMap()
@@ -413,7 +510,9 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...]) ->
     for k in ("id", "fragment"):
         if k in merged and k not in own:
             del merged[k]
-    return _merge(merged, own)
+    result = _merge(merged, own)
+    load.done[real] = result
+    return result
 
 
 # --------------------------------------------------------------------------
@@ -541,7 +640,7 @@ class _Builder:
             stand_ins.append(StandIn(tile=t, when=si.get("when", "always")))
         return tuple(stand_ins)
 
-    def shape(self, d: Any, path: tuple) -> Shape | None:
+    def shape(self, d: Any, path: tuple, free_wildcards: int | None = None) -> Shape | None:
         if not isinstance(d, dict):
             return None
         kinds = [k for k in ("pairs", "knitted", "orphans", "free") if k in d]
@@ -552,9 +651,23 @@ class _Builder:
                          + (f"; found {', '.join(kinds)}" if kinds else ""))
             return None
         kind = kinds[0]
+        # A winning hand has 14 tiles (a kong's 4th tile aside); a wait's rest, the tiles
+        # besides the free wildcards and the winning tile. A shape that can't hold them
+        # could never win (and the design tools would have no hand to show).
+        size = HAND_TILES - 1 - free_wildcards if free_wildcards is not None else HAND_TILES
+        of = f"the {size} tiles besides the free wildcards and the winning tile" \
+            if free_wildcards is not None else f"a {HAND_TILES}-tile hand"
         if kind == "standard":
-            return Shape("standard", melds=int(d.get("melds", 0)), pair=int(d.get("pair", 0)))
+            melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
+            if 3 * melds + 2 * pair != size:
+                self.problem(path, f"{melds} melds and {pair} pair(s) hold {3 * melds + 2 * pair} tiles, "
+                             f"not {of}")
+                return None
+            return Shape("standard", melds=melds, pair=pair)
         if kind == "pairs":
+            if 2 * int(d["pairs"]) != size:
+                self.problem(path, f"{d['pairs']} pairs hold {2 * int(d['pairs'])} tiles, not {of}")
+                return None
             return Shape("pairs", pairs=int(d["pairs"]))
         if kind == "knitted":
             k = d["knitted"] or {}
@@ -564,6 +677,11 @@ class _Builder:
             tiles = self.tiles(d["orphans"], (*path, "orphans"))
             if len(set(tiles)) != len(tiles):
                 self.problem((*path, "orphans"), "each orphan tile should be listed once")
+            blank = not tiles and not str(d["orphans"] or "").strip()
+            if blank or len(set(tiles)) >= HAND_TILES:
+                self.problem((*path, "orphans"), f"list 1 to {HAND_TILES - 1} orphan tiles "
+                             f"(the hand holds each once, and one of them twice)")
+                return None
             return Shape("orphans", orphans=tuple(sorted(set(tiles))))
         return Shape("free")
 
@@ -662,7 +780,8 @@ class _Builder:
                 if not isinstance(wd, dict):
                     continue
                 wpath = (*path, "wait", j) if isinstance(w, list) else (*path, "wait")
-                rest = self.shape(wd.get("rest"), (*wpath, "rest"))
+                free = wd.get("free_wildcards", 1)
+                rest = self.shape(wd.get("rest"), (*wpath, "rest"), free if isinstance(free, int) else 1)
                 if rest is not None and rest.kind not in ("standard", "pairs"):
                     self.problem((*wpath, "rest"), "a wait's rest must be melds (+ pair) or pairs")
                 if rest is not None:
@@ -726,6 +845,9 @@ class _Builder:
                                  + f"; one of: {', '.join(COUNT_MEASURES)}, groups")
             if not isinstance(p.get("points"), int):
                 continue  # the schema already reported it
+            if p["points"] < 0 and not scoring.negative_points:
+                self.problem((*path, "points"), f"negative points ({p['points']}) would make the winner "
+                             "pay; allow them explicitly with `scoring: {negative_points: true}`")
             out.append(Pattern(
                 name=p["name"], points=p["points"], index=i, tier=tier, phase=phase,
                 shapes=tuple(shape_list), waits=tuple(waits), counts=counts,
@@ -788,6 +910,7 @@ class _Builder:
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
             ties=str(s.get("ties", "first_declared")),
+            negative_points=s.get("negative_points") is True,
         )
 
     def flow(self, tileset: TileSet | None) -> Flow:
@@ -950,16 +1073,21 @@ def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
 
 
 def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
-               preset: str | None = None) -> tuple[Ruleset | None, list[Problem]]:
+               preset: str | None = None, roots: tuple[Path, ...] | None = None
+               ) -> tuple[Ruleset | None, list[Problem]]:
     """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems.
 
     ``options`` (name → value, typed or as command-line strings) and ``preset``
     choose the ruleset's declared house-rule options (:mod:`mjframework.options`);
     a bad choice raises :class:`~mjframework.options.OptionError`.
+
+    With ``roots``, ``extends`` may only reach files under those folders, and
+    a name it can't use gets the same message whether or not such a file
+    exists (the playground checks text from a browser this way).
     """
     p = Path(path)
     problems: list[Problem] = []
-    data = _load_chain(p, problems, ())
+    data = _load_chain(p, problems, (), _Load(roots))
     if not isinstance(data, SourceMap):
         return None, problems
     opts, presets = option_mod.declared(data, problems)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pluggy
 
@@ -124,6 +125,40 @@ class Evaluator:
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
 
+    # -- inputs ------------------------------------------------------------
+
+    def context_inputs(self) -> dict[str, dict[str, Any]]:
+        """The context keys the ruleset's plugins read (``mj_context_inputs``)."""
+        out: dict[str, dict[str, Any]] = {}
+        for d in call_hook(self.pm, "mj_context_inputs"):
+            out.update(d or {})
+        return out
+
+    def check_context_inputs(self, extra: dict[str, Any]) -> dict[str, Any]:
+        """``extra`` (context given by hand), checked against what the plugins declare.
+
+        Raises :class:`HandError` for an unknown key, a value that isn't tiles
+        where tiles are read, a tile outside the tile set, or too many tiles.
+        """
+        known = self.context_inputs()
+        for key, value in extra.items():
+            spec = known.get(key)
+            if spec is None:
+                reads = f"this ruleset reads: {', '.join(sorted(known))}" if known else \
+                    "no plugin of this ruleset reads any context"
+                raise HandError(f"unknown context key {key!r} ({reads})")
+            if spec.get("tiles"):
+                if not isinstance(value, list) or not all(isinstance(t, int) for t in value):
+                    raise HandError(f"context {key}: give tiles, like '3m 4s'")
+                for t in value:
+                    if t not in self.ruleset.tileset:
+                        raise HandError(f"context {key}: {tile_name(t)} is not in this ruleset's tile set")
+                limit = spec.get("max")
+                if isinstance(limit, int) and len(value) > limit:
+                    raise HandError(f"context {key}: at most {limit} tile(s) in this ruleset, "
+                                    f"not {len(value)}")
+        return extra
+
     # -- wildcards ---------------------------------------------------------
 
     def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
@@ -195,6 +230,9 @@ class Evaluator:
         check_context(ctx, self.ruleset.players, self.ruleset.flags)
         check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
+            if m.from_seat is not None and m.from_seat >= self.ruleset.players:
+                raise HandError(f"meld {m}: there is no seat {m.from_seat} at a table of "
+                                f"{self.ruleset.players}")
             if m.from_seat is not None and m.from_seat == ctx.seat:
                 raise HandError(f"meld {m}: claimed from seat {m.from_seat}, the winner's own seat")
             if m.kind == "kong" and m.from_seat is None:

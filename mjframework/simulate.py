@@ -16,10 +16,22 @@ appends the chunk files to the log in game order (memory stays flat).
 Log format (``docs/events.md``): one JSON object per line. The first line is
 a ``simulation`` header; then, for every hand, the engine's events, with the
 simulator adding ``game`` (the game index) to each ``hand_start``.
+
+**Failures and interruptions.** Each hand has a deadline (``hand_timeout``):
+past it a timer signal stops the hand where it is and the plugin running
+then is named in the ``abandon`` event. A worker process that dies (killed,
+out of memory, a plugin ending the process) loses its chunk: the chunk's
+games are replayed one by one in fresh processes, and a game whose process
+dies again is logged as abandoned, hand by hand. Workers die with the parent
+(:func:`~mjframework.procs.die_with_parent`), and a Ctrl-C or SIGTERM kills
+them at once rather than waiting for a hung hand. Temporary files carry the
+writer's pid (``.F.jsonl.PID.….tmp``); a later run writing the same log
+removes those whose writer is gone (after a SIGKILL).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -29,8 +41,10 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -41,10 +55,13 @@ from .events import Event
 from .fileio import commit, is_stdio, temp_beside
 from .game import Game, HandResult
 from .model import Ruleset
+from .plugins import HandDeadline
+from .procs import die_with_parent
 from .ruleset import load_ruleset
 from .scoring import Evaluator
 
 LOG_FORMAT = 1
+HAND_TIMEOUT = 60.0  # seconds a hand may take (a greedy hand takes milliseconds)
 
 
 class SimulationError(MJError):
@@ -239,6 +256,7 @@ class SimSpec:
     hands_per_game: int = 8
     options: tuple[tuple[str, str], ...] = ()  # house-rule options (name, value), as given
     preset: str | None = None
+    hand_timeout: float = HAND_TIMEOUT  # 0: no deadline
 
     @property
     def games(self) -> int:
@@ -270,13 +288,42 @@ def _load(ref: str, options: Any = (), preset: str | None = None) -> tuple[Rules
     """The ruleset (with its chosen options) and an evaluator, once per process."""
     key = (ref, _options_key(options), preset)
     if key not in _EVALUATORS:
+        from .wintable import ensure_tables
+
         rs = load_ruleset(ref, options=dict(key[1]) or None, preset=preset)
         _EVALUATORS[key] = (rs, Evaluator(rs))
+        ensure_tables()  # now, not lazily inside the first hand (where its deadline would cut it off)
     return _EVALUATORS[key]
 
 
 def dump_event(e: Event) -> str:
     return json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+@contextmanager
+def hand_deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`HandDeadline` in this (main) thread if the block runs past ``seconds``.
+
+    A real-time timer signal interrupts pure-Python loops and sleeps alike. Off the
+    main thread (a Dask worker's thread) or without ``setitimer``, there is no deadline.
+    """
+    import threading
+
+    if seconds <= 0 or not hasattr(signal, "setitimer") or \
+            threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise HandDeadline(f"the hand ran past its {seconds:g} s deadline")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
@@ -306,7 +353,13 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
                  last_winner_call=last_call)
         calls.clear()
         try:
-            result = g.play()
+            with hand_deadline(spec.hand_timeout):
+                result = g.play()
+        except HandDeadline as e:  # the deadline passed outside any plugin (a bot, the engine)
+            reason = f"timed out: {e}"
+            emit({"type": "abandon", "reason": reason})
+            emit({"type": "hand_end", "result": "abandon", "next_dealer": dealer})
+            result = HandResult("abandon", [], dealer, [0] * rs.players, error=reason)
         except Exception as e:  # an engine failure: count it, keep the log well-formed, go on
             reason = f"engine error: {type(e).__name__}: {e}"
             emit({"type": "abandon", "reason": reason, "engine_error": True})
@@ -347,6 +400,10 @@ class SimResult:
     @property
     def hands_per_second(self) -> float:
         return self.stats.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def failure_summary(self) -> str | None:
+        """``12 hands abandoned: plugin 'x' timed out in … (12)``, or None if no hand was."""
+        return abandon_summary(self.stats)
 
     def to_dict(self) -> dict[str, Any]:
         s = self.stats
@@ -428,6 +485,14 @@ class SimResult:
         return "\n".join(lines)
 
 
+def abandon_summary(stats: Stats) -> str | None:
+    if not stats.abandoned:
+        return None
+    reasons = sorted(stats.abandon_reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+    why = "; ".join(f"{k} ({n})" for k, n in reasons[:5]) + ("; …" if len(reasons) > 5 else "")
+    return f"{stats.abandoned} hand{'s' if stats.abandoned != 1 else ''} abandoned: {why}"
+
+
 def _width(text: str) -> int:
     """Display width: CJK characters take two columns."""
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
@@ -441,10 +506,11 @@ def _chunks(games: int, workers: int) -> list[list[int]]:
 def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[str] = "greedy",
              hands_per_game: int = 8, workers: int = 1, log: str | Path | None = None,
              progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None,
-             preset: str | None = None) -> SimResult:
+             preset: str | None = None, hand_timeout: float = HAND_TIMEOUT) -> SimResult:
     """Play ``hands`` hands; write the log to ``log`` (atomically) if given; ``"-"``: to stdout.
 
-    ``progress(n)`` is called with the number of hands just finished.
+    ``progress(n)`` is called with the number of hands just finished; a hand
+    running longer than ``hand_timeout`` seconds is abandoned (0: no deadline).
     ``options`` / ``preset``: the ruleset's house-rule options to play with.
     """
     if hands <= 0:
@@ -453,9 +519,12 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
         raise SimulationError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise SimulationError(f"workers must be positive, got {workers}")
+    if not hand_timeout >= 0:
+        raise SimulationError(f"the hand timeout must be 0 (none) or positive, got {hand_timeout}")
     rs, _ = _load(ruleset, options, preset)
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, _options_key(options), preset)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=_options_key(options), preset=preset,
+                   hand_timeout=hand_timeout)
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
     out: IO[str] | None = None
@@ -494,8 +563,81 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
 
 
 def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which cancels what is pending and cleans up."""
+    """Workers die with the parent and leave Ctrl-C to it (it kills them and cleans up)."""
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: kill its processes (a hung hand would never let ``shutdown`` return)."""
+    for p in list((getattr(pool, "_processes", None) or {}).values()):  # no public API for this
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            p.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _submit(pool: ProcessPoolExecutor, spec: SimSpec, games: list[int], path: str | None) -> Future[Stats]:
+    """``run_chunk`` on the pool; if the pool broke already, a future that says so."""
+    try:
+        return pool.submit(run_chunk, spec, games, path)
+    except BrokenProcessPool as e:
+        failed: Future[Stats] = Future()
+        failed.set_exception(e)
+        return failed
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+
+
+def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO[str] | None) -> Stats:
+    """Stats (and log lines) for a game whose worker process died: every hand abandoned."""
+    stats = Stats(players)
+    stats.games = 1
+    n = spec.hands_in_game(game)
+    stats.hands = stats.abandoned = n
+    stats.abandon_reasons[reason] = n
+    if out is not None:
+        for h in range(n):
+            out.write(dump_event({"type": "abandon", "game": game, "hand": game * spec.hands_per_game + h,
+                                  "reason": reason, "worker_died": True}))
+            out.write(dump_event({"type": "hand_end", "result": "abandon", "next_dealer": None}))
+    return stats
+
+
+def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -> Stats:
+    """Replay a chunk whose worker died, one game per fresh process; a game that kills its
+    process again is abandoned (a plugin ending the process, memory, a crash)."""
+    stats = Stats(players)
+    out = open(path, "w", encoding="utf-8", newline="\n") if path is not None else None  # noqa: SIM115
+    try:
+        for g in games:
+            sub = None
+            if path is not None:
+                fd, sub = tempfile.mkstemp(prefix=Path(path).name + ".", suffix=".tmp", dir=Path(path).parent)
+                os.close(fd)
+            pool = _new_pool(1)
+            try:
+                st = pool.submit(run_chunk, spec, [g], sub).result()
+                pool.shutdown(wait=True)
+                if out is not None and sub is not None:
+                    with open(sub, encoding="utf-8", newline="\n") as part:
+                        shutil.copyfileobj(part, out)
+            except BrokenProcessPool:
+                kill_pool(pool)
+                st = _abandoned_game(spec, g, players, "worker process died", out)
+            except BaseException:
+                kill_pool(pool)
+                raise
+            finally:
+                if sub is not None:
+                    Path(sub).unlink(missing_ok=True)
+            stats.merge(st)
+    finally:
+        if out is not None:
+            out.close()
+    return stats
 
 
 def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
@@ -504,42 +646,54 @@ def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None
     pending: deque[tuple[Future[Stats], str | None, list[int]]] = deque()
     window = workers * 3
     it = iter(chunks)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
-        try:
-            def submit_next() -> bool:
-                games = next(it, None)
-                if games is None:
-                    return False
-                path = None
-                if out is not None:  # each chunk's events, copied into the log in game order
-                    if log_path is not None:
-                        fd, path = temp_beside(log_path, suffix=".part", tag=f"part{games[0]}.")
-                    else:
-                        fd, path = tempfile.mkstemp(prefix=f"mj-log.part{games[0]}.")
-                    os.close(fd)
-                    tmp_paths.append(path)
-                pending.append((pool.submit(run_chunk, spec, games, path), path, games))
-                return True
+    players = stats.players
+    pool = _new_pool(workers)
+    try:
+        def submit_next() -> bool:
+            games = next(it, None)
+            if games is None:
+                return False
+            path = None
+            if out is not None:  # each chunk's events, copied into the log in game order
+                if log_path is not None:
+                    fd, path = temp_beside(log_path, suffix=".part", tag=f"part{games[0]}.")
+                else:
+                    fd, path = tempfile.mkstemp(prefix=f"mj-log.part{games[0]}.")
+                os.close(fd)
+                tmp_paths.append(path)
+            pending.append((_submit(pool, spec, games, path), path, games))
+            return True
 
-            while len(pending) < window and submit_next():
-                pass
-            while pending:
-                fut, path, games = pending.popleft()
-                stats.merge(fut.result())
-                if path is not None and out is not None:
-                    with open(path, encoding="utf-8", newline="\n") as part:
-                        shutil.copyfileobj(part, out)
-                    Path(path).unlink(missing_ok=True)
-                    tmp_paths.remove(path)
-                if progress:
-                    progress(sum(spec.hands_in_game(g) for g in games))
-                submit_next()
-        except BaseException:
-            for fut, _, _ in pending:
-                fut.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+        while len(pending) < window and submit_next():
+            pass
+        while pending:
+            fut, path, games = pending.popleft()
+            try:
+                chunk_stats = fut.result()
+            except BrokenProcessPool:
+                # A worker died: every chunk in flight is lost. Replay this one game by game
+                # (the one that kills its process again is abandoned), then go on in a new pool.
+                kill_pool(pool)
+                chunk_stats = _isolated(spec, games, path, players)
+                pool = _new_pool(workers)
+                pending = deque((_submit(pool, spec, g, p), p, g) for _, p, g in pending)
+            stats.merge(chunk_stats)
+            if path is not None and out is not None:
+                with open(path, encoding="utf-8", newline="\n") as part:
+                    shutil.copyfileobj(part, out)
+                Path(path).unlink(missing_ok=True)
+                tmp_paths.remove(path)
+            if progress:
+                progress(sum(spec.hands_in_game(g) for g in games))
+            submit_next()
+        pool.shutdown(wait=True)
+    except BaseException:
+        for fut, _, _ in pending:
+            fut.cancel()
+        kill_pool(pool)  # one Ctrl-C (or SIGTERM) stops everything, even a hung hand
+        raise
 
 
-__all__ = ["SimResult", "SimSpec", "SimulationError", "Stats", "bot_rng", "first_dealer", "hand_seed",
-           "make_bots", "parse_bots", "play_game", "run_chunk", "simulate"]
+__all__ = ["HAND_TIMEOUT", "SimResult", "SimSpec", "SimulationError", "Stats", "abandon_summary", "bot_rng",
+           "first_dealer", "hand_deadline", "hand_seed", "kill_pool", "make_bots", "parse_bots", "play_game",
+           "run_chunk", "simulate"]

@@ -119,6 +119,11 @@ class Plugin:
     def mj_plugin_info(self) -> dict[str, Any]:
         return {"description": "扎鸟: birds double the payments of the seats they hit"}
 
+    @hookimpl
+    def mj_context_inputs(self) -> dict[str, dict[str, Any]]:
+        return {"birds": {"tiles": True, "max": self.birds,
+                          "description": "the birds flipped after the win (tiles)"}}
+
     @staticmethod
     def seat_hit(tile: int, dealer: int, players: int) -> int:
         return (dealer + rank_of(tile) - 1) % players

@@ -20,9 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 HAND = "234m 345p 666s 789s 8p"
 
 
+TOKEN = {"value": ""}
+
+
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     server = make_server("127.0.0.1", 0, quiet=True)
+    TOKEN["value"] = server.token
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -43,7 +47,8 @@ def get(url: str) -> tuple[int, bytes, str]:
 
 def post(url: str, body: Any) -> tuple[int, Any]:
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    req = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", "X-MJ-Token": TOKEN["value"]}
+    req = urllib.request.Request(url, data, headers)
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.load(r)

@@ -68,6 +68,10 @@ class Plugin:
         self.factor = int(options.get("factor", 2))
 
     @hookimpl
+    def mj_context_inputs(self):
+        return {"double_pay": {"description": "the factor (a conformance case may give it)"}}
+
+    @hookimpl
     def mj_settlement_inputs(self, hand, context):
         hand.emit("double_pay", seat=context.winners[0], factor=self.factor)
         return {"double_pay": self.factor}
@@ -181,7 +185,7 @@ def test_mj_plugins_lists_a_registered_plugin(double_pay: type) -> None:
     assert d["source"] == "registered"
     assert d["target"] == f"{MODULE}:Plugin"
     assert d["module"] == MODULE
-    assert d["hooks"] == ["mj_modify_settlement", "mj_settlement_inputs"]
+    assert d["hooks"] == ["mj_context_inputs", "mj_modify_settlement", "mj_settlement_inputs"]
     assert d["description"] == "Multiplies every payment of a settlement by `factor` (2: double pay)."
     assert d["options_schema"] == double_pay.options_schema
     assert d["ok"] and not d["problems"] and not d["error"]
@@ -191,7 +195,7 @@ def test_mj_plugins_lists_a_registered_plugin(double_pay: type) -> None:
     text = mj("plugins", PLUGIN)
     assert text.exit_code == 0, text.output
     assert f"{PLUGIN} — Multiplies every payment" in text.stdout
-    assert "hooks    mj_modify_settlement, mj_settlement_inputs" in text.stdout
+    assert "hooks    mj_context_inputs, mj_modify_settlement, mj_settlement_inputs" in text.stdout
     assert "options  factor: integer 1–10, default 2 — What every payment is multiplied by." in text.stdout
     full = mj("plugins", PLUGIN, "--schema")
     assert '"minimum": 1' in full.stdout
@@ -466,7 +470,7 @@ def test_an_installed_package_is_found_through_its_entry_point(tmp_path: Path) -
     found = {d["name"]: d for d in map(json.loads, listed.stdout.splitlines())}
     d = found[PLUGIN]
     assert (d["source"], d["distribution"], d["target"]) == ("entry_point", "mj-double-pay 0.1.0", MODULE)
-    assert d["hooks"] == ["mj_modify_settlement", "mj_settlement_inputs"] and d["ok"]
+    assert d["hooks"] == ["mj_context_inputs", "mj_modify_settlement", "mj_settlement_inputs"] and d["ok"]
     assert d["file"] == str(site / f"{MODULE}.py")
     broken = found["broken-pay"]
     assert not broken["ok"]

@@ -5,9 +5,13 @@ const $ = (sel) => document.querySelector(sel);
 const state = { rulesets: [], hand: [], winTile: null, tileNames: {} };
 const FLAGS = ["after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard"];
 
+// The server puts a per-launch token in the page; every POST must carry it.
+const TOKEN = (document.querySelector('meta[name="mj-token"]') || {}).content || "";
+
 async function api(path, body) {
   const opts = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json", "X-MJ-Token": TOKEN },
+    body: JSON.stringify(body),
   };
   const res = await fetch(path, opts);
   const type = res.headers.get("Content-Type") || "";
