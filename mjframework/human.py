@@ -1,16 +1,26 @@
-"""A human at the terminal: a :class:`~mjframework.players.Player` that reads option numbers.
+"""A human at the terminal, line by line: a :class:`~mjframework.players.Player` reading typed answers.
 
 :class:`HumanPlayer` shows the table (own hand sorted, in Chinese tile names,
 the wildcard marked ``三筒*``; the wildcard and its indicator; everyone's
-discards and melds) and the legal options numbered, then reads a number.
+discards and melds, another seat's concealed kong face down) and the legal
+options numbered, then reads an answer: an option's number, or a tile in any
+notation (``5m``, ``五万``, ``中``: its discard), or a word (``胡``, ``碰``,
+``吃 345m``, ``过``) — see :func:`mjframework.table.match_input`.
 Bad input is answered with a message and asked again. ``q`` or the end of
 input stops the game: the hand in progress is abandoned and no further hand
 is started (:func:`play_session` reports it and returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
-dice, the wildcard, discards, claims, kongs, what players say (``call``),
-opening declarations, birds, the last tile going round, wins and every
+dice, the wildcard, the human's own draws, discards, claims, kongs, what
+players say (``call``), opening declarations, birds, the last tile going
+round, wins (with their reading: what each 王 stood for) and every
 settlement. Other players' draws are not shown (kong replacements are).
+Seats are said as the human says them (下家 / 对家 / 上家), also inside a
+plugin's text (``座2``). It is given events as the human may see them
+(:func:`mjframework.table.seen_by`): another seat's concealed kong stays face down.
+
+The full-screen table (:mod:`mjframework.tui`) is the default in a terminal;
+this line mode serves pipes, scripts and ``mj play --plain``.
 """
 
 from __future__ import annotations
@@ -18,24 +28,30 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 import click
 
 from .events import Event
 from .players import Decision, Option, TableView
+from .table import ScoreRecorder, match_input, reading_parts, seat_words_in, seen_by
 from .tiles import Tile, parse_tile, tile_name
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
 KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
               "concealed": "暗杠", "added": "明杠"}
 KIND_NAMES = {"discard": "打", "win": "胡", "pung": "碰", "chow": "吃", "pass": "过", "kong": "杠"}
-WIN_BY = {"self_draw": "self-draw", "discard": "on a discard", "robbed_kong": "robbing a kong"}
+WIN_BY = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}
 
 
 DECISION_PROMPTS = {
     "rob": "可以抢杠 (you may rob the kong):",
 }
+
+
+# Events after which a watched game pauses (``--speed``).
+PACED = frozenset({"discard", "claim", "kong", "win", "opening_win"})
 
 
 class InputEnded(Exception):
@@ -52,7 +68,9 @@ def seat_name(seat: int, me: int | None = 0, players: int = 4) -> str:
     return SEAT_NAMES[(seat - me) % players] if players == 4 else f"座{seat}"
 
 
-def tile_label(t: Tile, wildcard: Tile | None) -> str:
+def tile_label(t: Tile | str, wildcard: Tile | None) -> str:
+    if isinstance(t, str):  # a face-down tile
+        return t
     return tile_name(t) + ("*" if wildcard is not None and t == wildcard else "")
 
 
@@ -140,9 +158,12 @@ class HumanPlayer:
                 self.stopped = True
                 raise InputEnded("input ended" if line is None else "quit")
             text = line.strip()
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return options[int(text) - 1]
-            echo(f"请输入 1–{len(options)} 的数字 (enter a number from 1 to {len(options)}; q quits)")
+            try:
+                return match_input(text, options)
+            except ValueError as e:
+                why = f"{e}; " if text and not text.lstrip("-").isdigit() else ""
+                echo(f"请输入 1–{len(options)} 的数字或牌名 ({why}enter a number from 1 to {len(options)}, "
+                     "or a tile such as 5m / 五万 / 中; q quits)")
 
     def show(self, view: TableView, decision: Decision) -> None:
         echo = self.console.echo
@@ -158,7 +179,9 @@ class HumanPlayer:
         echo("   ".join(top))
         for k in range(1, n):
             s = (self.seat + k) % n
-            melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds_of(s))
+            melds = " ".join(_meld_text(m.kind, m.tiles, w) if m.kind != "concealed-kong"
+                             else _meld_text(m.kind, ("▇",) * 4, None)  # face down until the hand ends
+                             for m in view.melds_of(s))
             discards = tiles_label(view.discards_of(s), w)
             line = f"{seat_name(s, self.seat, n):<4}弃 {discards or '-'}"
             echo(line + (f"   副露 {melds}" if melds else ""))
@@ -199,6 +222,7 @@ class Announcer:
         self._last_discard: str | None = None
         self._last_win_call: str | None = None
         self.speaker: Callable[[str], None] | None = None  # voices spoken calls (``--speak``)
+        self.recorder: ScoreRecorder | None = None  # set by play_session, to show a win's reading
 
     def name(self, seat: int) -> str:
         return seat_name(seat, self.seat, self.players)
@@ -235,8 +259,11 @@ class Announcer:
             echo(f"{self.name(e['seat'])} {kind} {tiles_label(tiles, w)}"
                  f" ({self.name(e['from_seat'])} 的)")
         elif t == "kong":
-            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')} "
-                 f"{tile_label(_code_tile(e['tile']), w)}")
+            tile = tile_label(_code_tile(e["tile"]), w) if e.get("tile") else "(扣着)"  # face down
+            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')} {tile}")
+        elif t == "draw" and e["seat"] == self.seat and e.get("tile"):
+            what = "摸" if e.get("source") == "wall" else "补"
+            echo(f"你 {what} {tile_label(_code_tile(e['tile']), w)}")
         elif t == "draw" and e.get("source") == "kong" and e["seat"] != self.seat:
             echo(f"{self.name(e['seat'])} 补牌")
         elif t == "call":
@@ -266,13 +293,14 @@ class Announcer:
         elif e.get("text") and t not in ("dice", "call"):
             # A plugin's own event says how it reads (see docs/plugins.md).
             who = f"{self.name(e['seat'])} " if isinstance(e.get("seat"), int) else ""
-            echo(f"{who}{e['text']}")
+            echo(f"{who}{seat_words_in(e['text'], self.seat, self.players)}")
 
     def _call(self, e: Event) -> None:
         """What a player says (报牌); a discard's call that is just the tile's name is not repeated."""
         text = e.get("text", "")
         if self.speaker is not None:
             self.speaker(text)
+        text = seat_words_in(text, self.seat, self.players)
         if e.get("about") == "discard" and text == self._last_discard:
             return
         if e.get("about") == "win" and text == self._last_win_call:
@@ -285,7 +313,8 @@ class Announcer:
         seat = e["seat"]
         how = WIN_BY.get(e.get("win_by", ""), e.get("win_by", ""))
         if e.get("from_seat") is not None and e.get("win_by") != "self_draw":
-            how += f" ({self.name(e['from_seat'])})"
+            how = (f"{self.name(e['from_seat'])} 放炮" if e.get("win_by") == "discard"
+                   else f"{how} ({self.name(e['from_seat'])} 的杠)")
         self._last_win_call = e.get("call")
         if e.get("call"):
             self.win_calls.append((e["seat"], e["call"]))
@@ -297,6 +326,11 @@ class Announcer:
             melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds)
             won = "" if e.get("win_by") == "self_draw" else f" + {tile_label(_code_tile(e['tile']), w)}"
             self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
+        rec = self.recorder.last_win.get(seat) if self.recorder is not None else None
+        if rec is not None and rec[1].pattern_names == e.get("patterns", []):
+            groups, _ = reading_parts(rec[1], self.recorder.stand_in_for(w))
+            if groups:
+                self.echo(f"      读法 {' '.join(groups)}")
 
 
 class Speaker:
@@ -320,12 +354,12 @@ class Speaker:
 
 
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
-                 watch: bool = False, speak: bool = False) -> list[int]:
+                 watch: bool = False, speak: bool = False, speed: float = 0.0) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
-    included), for a spectator. Seeds, bots and the first dealer derive
-    exactly as in ``mj simulate``'s first game.
+    included), for a spectator; ``speed``: seconds to pause after each move.
+    Seeds, bots and the first dealer derive exactly as in ``mj simulate``'s first game.
     """
     from .game import Game
     from .simulate import _load, first_dealer, hand_seed, make_bots
@@ -333,9 +367,16 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     console = console or Console()
     echo = console.echo
     rs, ev = _load(ruleset_ref)
+    recorder = ScoreRecorder(ev)
     human = HumanPlayer(console, 0)
     me = None if watch else 0
     announcer = Announcer(echo, me, rs.players)
+    announcer.recorder = recorder
+
+    def tell(e: Event) -> None:
+        announcer(seen_by(e, me))
+        if speed and e["type"] in PACED:
+            time.sleep(speed)
     if speak:
         announcer.speaker = Speaker()
     names = ("greedy",) * rs.players
@@ -353,7 +394,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         if not watch:
             players[0] = human
         game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
-                    emit=announcer, evaluator=ev, last_winner_call=last_call)
+                    emit=tell, evaluator=recorder, last_winner_call=last_call)
         announcer.game = game
         announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
         result = game.play()

@@ -46,7 +46,7 @@ def test_several_hands_and_the_wildcard_is_marked() -> None:
 
 
 def test_bad_choices_are_asked_again() -> None:
-    code, out = play("changsha", "--seed", "3", input="x\n0\n999\n\n-1\n" + ONES)
+    code, out = play("changsha", "--seed", "3", input="zz\n0\n999\n\n-1\n" + ONES)
     assert code == 0, out
     assert out.count("请输入 1–") >= 5  # one message per bad answer
     assert "结算" in out or "流局" in out
