@@ -129,8 +129,8 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
 @click.option("--plain", is_flag=True,
               help="Line mode even in a terminal (the default when input or output is not a terminal).")
 @click.option("--speed", "speed", metavar="SECONDS",
-              help="With --watch: the pause after each move (default 0.6 on the full-screen table, "
-                   "0 in line mode).")
+              help="The pause after each bot's move (full-screen table: default 0.3, 0.6 with --watch; "
+                   "line mode: default 0).")
 def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, plain: bool,
              speed: str | None) -> None:
     """Play RULESET at seat 0 against three greedy bots.
@@ -153,8 +153,7 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
         if not plain and _full_screen_ok():
             from .tui import play_table
 
-            play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak,
-                       speed=0.6 if pause is None else pause)
+            play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause)
             return
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0)
     except KeyboardInterrupt:
