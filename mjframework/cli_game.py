@@ -59,11 +59,13 @@ def _float(value: str | None, what: str) -> float | None:
 
 def _full_screen_ok() -> bool:
     """The full-screen table needs a terminal on both ends and the optional Textual library."""
-    import importlib.util
-
     if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
         return False
-    return importlib.util.find_spec("textual") is not None
+    try:
+        import textual  # noqa: F401  (the optional 'tui' extra)
+    except ImportError:
+        return False
+    return True
 
 
 @contextmanager

@@ -35,7 +35,7 @@ import click
 
 from .events import Event
 from .players import Decision, Option, TableView
-from .table import ScoreRecorder, match_input, reading_parts, seat_words_in, seen_by
+from .table import ScoreRecorder, match_input, reading_parts, reason_words, seat_words_in, seen_by
 from .tiles import Tile, parse_tile, tile_name
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
@@ -281,7 +281,8 @@ class Announcer:
             echo("结算  " + "   ".join(f"{self.name(s)} {p:+d}" for s, p in enumerate(pays)))
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
-                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  "
+                     f"{reason_words(item.get('reason', ''))}")
         elif t == "abandon":
             if not self.quiet_abandon:
                 echo(f"本手作废 (hand abandoned): {e.get('reason', '')}")

@@ -456,6 +456,16 @@ def seat_words_in(text: str, viewer: int | None, players: int = 4) -> str:
                          if int(m.group(1)) < players else m.group(0), text)
 
 
+# Settlement reasons the engine writes in English (kong payments), as players say them.
+REASON_WORDS = {"kong": "点杠", "added_kong": "明杠", "concealed_kong": "暗杠"}
+
+
+def reason_words(reason: str) -> str:
+    """A payment's reason for players: ``kong`` → 点杠 (pattern names and plugins' words unchanged)."""
+    head, sep, tail = reason.partition(" ")
+    return REASON_WORDS.get(head, head) + sep + tail
+
+
 def decision_tiles(decision: Decision) -> set[Tile]:
     """The tiles a turn decision lets the player discard."""
     return {o.tile for o in decision.options if o.kind == "discard" and o.tile is not None}

@@ -51,6 +51,7 @@ from .table import (
     match_input,
     option_tiles,
     ready_waits,
+    reason_words,
     seen_by,
 )
 from .tiles import Tile, TileParseError, parse_tile, tile_name
@@ -180,6 +181,7 @@ class Session:
         self.human = TableSeat(app, 0)
         self.game: Any = None
         self._wall_up = False
+        self.events: list[Event] = []  # this hand's events, as the engine told them
         self.waits: list[Tile] = []  # the viewer's waits while holding 13 (less 3 per meld)
         self.totals = [0] * self.rs.players
         self.played = 0
@@ -235,6 +237,9 @@ class Session:
         if self.quit.is_set():
             raise _Quit()
         self.running.wait()
+        if e["type"] == "hand_start":
+            self.events = []
+        self.events.append(e)
         self.state.feed(e)
         self.announcer(seen_by(e, self.viewer))
         g = self.game
@@ -291,7 +296,9 @@ class TableApp(App):
     CSS = """
     Screen { layout: vertical; }
     #top { height: 1; background: $boost; }
-    #board { height: 1fr; grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: 1fr 1fr 1fr; }
+    #board { height: 1fr; grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: auto 1fr auto; }
+    #center, #seat1, #seat3 { height: 100%; }
+    #center { overflow-y: auto; }
     .seat { border: round $secondary; padding: 0 1; }
     .seat.turn { border: round $accent; }
     #center { border: round $panel; padding: 0 1; }
@@ -317,6 +324,7 @@ class TableApp(App):
         self.message = ""
         self.between_hands = False
         self.finished = False
+        self.shown_ting = ""  # the 听 line as shown (plain text)
         self.decision_ready = asyncio.Event()  # set when a decision is on screen (tests wait on it)
         self.idle = asyncio.Event()  # set at the end of a hand / the session
 
@@ -344,6 +352,9 @@ class TableApp(App):
     def on_mount(self) -> None:
         rs = self.session.rs
         self.title = f"{rs.name} ({rs.id})"
+        if self.session.watch:  # a spectator holds no hand: every hand is shown in its seat
+            for wid in ("#hand", "#ting", "#actions"):
+                self.query_one(wid).display = False
         self.refresh_table()
         self.run_worker(self.session.run, thread=True, exclusive=True, name="game")
 
@@ -471,7 +482,8 @@ class TableApp(App):
     def _payment_line(self, item: dict[str, Any]) -> str:
         st = self.session.state
         payee = st.name(item["payee"]) if item.get("payee") is not None else "—"
-        return f"  {st.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}\n"
+        why = reason_words(item.get("reason", ""))
+        return f"  {st.name(item['payer'])} → {payee} {item['amount']}  {why}\n"
 
     def _draw_hand(self) -> None:
         st = self.session.state
@@ -497,7 +509,7 @@ class TableApp(App):
                 if after:
                     ting.append_text(self._waits_text(after))
                 else:
-                    ting.append("未听", style="grey50")
+                    ting.append("—", style="grey50")  # not ready after this discard
             elif self.session.waits:
                 ting.append_text(self._waits_text(self.session.waits))
             if p.decision.kind in ("claim", "rob") and p.decision.tile is not None:
@@ -512,6 +524,7 @@ class TableApp(App):
                 ting.append_text(self._waits_text(self.session.waits))
         self.query_one("#hand", Static).update(hand)
         self.query_one("#ting", Static).update(ting)
+        self.shown_ting = ting.plain
         self.query_one("#prompt", Static).update(self._prompt_text())
 
     def _waits_text(self, waits: list[Tile]) -> Text:
@@ -618,6 +631,7 @@ class TableApp(App):
         if self.between_hands:
             if key == "enter":
                 self.between_hands = False
+                self.idle.clear()
                 self.session.go_on.put(True)
                 self.refresh_table()
             return
