@@ -23,10 +23,11 @@ from . import settlement as st
 from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
-from .players import Decision, IllegalDecision, Option, Player, TableView
+from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
+from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
 @dataclass
@@ -88,6 +89,9 @@ class Game:
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
+        # The seat whose replacement draw (from the kong end) took the last drawable
+        # tile: the hand then has no last tile (no last_tile flag for anyone).
+        self.last_tile_replacement: int | None = None
         self.claims = ruleset.claims
         self.win_rules = ruleset.win
         self.priority = {k: i for i, k in enumerate(
@@ -95,6 +99,9 @@ class Game:
         self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
+        self.revealed = False  # face-down melds shown (at the hand's end)
+        self.left: list[int] = []  # seats that left the table this hand
+        self._offered: tuple[int, Tile] | None = None  # (discarder, tile) a plugin's claim takes
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.control = HandControl(self)
@@ -133,14 +140,42 @@ class Game:
             choice = self.players[seat].decide(TableView(self, seat), decision)
         except IllegalDecision:
             raise
-        except Exception as e:  # a bot (or UI) failing must not corrupt the hand
-            raise HandAbandoned(f"seat {seat} failed deciding {decision.kind}: "
-                                f"{type(e).__name__}: {e}") from e
+        except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
+            why = (str(e) or "left") if isinstance(e, PlayerLeft) else (
+                f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
+            self._leave(seat, why)
+            return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
         if choice not in decision.options:
             raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
                                 f"for {decision.kind} (options: "
                                 f"{', '.join(o.label() for o in decision.options)})")
         return choice
+
+    def _leave(self, seat: int, why: str) -> None:
+        """``seat`` leaves the table: a ``leave`` event, the ruleset's penalty settled at
+        once, then the hand is abandoned (ends here) or a bot takes the seat."""
+        from .bots import GreedyBot
+
+        rule = self.ruleset.leave
+        n = self.ruleset.players
+        self.left.append(seat)
+        self._event("leave", seat=seat, reason=why, penalty=rule.penalty, paid_to=rule.paid_to,
+                    hand=rule.hand)
+        if rule.penalty:
+            payees: list[int | None] = ([None] if rule.paid_to == "none"
+                                        else [s for s in range(n) if s != seat])
+            s = st.Settlement(n, [st.Payment(seat, p, rule.penalty, st.LEAVE_REASON) for p in payees])
+            net = s.net()
+            self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
+            self._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
+        if rule.hand == "bot":
+            self.players[seat] = GreedyBot(random.Random(f"{self.seed}/left/{seat}"))
+            return
+        reason = f"seat {seat} left: {why}"
+        self._emit_raw(make_event("abandon", reason=reason))
+        self._reveal(self._emit_raw)
+        self._emit_raw(make_event("hand_end", result="abandon", next_dealer=self.dealer))
+        raise _HandOver(HandResult("abandon", [], self.dealer, list(self.settled), error=reason))
 
     def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str]) -> WinContext:
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),
@@ -167,6 +202,7 @@ class Game:
             # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
             self._emit_raw(make_event("abandon", reason=str(e)))
+            self._reveal(self._emit_raw)
             self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
@@ -176,9 +212,11 @@ class Game:
         brk = self.wall.break_wall()
         self._event("dice", purpose="break", values=list(brk.dice))
         self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots])
+                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                    hidden={"tiles": NOBODY})
         self._deal()
-        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats])
+        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                    hidden={"hands": BY_SEAT})
         if rs.wildcard is not None:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
@@ -218,8 +256,12 @@ class Game:
         drawn: Tile | None = None  # the dealer starts with 14, no draw
         flags: set[str] = set()
         must_draw = False
+        pending: Any = None  # a turn's outcome already decided (a plugin's claim)
         while True:
-            if must_draw:
+            outcome: Any = None
+            if pending is not None:
+                outcome, pending, flags = pending, None, set()
+            elif must_draw:
                 if self.wall.live_remaining() == 1:
                     self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
                 t = self._draw(seat, "wall")
@@ -233,14 +275,17 @@ class Game:
                 self.seats[seat].drew_first = True
             elif self.no_claims:
                 flags.add("no_claims_yet")
-            outcome = self._turn(seat, drawn, flags)
+            if outcome is None:
+                outcome = self._turn(seat, drawn, flags)
             if isinstance(outcome, HandResult):
                 return outcome
             kind, tile, claim_flags = outcome
             if kind == "discarded":
-                last = "last_tile" in flags
+                # The wall is done after this discard: the last tile was drawn (last_tile), or a
+                # replacement draw took the last tile (then the hand has no last tile: no last_tile flag).
+                last = "last_tile" in flags or self.wall.live_remaining() == 0
                 claim = self._claims(seat, tile, last, first=("first_turn" in flags and seat == self.dealer),
-                                     extra_flags=claim_flags)
+                                     extra_flags=claim_flags, haidi="last_tile" in flags)
                 if isinstance(claim, HandResult):
                     return claim
                 if last:
@@ -249,6 +294,9 @@ class Game:
                     seat = (seat + 1) % n
                     must_draw = True
                     drawn = None
+                    continue
+                if claim[0] == "outcome":  # a plugin's claim decided the claimer's turn
+                    seat, pending, must_draw = claim[1], claim[2], False
                     continue
                 seat, drawn, flags, must_draw = claim
                 continue
@@ -356,11 +404,15 @@ class Game:
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
-            self._event("draw", seat=seat, tile=tile_code(t), source=source)
+            if source != "wall" and self.wall.live_remaining() == 0:
+                self.last_tile_replacement = seat
+            self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
         return t
 
     def _after_kong_flags(self) -> set[str]:
-        return {"after_kong", "last_tile"} if self.wall.live_remaining() == 0 else {"after_kong"}
+        """Flags of a replacement draw. It never carries ``last_tile``: when it takes the
+        last drawable tile the hand has no last tile (``last_tile_replacement`` records who)."""
+        return {"after_kong"}
 
     def _make_kong(self, seat: int, tile: Tile, robbable: bool) -> HandResult | None:
         """Four held tiles (concealed) or a pung + the held fourth (added) become a kong.
@@ -373,7 +425,8 @@ class Game:
             for _ in range(4):
                 s.hand.remove(tile)
             s.melds.append(Meld("concealed-kong", (tile,) * 4))
-            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile))
+            # Laid face down: only the owner sees the tile until the hand's end.
+            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile), hidden={"tile": seat})
             self.kongs.append(st.KongRecord(seat, "concealed_kong"))
             return None
         i = next((i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
@@ -397,13 +450,17 @@ class Game:
         return [(seat + i) % n for i in range(1, n)]
 
     def _claims(self, discarder: int, tile: Tile, last: bool, first: bool,
-                extra_flags: set[str] | None = None) -> Any:
-        """Offer the discard to the others; resolve by priority. None if nobody claims."""
+                extra_flags: set[str] | None = None, haidi: bool | None = None) -> Any:
+        """Offer the discard to the others; resolve by priority. None if nobody claims.
+
+        ``last``: no tile is left to draw, so only wins are offered; ``haidi``
+        (default: ``last``): the discard is the last tile's, wins on it carry ``last_tile``.
+        """
         n = self.ruleset.players
         wild = self._is_wild(tile)
         can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
         flags_base: set[str] = set(extra_flags or ())
-        if last:
+        if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option]] = []  # (priority, turn distance, option)
         for dist, seat in enumerate(self._seats_after(discarder)):
@@ -429,10 +486,16 @@ class Game:
                         options.append(Option("chow", tile, seq))
             if not options:
                 continue
-            options.append(Option("pass"))
-            choice = self._ask(Decision("claim", seat, tuple(options), tile, discarder))
+            decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
+            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
+                                             decision=decision) for o in opts]
+            if extra:
+                decision = Decision("claim", seat, (*options, *extra, Option("pass")), tile, discarder)
+            choice = self._ask(decision)
             if choice.kind != "pass":
-                wants.append((self.priority.get(choice.kind, 99), dist, choice, seat, flags))
+                # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
+                rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
+                wants.append((rank, dist, choice, seat, flags))
         if not wants:
             return None
         wants.sort(key=lambda w: (w[0], w[1]))
@@ -446,6 +509,19 @@ class Game:
             return self._settle_win(seats, tile, "discard", discarder, flags_by,
                                     {w: self._hand(w, tile) for w in seats})
         _, _, choice, seat, _ = top
+        if choice.kind not in ("kong", "pung", "chow"):
+            self._offered = (discarder, tile)
+            outcome = self.hook("mj_handle_option", firstresult=True, hand=self.control,
+                                seat=seat, option=choice)
+            self._offered = None
+            if outcome is None or outcome[0] != "discard":
+                raise HandAbandoned(f"no plugin carries out the claim {choice.kind!r}")
+            return "outcome", seat, self._discard(seat, outcome[1], set(outcome[2]))
+        return self._take_claim(seat, choice, discarder, tile)
+
+    def _take_claim(self, seat: int, choice: Option, discarder: int, tile: Tile) -> Any:
+        """``seat`` takes the discard into the meld ``choice.tiles`` (a ``claim`` event);
+        a kong then draws its replacement."""
         s = self.seats[seat]
         self.seats[discarder].discards.pop()
         self.no_claims = False
@@ -453,13 +529,16 @@ class Game:
         used.remove(tile)
         for t in used:
             s.hand.remove(t)
-        kind = {"kong": "kong", "pung": "pung", "chow": "chow"}[choice.kind]
+        kind = {"kong": "kong", "pung": "pung", "chow": "chow"}[choice.meld if choice.meld == "kong"
+                                                                else choice.kind]
         s.melds.append(Meld(kind, tuple(sorted(choice.tiles)), discarder))
         s.drew_first = True
         self._event("claim", seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
                     from_seat=discarder)
         if kind == "kong":
             self.kongs.append(st.KongRecord(seat, "kong", discarder))
+            if choice.kind != "kong":
+                return None  # a plugin's kong claim: the plugin draws (see HandControl.take_discard)
             rep = self._draw(seat, "kong")
             if rep is None:
                 return self._exhausted()
@@ -524,8 +603,20 @@ class Game:
         nxt = self._next_dealer_after_win(winners, discarder)
         result = HandResult("win", winners, nxt, total, patterns)
         result.next_dealer = self._plugin_next_dealer(result)
+        self._reveal()
         self._event("hand_end", result="win", next_dealer=result.next_dealer)
         return result
+
+    def _reveal(self, emit: Any = None) -> None:
+        """The hand is over: face-down melds (concealed kongs) are turned up, one ``reveal`` each."""
+        if self.revealed:
+            return
+        self.revealed = True
+        emit = emit or self.emit
+        for seat, s in enumerate(self.seats):
+            for m in s.melds:
+                if is_face_down(m):
+                    emit(make_event("reveal", seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)))
 
     def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
@@ -567,6 +658,7 @@ class Game:
             self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
         result = HandResult("draw", [], nxt, payments)
         result.next_dealer = self._plugin_next_dealer(result)
+        self._reveal()
         self._event("hand_end", result="draw", next_dealer=result.next_dealer)
         return result
 
@@ -642,6 +734,13 @@ class HandControl:
 
     def is_locked(self, seat: int) -> bool:
         return seat in self._g.locked
+
+    @property
+    def last_tile_replacement(self) -> int | None:
+        """The seat whose draw from the kong end took the last drawable tile, or None.
+
+        Then the hand has no last tile: nobody's win carries ``last_tile``."""
+        return self._g.last_tile_replacement
 
     def score_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
                   flags: Sequence[str] = ()) -> Score:
@@ -727,6 +826,18 @@ class HandControl:
         Robbing is separate (:meth:`rob_kong`), so a plugin can offer it first.
         """
         self._g._make_kong(seat, tile, robbable=False)
+
+    def take_discard(self, seat: int, option: Option) -> None:
+        """Carry out a plugin's claim ``option`` that won the discard: ``seat`` takes the
+        discarded tile into the meld ``option.tiles`` (a ``claim`` event of the kind
+        ``option.meld`` names, e.g. ``kong``). For a kong no replacement is drawn: the
+        plugin draws (e.g. :meth:`draw_from_end`). Only inside ``mj_handle_option`` for
+        a claim."""
+        g = self._g
+        if g._offered is None:
+            raise RuntimeError("take_discard outside a claim")
+        discarder, tile = g._offered
+        g._take_claim(seat, option, discarder, tile)
 
     def lock(self, seat: int) -> None:
         """From now on the seat may only win, or discard the tile it draws."""

@@ -25,7 +25,7 @@ raises is reported by name and hook, and the hand is abandoned cleanly.
 When the hooks are called during a hand, in order:
 
 1. ``mj_after_deal`` — once, after the deal and the wildcard flip;
-2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn decision;
+2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn and claim decision;
 3. ``mj_last_tile`` — when one live tile is left and a player is to draw it;
 4. ``mj_settlement_inputs`` then ``mj_modify_settlement`` — at each settlement;
 5. ``mj_next_dealer`` — when the hand ends;
@@ -93,11 +93,15 @@ def mj_after_deal(hand: HandControl) -> None:
 
 @hookspec
 def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
-    """Extra options to offer ``seat`` at a turn decision (after a draw).
+    """Extra options to offer ``seat`` at a turn decision (after a draw) or a claim
+    decision (on another's discard: ``decision.kind == "claim"``).
 
     Return plugin-specific :class:`~mjframework.players.Option` s (a ``kind``
     the engine doesn't know, e.g. ``open_kong``); if the player picks one,
-    ``mj_handle_option`` carries it out.
+    ``mj_handle_option`` carries it out. A claim option ranks among the claims
+    as the engine claim its ``meld`` names (``meld="kong"``: as a kong); it is
+    carried out only if it wins the discard, and its handler takes the tile with
+    ``hand.take_discard(seat, option)``.
     """
 
 

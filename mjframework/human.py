@@ -7,17 +7,20 @@ options numbered, then reads an answer: an option's number, or a tile in any
 notation (``5m``, ``五万``, ``中``: its discard), or a word (``胡``, ``碰``,
 ``吃 345m``, ``过``) — see :func:`mjframework.table.match_input`.
 Bad input is answered with a message and asked again. ``q`` or the end of
-input stops the game: the hand in progress is abandoned and no further hand
-is started (:func:`play_session` reports it and returns normally).
+input is leaving the table: the ruleset's ``leave`` rule applies to the hand
+in progress (a penalty, said and settled; the hand abandoned or played on by
+a bot) and no further hand is started (:func:`play_session` reports it and
+returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, the human's own draws, discards, claims, kongs, what
 players say (``call``), opening declarations, birds, the last tile going
 round, wins (with their reading: what each 王 stood for) and every
-settlement. Other players' draws are not shown (kong replacements are).
-Seats are said as the human says them (下家 / 对家 / 上家), also inside a
-plugin's text (``座2``). It is given events as the human may see them
-(:func:`mjframework.table.seen_by`): another seat's concealed kong stays face down.
+settlement. It tells each event as the human's seat sees it
+(:func:`mjframework.visibility.view_for`): other players' draws are not shown
+(kong replacements are, without the tile), another's concealed kong is face
+down until it is revealed at the hand's end. Seats are said as the human
+says them (下家 / 对家 / 上家), also inside a plugin's text (``座2``).
 
 The full-screen table (:mod:`mjframework.tui`) is the default in a terminal;
 this line mode serves pipes, scripts and ``mj play --plain``.
@@ -34,9 +37,10 @@ from collections.abc import Callable
 import click
 
 from .events import Event
-from .players import Decision, Option, TableView
-from .table import ScoreRecorder, match_input, reading_parts, reason_words, seat_words_in, seen_by
+from .players import Decision, Option, PlayerLeft, TableView
+from .table import ScoreRecorder, match_input, reading_parts, reason_words, seat_words_in
 from .tiles import Tile, parse_tile, tile_name
+from .visibility import view_for
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
 KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
@@ -54,8 +58,8 @@ DECISION_PROMPTS = {
 PACED = frozenset({"discard", "claim", "kong", "win", "opening_win"})
 
 
-class InputEnded(Exception):
-    """The human typed ``q`` or the input ran out: stop the game."""
+class InputEnded(PlayerLeft):
+    """The human typed ``q`` or the input ran out: they leave the table, the game stops."""
 
 
 WATCH_NAMES = ("东家", "南家", "西家", "北家")  # a spectator's names for seats 0–3
@@ -68,9 +72,7 @@ def seat_name(seat: int, me: int | None = 0, players: int = 4) -> str:
     return SEAT_NAMES[(seat - me) % players] if players == 4 else f"座{seat}"
 
 
-def tile_label(t: Tile | str, wildcard: Tile | None) -> str:
-    if isinstance(t, str):  # a face-down tile
-        return t
+def tile_label(t: Tile, wildcard: Tile | None) -> str:
     return tile_name(t) + ("*" if wildcard is not None and t == wildcard else "")
 
 
@@ -97,9 +99,13 @@ def _code_tile(code: str) -> Tile:
     return parse_tile(code)
 
 
+FACE_DOWN = "■"  # a tile lying face down (another's concealed kong)
+
+
 def _meld_text(kind: str, tiles: object, wildcard: Tile | None) -> str:
     names = {"chow": "吃", "pung": "碰", **KONG_NAMES}
-    return f"{names.get(kind, kind)}[{tiles_label(tiles, wildcard)}]"
+    shown = tiles_label(tiles, wildcard) if tiles else " ".join([FACE_DOWN] * 4)
+    return f"{names.get(kind, kind)}[{shown}]"
 
 
 class Console:
@@ -179,9 +185,7 @@ class HumanPlayer:
         echo("   ".join(top))
         for k in range(1, n):
             s = (self.seat + k) % n
-            melds = " ".join(_meld_text(m.kind, m.tiles, w) if m.kind != "concealed-kong"
-                             else _meld_text(m.kind, ("▇",) * 4, None)  # face down until the hand ends
-                             for m in view.melds_of(s))
+            melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds_of(s))
             discards = tiles_label(view.discards_of(s), w)
             line = f"{seat_name(s, self.seat, n):<4}弃 {discards or '-'}"
             echo(line + (f"   副露 {melds}" if melds else ""))
@@ -228,6 +232,7 @@ class Announcer:
         return seat_name(seat, self.seat, self.players)
 
     def __call__(self, e: Event) -> None:
+        e = view_for(e, self.seat)  # what this seat may see (a spectator sees everything)
         t = e["type"]
         echo = self.echo
         w = self.wildcard
@@ -259,8 +264,11 @@ class Announcer:
             echo(f"{self.name(e['seat'])} {kind} {tiles_label(tiles, w)}"
                  f" ({self.name(e['from_seat'])} 的)")
         elif t == "kong":
-            tile = tile_label(_code_tile(e["tile"]), w) if e.get("tile") else "(扣着)"  # face down
-            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')} {tile}")
+            shown = f" {tile_label(_code_tile(e['tile']), w)}" if e.get("tile") else ""
+            echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')}{shown}")
+        elif t == "reveal":
+            tiles = [_code_tile(c) for c in e.get("tiles", [])]
+            echo(f"{self.name(e['seat'])} 亮{KONG_NAMES.get(e['kind'], '')} [{tiles_label(tiles, w)}]")
         elif t == "draw" and e["seat"] == self.seat and e.get("tile"):
             what = "摸" if e.get("source") == "wall" else "补"
             echo(f"你 {what} {tile_label(_code_tile(e['tile']), w)}")
@@ -283,6 +291,12 @@ class Announcer:
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
                 echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  "
                      f"{reason_words(item.get('reason', ''))}")
+        elif t == "leave":
+            paid = {"none": "付给无人 (paid to nobody)", "each_other": "付给每家 (to each other player)"}
+            fine = (f"   罚 {e['penalty']} {paid.get(e.get('paid_to', ''), '')}"
+                    if e.get("penalty") else "")
+            then = "由机器人代打 (a bot plays on)" if e.get("hand") == "bot" else "本手作废 (hand abandoned)"
+            echo(f"{self.name(e['seat'])} 离开牌桌 (left the table: {e.get('reason', '')}){fine}; {then}")
         elif t == "abandon":
             if not self.quiet_abandon:
                 echo(f"本手作废 (hand abandoned): {e.get('reason', '')}")
@@ -375,7 +389,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     announcer.recorder = recorder
 
     def tell(e: Event) -> None:
-        announcer(seen_by(e, me))
+        announcer(e)  # it shows each event as seat ``me`` sees it
         if speed and e["type"] in PACED:
             time.sleep(speed)
     if speak:
@@ -402,7 +416,11 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
         if human.stopped:
-            echo("游戏停止 (game stopped by 'q' or the end of input; this hand is not counted)")
+            totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
+            fine = rs.leave.penalty
+            paid = "to nobody" if rs.leave.paid_to == "none" else "to each other player"
+            echo("游戏停止 (game stopped by 'q' or the end of input: you left the table"
+                 + (f"; you pay {fine} {paid})" if fine else "; nothing is paid)"))
             break
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.

@@ -153,6 +153,17 @@ class Scoring:
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
+    # Which of several equal-paying results is scored (see docs/pattern-language.md).
+    ties: str = "first_declared"
+
+
+@dataclass(frozen=True)
+class LeaveRule:
+    """What happens when a player leaves mid-hand (``leave:`` in the YAML)."""
+
+    penalty: int = 0  # what the leaver pays
+    paid_to: str = "none"  # none (to nobody: the hand's sum is -penalty) | each_other
+    hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,7 @@ class Ruleset:
     deal: dict[str, Any]
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
+    leave: LeaveRule = field(default_factory=lambda: LeaveRule())
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

@@ -118,10 +118,12 @@ class Measures:
         return n
 
     def pair_tile(self) -> Tile | None:
-        for g in self._groups():
-            if g.kind == "pair":
-                return g.tiles[0]
-        return None
+        """The tile of the reading's one pair; None when it has none, or several (seven pairs)."""
+        pairs = [g for g in self._groups() if g.kind == "pair"]
+        return pairs[0].tiles[0] if len(pairs) == 1 else None
+
+    def has_one_pair(self) -> bool:
+        return sum(1 for g in self._groups() if g.kind == "pair") == 1
 
 
 def shape_matches(pattern_shapes: tuple[Shape, ...], shape: Shape) -> bool:
@@ -147,7 +149,8 @@ def requirements_hold(p: Pattern, m: Measures) -> bool:
         return False
     if p.no_tiles is not None and any(p.no_tiles.match(t) for t in m.tiles):
         return False
-    if p.pair is not None:
+    if p.pair is not None and m.has_one_pair():
+        # Judged where the shape has a pair; seven pairs has no single pair to judge.
         t = m.pair_tile()
         if t is None or not p.pair.match(t):
             return False

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .hand import Meld
 from .tiles import Tile, format_tiles, tile_name
+from .visibility import meld_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -55,8 +56,14 @@ class IllegalDecision(Exception):
     """A player chose something that wasn't offered."""
 
 
+class PlayerLeft(Exception):
+    """A player leaves the table mid-hand: a human quits or disconnects, an external
+    program gives up or times out. Raised from ``decide``; the engine then applies the
+    ruleset's ``leave`` rule (any other exception from ``decide`` is treated the same)."""
+
+
 class TableView:
-    """What one seat can see: its own tiles, everyone's melds and discards.
+    """What one seat can see: its own tiles, everyone's melds (face-down ones masked) and discards.
 
     Read-only: properties return fresh tuples, never engine state.
     """
@@ -76,7 +83,10 @@ class TableView:
         return tuple(self._game.seats[self.seat].melds)
 
     def melds_of(self, seat: int) -> tuple[Meld, ...]:
-        return tuple(self._game.seats[seat].melds)
+        """``seat``'s melds as this seat sees them: another's concealed kong lies face
+        down (no tiles) until the hand's end (:func:`mjframework.visibility.meld_for`)."""
+        g = self._game
+        return tuple(meld_for(m, seat, self.seat, g.revealed) for m in g.seats[seat].melds)
 
     def discards_of(self, seat: int) -> tuple[Tile, ...]:
         return tuple(self._game.seats[seat].discards)

@@ -616,6 +616,11 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
                                       ("deal", _fmt(rs.deal))]))
     out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    lv = rs.leave
+    paid = {"none": "to nobody", "each_other": "to each other player"}.get(lv.paid_to, lv.paid_to)
+    then = {"abandon": "the hand is abandoned", "bot": "a bot plays the seat on"}.get(lv.hand, lv.hand)
+    out.append(("Leaving the table", [("penalty", f"{lv.penalty} {paid}" if lv.penalty else "none"),
+                                      ("the hand", then)]))
     sc = rs.scoring
     combine = {"sum": "sum: matching patterns add up",
                "highest": "highest: only the best-paying pattern counts"}.get(sc.combine, sc.combine)
@@ -623,6 +628,7 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             ("tiers", " > ".join(sc.tiers) + " (only the highest tier matched counts)"
              if sc.tiers else "none"),
             ("payout", _fmt(sc.payout)),
+            ("ties", TIES.get(sc.ties, sc.ties)),
             ("dealer bonus", f"+{sc.dealer_bonus} on each payment the dealer makes or receives"
              if sc.dealer_bonus else "none")]
     if sc.kongs:
@@ -634,6 +640,13 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))
     return out
+
+
+TIES = {
+    "first_declared": "equal pay: the result whose patterns come first in declaration order",
+    "fewest_patterns": "equal pay: the result with the fewest patterns, then the first declared",
+    "most_patterns": "equal pay: the result with the most patterns, then the first declared",
+}
 
 
 def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, list[str]] | None:

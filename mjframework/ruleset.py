@@ -25,6 +25,7 @@ from .errors import Location, Problem, RulesetError
 from .model import (
     Count,
     KongPayment,
+    LeaveRule,
     Pattern,
     Ruleset,
     Scoring,
@@ -515,6 +516,7 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            ties=str(s.get("ties", "first_declared")),
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:
@@ -627,9 +629,14 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
-        plugins=plugins, data=data,
+        plugins=plugins, data=data, leave=_leave_rule(data.get("leave") or {}),
     )
     return rs, problems
+
+
+def _leave_rule(d: dict[str, Any]) -> LeaveRule:
+    return LeaveRule(penalty=int(d.get("penalty", 0)), paid_to=str(d.get("paid_to", "none")),
+                     hand=str(d.get("hand", "abandon")))
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:

@@ -10,8 +10,8 @@ The flow of :meth:`Evaluator.score`:
    is already a win, wait patterns on every reading;
 4. exclusions, then tiers (only the highest tier that matched counts), then
    ``combine`` (the highest single pattern, or the sum);
-5. the reading that pays the winner most is chosen; ties go to the pattern
-   declared first.
+5. the reading that pays the winner most is chosen; equal pay is decided by
+   the ruleset's ``scoring.ties`` (:meth:`Evaluator.tie_key`).
 """
 
 from __future__ import annotations
@@ -207,14 +207,30 @@ class Evaluator:
                 if result is None:
                     continue
                 points, picked = result
-                key = (points, -min(p.index for p, _ in picked))
-                if best is None or key > best[0]:
+                key = (-points, self.tie_key(picked))
+                if best is None or key < best[0]:
                     best = (key, reading, picked, points)
         if best is None:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
         return Score(True, reading=reading, patterns=scored, points=points, wildcard=wildcard)
+
+    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
+        """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
+
+        ``first_declared``: the patterns' declaration positions, sorted, compared
+        in turn (the result holding the earliest-declared pattern; if both hold
+        it, the next, …). ``fewest_patterns`` / ``most_patterns`` count the
+        patterns first, then fall back to ``first_declared``.
+        """
+        order = tuple(sorted(p.index for p, _ in picked))
+        ties = self.ruleset.scoring.ties
+        if ties == "fewest_patterns":
+            return (len(order), order)
+        if ties == "most_patterns":
+            return (-len(order), order)
+        return order
 
     def _for_context(self, ctx: WinContext, facts: HandFacts
                      ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:

@@ -5,8 +5,8 @@ melds, the viewer's own hand and drawn tile, the wildcard and its indicator,
 the dealer, the calls (报牌), every win with its reading and every payment,
 and the running totals — so a front end (the full-screen table of
 :mod:`mjframework.tui`, a test) only draws it. It knows only what its viewer
-may know: every event passes :func:`seen_by` first (the one place where hidden
-information is masked).
+may know: every event passes :func:`mjframework.visibility.view_for` first
+(the one place that decides hidden information).
 
 Also here, because the line mode and the full-screen table share them:
 
@@ -31,30 +31,7 @@ from .events import Event
 from .hand import Hand, Meld, WinContext
 from .players import Decision, Option
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
-
-# -- hidden information ------------------------------------------------------------------
-
-
-def seen_by(event: Event, seat: int | None) -> Event:
-    """What ``seat`` may see of ``event`` (``None``: a spectator, who sees everything).
-
-    Another seat's concealed tiles stay hidden: the deal shows only the
-    viewer's own hand, other seats' draws carry no tile, and another seat's
-    concealed kong (暗杠) is shown face down (``tile`` null) until the hand ends.
-    """
-    if seat is None:
-        return event
-    t = event["type"]
-    if t == "deal":
-        return {**event, "hands": [h if s == seat else [None] * len(h) for s, h in enumerate(event["hands"])]}
-    if t == "wall":
-        return {**event, "tiles": [None] * len(event["tiles"])}
-    if t == "draw" and event.get("seat") != seat:
-        return {**event, "tile": None}
-    if t == "kong" and event.get("kind") == "concealed" and event.get("seat") != seat:
-        return {**event, "tile": None}
-    return event
-
+from .visibility import view_for
 
 # -- the reading of a win -------------------------------------------------------------------
 
@@ -292,7 +269,7 @@ class TableState:
 
     def feed(self, event: Event) -> None:
         """Take one event (masked here for the viewer)."""
-        e = seen_by(event, self.viewer)
+        e = view_for(event, self.viewer)
         t = e["type"]
         handler = getattr(self, "_on_" + t, None)
         if handler is not None:
@@ -309,10 +286,12 @@ class TableState:
     def _on_deal(self, e: Event) -> None:
         for s, hand in enumerate(e["hands"]):
             sv = self.seats[s]
-            if self.knows(s) and all(c is not None for c in hand):
+            if hand is not None and self.knows(s) and all(c is not None for c in hand):
                 sv.hand = sorted(parse_tile(c) for c in hand)
-            else:
+            elif hand is not None:
                 sv.hidden = len(hand)
+            else:  # masked: the deal gives the dealer 14 tiles, the others 13
+                sv.hidden = 14 if s == self.dealer else 13
         self.turn = self.dealer
 
     def _on_wildcard(self, e: Event) -> None:
@@ -374,6 +353,15 @@ class TableState:
                     sv.melds[i] = ("added-kong", (tile,) * 4)
                     break
         self.turn = e["seat"]
+
+    def _on_reveal(self, e: Event) -> None:
+        """A face-down meld turned up at the hand's end."""
+        tiles = tuple(parse_tile(c) for c in e.get("tiles", []))
+        melds = self.seats[e["seat"]].melds
+        for i, (kind, ts) in enumerate(melds):
+            if kind == e.get("kind") and (not ts or None in ts):
+                melds[i] = (kind, tiles)
+                break
 
     def _on_win(self, e: Event) -> None:
         seat = e["seat"]

@@ -52,7 +52,6 @@ from .table import (
     option_tiles,
     ready_waits,
     reason_words,
-    seen_by,
 )
 from .tiles import Tile, TileParseError, parse_tile, tile_name
 
@@ -241,7 +240,7 @@ class Session:
             self.events = []
         self.events.append(e)
         self.state.feed(e)
-        self.announcer(seen_by(e, self.viewer))
+        self.announcer(e)  # it tells each event as the viewer sees it
         g = self.game
         if e["type"] == "hand_start":
             self._wall_up = False

@@ -15,10 +15,15 @@ optional: when it is absent, that call is simply not made.
 ``claims``      claims and kongs by kind: ``pung``, ``chow``, ``kong``
                 (claimed on a discard), ``added``, ``concealed``
 ``discard``     a discard, ``{tile}`` the tile's name (``"{tile}"``: 「八万」)
+``discard_ask`` optional (off when absent): said instead of ``discard``, the
+                offer of the discard to the table (``"{tile}有没有人要啊"``:
+                「八万有没有人要啊」)
 ``wins``        scored pattern → the call for a win (``单换调: 换调``); the first
                 scored pattern with a call decides
 ``after_kong``  on a kong replacement draw: ``replace`` whole calls
-                (``自摸: 开杠自摸``), otherwise put ``prefix`` before the call
+                (``自摸: 开杠自摸``), otherwise put ``prefix`` before the call —
+                or, with ``prefix_to: pattern``, before the name of the
+                pattern that gave the call (「开杠」 + 单换调: 「开杠单换调」)
 ``repeat``      when the player who won the previous hand of the game wins
                 again and both calls are in one group's ``calls``, the group's
                 ``say`` is said instead of the win call (「又自摸啦」)
@@ -74,6 +79,7 @@ class Plugin:
                 "properties": {k: {"type": "string"} for k in CLAIM_KINDS},
             },
             "discard": _template("tile"),
+            "discard_ask": _template("tile"),
             "wins": {"type": "object", "additionalProperties": {"type": "string"},
                      "description": "Scored pattern name → the call."},
             "after_kong": {
@@ -81,6 +87,10 @@ class Plugin:
                 "description": "A win on a kong replacement draw: replace whole calls, or add a prefix.",
                 "properties": {
                     "prefix": {"type": "string"},
+                    "prefix_to": {"enum": ["call", "pattern"],
+                                  "description": "What the prefix goes before: the win call "
+                                                 "(default) or the name of the pattern that "
+                                                 "gave it."},
                     "replace": {"type": "object", "additionalProperties": {"type": "string"}},
                 },
             },
@@ -105,10 +115,11 @@ class Plugin:
         self.dice_low: str = str(dice["low"]) if dice else ""
         self.wildcard_say: str | None = options.get("wildcard")
         self.claims: dict[str, str] = dict(options.get("claims", {}))
-        self.discard_say: str | None = options.get("discard")
+        self.discard_say: str | None = options.get("discard_ask") or options.get("discard")
         self.wins: dict[str, str] = dict(options.get("wins", {}))
         ak = options.get("after_kong", {})
         self.kong_prefix: str = ak.get("prefix", "")
+        self.prefix_to_pattern = ak.get("prefix_to", "call") == "pattern"
         self.kong_replace: dict[str, str] = dict(ak.get("replace", {}))
         self.repeat = [(frozenset(r["calls"]), str(r["say"])) for r in options.get("repeat", [])]
         # The sum of the wildcard dice, per hand, until the wildcard event says the tile.
@@ -125,12 +136,14 @@ class Plugin:
 
     @hookimpl
     def mj_win_call(self, patterns: list[str], context: SettlementContext) -> str | None:
-        calls = [self.wins[p] for p in patterns if p in self.wins]
-        if not calls:
+        called = [p for p in patterns if p in self.wins]
+        if not called:
             return None
-        call = calls[0]
+        call = self.wins[called[0]]
         if "after_kong" in context.flags or "open_kong" in context.flags:
-            call = self.kong_replace.get(call, self.kong_prefix + call)
+            if call in self.kong_replace:
+                return self.kong_replace[call]
+            return self.kong_prefix + (called[0] if self.prefix_to_pattern else call)
         return call
 
     def repeat_call(self, seat: int, call: str, previous: tuple[int, str] | None) -> str | None:

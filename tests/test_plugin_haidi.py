@@ -142,7 +142,8 @@ def test_taker_wins_haidilaoyue(table: Any) -> None:
     assert all({o.kind for o in d.options} == {"take_last", "pass"} for d in asked)
     i = events.index(of(events, "haidi")[-1])
     draw, win = events[i + 1], of(events, "win")[0]
-    assert draw == {"type": "draw", "seat": 2, "tile": draw["tile"], "source": "wall"}
+    assert draw == {"type": "draw", "seat": 2, "tile": draw["tile"], "source": "wall",
+                    "hidden": {"tile": 2}}
     assert (win["seat"], win["win_by"], win["tile"]) == (2, "self_draw", draw["tile"])
     assert win["patterns"] == ["海底捞月"]
     assert not of(events, "haidi_shown")

@@ -137,7 +137,7 @@ def test_gangshang_kaihua(table: Any) -> None:
     kong, dice, draw, win = (e for e in rest if e["type"] in ("kong", "dice", "draw", "win"))
     assert kong == {"type": "kong", "seat": 2, "kind": "added", "tile": "8m"}
     assert dice == {"type": "dice", "purpose": "open_kong", "values": [1, 1]}
-    assert draw == {"type": "draw", "seat": 2, "tile": "8s", "source": "kong"}
+    assert draw == {"type": "draw", "seat": 2, "tile": "8s", "source": "kong", "hidden": {"tile": 2}}
     assert (win["seat"], win["win_by"], win["tile"]) == (2, "self_draw", "8s")
     assert win["patterns"] == ["杠上开花"]
     assert result.winners == [2] and result.next_dealer == 2
@@ -155,7 +155,7 @@ def test_discarded_at_once_gangshang_pao(table: Any) -> None:
     assert (ok["seat"], ok["tile"], ok["kind"]) == (2, "2s", "added")
     assert [e["type"] for e in rest[:4]] == ["kong", "dice", "draw", "discard"]
     draw, discard = rest[2], rest[3]
-    assert draw == {"type": "draw", "seat": 2, "tile": "5s", "source": "kong"}
+    assert draw == {"type": "draw", "seat": 2, "tile": "5s", "source": "kong", "hidden": {"tile": 2}}
     assert discard == {"type": "discard", "seat": 2, "tile": "5s"}  # the drawn tile, at once
     (win,) = of(events, "win")
     assert (win["seat"], win["win_by"], win["from_seat"], win["tile"]) == (3, "discard", 2, "5s")
@@ -223,7 +223,8 @@ def test_count_stops_at_the_stacks_left(table: Any, monkeypatch: pytest.MonkeyPa
     assert tried == [(8, None), (7, "4m"), (7, None), (6, None), (5, None), (4, None), (3, "1s")]
     ok, rest = after_open_kong(events)
     assert rest[1] == {"type": "dice", "purpose": "open_kong", "values": [3, 5]}
-    assert rest[2] == {"type": "draw", "seat": ok["seat"], "tile": "4m", "source": "kong"}
+    assert rest[2] == {"type": "draw", "seat": ok["seat"], "tile": "4m", "source": "kong",
+                       "hidden": {"tile": ok["seat"]}}
     assert rest[3] == {"type": "discard", "seat": ok["seat"], "tile": "4m"}
 
 
@@ -427,9 +428,10 @@ def test_win_on_the_drawn_tile() -> None:
 
 
 def test_counting_past_the_stacks_left_and_the_last_tile() -> None:
-    # Sum 7, only two stacks left at the end: the 2nd back is taken. It is the last tile.
+    # Sum 7, only two stacks left at the end: the 2nd back is taken. It is the last tile,
+    # taken by a draw from the kong end: the hand has no 海底, so no last_tile flag.
     hand = FakeHand("5p 123m", stacks={2: "9s"}, dice=(3, 4))
-    assert handle(hand) == ("discard", parse_tiles("9s")[0], ["after_kong_discard", "last_tile"])
+    assert handle(hand) == ("discard", parse_tiles("9s")[0], ["after_kong_discard"])
     assert [c[1] for c in hand.calls if c[0] == "draw_from_end"] == [7, 6, 5, 4, 3, 2]
     # No stack at the end has a tile: the next live tile.
     hand = FakeHand("5p 123m", stacks={}, live="4m 6m", dice=(1, 1))

@@ -200,7 +200,7 @@ def test_kong_melds_add_kong_payments_in_huandiao() -> None:
 def test_after_kong_call() -> None:
     out = score_json(HD, "345m 678m 222s 1p", "-t", "6z", "-w", "1p", "-m", "concealed-kong 5s",
                      "-f", "after_kong")
-    assert out["call"] == "开杠换调"
+    assert out["call"] == "开杠单换调"
 
 
 def test_non_win_prints_why_and_exits_0() -> None:

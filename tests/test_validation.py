@@ -537,7 +537,7 @@ def test_validate_several_files(tmp_path: Path) -> None:
     assert lines == [
         f"{bad1.at('four')}: players: must be an integer, not 'four'",
         f"{bad2.at('combin')}: scoring.combin: unknown key 'combin' (did you mean 'combine'?); "
-        "allowed here: combine, dealer_bonus, kongs, payout, tiers",
+        "allowed here: combine, dealer_bonus, kongs, payout, tiers, ties",
     ]
     assert result.stderr.splitlines()[-1] == "2 file(s) with problems"
     assert result.stdout.splitlines() == [
