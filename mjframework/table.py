@@ -250,6 +250,7 @@ class TableState:
         self.result: str | None = None  # win | draw | abandon, when the hand is over
         self.next_dealer: int | None = None
         self.reason = ""
+        self.leaves: list[Event] = []  # players who left the table this hand (their penalty is settled)
         for s in self.seats:
             s.hand, s.hidden, s.melds, s.river = None, 0, [], []
 
@@ -398,9 +399,9 @@ class TableState:
         self.next_dealer = e.get("next_dealer")
         if e["result"] != "abandon":
             self.hands_played += 1
-        else:  # an abandoned hand pays nothing: undo what it had settled
-            for s, p in zip(self.seats, self.net, strict=False):
-                s.total -= p
+
+    def _on_leave(self, e: Event) -> None:
+        self.leaves.append(e)
 
     def reveal(self, seat: int, concealed: Sequence[Tile], melds: Sequence[Meld]) -> None:
         """At the hand's end every hand is shown, concealed kongs included."""

@@ -127,7 +127,7 @@ class TableSeat:
         self.stopped = False
 
     def decide(self, view: TableView, decision: Decision) -> Option:
-        if self.stopped:
+        if self.stopped:  # q was pressed while the bots moved: leave now
             raise InputEnded("quit")
         pending = self.app.session.pending_for(view, decision)
         self.app.session.ui(self.app.show_decision, pending)
@@ -209,10 +209,10 @@ class Session:
                 result = self.game.play()
             except _Quit:
                 break
+            self.totals = [sv.total for sv in self.state.seats]  # every settlement told, a leaver's too
             if self.human.stopped or self.quit.is_set():
                 break
             self.played += result.result != "abandon"
-            self.totals = [sv.total for sv in self.state.seats]
             dealer = result.next_dealer
             calls = self.announcer.win_calls
             last_call = calls[0] if len(calls) == 1 else None
@@ -233,8 +233,8 @@ class Session:
 
     def on_event(self, e: Event) -> None:
         """Every event of the hand (game thread): update the model, then the screen."""
-        if self.quit.is_set():
-            raise _Quit()
+        if self.watch and self.quit.is_set():
+            raise _Quit()  # a spectator stops at once; a player leaves at their next decision
         self.running.wait()
         if e["type"] == "hand_start":
             self.events = []
@@ -442,6 +442,9 @@ class TableApp(App):
         st = self.session.state
         w = st.wildcard
         out = Text()
+        for e in st.leaves:
+            fine = f"  罚 {e['penalty']}" if e.get("penalty") else ""
+            out.append(f"{st.name(e['seat'])} 离开牌桌{fine}\n", style="bold")
         if not st.wins:
             out.append({"draw": "流局 (the wall is exhausted)", "abandon": f"本手作废 {st.reason}"}
                        .get(st.result or "", st.result or ""), style="bold")
@@ -748,10 +751,14 @@ class TableApp(App):
         self.action_quit_game()  # never leave the game thread waiting for an answer
 
     def action_quit_game(self) -> None:
+        """q: a spectator stops watching; a player leaves the table (the ruleset's ``leave`` rule
+        applies at their next decision — now, if one is on screen) and no further hand starts."""
         s = self.session
         s.quit.set()
+        s.speed = 0.0
         s.running.set()
         s.go_on.put(False)
+        s.human.stopped = True
         if self.pending is not None:
             self.pending = None
             s.human.answers.put(None)
@@ -769,6 +776,9 @@ def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = Fal
     app.run()
     s = app.session
     names = [s.state.name(i) for i in range(s.rs.players)]
+    for e in s.state.leaves:
+        fine = f", 罚 {e['penalty']}" if e.get("penalty") else ""
+        click.echo(f"{names[e['seat']]} 离开牌桌 (left the table{fine})")
     click.echo(f"{s.rs.name} ({s.rs.id}) — seed {seed}: {s.played} 手   总计  "
                + "   ".join(f"{n} {v:+d}" for n, v in zip(names, s.totals, strict=True)))
     return s.totals

@@ -237,7 +237,8 @@ def test_a_typo_is_answered_and_asked_again() -> None:
     asyncio.run(run())
 
 
-def test_q_quits_mid_hand() -> None:
+def test_q_leaves_the_table_mid_hand() -> None:
+    """q at a decision is leaving the table: changsha's leave rule charges 70, paid to nobody."""
     async def run() -> None:
         app = TableApp("changsha", seed=3, hands=2, speed=0)
         async with app.run_test(size=SIZE) as pilot:
@@ -247,7 +248,8 @@ def test_q_quits_mid_hand() -> None:
                 await pilot.pause()
                 if not app.is_running:
                     break
-        assert app.session.played == 0 and app.return_value == [0, 0, 0, 0]
+        assert app.session.played == 0 and app.return_value == [-70, 0, 0, 0]
+        assert [e["seat"] for e in app.session.state.leaves] == [0]
 
     asyncio.run(run())
 
@@ -270,3 +272,88 @@ def test_watch_shows_four_bots_on_the_same_table() -> None:
     assert "王 " in text and "余牌" in text and "速度" in text
     assert "总计 (2 手)" in text
     assert "胡" in text or "流局" in text
+
+
+# -- in a real terminal ------------------------------------------------------------------------
+
+
+def _run_in_pty(args: list[str], keys: list[tuple[str, bytes]]) -> tuple[int, str]:
+    """Run ``mj`` on a pseudo-terminal (stdin and stdout both TTYs, 120×40); answer ``keys``:
+    (text to wait for, bytes to type). Returns the exit code and everything written."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", PYTHONIOENCODING="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "mjframework", *args], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    out = b""
+
+    def read(until: bytes | None) -> None:
+        nonlocal out
+        deadline = time.monotonic() + WAIT  # a guard against a hang only
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if not ready:
+                if proc.poll() is not None:
+                    return
+                continue
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            out += data
+            if until is not None and until in out:
+                return
+
+    try:
+        for wait_for, typed in keys:
+            read(wait_for.encode())
+            os.write(master, typed)
+        read(None)
+        code = proc.wait(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return code, out.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
+def test_mj_play_in_a_terminal_starts_the_table() -> None:
+    """``mj play changsha --seed 3`` on a terminal: the full screen (alternate screen), keys work."""
+    code, out = _run_in_pty(["play", "changsha", "--seed", "3"], [("x  过", b"x"), ("余牌", b"q")])
+    assert code == 0, out[-2000:]
+    assert "\x1b[?1049h" in out  # the alternate screen: the full-screen table
+    assert "碰 九索" in out  # the first claim offered as a button
+    assert "离开牌桌" in out and "总计" in out  # q left the table; the totals printed afterwards
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
+def test_plain_forces_the_line_mode_in_a_terminal() -> None:
+    code, out = _run_in_pty(["play", "changsha", "--seed", "3", "--plain"], [("选择 [1-", b"q\n")])
+    assert code == 0, out[-2000:]
+    assert "\x1b[?1049h" not in out and "选择 [1-" in out
+
+
+def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:
+    import sys
+
+    import mjframework.cli  # noqa: F401  (loads the commands, cli_game among them)
+
+    cli_game = sys.modules["mjframework.cli_game"]
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    assert cli_game._full_screen_ok()
+    monkeypatch.setitem(sys.modules, "textual", None)  # as if the 'tui' extra were not installed
+    assert not cli_game._full_screen_ok()
