@@ -261,9 +261,10 @@ class Session:
 
     def waits_of(self, concealed: list[Tile]) -> list[Tile]:
         """The viewer's waits with these concealed tiles (only a hand of 13 less 3 per meld waits)."""
-        g, me = self.game, self.viewer
+        me = self.viewer
         if me is None:
             return []
+        g = self.game
         melds = list(g.seats[me].melds)
         if len(concealed) + 3 * len(melds) != 13:
             return []
@@ -380,8 +381,8 @@ class TableApp(App):
         top.append(f"   庄家 {st.name(st.dealer)}")
         top.append(f"   余牌 {st.wall_left if st.wall_left is not None else '-'}")
         if self.session.watch:
-            top.append(f"   速度 {self.session.speed:.1f}s" + ("  (暂停)" if not self.session.running.is_set()
-                                                          else ""))
+            paused = "  (暂停)" if not self.session.running.is_set() else ""
+            top.append(f"   每步 {self.session.speed:.1f} 秒{paused}")
         self.query_one("#top", Static).update(top)
         for k in range(4):
             w = self.query_one(f"#seat{k}", Static)
@@ -556,7 +557,7 @@ class TableApp(App):
                 out.append("←/→ 选择  Enter 确定  ")
             out.append("q 退出")
         elif self.session.watch:
-            out.append("+/- 速度  空格 暂停  q 退出")
+            out.append("+ 快  - 慢  空格 暂停  q 退出")
         else:
             out.append("q 退出")
         return out

@@ -269,7 +269,7 @@ def test_watch_shows_four_bots_on_the_same_table() -> None:
     text = asyncio.run(run())
     for name in ("东家", "南家", "西家", "北家"):
         assert name in text
-    assert "王 " in text and "余牌" in text and "速度" in text
+    assert "王 " in text and "余牌" in text and "每步" in text
     assert "总计 (2 手)" in text
     assert "胡" in text or "流局" in text
 
@@ -357,3 +357,29 @@ def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:
     assert cli_game._full_screen_ok()
     monkeypatch.setitem(sys.modules, "textual", None)  # as if the 'tui' extra were not installed
     assert not cli_game._full_screen_ok()
+
+
+def test_any_decision_shows_generically() -> None:
+    """A plugin's question (its own option kinds and words), an exchange-like choice of hand
+    tiles, several wins: options become keyed buttons or pickable hand tiles, never special cases."""
+    from mjframework.players import Decision
+    from mjframework.tui import Session, assign_keys
+
+    take, no = Option("take_last", text="要海底"), Option("pass", text="不要")
+    assert assign_keys([take, no]) == [("a", take), ("x", no)]
+    wins = [Option("win", 4), Option("win", 7), Option("declare", text="报听"), Option("pass")]
+    keys = [k for k, _ in assign_keys(wins)]
+    assert keys[0] == "h" and len(set(keys)) == 4
+
+    class View:
+        hand = (0, 1, 2, 4, 4, 9, 10, 11, 18, 19, 20, 27, 27)
+
+    session = Session.__new__(Session)
+    session.viewer = None  # no 听 to compute here
+    exchange = Decision("exchange", 0, (Option("discard", 0), Option("discard", 27), Option("pass")),
+                        prompt="换三张")
+    p = session.pending_for(View(), exchange)  # type: ignore[arg-type]
+    assert set(p.discards) == {0, 27} and [o.kind for _, o in p.buttons] == ["pass"]
+    assert not p.buttons_mode and p.drawn is None
+    q = session.pending_for(View(), Decision("plugin", 0, (take, no), prompt="海底"))  # type: ignore[arg-type]
+    assert q.buttons_mode and [o for _, o in q.buttons] == [take, no]
