@@ -159,7 +159,7 @@ class HumanPlayer:
         for i in range(0, len(labels), per_line):
             echo("  ".join(f"{j + 1:>2}) {labels[j]}" for j in range(i, min(i + per_line, len(labels)))))
         while True:
-            line = self.console.ask(f"选择 [1-{len(options)}]: ")
+            line = self.console.ask(f"选择 [1-{len(options)}] 或牌名: ")
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 self.stopped = True
                 raise InputEnded("input ended" if line is None else "quit")

@@ -103,7 +103,7 @@ def match_input(text: str, options: Sequence[Option], *, numbers: bool = True) -
     ``五万``, ``中``: that tile's discard, or the one option on that tile);
     a kind (``胡``, ``碰``, ``吃``, ``杠``, ``过`` or ``h``/``p``/``c``/``g``/``x``),
     optionally followed by tiles to pick among several (``吃 345m``, ``杠 东``);
-    or an option's own text (a plugin's ``要海底``).
+    or an option's own text (what a plugin named it).
     """
     s = text.strip()
     if not s:

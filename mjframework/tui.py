@@ -28,6 +28,7 @@ space pauses).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 import time
@@ -221,7 +222,8 @@ class Session:
                 break
             if not last and not self.go_on.get():
                 break
-        self.ui(self.app.session_over)
+        with contextlib.suppress(_Quit):
+            self.ui(self.app.session_over)
 
     def ui(self, fn: Any, *args: Any) -> Any:
         """Run ``fn`` on the screen's thread and wait for it; stop quietly if the screen is gone."""
