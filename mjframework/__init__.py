@@ -4,4 +4,4 @@ from .errors import HandError, MJError, RulesetError
 from .ruleset import available_rulesets, load_ruleset
 
 __all__ = ["HandError", "MJError", "RulesetError", "available_rulesets", "load_ruleset"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

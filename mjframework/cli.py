@@ -55,8 +55,14 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mjframework")
-def main() -> None:
+@click.option("--trace-hooks", is_flag=True,
+              help="Print every plugin hook call (hook, plugins, arguments, result) to stderr.")
+def main(trace_hooks: bool) -> None:
     """mjframework: mahjong variants declared in YAML, played, scored and settled by one engine."""
+    if trace_hooks:
+        from .plugins import set_hook_tracing
+
+        set_hook_tracing(lambda line: click.echo(line, err=True))
 
 
 @main.command()
@@ -101,9 +107,17 @@ def rulesets_cmd(as_json: bool) -> None:
 
 @main.command("schema")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to this file.")
-def schema_cmd(output: Path | None) -> None:
-    """Print (or write) the ruleset JSON Schema, for editors' YAML language servers."""
-    text = json.dumps(rs_mod.schema(), indent=2, ensure_ascii=False) + "\n"
+@click.option("--conformance", is_flag=True,
+              help="The schema of conformance case files instead of rulesets.")
+def schema_cmd(output: Path | None, conformance: bool) -> None:
+    """Print (or write) the ruleset JSON Schema, for editors' YAML language servers.
+
+    With --conformance, the schema of conformance case files (docs/conformance.md).
+    """
+    from .conformance import schema as conformance_schema
+
+    text = json.dumps(conformance_schema() if conformance else rs_mod.schema(),
+                      indent=2, ensure_ascii=False) + "\n"
     if output:
         write_atomic(output, text)
         click.echo(f"wrote {output}")

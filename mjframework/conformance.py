@@ -1,14 +1,19 @@
-"""Conformance files: hands and the results a ruleset must give (``FORMAT.md``, format 1).
+"""Conformance files: hands and the results a ruleset must give (format 1).
 
-:func:`run_file` checks every case of a file and never stops at a bad case:
-a case that can't be read or run is reported as an error with its reason.
-Used by ``mj conformance`` and by the pytest plugin.
+The format is described in ``docs/conformance.md``; :func:`schema` is its JSON
+Schema (``mj schema --conformance``), which accepts exactly the keys this
+runner reads. :func:`run_file` checks every case of a file and never stops at
+a bad case: a case that can't be read or run is reported as an error with its
+reason. Used by ``mj conformance`` and by the pytest plugin.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +24,19 @@ from .scoring import Evaluator, Result
 from .tiles import TileParseError, format_tiles, parse_tile, parse_tiles
 from .yamlsource import load_yaml_file, location_of
 
+FILE_KEYS = {"format", "ruleset", "description", "cases"}
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
     "discarder", "flags", "context", "expect",
 }
 EXPECT_KEYS = {"win", "patterns", "payments", "call"}
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a conformance file (shipped as ``schema/conformance.schema.json``)."""
+    text = resources.files("mjframework").joinpath("schema/conformance.schema.json").read_text("utf-8")
+    return json.loads(text)
 
 
 @dataclass
@@ -87,6 +100,10 @@ def load_file(path: Path) -> tuple[Any, Evaluator | None, str]:
         return None, None, "; ".join(str(p) for p in e.problems)
     if not isinstance(data, dict) or "cases" not in data or "ruleset" not in data:
         return data, None, "not a conformance file (needs `format`, `ruleset` and `cases`)"
+    unknown = set(data) - FILE_KEYS
+    if unknown:
+        return data, None, (f"unknown top-level key(s): {', '.join(sorted(map(str, unknown)))} "
+                            f"(known: {', '.join(sorted(FILE_KEYS))})")
     if data.get("format") != 1:
         return data, None, f"unsupported format {data.get('format')!r} (this runner reads format 1)"
     if not isinstance(data["cases"], list):

@@ -12,7 +12,7 @@ index  compact      Chinese
 ====== ============ =========================
 
 Which kinds a game uses, and how many copies, is the ruleset's business
-(:class:`TileSet`); the names and the notation are fixed by RULINGS §1 so that
+(:class:`TileSet`); the names and the notation are fixed (docs/conformance.md, "Tiles") so that
 every ruleset and conformance file reads the same.
 
 Two notations are parsed, freely mixed: compact (``123m 456p 77z``, digits

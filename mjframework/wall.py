@@ -1,6 +1,6 @@
 """The wall: stacks built per seat, dice, the break, the deal, the indicator flip, draws.
 
-Geometry (RULINGS §2): seats are counterclockwise (0 dealer, 1 right, 2
+Geometry (docs/rules/): seats are counterclockwise (0 dealer, 1 right, 2
 opposite, 3 left); draws move clockwise, along each wall from its owner's
 right end to the left end, then on to the left-hand player's wall. So the
 walls in draw order, starting at the broken wall's owner ``o``, are ``o``,

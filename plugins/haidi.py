@@ -1,7 +1,7 @@
 """海底漫游 (roaming last tile): the 海底 goes round the table.
 
 With one live tile left, the player whose turn it is may take it or pass;
-then the next, and so on (RULINGS §4):
+then the next, and so on (docs/rules/changsha.md, "海底漫游"):
 
 - a taker who can win wins by self-draw with the ``last_tile`` flag (the
   ruleset's patterns make that 「海底捞月」);

@@ -2,7 +2,7 @@
 
 A player holding four identical tiles (or a pung and the fourth) may 补 (the
 engine's ordinary kong, offered as ``kong``) or, when ready after setting the
-kong aside, 开杠 (RULINGS §4), offered at a turn as
+kong aside, 开杠 (docs/rules/changsha.md, "开杠"), offered at a turn as
 ``Option("open_kong", tile, (tile,) * 4)``:
 
 1. the kong is made (an added kong may first be robbed: 抢杠胡, when the

@@ -12,11 +12,11 @@ conformance case gives them; in a game the plugin flips them itself
 once per settlement nor once per hand:
 
 - the opening declarations (起手小胡) are made together right after the deal:
-  one flip serves all of them ("birds are flipped and applied for opening
-  wins as for any win", RULINGS §4), and that single set is what "the player
+  one flip serves all of them (birds apply to opening wins as to any win:
+  docs/rules/changsha.md, "扎鸟"), and that single set is what "the player
   a bird hits" means when two or more players declare (the next-dealer rule);
-- the win that ends the hand gets its own, fresh flip ("after a win, flip the
-  birds"): the wall has moved on since the opening, and the opening birds
+- the win that ends the hand gets its own, fresh flip (birds are flipped
+  after a win): the wall has moved on since the opening, and the opening birds
   were paid for already;
 - the winners of one discard (通炮) share one flip: it is one discard and one
   moment, and the table shows one set of birds.

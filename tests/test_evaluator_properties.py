@@ -8,7 +8,7 @@ one tile taken out as the winning tile. Every such hand must win, and the
 result must not depend on tile order, must settle to zero, and must come with
 a reading that is really made of melds and pairs of the hand's tiles. The last
 section checks points, payments and the wait families against the tables and
-words of RULINGS.md (copied here, not read from the rulesets).
+words of docs/rules/ (copied here, not read from the rulesets).
 """
 
 from __future__ import annotations
@@ -281,7 +281,7 @@ def test_wildcard_may_be_a_tile_of_the_hand(rid: str, data: st.DataObject) -> No
 @settings(max_examples=100, **SETTINGS)
 @given(data=st.data())
 def test_wildcard_may_be_a_fifth_copy(rid: str, data: st.DataObject) -> None:
-    """Built with five of a kind, one of the five a wildcard: still a win (RULINGS §1)."""
+    """Built with five of a kind, one of the five a wildcard: still a win (a wildcard may be a fifth copy)."""
     ev = evaluator(rid)
     five, groups = data.draw(groups_with_five(rid), label="groups")
     tiles = [t for _, ts in groups for t in ts]
@@ -435,7 +435,7 @@ def test_settlement_sums_to_zero(rid: str, data: st.DataObject) -> None:
     if ctx.win_by == "self_draw" or b.win_tile != b.wildcard:
         # Only a wildcard won on a discard may fail; everything else is a complete hand.
         assert r.score.win, (b, ctx, r.score.reason)
-    else:  # a discarded wildcard is never won on (RULINGS §1)
+    else:  # a discarded wildcard is never won on
         assert not r.score.win and r.payments is None, (b, ctx)
     if r.score.win:
         assert r.payments is not None and len(r.payments) == ev.ruleset.players
@@ -566,9 +566,9 @@ def test_generators_make_varied_hands(rid: str) -> None:
 
 
 # ---------------------------------------------------------------------------
-# 7. the rules as RULINGS.md states them: points, payments, wait families
+# 7. the rules as docs/rules/ states them: points, payments, wait families
 
-# Pattern → points, copied from the RULINGS tables (not from the rulesets).
+# Pattern → points, copied from the tables in docs/rules/ (not from the rulesets).
 HD_POINTS = {
     "自摸": 10, "单换调": 30, "单换调王": 60, "双换调": 60, "双换调王": 120, "三换调王": 240,
     "七巧对": 20, "硬巧对": 40, "七巧对换调": 60, "七巧对换调王": 120, "七巧对三换调王": 240,
@@ -591,7 +591,7 @@ def _bird_hits(ctx: WinContext) -> list[int]:
 
 
 def expected_payments(rid: str, b: Built, ctx: WinContext, names: list[str]) -> list[int]:
-    """Net payments per seat as RULINGS §2–§4 describe them, from the scored pattern names."""
+    """Net payments per seat as docs/rules/ describes them, from the scored pattern names."""
     net = [0, 0, 0, 0]
     winner = ctx.seat
 
@@ -696,7 +696,7 @@ def free_wait_hands(draw, rid: str, wilds_held: int) -> tuple[list[int], int]:
 @settings(max_examples=30, **SETTINGS)
 @given(data=st.data())
 def test_huandiao_free_wildcard_waits(wilds_held: int, data: st.DataObject) -> None:
-    """RULINGS §2 换调: ready with wildcards set aside, any drawn tile wins."""
+    """换调 (docs/rules/yongzhou-huandiao.md): ready with wildcards set aside, any drawn tile wins."""
     rid = "yongzhou-huandiao"
     ev = evaluator(rid)
     tiles, w = data.draw(free_wait_hands(rid, wilds_held), label="held, wildcard")
@@ -725,7 +725,7 @@ def test_huandiao_free_wildcard_waits(wilds_held: int, data: st.DataObject) -> N
 @settings(max_examples=50, **SETTINGS)
 @given(data=st.data())
 def test_wangba_wang_diao_and_wang_chuang(wilds_held: int, data: st.DataObject) -> None:
-    """RULINGS §3 王钓 / 王闯 (and their 王 forms, self-draw only) with their exclusions."""
+    """王钓 / 王闯 (docs/rules/yongzhou-wangba.md; their 王 forms self-draw only) with their exclusions."""
     rid = "yongzhou-wangba"
     ev = evaluator(rid)
     tiles, w = data.draw(free_wait_hands(rid, wilds_held), label="held, wildcard")
@@ -750,7 +750,7 @@ def test_wangba_wang_diao_and_wang_chuang(wilds_held: int, data: st.DataObject) 
 @settings(max_examples=80, **SETTINGS)
 @given(data=st.data())
 def test_changsha_non_258_pair_without_a_big_is_no_win(data: st.DataObject) -> None:
-    """RULINGS §4: 平胡 needs a 2-5-8 pair; with another pair only a big that accepts it wins."""
+    """长沙: 平胡 needs a 2-5-8 pair; with another pair only a big that accepts it wins."""
     ev = evaluator("changsha")
     tiles = [t for _, ts in data.draw(standard_groups("changsha"), label="groups") for t in ts]
     pair = data.draw(st.sampled_from([k for k in ev.kinds if k % 9 not in (1, 4, 7)
@@ -762,7 +762,7 @@ def test_changsha_non_258_pair_without_a_big_is_no_win(data: st.DataObject) -> N
     i = data.draw(st.integers(0, 13), label="win index")
     hand = Hand(tuple(tiles[:i] + tiles[i + 1:]), (), tiles[i])
     s = ev.score(hand, WinContext(), None)
-    # Judged here from RULINGS §4: a 2-5-8 pair reading (平胡), or a big accepting 乱将 —
+    # Judged here from docs/rules/changsha.md: a 2-5-8 pair reading (平胡), or a big accepting 乱将 —
     # 碰碰胡 (triplets + any pair), 清一色, 七小对, 将将胡 (全求人 needs melds).
     c = counts_of(tiles)
 
@@ -801,7 +801,7 @@ def test_changsha_jiangjianghu(data: st.DataObject) -> None:
 
 
 def expected_opening(tiles: list[int]) -> list[tuple[str, int]]:
-    """RULINGS §4 opening small wins, with how many times each counts."""
+    """长沙's opening small wins, with how many times each counts."""
     counts = Counter(tiles)
     out = []
     fours = sum(1 for n in counts.values() if n == 4)
@@ -866,7 +866,7 @@ KNIT_RANK_SETS = [
 
 @st.composite
 def knitted_hands(draw, rid: str) -> tuple[list[int], int]:
-    """烂 hands (RULINGS §2): distinct honors, same-suit tiles 3+ apart, with wildcards in."""
+    """烂 hands (see docs/rules/): distinct honors, same-suit tiles 3+ apart, with wildcards in."""
     ev = evaluator(rid)
     h = draw(st.integers(5, 7), label="honors")
     honors = draw(st.lists(st.sampled_from(range(27, 34)), unique=True, min_size=h, max_size=h))

@@ -1,4 +1,4 @@
-"""The 海底漫游 plugin (``haidi``): the last tile goes round the table (RULINGS §4).
+"""The 海底漫游 plugin (``haidi``): the last tile goes round the table (docs/rules/changsha.md).
 
 Real hands are played with seeded greedy bots on a ruleset written under
 ``tmp_path`` that extends ``changsha`` and switches the plugins on; the seeds

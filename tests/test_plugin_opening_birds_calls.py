@@ -2,7 +2,7 @@
 
 Hands are played by greedy bots from fixed seeds (found by searching seeds;
 the same seed and the same decisions replay the same hand exactly), and the
-events they emit are checked against the rules of RULINGS §2 and §4.
+events they emit are checked against the rules in docs/rules/yongzhou-huandiao.md and docs/rules/changsha.md.
 """
 
 from __future__ import annotations
@@ -410,6 +410,6 @@ def test_you_zimo_la_across_hands_of_a_game() -> None:
 
 
 def test_wangba_makes_no_calls() -> None:
-    """The calls plugin is on in yongzhou-huandiao only (seed 001 defines no calls)."""
+    """The calls plugin is on in yongzhou-huandiao only (王霸 has no calls)."""
     _, events = play("yongzhou-wangba", 0)
     assert not of(events, "call")

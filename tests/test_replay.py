@@ -1,7 +1,7 @@
 """Replay check: a simulation log must tell a legal story, judged from the log alone.
 
 :class:`LogChecker` reads a ``mj simulate --log`` file and checks, hand by
-hand, what RULINGS.md says a hand must be — without looking at the engine:
+hand, what the rules (docs/rules/) say a hand must be — without looking at the engine:
 
 * the ``wall`` event is a permutation of the full set (136 or 108), its break
   position follows the break dice, and every tile is accounted for exactly
@@ -35,7 +35,7 @@ hand, what RULINGS.md says a hand must be — without looking at the engine:
   opening birds hit) and is the next hand's dealer within a game;
   ``hand_end`` is the last event of every hand.
 
-The ruleset facts are written out here from RULINGS.md (``RULES``); which
+The ruleset facts are written out here from docs/rules/ (``RULES``); which
 optional plugins are switched on is read from the ruleset, and the
 evaluator is used to re-score wins.
 """
@@ -72,7 +72,7 @@ DEAL_CHANGSHA = {0: [*_ROUNDS[0], 48, 49], 1: [*_ROUNDS[1], 50], 2: [*_ROUNDS[2]
 
 
 def _yz_break(dice: list[int]) -> tuple[int, int]:
-    """(wall owner relative to the dealer, N) — RULINGS §2 Break."""
+    """(wall owner relative to the dealer, N) — docs/rules/yongzhou-huandiao.md, "Dice and the break"."""
     return {1: 2, 3: 2, 5: 2, 2: 1, 6: 1, 4: 3}[max(dice)], min(dice)
 
 
@@ -212,7 +212,7 @@ class HandCheck:
     def open_kong_slot(self, total: int) -> tuple[int | None, str]:
         """开杠: the top tile (bottom if gone) of the stack ``total`` back from the last, or
         the farthest stack with a tile counting fewer; failing that the next live tile
-        (RULINGS §4; the kaigang plugin)."""
+        (docs/rules/changsha.md, "开杠"; the kaigang plugin)."""
         last = self.next_kong()
         if last is not None:
             for back in range(total, 0, -1):
@@ -319,7 +319,7 @@ class HandCheck:
             self.bad("a wildcard in a ruleset without one")
             return
         s = sum(self.dice["wildcard"])
-        # RULINGS §2: on the break owner's right-hand neighbour's wall (the last one in draw
+        # The wildcard flip: on the break owner's right-hand neighbour's wall (the last one in draw
         # order: ring stacks 51–67 counted from the owner's right end), the S-th stack from
         # its right end. The ring starts (slot 0) at the owner's stack 17 − N.
         stack = (51 + s - 1 - (17 - self.start_n)) % 68
@@ -826,7 +826,7 @@ class HandCheck:
 
 class LogChecker:
     """``ruleset``: the ruleset file when the log's id is not a built-in one; ``like``: the
-    built-in ruleset whose RULINGS facts (``RULES``) it shares."""
+    built-in ruleset whose rule facts (``RULES``) it shares."""
 
     def __init__(self, ruleset: str | Path | None = None, like: str | None = None) -> None:
         self.ruleset = ruleset
