@@ -322,6 +322,7 @@ class TableApp(App):
                                speed=speed)
         self.pending: Pending | None = None
         self.pick = 0  # index into the hand (tiles mode) or the buttons
+        self._shown_buttons: list[tuple[Button, Option]] = []
         self.typed = ""
         self.message = ""
         self.between_hands = False
@@ -592,11 +593,12 @@ class TableApp(App):
         w = self.session.state.wildcard
         buttons = []
         for i, (key, o) in enumerate(p.buttons):
-            b = Button(f"{key}  {option_text(o, w)}", id=f"opt{i}", compact=True)
-            b.can_focus = False
+            b = Button(f"{key}  {option_text(o, w)}", compact=True, classes="option")
+            b.can_focus = False  # keys drive the table; a click works too
             if p.buttons_mode and i == self.pick:
                 b.add_class("picked")
             buttons.append(b)
+        self._shown_buttons = [(b, o) for b, (_, o) in zip(buttons, p.buttons, strict=True)]
         box.mount_all(buttons)
 
     def answer(self, option: Option) -> None:
@@ -618,10 +620,10 @@ class TableApp(App):
         return p.tiles[min(self.pick, len(p.tiles) - 1)]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        p = self.pending
-        bid = event.button.id or ""
-        if p is not None and bid.startswith("opt"):
-            self.answer(p.buttons[int(bid[3:])][1])
+        if self.pending is not None:
+            chosen = [o for b, o in self._shown_buttons if b is event.button]
+            if chosen:
+                self.answer(chosen[0])
 
     def on_key(self, event: Key) -> None:
         key, ch = event.key, event.character
@@ -720,7 +722,7 @@ class TableApp(App):
 
     def _refresh_pick(self) -> None:
         if self.pending is not None:
-            for i, b in enumerate(self.query("#actions Button").results(Button)):
+            for i, (b, _) in enumerate(self._shown_buttons):
                 b.set_class(self.pending.buttons_mode and i == self.pick, "picked")
         self._draw_hand()
 

@@ -383,3 +383,20 @@ def test_any_decision_shows_generically() -> None:
     assert not p.buttons_mode and p.drawn is None
     q = session.pending_for(View(), Decision("plugin", 0, (take, no), prompt="海底"))  # type: ignore[arg-type]
     assert q.buttons_mode and [o for _, o in q.buttons] == [take, no]
+
+
+def test_a_button_can_be_clicked() -> None:
+    """changsha seed 3 opens with 上家's 九索 offered: clicking 「碰 九索」 claims it."""
+    async def run() -> list:
+        app = TableApp("changsha", seed=3, hands=1, speed=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await next_stop(app, pilot)
+            assert [o.kind for _, o in app.pending.buttons] == ["pung", "pass"]
+            await pilot.click("#actions Button.option")  # the first button
+            await next_stop(app, pilot)
+            events = list(app.session.events)
+            await pilot.press("q")
+        return events
+
+    events = asyncio.run(run())
+    assert any(e["type"] == "claim" and e["seat"] == 0 and e["kind"] == "pung" for e in events)
