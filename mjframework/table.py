@@ -445,8 +445,8 @@ def seat_words_in(text: str, viewer: int | None, players: int = 4) -> str:
                          if int(m.group(1)) < players else m.group(0), text)
 
 
-# Settlement reasons the engine writes in English (kong payments), as players say them.
-REASON_WORDS = {"kong": "点杠", "added_kong": "明杠", "concealed_kong": "暗杠"}
+# Settlement reasons the engine writes in English (kong payments, leaving), as players say them.
+REASON_WORDS = {"kong": "点杠", "added_kong": "明杠", "concealed_kong": "暗杠", "leave": "离桌"}
 
 
 def reason_words(reason: str) -> str:

@@ -70,7 +70,7 @@ def test_seat_words_and_reasons() -> None:
     assert seat_words_in("七索→座2", 1) == "七索→下家"
     assert seat_words_in("七索→座2", None) == "七索→西家"
     assert reason_words("kong") == "点杠" and reason_words("concealed_kong ×2 鸟") == "暗杠 ×2 鸟"
-    assert reason_words("平胡 ×2 鸟") == "平胡 ×2 鸟"
+    assert reason_words("平胡 ×2 鸟") == "平胡 ×2 鸟" and reason_words("leave") == "离桌"
 
 
 def _play_watched(ruleset: str, seed: int, viewer: int, check) -> Game:
