@@ -332,10 +332,13 @@ def _run_in_pty(args: list[str], keys: list[tuple[str, bytes]]) -> tuple[int, st
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
 def test_mj_play_in_a_terminal_starts_the_table() -> None:
     """``mj play changsha --seed 3`` on a terminal: the full screen (alternate screen), keys work."""
-    code, out = _run_in_pty(["play", "changsha", "--seed", "3"], [("x  过", b"x"), ("余牌", b"q")])
+    code, out = _run_in_pty(["play", "changsha", "--seed", "3"],
+                            [("x  过", b"x"), ("Enter 打出", "五筒".encode()), ("输入: 五筒", b"\r"),
+                             ("你 打 五筒", b"q")])
     assert code == 0, out[-2000:]
     assert "\x1b[?1049h" in out  # the alternate screen: the full-screen table
     assert "碰 九索" in out  # the first claim offered as a button
+    assert "你 打 五筒" in out  # a tile typed by its Chinese name on the terminal, then Enter
     assert "离开牌桌" in out and "总计" in out  # q left the table; the totals printed afterwards
 
 
