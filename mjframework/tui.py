@@ -309,7 +309,7 @@ class TableApp(App):
     #hand { height: 3; border: round $primary; padding: 0 1; }
     #ting { height: 1; }
     #calls { height: 1; color: $text-muted; }
-    #actions { height: 3; }
+    #actions { height: auto; min-height: 1; }
     #actions Button { min-width: 10; margin: 0 1 0 0; }
     #actions Button.picked { text-style: reverse; }
     #prompt { height: 1; background: $boost; }
@@ -437,7 +437,8 @@ class TableApp(App):
         if st.result is not None:
             return self._result_text()
         out = Text()
-        lines = [line for line in self.session.log if not line.startswith(("═", "─", "第 "))][-12:]
+        room = self.query_one("#center", Static).content_size.height or 12  # the newest lines that fit
+        lines = [line for line in self.session.log if not line.startswith(("═", "─", "第 "))][-room:]
         out.append("\n".join(lines))
         return out
 
