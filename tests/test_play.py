@@ -69,6 +69,8 @@ def test_q_quits() -> None:
     (["nowhere"], "no ruleset"),
     (["changsha", "--hands", "0"], "--hands must be at least 1"),
     (["changsha", "--seed", "abc"], "--seed must be an integer"),
+    (["changsha", "--speed", "fast"], "--speed must be a number of seconds"),
+    (["changsha", "--speed", "-1"], "--speed must be between 0 and 60"),
 ])
 def test_bad_input(args: list[str], message: str) -> None:
     code, out = play(*args)
@@ -204,3 +206,8 @@ def test_speak_without_espeak_ng_is_silent(monkeypatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     r = CliRunner().invoke(main, ["play", "yongzhou-huandiao", "--watch", "--seed", "7", "--speak"])
     assert r.exit_code == 0 and "结算" in r.output
+
+
+def test_watch_with_a_speed_in_line_mode() -> None:
+    code, out = play("yongzhou-wangba", "--watch", "--seed", "5", "--speed", "0.01")
+    assert code == 0 and ("结算" in out or "流局" in out)
