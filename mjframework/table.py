@@ -29,7 +29,7 @@ from typing import Any
 
 from .events import Event
 from .hand import Hand, Meld, WinContext
-from .players import Decision, Option
+from .players import Option
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
@@ -453,8 +453,3 @@ def reason_words(reason: str) -> str:
     """A payment's reason for players: ``kong`` → 点杠 (pattern names and plugins' words unchanged)."""
     head, sep, tail = reason.partition(" ")
     return REASON_WORDS.get(head, head) + sep + tail
-
-
-def decision_tiles(decision: Decision) -> set[Tile]:
-    """The tiles a turn decision lets the player discard."""
-    return {o.tile for o in decision.options if o.kind == "discard" and o.tile is not None}

@@ -43,14 +43,13 @@ from textual.events import Key
 from textual.widgets import Button, Static
 
 from .events import Event
-from .human import PACED, Announcer, InputEnded, Speaker
+from .human import PACED, Announcer, InputEnded, Speaker, option_label
 from .players import Decision, Option, TableView
 from .table import (
     KONG_WORDS,
     ScoreRecorder,
     TableState,
     match_input,
-    option_tiles,
     ready_waits,
     reason_words,
 )
@@ -150,12 +149,6 @@ def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
         used.add(key)
         out.append((key, o))
     return out
-
-
-def option_text(o: Option, wildcard: Tile | None) -> str:
-    from .human import option_label
-
-    return option_label(o, wildcard)
 
 
 class Session:
@@ -594,7 +587,7 @@ class TableApp(App):
         w = self.session.state.wildcard
         buttons = []
         for i, (key, o) in enumerate(p.buttons):
-            b = Button(f"{key}  {option_text(o, w)}", compact=True, classes="option")
+            b = Button(f"{key}  {option_label(o, w)}", compact=True, classes="option")
             b.can_focus = False  # keys drive the table; a click works too
             if p.buttons_mode and i == self.pick:
                 b.add_class("picked")
@@ -790,4 +783,4 @@ def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = Fal
     return s.totals
 
 
-__all__ = ["Pending", "TableApp", "TableSeat", "assign_keys", "option_tiles", "play_table"]
+__all__ = ["Pending", "Session", "TableApp", "TableSeat", "assign_keys", "play_table"]
