@@ -45,6 +45,29 @@ def _int(value: str | None, what: str, *, minimum: int | None = None) -> int | N
     return n
 
 
+def _float(value: str | None, what: str) -> float | None:
+    if value is None:
+        return None
+    try:
+        x = float(value.strip())
+    except ValueError:
+        raise MJError(f"{what} must be a number of seconds, got {value!r}") from None
+    if not 0 <= x <= 60:
+        raise MJError(f"{what} must be between 0 and 60 seconds, got {value}")
+    return x
+
+
+def _full_screen_ok() -> bool:
+    """The full-screen table needs a terminal on both ends and the optional Textual library."""
+    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
+        return False
+    try:
+        import textual  # noqa: F401  (the optional 'tui' extra)
+    except ImportError:
+        return False
+    return True
+
+
 @contextmanager
 def _progress(hands: int) -> Iterator:
     if hands < PROGRESS_MIN_HANDS or not sys.stderr.isatty():
@@ -132,24 +155,39 @@ def _seconds(value: str, what: str) -> float:
 @click.option("--watch", is_flag=True, help="Four bots play; watch every hand as it happens.")
 @click.option("--speak", is_flag=True,
               help="Say the calls (报牌) aloud with espeak-ng, if it is installed (else silently not).")
+@click.option("--plain", is_flag=True,
+              help="Line mode even in a terminal (the default when input or output is not a terminal).")
+@click.option("--speed", "speed", metavar="SECONDS",
+              help="The pause after each bot's move (full-screen table: default 0.3, 0.6 with --watch; "
+                   "line mode: default 0).")
 @option_flags
-def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, sets: tuple[str, ...],
-             preset: str | None) -> None:
-    """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
+def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, plain: bool,
+             speed: str | None, sets: tuple[str, ...], preset: str | None) -> None:
+    """Play RULESET at seat 0 against three greedy bots.
 
+    In a terminal this is a full-screen table (with the optional 'tui' extra installed:
+    pip install 'mjframework[tui]'): arrow keys and Enter, or type a tile (5m, 五万, 中).
+    Otherwise (pipes, --plain) a line mode: type an option's number or a tile, and Enter.
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
-    With --watch, four bots play and the hands are told as they happen.
+    With --watch, four bots play and the hands are shown as they happen.
     """
     from .human import play_session
 
     n = _int(hands, "--hands", minimum=1)
     s = _int(seed, "--seed")
+    pause = _float(speed, "--speed")
     if s is None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
     try:
-        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, options=parse_sets(sets),
-                     preset=preset)
+        if not plain and _full_screen_ok():
+            from .tui import play_table
+
+            play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
+                       options=parse_sets(sets), preset=preset)
+            return
+        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,
+                     options=parse_sets(sets), preset=preset)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

@@ -1,8 +1,11 @@
-"""A human at the terminal: a :class:`~mjframework.players.Player` that reads option numbers.
+"""A human at the terminal, line by line: a :class:`~mjframework.players.Player` reading typed answers.
 
 :class:`HumanPlayer` shows the table (own hand sorted, in Chinese tile names,
 the wildcard marked ``三筒*``; the wildcard and its indicator; everyone's
-discards and melds) and the legal options numbered, then reads a number.
+discards and melds, another seat's concealed kong face down) and the legal
+options numbered, then reads an answer: an option's number, or a tile in any
+notation (``5m``, ``五万``, ``中``: its discard), or a word (``胡``, ``碰``,
+``吃 345m``, ``过``) — see :func:`mjframework.table.match_input`.
 Bad input is answered with a message and asked again. ``q`` or the end of
 input is leaving the table: the ruleset's ``leave`` rule applies to the hand
 in progress (a penalty, said and settled; the hand abandoned or played on by
@@ -10,20 +13,25 @@ a bot) and no further hand is started (:func:`play_session` reports it and
 returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
-dice, the wildcard, discards, claims, kongs, what players say (``call``),
-opening declarations, birds, the last tile going round, wins and every
+dice, the wildcard, the human's own draws, discards, claims, kongs, what
+players say (``call``), opening declarations, birds, the last tile going
+round, wins (with their reading: what each 王 stood for) and every
 settlement. It tells each event as the human's seat sees it
 (:func:`mjframework.visibility.view_for`): other players' draws are not shown
 (kong replacements are, without the tile), another's concealed kong is face
-down until it is revealed at the hand's end.
+down until it is revealed at the hand's end. Seats are said as the human
+says them (下家 / 对家 / 上家), also inside a plugin's text (``座2``).
+
+The full-screen table (:mod:`mjframework.tui`) is the default in a terminal;
+this line mode serves pipes, scripts and ``mj play --plain``.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +39,7 @@ import click
 
 from .events import Event
 from .players import SUIT_NAMES, Decision, Option, PlayerLeft, TableView
+from .table import ScoreRecorder, match_input, reading_parts, reason_words, seat_words_in
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
@@ -44,6 +53,10 @@ WIN_BY = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}
 DECISION_PROMPTS = {
     "rob": "可以抢杠:",
 }
+
+
+# Events after which a watched game pauses (``--speed``).
+PACED = frozenset({"discard", "claim", "kong", "win", "opening_win"})
 
 
 class InputEnded(PlayerLeft):
@@ -151,16 +164,17 @@ class HumanPlayer:
         for i in range(0, len(labels), per_line):
             echo("  ".join(f"{j + 1:>2}) {labels[j]}" for j in range(i, min(i + per_line, len(labels)))))
         while True:
-            line = self.console.ask(f"选择 [1-{len(options)}]: ")
+            line = self.console.ask(f"选择 [1-{len(options)}] 或牌名: ")
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 self.stopped = True
                 raise InputEnded("input ended" if line is None else "quit")
             text = line.strip()
-            # isdecimal, not isdigit: '²' is a digit int() refuses; and a bounded length,
-            # since int() of thousands of digits raises (an answer asked again, not a lost hand).
-            if text.isdecimal() and len(text) <= 6 and 1 <= int(text) <= len(options):
-                return options[int(text) - 1]
-            echo(f"请输入 1–{len(options)} 的数字 (q 退出)")
+            try:
+                return match_input(text, options)
+            except ValueError as e:
+                why = f"{e}; " if text and not text.lstrip("-").isdigit() else ""
+                echo(f"请输入 1–{len(options)} 的数字或牌名 ({why}enter a number from 1 to {len(options)}, "
+                     "or a tile such as 5m / 五万 / 中; q quits)")
 
     def _exchange(self, decision: Decision) -> Option:
         """Too many choices to list: the player types the tiles to pass."""
@@ -237,6 +251,7 @@ class Announcer:
         self._last_discard: str | None = None
         self._last_win_call: str | None = None
         self.speaker: Callable[[str], None] | None = None  # voices spoken calls (``--speak``)
+        self.recorder: ScoreRecorder | None = None  # set by play_session, to show a win's reading
 
     def name(self, seat: int) -> str:
         return seat_name(seat, self.seat, self.players)
@@ -283,6 +298,9 @@ class Announcer:
         elif t == "reveal":
             tiles = [_code_tile(c) for c in e.get("tiles", [])]
             echo(f"{self.name(e['seat'])} 亮{KONG_NAMES.get(e['kind'], '')} [{tiles_label(tiles, w)}]")
+        elif t == "draw" and e["seat"] == self.seat and e.get("tile"):
+            what = "摸" if e.get("source") == "wall" else "补"
+            echo(f"你 {what} {tile_label(_code_tile(e['tile']), w)}")
         elif t == "draw" and e.get("source") == "kong" and e["seat"] != self.seat:
             echo(f"{self.name(e['seat'])} 补牌")
         elif t == "call":
@@ -300,7 +318,8 @@ class Announcer:
             echo("结算  " + "   ".join(f"{self.name(s)} {p:+d}" for s, p in enumerate(pays)))
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
-                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  "
+                     f"{reason_words(item.get('reason', ''))}")
         elif t == "exchange":
             side = {"right": "下家", "across": "对家", "left": "上家"}.get(e["direction"], e["direction"])
             echo(f"换牌: 换给{side} ({e['direction']})")
@@ -333,14 +352,14 @@ class Announcer:
         elif e.get("text") and t not in ("dice", "call"):
             # A plugin's own event says how it reads (see docs/plugins.md).
             who = f"{self.name(e['seat'])} " if isinstance(e.get("seat"), int) else ""
-            text = re.sub(r"\{seat:(\d+)\}", lambda m: self.name(int(m.group(1))), str(e["text"]))
-            echo(f"{who}{text}")
+            echo(f"{who}{seat_words_in(e['text'], self.seat, self.players)}")
 
     def _call(self, e: Event) -> None:
         """What a player says (报牌); a discard's call that is just the tile's name is not repeated."""
         text = e.get("text", "")
         if self.speaker is not None:
             self.speaker(text)
+        text = seat_words_in(text, self.seat, self.players)
         if e.get("about") == "discard" and text == self._last_discard:
             return
         if e.get("about") == "win" and text == self._last_win_call:
@@ -353,7 +372,8 @@ class Announcer:
         seat = e["seat"]
         how = WIN_BY.get(e.get("win_by", ""), e.get("win_by", ""))
         if e.get("from_seat") is not None and e.get("win_by") != "self_draw":
-            how += f" ({self.name(e['from_seat'])})"
+            how = (f"{self.name(e['from_seat'])} 放炮" if e.get("win_by") == "discard"
+                   else f"{how} ({self.name(e['from_seat'])} 的杠)")
         self._last_win_call = e.get("call")
         if e.get("call"):
             self.win_calls.append((e["seat"], e["call"]))
@@ -365,6 +385,11 @@ class Announcer:
             melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds)
             won = "" if e.get("win_by") == "self_draw" else f" + {tile_label(_code_tile(e['tile']), w)}"
             self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
+        rec = self.recorder.last_win.get(seat) if self.recorder is not None else None
+        if rec is not None and rec[1].pattern_names == e.get("patterns", []):
+            groups, _ = reading_parts(rec[1], self.recorder.stand_in_for(w))
+            if groups:
+                self.echo(f"      读法 {' '.join(groups)}")
 
 
 class Speaker:
@@ -388,13 +413,13 @@ class Speaker:
 
 
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
-                 watch: bool = False, speak: bool = False, options: dict[str, Any] | None = None,
-                 preset: str | None = None) -> list[int]:
+                 watch: bool = False, speak: bool = False, speed: float = 0.0,
+                 options: dict[str, Any] | None = None, preset: str | None = None) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
-    included), for a spectator. Seeds, bots and the first dealer derive
-    exactly as in ``mj simulate``'s first game.
+    included), for a spectator; ``speed``: seconds to pause after each move.
+    Seeds, bots and the first dealer derive exactly as in ``mj simulate``'s first game.
     """
     from .game import Game
     from .simulate import _load, first_dealer, hand_seed, make_bots
@@ -402,9 +427,16 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     console = console or Console()
     echo = console.echo
     rs, ev = _load(ruleset_ref, options, preset)
+    recorder = ScoreRecorder(ev)
     human = HumanPlayer(console, 0)
     me = None if watch else 0
     announcer = Announcer(echo, me, rs.players)
+    announcer.recorder = recorder
+
+    def tell(e: Event) -> None:
+        announcer(e)  # it shows each event as seat ``me`` sees it
+        if speed and e["type"] in PACED:
+            time.sleep(speed)
     if speak:
         announcer.speaker = Speaker()
     names = ("greedy",) * rs.players
@@ -422,7 +454,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         if not watch:
             players[0] = human
         game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
-                    emit=announcer, evaluator=ev, last_winner_call=last_call)
+                    emit=tell, evaluator=recorder, last_winner_call=last_call)
         announcer.game = game
         announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
         result = game.play()

@@ -46,7 +46,7 @@ def test_several_hands_and_the_wildcard_is_marked() -> None:
 
 
 def test_bad_choices_are_asked_again() -> None:
-    code, out = play("changsha", "--seed", "3", input="x\n0\n999\n\n-1\n" + ONES)
+    code, out = play("changsha", "--seed", "3", input="zz\n0\n999\n\n-1\n" + ONES)
     assert code == 0, out
     assert out.count("请输入 1–") >= 5  # one message per bad answer
     assert "结算" in out or "流局" in out
@@ -69,6 +69,8 @@ def test_q_quits() -> None:
     (["nowhere"], "no ruleset"),
     (["changsha", "--hands", "0"], "--hands must be at least 1"),
     (["changsha", "--seed", "abc"], "--seed must be an integer"),
+    (["changsha", "--speed", "fast"], "--speed must be a number of seconds"),
+    (["changsha", "--speed", "-1"], "--speed must be between 0 and 60"),
 ])
 def test_bad_input(args: list[str], message: str) -> None:
     code, out = play(*args)
@@ -223,3 +225,8 @@ def test_human_player_types_the_tiles_of_an_exchange() -> None:
 def test_ready_and_declare_labels() -> None:
     assert option_label(Option("discard", 10, value="ready"), None) == "报听 打 二筒"
     assert option_label(Option("declare", value="p"), None) == "定缺 筒"
+
+
+def test_watch_with_a_speed_in_line_mode() -> None:
+    code, out = play("yongzhou-wangba", "--watch", "--seed", "5", "--speed", "0.01")
+    assert code == 0 and ("结算" in out or "流局" in out)
