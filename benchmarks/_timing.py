@@ -1,13 +1,20 @@
 """Timing helpers shared by the benchmark scripts in this folder.
 
 Kept tiny and dependency-free so every benchmark measures the same way:
-``time.perf_counter``, the whole item list run in a plain loop (so call
+CPU time of this process (``time.process_time``, so other work on a busy
+machine does not count), the whole item list run in a plain loop (so call
 overhead is included equally for every function compared), repeated, best
 run kept (the least disturbed by the rest of the machine).
+
+Comparisons with a reference use :func:`interleave`: ours and the
+reference alternate pass by pass on the same items, and the ratio is taken
+per round, so a slow patch of the machine affects both sides alike; the
+median ratio and its min–max over the rounds are reported.
 """
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -53,22 +60,74 @@ def bench(
         raise ValueError("bench needs at least one item")
 
     def one_pass(n: int) -> float:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            for args in items:
-                fn(*args)
-        return time.perf_counter() - t0
+        return _cpu_pass(fn, items, n)
 
-    start = time.perf_counter()
+    start = time.process_time()
     warm = max(one_pass(1), 1e-9)
     passes = max(1, int(min_time / warm + 0.999))
     times = []
     for _ in range(repeat):
         times.append(one_pass(passes))
-        if budget is not None and time.perf_counter() - start > budget:
+        if budget is not None and time.process_time() - start > budget:
             break
     best = min(times) / passes
     return BenchResult(label=label, items=len(items), passes=passes, best_seconds=best)
+
+
+def _cpu_pass(fn: Callable[..., Any], items: Sequence[tuple[Any, ...]], n: int) -> float:
+    """CPU seconds for ``n`` passes of ``fn`` over ``items``."""
+    t0 = time.process_time()
+    for _ in range(n):
+        for args in items:
+            fn(*args)
+    return time.process_time() - t0
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Ours against one or more references, interleaved round by round on the same items.
+
+    ``seconds[name]`` holds one pass's CPU seconds for each round; ratios are
+    per round: reference time ÷ our time, so above 1 means we are faster.
+    """
+
+    label: str
+    items: int
+    seconds: dict[str, list[float]]
+
+    def rate(self, name: str) -> float:
+        """Items per CPU second, from the median round."""
+        return self.items / statistics.median(self.seconds[name])
+
+    def ratios(self, ours: str, ref: str) -> list[float]:
+        return [r / o for o, r in zip(self.seconds[ours], self.seconds[ref], strict=True)]
+
+    def ratio_text(self, ours: str, ref: str) -> str:
+        rs = self.ratios(ours, ref)
+        return f"{statistics.median(rs):.2f}x ({min(rs):.2f}–{max(rs):.2f})"
+
+
+def interleave(label: str, contenders: dict[str, tuple[Callable[..., Any], Sequence[tuple[Any, ...]]]],
+               rounds: int = 5, *, min_time: float = 0.05) -> Comparison:
+    """Time each contender's pass over its items, alternating, ``rounds`` times.
+
+    Every contender gets the same number of items (the same hands in each
+    library's own encoding). One warm-up pass each decides how many passes
+    make a contender's turn last ``min_time`` CPU seconds; the order of the
+    contenders alternates between rounds so neither always runs first.
+    """
+    sizes = {len(items) for _fn, items in contenders.values()}
+    if len(sizes) != 1 or 0 in sizes:
+        raise ValueError(f"contenders need the same, non-zero number of items: {sizes}")
+    passes = {name: max(1, int(min_time / max(_cpu_pass(fn, items, 1), 1e-9) + 0.999))
+              for name, (fn, items) in contenders.items()}
+    seconds: dict[str, list[float]] = {name: [] for name in contenders}
+    names = list(contenders)
+    for r in range(rounds):
+        for name in names if r % 2 == 0 else reversed(names):
+            fn, items = contenders[name]
+            seconds[name].append(_cpu_pass(fn, items, passes[name]) / passes[name])
+    return Comparison(label, sizes.pop(), seconds)
 
 
 def fmt_rate(per_second: float) -> str:
@@ -92,23 +151,36 @@ class Row:
     ``target_ratio``: wanted ours/ref (e.g. 2.0 for "≥ 2× the reference");
     ``target_rate``: wanted hands/s. ``ref_note`` marks a reference measured on
     related rather than identical input (explained under the table).
+    ``ratios``: per-round ours/ref speed ratios from :func:`interleave`; the
+    table shows their median and min–max.
     """
 
     label: str
-    rate: float  # ours, per second
+    rate: float  # ours, per CPU second
     ref_rate: float | None = None
     target_ratio: float | None = None
     target_rate: float | None = None
     ref_note: str = ""
+    ratios: tuple[float, ...] = ()
 
     @property
     def ratio(self) -> float | None:
+        if self.ratios:
+            return statistics.median(self.ratios)
         return self.rate / self.ref_rate if self.ref_rate else None
+
+    @property
+    def ratio_text(self) -> str:
+        if self.ratio is None:
+            return "-"
+        if len(self.ratios) > 1:
+            return f"{self.ratio:.2f}x ({min(self.ratios):.2f}–{max(self.ratios):.2f})"
+        return f"{self.ratio:.2f}x"
 
     @property
     def target(self) -> str:
         if self.target_ratio is not None:
-            return f">= {self.target_ratio:g}x ref"
+            return f">= {self.target_ratio:.2g}x ref"
         if self.target_rate is not None:
             return f">= {self.target_rate:,.0f}/s"
         return ""
@@ -128,15 +200,30 @@ def row(result: BenchResult, reference: BenchResult | None = None, **kw: Any) ->
     return Row(result.label, result.per_second, reference.per_second if reference else None, **kw)
 
 
+def comparison_row(label: str, comp: Comparison, ours: str = "ours", ref: str = "ref", **kw: Any) -> Row:
+    """A :class:`Row` from an interleaved comparison (median rates, per-round ratios)."""
+    return Row(label, comp.rate(ours), comp.rate(ref), ratios=tuple(comp.ratios(ours, ref)), **kw)
+
+
+def report_comparison(comp: Comparison, ours: str = "ours", width: int = 44) -> str:
+    """One aligned line: label, our rate, then each reference's rate and ratio (median, min–max)."""
+    rate = comp.rate(ours)
+    line = f"{comp.label:<{width}} {fmt_rate(rate)} {1e6 / rate:8.2f} µs"
+    for name in comp.seconds:
+        if name != ours:
+            line += f"   {name} {fmt_rate(comp.rate(name))}  ours/{name} = {comp.ratio_text(ours, name)}"
+    return line
+
+
 def summary_table(rows: Sequence[Row], width: int = 52) -> str:
-    """Compact table: line, hands/s, reference hands/s, ours/ref, target, achieved/target."""
-    head = (f"{'line':<{width}} {'hands/s':>11} {'ref hands/s':>12} {'ours/ref':>9}"
+    """Compact table: line, hands/s, reference hands/s, ours/ref (median, min–max), target, vs target."""
+    head = (f"{'line':<{width}} {'hands/s':>11} {'ref hands/s':>12} {'ours/ref (min–max)':>22}"
             f"  {'target':<14} {'vs target':>10}")
     out = [head, "-" * len(head)]
     for r in rows:
         ref = f"{r.ref_rate:,.0f}{r.ref_note}" if r.ref_rate else "-"
-        ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
         vs = r.vs_target
         met = "-" if vs is None else f"{vs:.2f} {'ok' if vs >= 1 else 'MISS':<4}"
-        out.append(f"{r.label:<{width}} {r.rate:>11,.0f} {ref:>12} {ratio:>9}  {r.target:<14} {met:>10}")
+        out.append(f"{r.label:<{width}} {r.rate:>11,.0f} {ref:>12} {r.ratio_text:>22}"
+                   f"  {r.target:<14} {met:>10}")
     return "\n".join(out)

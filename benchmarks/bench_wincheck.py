@@ -32,7 +32,7 @@ except ImportError:  # run from a checkout that isn't installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from mjframework import wintable as W
 
-from _timing import BenchResult, Row, bench, report, row
+from _timing import BenchResult, Row, bench, comparison_row, interleave, report, report_comparison, row
 
 try:
     import mahjong
@@ -176,34 +176,35 @@ def run(seed: int, n: int, repeat: int, *, tables: bool = True) -> list[Row]:
         )
 
     def line(label: str, fn, items, ref_fn=None, ref_items=None, summary: str = "",
-             **row_kw) -> tuple[BenchResult, BenchResult | None]:
-        ours = bench(fn, items, repeat, label=label)
-        ref = bench(ref_fn, ref_items or items, repeat, label="ref") if ref_fn else None
-        print(report(ours, ref))
+             **row_kw) -> Row | None:
+        """Time ``fn`` (interleaved with ``ref_fn`` when there is one); print; return its summary row."""
+        if ref_fn is None:
+            ours = bench(fn, items, repeat, label=label)
+            print(report(ours))
+            r = row(BenchResult(summary or label, ours.items, ours.passes, ours.best_seconds), **row_kw)
+        else:
+            comp = interleave(label, {"ours": (fn, items), "ref": (ref_fn, ref_items or items)}, repeat)
+            print(report_comparison(comp))
+            r = comparison_row(summary or label, comp, **row_kw)
         if summary:
-            rows.append(row(BenchResult(summary, ours.items, ours.passes, ours.best_seconds),
-                            ref, **row_kw))
-        return ours, ref
+            rows.append(r)
+        return r
 
     print("\n== is_standard_win(counts, w) ==")
     ref = agari.is_agari if agari else None
-    agari0: BenchResult | None = None
     for w in range(5):
-        items = [(c, w) for c in complete[w]]
-        ours, got = line(
+        # Target (README): 0-4 wildcards >= 3x is_agari on the same hands
+        # without wildcards (the reference has none; marked "*" for w > 0).
+        line(
             f"complete hands, {w} wildcards",
             W.is_standard_win,
-            items,
-            ref if w == 0 else None,
+            [(c, w) for c in complete[w]],
+            ref,
             [(c,) for c in complete[0]],
+            summary=f"wincheck: is_standard_win, complete, {w} wild",
+            target_ratio=3.0,
+            ref_note="*" if w and ref else "",
         )
-        if w == 0:
-            agari0 = got
-        # Target (README): 0-4 wildcards >= 3x is_agari on the same hands
-        # without wildcards; for w > 0 that is agari0, marked "*".
-        rows.append(row(BenchResult(f"wincheck: is_standard_win, complete, {w} wild", ours.items,
-                                    ours.passes, ours.best_seconds),
-                        agari0, target_ratio=3.0, ref_note="*" if w and agari0 else ""))
     for w in range(5):
         items = [(c, w) for c in randoms[w]]
         line(

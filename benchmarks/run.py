@@ -45,7 +45,17 @@ except ImportError:  # run from a checkout that isn't installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bench_wincheck
-from _timing import BenchResult, Row, bench, report, row, summary_table
+from _timing import (
+    BenchResult,
+    Row,
+    bench,
+    comparison_row,
+    interleave,
+    report,
+    report_comparison,
+    row,
+    summary_table,
+)
 
 from mjframework.bots import GreedyBot
 from mjframework.game import Game
@@ -53,6 +63,7 @@ from mjframework.hand import Hand, WinContext
 from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
 from mjframework.tiles import format_tiles, is_honor, parse_tile
+from mjframework.wintable import is_standard_win
 
 try:
     from mahjong.constants import EAST
@@ -60,12 +71,22 @@ try:
     from mahjong.hand_calculating.hand_config import HandConfig
 except ImportError:  # pragma: no cover - depends on the machine
     HandCalculator = None
+try:
+    from MahjongGB import MahjongFanCalculator, RegularShanten
+except ImportError:  # pragma: no cover - depends on the machine
+    MahjongFanCalculator = RegularShanten = None
 
 RULESETS = ("yongzhou-wangba", "yongzhou-huandiao", "changsha")
 CONFORMANCE_DIR = Path(__file__).resolve().parent.parent / "tests" / "conformance"
 # Simulation targets, hands/s on one core; full scoring vs the reference.
-SIM_TARGET = {"changsha": 500, "yongzhou-wangba": 300, "yongzhou-huandiao": 300}
-SCORING_TARGET_RATIO = 2.0
+SIM_TARGET = {"changsha": 1000, "yongzhou-wangba": 1000, "yongzhou-huandiao": 1000}
+# A hand with 4 wildcards may cost at most 3x the same hand with none (ours/ref >= 1/3);
+# Evaluator.is_win >= 0.5x the bare table check; Evaluator.waits >= 5x PyMahjongGB's RegularShanten.
+WILD_COST_RATIO = 1 / 3
+IS_WIN_RATIO = 0.5
+WAITS_GB_RATIO = 5.0
+SCORING_TARGET_RATIO = 3.0
+GB_TARGET_RATIO = 0.5
 # Seconds a single scoring/waits line may take before its repeats stop (see _timing.bench).
 LINE_BUDGET = 2.5
 
@@ -214,42 +235,114 @@ def ref_item(case: Case) -> tuple[list[int], int]:
     return tiles, win
 
 
+def gb_code(t: int) -> str:
+    """A 34-kind tile in PyMahjongGB's notation (W1 万, B1 筒, T1 条, F1-F4 winds, J1-J3 dragons)."""
+    if t < 27:
+        return "WBT"[t // 9] + str(t % 9 + 1)
+    return ("F" + str(t - 26)) if t < 31 else ("J" + str(t - 30))
+
+
+def gb_item(case: Case) -> tuple:
+    """The same concealed hand for PyMahjongGB's ``MahjongFanCalculator``."""
+    return (tuple(gb_code(t) for t in case.hand.concealed), gb_code(case.hand.win_tile))
+
+
+def gb_fans(hand: tuple[str, ...], win: str):
+    return MahjongFanCalculator(pack=(), hand=hand, winTile=win, flowerCount=0, isSelfDrawn=True,
+                                is4thTile=False, isAboutKong=False, isWallLast=False,
+                                seatWind=0, prevalentWind=0)
+
+
 def scoring_section(evs: dict[str, Evaluator], rng: random.Random, n: int, repeat: int) -> list[Row]:
+    """Full scoring, interleaved round by round with the references on the same hands.
+
+    References: ``mahjong``'s ``HandCalculator.estimate_hand_value`` (riichi
+    yaku) and PyMahjongGB's ``MahjongFanCalculator`` (国标 fans, C++), each
+    given the no-wildcard version of the hands; lines with wildcards are
+    marked ``*`` (same hands before wildcards were put in).
+    """
     rows: list[Row] = []
     hc = HandCalculator() if HandCalculator else None
     cfg = HandConfig(is_tsumo=True, player_wind=EAST, round_wind=EAST) if hc else None
     print("\n== full scoring: Evaluator.evaluate(hand, ctx, wildcard) ==")
-    print(f"({n} complete concealed hands per line, self-drawn; reference: mahjong "
-          "HandCalculator.estimate_hand_value, is_tsumo=True, on the same hands without wildcards)")
+    print(f"({n} complete concealed hands per line, self-drawn; interleaved with the references on the "
+          "same hands without wildcards: mahjong HandCalculator.estimate_hand_value (is_tsumo=True)"
+          + (", PyMahjongGB MahjongFanCalculator" if MahjongFanCalculator else "") + ")")
     for rid, ev in evs.items():
         wilds = range(5) if ev.ruleset.wildcard is not None else (0,)
         _bases, cases = complete_cases(ev, rng, n, wilds)
-        ref = None
+        refs: dict[str, tuple] = {}
         if hc:
             items = [ref_item(c) for c in cases[0]]
             answers = [hc.estimate_hand_value(t, w, config=cfg) for t, w in items]
             errors = Counter(a.error for a in answers if a.error)
             if errors:
                 raise SystemExit(f"reference rejected {sum(errors.values())} hands: {dict(errors)}")
-            yaku = sum(len(a.yaku) for a in answers) / len(answers)
-            ref = bench(lambda t, w: hc.estimate_hand_value(t, w, config=cfg), items, repeat, label="ref",
-                        budget=LINE_BUDGET)
+            refs["ref"] = (lambda t, w: hc.estimate_hand_value(t, w, config=cfg), items)
+        if MahjongFanCalculator:
+            gb_items = [gb_item(c) for c in cases[0]]
+            for h, w in gb_items:
+                gb_fans(h, w)  # raises on a hand it does not take as a win
+            refs["gb"] = (gb_fans, gb_items)
         for w, cs in cases.items():
-            ours = bench(ev.evaluate, [c.args() for c in cs], repeat, label=f"{rid}, {w} wildcards",
-                         budget=LINE_BUDGET)
-            print(report(ours, ref if w == 0 else None))
-            rows.append(row(BenchResult(f"scoring: {rid}, {w} wild", ours.items, ours.passes,
-                                        ours.best_seconds),
-                            ref, target_ratio=SCORING_TARGET_RATIO, ref_note="*" if w else ""))
-        if hc:
-            print(f"{'':44} (reference: {yaku:.1f} yaku per hand on average, none rejected)")
+            label = f"{rid}, {w} wildcards"
+            ours = (ev.evaluate, [c.args() for c in cs])
+            if refs:
+                comp = interleave(label, {"ours": ours, **refs}, repeat)
+                print(report_comparison(comp))
+                note = "*" if w else ""
+                if "ref" in refs:
+                    rows.append(comparison_row(f"scoring: {rid}, {w} wild", comp,
+                                               target_ratio=SCORING_TARGET_RATIO, ref_note=note))
+                if "gb" in refs:
+                    rows.append(comparison_row(f"scoring vs PyMahjongGB: {rid}, {w} wild", comp, ref="gb",
+                                               target_ratio=GB_TARGET_RATIO, ref_note=note))
+            else:
+                r = bench(*ours, repeat, label=label, budget=LINE_BUDGET)
+                print(report(r))
+                rows.append(row(BenchResult(f"scoring: {rid}, {w} wild", r.items, r.passes, r.best_seconds)))
+        if 4 in cases:
+            comp = interleave(f"{rid}, 4 wildcards vs the same hands with 0",
+                              {"ours": (ev.evaluate, [c.args() for c in cases[4]]),
+                               "zero": (ev.evaluate, [c.args() for c in cases[0]])}, repeat)
+            print(report_comparison(comp))
+            rows.append(comparison_row(f"wildcard cost: {rid}, 4 wild vs 0", comp, ref="zero",
+                                       target_ratio=WILD_COST_RATIO))
+        rows += is_win_rows(ev, rid, cases, repeat)
         conf = conformance_cases(ev)
         if conf:
-            ours = bench(ev.evaluate, [c.args() for c in conf], repeat,
-                         label=f"{rid}, its {len(conf)} conformance wins", budget=LINE_BUDGET)
-            print(report(ours))
-            rows.append(row(BenchResult(f"scoring: {rid}, conformance cases", ours.items, ours.passes,
-                                        ours.best_seconds)))
+            ours_r = bench(ev.evaluate, [c.args() for c in conf], repeat,
+                           label=f"{rid}, its {len(conf)} conformance wins", budget=LINE_BUDGET)
+            print(report(ours_r))
+            rows.append(row(BenchResult(f"scoring: {rid}, conformance cases", ours_r.items, ours_r.passes,
+                                        ours_r.best_seconds)))
+    return rows
+
+
+def is_win_rows(ev: Evaluator, rid: str, cases: dict[int, list[Case]], repeat: int) -> list[Row]:
+    """``Evaluator.is_win`` against the bare table check inside it, on complete and on random hands."""
+    rows = []
+    rng = random.Random(len(rid))
+    wall = ev.ruleset.tileset.full_wall()
+    sets = {"complete": cases[max(cases)]}
+    sets["random 14"] = [make_case(rng.sample(wall, 14), 0, c.wildcard) for c in sets["complete"]]
+    for name, cs in sets.items():
+        table_items = []
+        for c in cs:
+            counts = [0] * 34
+            w = 0
+            for t in (*c.hand.concealed, c.hand.win_tile):
+                if t == c.wildcard:
+                    w += 1
+                else:
+                    counts[t] += 1
+            table_items.append((counts, w))
+        comp = interleave(f"{rid}, is_win, {name} hands",
+                          {"ours": (ev.is_win, [c.args() for c in cs]),
+                           "table": (is_standard_win, table_items)}, repeat)
+        print(report_comparison(comp))
+        rows.append(comparison_row(f"is_win vs table: {rid}, {name}", comp, ref="table",
+                                   target_ratio=IS_WIN_RATIO))
     return rows
 
 
@@ -274,6 +367,15 @@ def waits_section(evs: dict[str, Evaluator], rng: random.Random, n: int, repeat:
             assert c.hand.win_tile in ev.waits(c.hand.concealed, wildcard=c.wildcard), c
         sets.append(("random 13", [(tiles, (), None, w) for tiles, w in random13(rng, ev, n)]))
         for name, items in sets:
+            if RegularShanten and name.startswith("ready"):
+                gb = [(tuple(gb_code(t) for t in concealed),) for concealed, *_ in items]
+                comp = interleave(f"{rid}, {name}", {"ours": (ev.waits, items),
+                                                     "gb": (lambda h: RegularShanten(hand=h), gb)}, repeat)
+                print(report_comparison(comp))
+                rows.append(comparison_row(f"waits vs PyMahjongGB: {rid}, {name}", comp, ref="gb",
+                                           target_ratio=WAITS_GB_RATIO,
+                                           ref_note="" if name.endswith("0 wild") or not has_wild else "*"))
+                continue
             r = bench(ev.waits, items, repeat, label=f"{rid}, {name}", budget=LINE_BUDGET)
             print(report(r))
             rows.append(row(BenchResult(f"waits: {rid}, {name}", r.items, r.passes, r.best_seconds)))
@@ -305,9 +407,9 @@ def sim_section(evs: dict[str, Evaluator], seed: int, hands: int, repeat: int) -
     for rid, ev in evs.items():
         rs = ev.ruleset
         results: list = []
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         play_hands(rs, ev, seeds, results)
-        first = time.perf_counter() - t0
+        first = time.process_time() - t0
         best = min([first] + [_timed(play_hands, rs, ev, seeds) for _ in range(repeat)])
         kinds = Counter(r.result for r in results)
         if kinds["abandon"]:
@@ -324,9 +426,10 @@ def sim_section(evs: dict[str, Evaluator], seed: int, hands: int, repeat: int) -
 
 
 def _timed(fn: Callable, *args) -> float:
-    t0 = time.perf_counter()
+    """CPU seconds of one call."""
+    t0 = time.process_time()
     fn(*args)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 # ---------------------------------------------------------------------------
