@@ -55,8 +55,14 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mjframework")
-def main() -> None:
+@click.option("--trace-hooks", is_flag=True,
+              help="Print every plugin hook call (hook, plugins, arguments, result) to stderr.")
+def main(trace_hooks: bool) -> None:
     """mjframework: mahjong variants declared in YAML, played, scored and settled by one engine."""
+    if trace_hooks:
+        from .plugins import set_hook_tracing
+
+        set_hook_tracing(lambda line: click.echo(line, err=True))
 
 
 @main.command()

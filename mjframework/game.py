@@ -24,7 +24,7 @@ from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
-from .plugins import PluginError, call_hook
+from .plugins import EngineAbort, PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
 from .visibility import BY_SEAT, NOBODY, is_face_down
@@ -51,7 +51,7 @@ class HandResult:
     error: str = ""
 
 
-class HandAbandoned(Exception):
+class HandAbandoned(EngineAbort):
     """A player or plugin failed; the hand stops cleanly with an ``abandon`` event."""
 
 

@@ -14,7 +14,9 @@ with methods marked ``@hookimpl``. Hooks receive read-only views or the object
 they are about (a settlement) and never reach into engine state.
 
 Hook names start with ``mj_``. Unless a hook says *firstresult*, every plugin
-that implements it is called, in the order the ruleset lists the plugins.
+that implements it is called, in the order the ruleset lists the plugins;
+pluggy's ``tryfirst`` / ``trylast`` marks and ``wrapper=True`` implementations
+work as pluggy documents them (see docs/plugins.md).
 
 Game hooks receive ``hand``, a :class:`~mjframework.game.HandControl`: what a
 plugin may see (hands, melds, discards, the live wall's next tiles, per-seat

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -19,7 +20,22 @@ _registered: dict[str, type] = {}
 
 
 class PluginError(MJError):
-    """A plugin could not be found, loaded or created."""
+    """A plugin could not be found, loaded or created, or failed in a hook.
+
+    For a failure in a hook, ``plugin`` and ``hook`` name where (else ``None``).
+    """
+
+    plugin: str | None = None
+    hook: str | None = None
+
+
+class EngineAbort(Exception):
+    """The engine's own verdict, raised while a plugin's hook is running.
+
+    A plugin that asks a player through the table control can see the
+    engine abandon the hand (a player failed); that passes through the
+    plugin's frame unattributed, unlike the plugin's own failures.
+    """
 
 
 def register_plugin(name: str, plugin_class: type) -> None:
@@ -71,26 +87,102 @@ def load_plugin_class(name: str) -> type:
 
 
 def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False, **kwargs: Any) -> Any:
-    """Call ``hook`` on each plugin in ruleset order, naming the plugin if one fails.
+    """Call ``hook`` through pluggy (``pm.hook.<hook>(**kwargs)``).
 
-    Pluggy would propagate a plugin's exception bare; here it becomes a
-    :class:`PluginError` saying which plugin failed in which hook, which the
-    CLI prints and the game turns into an abandoned hand.
+    Plugins run in ruleset order unless they ask for ``tryfirst`` /
+    ``trylast``; ``wrapper=True`` (and old-style ``hookwrapper``)
+    implementations wrap the others; tracing set up with :func:`trace_hooks`
+    sees every call. Whether one result or a list comes back is the hook
+    spec's ``firstresult`` (``firstresult`` here only documents the caller's
+    expectation and is checked against the spec). A plugin that raises is
+    named: see :func:`_attribute_failures`.
     """
-    results = []
-    for impl in reversed(getattr(pm.hook, hook).get_hookimpls()):
+    caller = getattr(pm.hook, hook)
+    spec = caller.spec
+    if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
+        raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
+                        "unlike its hook spec")
+    return caller(**kwargs)
+
+
+def _attribute_failures(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Make every hook implementation of ``plugin`` name itself when it fails.
+
+    Pluggy propagates a plugin's exception bare, so the engine could not say
+    which plugin broke. Each implementation's function is wrapped once, at
+    registration: an exception raised *by this plugin* (an :class:`MJError`
+    too) becomes a :class:`PluginError` naming the plugin and the hook. A
+    ``PluginError`` raised further in (by another plugin) passes unchanged,
+    and a wrapper implementation's generator is wrapped so that failures after
+    its ``yield`` are named as well. ``BaseException`` s that are not
+    ``Exception`` (the engine's own control flow) pass untouched.
+    """
+    for caller in pm.get_hookcallers(plugin) or ():
+        for impl in caller.get_hookimpls():
+            if impl.plugin is plugin:
+                impl.function = _named(impl.function, name, caller.name, impl.wrapper or impl.hookwrapper)
+
+
+def _named(fn: Any, plugin: str, hook: str, is_wrapper: bool) -> Any:
+    def failure(e: Exception) -> PluginError:
+        err = PluginError(f"plugin {plugin!r} failed in {hook}: {type(e).__name__}: {e}")
+        err.plugin, err.hook = plugin, hook
+        return err
+
+    if is_wrapper:
+        @functools.wraps(fn)
+        def wrapper(*args: Any) -> Any:
+            try:
+                return (yield from fn(*args))
+            except PluginError:
+                raise
+            except Exception as e:
+                raise failure(e) from e
+        return wrapper
+
+    @functools.wraps(fn)
+    def call(*args: Any) -> Any:
         try:
-            r = impl.function(**{a: kwargs[a] for a in impl.argnames})
-        except MJError:
+            return fn(*args)
+        except (PluginError, EngineAbort):
             raise
         except Exception as e:
-            raise PluginError(f"plugin {impl.plugin_name!r} failed in {hook}: "
-                              f"{type(e).__name__}: {e}") from e
-        if r is not None:
-            if firstresult:
-                return r
-            results.append(r)
-    return None if firstresult else results
+            raise failure(e) from e
+    return call
+
+
+def trace_hooks(pm: pluggy.PluginManager, write: Callable[[str], Any]) -> Callable[[], None]:
+    """Report every hook call of ``pm`` (hook, plugins, arguments, result) to ``write``.
+
+    Built on pluggy's ``add_hookcall_monitoring``; returns the function that
+    stops tracing. ``mj --trace-hooks`` switches it on for every plugin manager.
+    """
+    def before(hook_name: str, impls: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+        names = ", ".join(i.plugin_name for i in reversed(impls))
+        args = ", ".join(f"{k}={_short(v)}" for k, v in kwargs.items())
+        write(f"hook {hook_name}({args}) -> [{names}]")
+
+    def after(outcome: Any, hook_name: str, impls: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+        exc = outcome.exception
+        write(f"hook {hook_name} " + (f"raised {type(exc).__name__}: {exc}" if exc is not None
+                                      else f"returned {_short(outcome.get_result())}"))
+
+    return pm.add_hookcall_monitoring(before, after)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# Set by ``mj --trace-hooks``: every plugin manager made afterwards traces its calls.
+_trace_writer: Callable[[str], Any] | None = None
+
+
+def set_hook_tracing(write: Callable[[str], Any] | None) -> None:
+    """Trace the hook calls of every plugin manager made from now on (``None`` stops it)."""
+    global _trace_writer
+    _trace_writer = write
 
 
 def options_schema(name: str) -> dict[str, Any]:
@@ -112,4 +204,7 @@ def make_plugin_manager(plugins: Mapping[str, Mapping[str, Any]]) -> pluggy.Plug
         except Exception as e:
             raise PluginError(f"plugin {name!r} could not start with options {options!r}: {e}") from e
         pm.register(instance, name=name)
+        _attribute_failures(pm, instance, name)
+    if _trace_writer is not None:
+        trace_hooks(pm, _trace_writer)
     return pm

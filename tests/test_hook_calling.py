@@ -1,0 +1,262 @@
+"""Hooks are called through pluggy itself: ordering marks, wrappers, tracing, named failures.
+
+Each test switches on small purpose-made plugins (registered in-process) for
+a ruleset that extends a built-in one, and checks what pluggy promises a
+plugin author: ``tryfirst`` / ``trylast`` reorder the ruleset's order,
+``wrapper=True`` and ``hookwrapper=True`` implementations see and may change
+the others' results, ``mj --trace-hooks`` reports every call, and a plugin
+that raises — an ``MJError`` of its own included — is named with its hook.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from mjframework import plugins as registry
+from mjframework.bots import GreedyBot
+from mjframework.cli import main
+from mjframework.errors import MJError
+from mjframework.game import Game
+from mjframework.hookspecs import hookimpl
+from mjframework.plugins import PluginError, call_hook, make_plugin_manager, set_hook_tracing, trace_hooks
+from mjframework.ruleset import load_ruleset
+
+CALLS: list[str] = []
+
+
+class _Recorder:
+    """Appends ``<name>`` to CALLS in mj_modify_settlement and answers mj_win_call with its name."""
+
+    name = "?"
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @hookimpl
+    def mj_modify_settlement(self, settlement: Any, context: Any) -> None:
+        CALLS.append(self.name)
+
+
+class First(_Recorder):
+    name = "first"
+
+
+class Second(_Recorder):
+    name = "second"
+
+
+class Eager(_Recorder):
+    name = "eager"
+
+    @hookimpl(tryfirst=True)
+    def mj_modify_settlement(self, settlement: Any, context: Any) -> None:
+        CALLS.append(self.name)
+
+
+class Late(_Recorder):
+    name = "late"
+
+    @hookimpl(trylast=True)
+    def mj_modify_settlement(self, settlement: Any, context: Any) -> None:
+        CALLS.append(self.name)
+
+
+class Caller(_Recorder):
+    """A firstresult hook: the call phrase."""
+
+    name = "caller"
+
+    @hookimpl
+    def mj_win_call(self, patterns: list[str], context: Any) -> str:
+        return "+".join(patterns)
+
+
+class Loud(_Recorder):
+    """A new-style wrapper: sees the inner result and changes it."""
+
+    name = "loud"
+
+    @hookimpl(wrapper=True)
+    def mj_win_call(self, patterns: list[str], context: Any) -> Any:
+        CALLS.append("loud:before")
+        inner = yield
+        CALLS.append(f"loud:after:{inner}")
+        return None if inner is None else inner + "!"
+
+
+class OldStyle(_Recorder):
+    """An old-style hookwrapper: sees the outcome, forces a result."""
+
+    name = "oldstyle"
+
+    @hookimpl(hookwrapper=True)
+    def mj_win_call(self, patterns: list[str], context: Any) -> Any:
+        outcome = yield
+        CALLS.append(f"oldstyle:{outcome.get_result()}")
+        outcome.force_result("forced")
+
+
+class Boom(_Recorder):
+    name = "boom"
+
+    @hookimpl
+    def mj_modify_settlement(self, settlement: Any, context: Any) -> None:
+        raise ValueError("bad arithmetic")
+
+
+class OwnMJError(_Recorder):
+    """Raises an MJError subclass of its own: still named, not taken for an engine error."""
+
+    name = "own-mj-error"
+
+    class Refused(MJError):
+        pass
+
+    @hookimpl
+    def mj_after_deal(self, hand: Any) -> None:
+        raise self.Refused("this table is closed")
+
+
+class BrokenWrapper(_Recorder):
+    name = "broken-wrapper"
+
+    @hookimpl(wrapper=True)
+    def mj_win_call(self, patterns: list[str], context: Any) -> Any:
+        result = yield
+        raise KeyError(f"lost {result}")
+
+
+PLUGINS = {cls.name: cls for cls in (First, Second, Eager, Late, Caller, Loud, OldStyle, Boom, OwnMJError,
+                                     BrokenWrapper)}
+
+
+@pytest.fixture(autouse=True)
+def _registered() -> Iterator[None]:
+    for name, cls in PLUGINS.items():
+        registry.register_plugin(name, cls)
+    CALLS.clear()
+    try:
+        yield
+    finally:
+        for name in PLUGINS:
+            registry.unregister_plugin(name)
+        set_hook_tracing(None)
+
+
+def ruleset_with(tmp_path: Path, *names: str) -> Path:
+    """A ruleset that extends the built-in changsha, with only ``names`` as its plugins, in that order."""
+    off = "".join(f"  {p}: null\n" for p in ("zhaniao", "opening-wins", "haidi", "kaigang", "calls"))
+    on = "".join(f"  {n}: {{}}\n" for n in names)
+    path = tmp_path / "hooks.yaml"
+    path.write_text(textwrap.dedent("""\
+        format: 1
+        id: hooks
+        name: hooks
+        extends: changsha
+        plugins:
+        """) + off + on, encoding="utf-8")
+    return path
+
+
+def settle(pm: Any) -> Any:
+    """Call mj_modify_settlement with throwaway arguments (the recorders ignore them)."""
+    return call_hook(pm, "mj_modify_settlement", settlement=None, context=None)
+
+
+def test_plugins_run_in_ruleset_order_without_marks() -> None:
+    settle(make_plugin_manager({"first": {}, "second": {}}))
+    assert CALLS == ["first", "second"]
+    CALLS.clear()
+    settle(make_plugin_manager({"second": {}, "first": {}}))
+    assert CALLS == ["second", "first"]
+
+
+def test_tryfirst_and_trylast_reorder_the_ruleset_order() -> None:
+    settle(make_plugin_manager({"late": {}, "first": {}, "eager": {}, "second": {}}))
+    assert CALLS == ["eager", "first", "second", "late"]
+
+
+def test_a_new_style_wrapper_sees_and_changes_the_result() -> None:
+    pm = make_plugin_manager({"loud": {}, "caller": {}})
+    assert call_hook(pm, "mj_win_call", firstresult=True, patterns=["a", "b"], context=None) == "a+b!"
+    assert CALLS == ["loud:before", "loud:after:a+b"]
+
+
+def test_an_old_style_hookwrapper_can_force_the_result() -> None:
+    pm = make_plugin_manager({"oldstyle": {}, "caller": {}})
+    assert call_hook(pm, "mj_win_call", firstresult=True, patterns=["x"], context=None) == "forced"
+    assert CALLS == ["oldstyle:x"]
+
+
+def test_calling_a_hook_against_its_spec_is_a_programming_error() -> None:
+    pm = make_plugin_manager({"caller": {}})
+    with pytest.raises(TypeError, match="firstresult"):
+        call_hook(pm, "mj_win_call", patterns=[], context=None)
+
+
+def test_a_raising_plugin_is_named_with_its_hook() -> None:
+    pm = make_plugin_manager({"first": {}, "boom": {}})
+    with pytest.raises(PluginError) as info:
+        settle(pm)
+    assert (info.value.plugin, info.value.hook) == ("boom", "mj_modify_settlement")
+    assert str(info.value) == "plugin 'boom' failed in mj_modify_settlement: ValueError: bad arithmetic"
+
+
+def test_a_wrapper_failing_after_its_yield_is_named() -> None:
+    pm = make_plugin_manager({"broken-wrapper": {}, "caller": {}})
+    with pytest.raises(PluginError, match="plugin 'broken-wrapper' failed in mj_win_call: KeyError"):
+        call_hook(pm, "mj_win_call", firstresult=True, patterns=["a"], context=None)
+
+
+def test_an_inner_failure_passes_a_wrapper_still_naming_the_inner_plugin() -> None:
+    pm = make_plugin_manager({"loud": {}, "broken-wrapper": {}, "caller": {}})
+    with pytest.raises(PluginError) as info:
+        call_hook(pm, "mj_win_call", firstresult=True, patterns=["a"], context=None)
+    assert info.value.plugin == "broken-wrapper"
+
+
+def test_a_plugins_own_mjerror_abandons_the_hand_with_its_name(tmp_path: Path) -> None:
+    rs = load_ruleset(ruleset_with(tmp_path, "own-mj-error"))
+    log: list[dict[str, Any]] = []
+    result = Game(rs, [GreedyBot() for _ in range(rs.players)], seed=1, emit=log.append).play()
+    assert result.result == "abandon"
+    assert result.error == "plugin 'own-mj-error' failed in mj_after_deal: Refused: this table is closed"
+    assert [e["type"] for e in log][-2:] == ["abandon", "hand_end"]
+
+
+def test_a_wrapper_plugin_works_in_a_played_hand(tmp_path: Path) -> None:
+    """The order marks and wrappers act in the game too, not only in direct calls."""
+    rs = load_ruleset(ruleset_with(tmp_path, "late", "first", "eager"))
+    for seed in range(1, 40):
+        CALLS.clear()
+        result = Game(rs, [GreedyBot() for _ in range(rs.players)], seed=seed).play()
+        if result.result == "win":
+            break
+    assert result.result == "win"
+    assert CALLS[:3] == ["eager", "first", "late"]
+
+
+def test_trace_hooks_reports_calls_and_results() -> None:
+    lines: list[str] = []
+    pm = make_plugin_manager({"caller": {}})
+    stop = trace_hooks(pm, lines.append)
+    call_hook(pm, "mj_win_call", firstresult=True, patterns=["a"], context=None)
+    stop()
+    call_hook(pm, "mj_win_call", firstresult=True, patterns=["b"], context=None)
+    assert lines == ["hook mj_win_call(patterns=['a'], context=None) -> [caller]",
+                     "hook mj_win_call returned 'a'"]
+
+
+def test_mj_trace_hooks_prints_the_calls_of_a_command(tmp_path: Path) -> None:
+    path = ruleset_with(tmp_path, "caller")
+    result = CliRunner().invoke(main, ["--trace-hooks", "score", str(path), "22m 55m 88m 22p 55p 88p 2s",
+                                       "-t", "2s", "-s", "0"])
+    assert result.exit_code == 0, result.output
+    assert "hook mj_win_call(patterns=" in result.output
+    assert "-> [caller]" in result.output
