@@ -168,15 +168,38 @@ class WinScreen:
         if stand is not None and c[stand]:
             s = c[stand]
             c[stand] = 0
-        verdict = self._verdict(c, w, s, stand, eff, hand)
+        verdict = self._verdict(c, w, s, stand, eff, hand.concealed, hand.melds, win)
         if verdict is None:
             return ev._score(hand, ctx, wildcard).win
         return verdict
 
+    def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                 wildcard: Tile | None) -> bool:
+        """Could ``concealed`` + ``win`` (+ ``melds``) win in some context? False is certain.
+
+        The context-free half of :meth:`is_win`: the game asks it before it
+        builds a context for each seat that might win on a discard.
+        """
+        wild, stand, eff = self.wild_info(wildcard)
+        c = _ZEROS[:]
+        for t in concealed:
+            c[t] += 1
+        c[win] += 1
+        w = 0
+        for k in wild:
+            if c[k]:
+                w += c[k]
+                c[k] = 0
+        s = 0
+        if stand is not None and c[stand]:
+            s = c[stand]
+            c[stand] = 0
+        return self._verdict(c, w, s, stand, eff, concealed, melds, win) is not False
+
     def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
-                 hand: Hand) -> bool | None:
+                 concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile) -> bool | None:
         """True / False when the tables decide, None when the hand needs scoring."""
-        e = len(hand.melds)
+        e = len(melds)
         n = sum(c) + w + s
         possible = False
         std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
@@ -209,7 +232,7 @@ class WinScreen:
                 if (e and shape.kind in ("knitted", "orphans")) or (not s and not may_fit(c, n)):
                     continue
                 if full is None:
-                    full = self.ev.split([*hand.concealed, hand.win_tile], wildcard)
+                    full = self.ev.split([*concealed, win], wildcard)
                 if shape_possible(full, e, shape, self.kinds):
                     if shape in self.uncond_other:
                         return True
@@ -221,10 +244,10 @@ class WinScreen:
             if self.free_any:
                 return None
             for banned, held in self.free_getters:
-                if not any(held(c)) and not any(t in banned for m in hand.melds for t in m.tiles):
+                if not any(held(c)) and not any(t in banned for m in melds for t in m.tiles):
                     return None
         if self.min_free is not None and w >= self.min_free and not self.waits_ok:
-            held = self.ev.split(hand.concealed, wildcard)
+            held = self.ev.split(concealed, wildcard)
             if any(wait_holds(held, e, wt) for p in self.ev.wait_patterns for wt in p.waits):
                 return None
         return False

@@ -68,6 +68,7 @@ __all__ = [
     "NUM_KINDS",
     "SUIT_TABLE_MAX_TILES",
     "TableInfo",
+    "discard_needs",
     "distance",
     "ensure_tables",
     "is_standard_win",
@@ -587,6 +588,51 @@ def need_pairs(counts: Sequence[int]) -> int:
     except (ValueError, TypeError):
         pass
     return _cap(sum(c & 1 for c in _as_counts(counts)))
+
+
+def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]:
+    """``need_melds_pair`` of ``counts`` less one tile of each candidate kind, in order.
+
+    The same numbers as calling :func:`need_melds_pair` on each reduced hand,
+    but a discard changes one block only: the four block entries are looked up
+    once and each candidate costs one lookup (the greedy bot's discard search).
+    A candidate the hand does not hold is reported for the hand as it would be
+    with that count at 0 removed, i.e. like ``need_melds_pair`` would raise on
+    the negative count: it raises ``ValueError``.
+    """
+    try:
+        b = bytearray(counts)
+        fast = len(b) == NUM_KINDS
+    except (TypeError, ValueError):
+        fast = False
+    if not fast:
+        c = list(_as_counts(counts))
+        out = []
+        for t in candidates:
+            c[t] -= 1
+            out.append(need_melds_pair(c))
+            c[t] += 1
+        return out
+    if _INFO is None:
+        ensure_tables()
+    values = []
+    for a, z, seq in _BLOCKS:
+        v = (_SUIT if seq else _HONOR).get(bytes(b[a:z]))
+        values.append(v if v is not None else _encode(*_block_mp(tuple(b[a:z]), seq)))
+    total = sum(values)
+    out = []
+    for t in candidates:
+        i = 3 if t >= 27 else t // 9
+        a, z, seq = _BLOCKS[i]
+        if not b[t]:
+            raise ValueError(f"kind {t} is not in the hand")
+        b[t] -= 1
+        v2 = (_SUIT if seq else _HONOR).get(bytes(b[a:z]))
+        if v2 is None:
+            v2 = _encode(*_block_mp(tuple(b[a:z]), seq))
+        b[t] += 1
+        out.append(_cap(_need_from_value(total - values[i] + v2)))
+    return out
 
 
 def standard_waits(counts13: Sequence[int], w: int) -> list[int]:

@@ -48,3 +48,21 @@ def waits(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
     ctx = ctx or WinContext()
     return [t for t in ev.kinds
             if is_win(ev, Hand(tuple(concealed), tuple(melds), t), ctx, wildcard)]
+
+
+def best_discard(c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int, Tile | None]:
+    """``GreedyBot._best_discard`` before the per-block version: every candidate's need and
+    isolation, one full table query each."""
+    from mjframework.bots import _isolation, missing
+
+    best: tuple[int, int, Tile] | None = None
+    for t in candidates:
+        c[t] -= 1
+        need = missing(c, w)
+        c[t] += 1
+        key = (need, _isolation(c, t) * -1, t)
+        if best is None or key < best:
+            best = key
+    if best is None:
+        return 99, None
+    return best[0], best[2]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import slow_reference as ref
 
+from mjframework.bots import GreedyBot
 from mjframework.errors import HandError
 from mjframework.hand import Hand, Meld, WinContext, check_hand
 from mjframework.model import FLAGS
@@ -210,3 +211,28 @@ def test_waits_match_reference(rid: str) -> None:
         assert got == want, (i, hand, ctx, wildcard)
         ready += bool(want)
     assert ready > WAIT_HANDS // 50, ready
+
+
+@pytest.mark.parametrize("rid", RULESETS, ids=lambda r: Path(r).stem)
+def test_bot_discard_matches_reference(rid: str) -> None:
+    """The greedy bot's discard choice (per-block need tables) is the previous one on the same hands."""
+    ev = _evaluator(rid)
+    rng = random.Random(f"discard {Path(rid).stem}")
+    bot = GreedyBot(random.Random(0))
+    for i in range(HANDS):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        wild = ev.wild_kinds(wildcard)
+        tiles = [*hand.concealed, hand.win_tile]
+        if rng.random() < 0.3:  # after a claimed pung / chow: two tiles fewer, as in GreedyBot._claim
+            tiles = tiles[2:]
+        c = [0] * 34
+        w = 0
+        for t in tiles:
+            if t in wild:
+                w += 1
+            else:
+                c[t] += 1
+        cands = [t for t in range(34) if c[t]]
+        before = c[:]
+        assert bot._best_discard(c, w, cands) == ref.best_discard(c, w, cands), (i, tiles, wildcard)
+        assert c == before
