@@ -20,20 +20,25 @@ simulator adding ``game`` (the game index) to each ``hand_start``.
 
 from __future__ import annotations
 
+import gc
 import json
+import multiprocessing
 import os
 import random
 import shutil
 import signal
+import sys
 import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import IO, Any
 
+from . import wintable
 from .bots import BOTS
 from .errors import MJError
 from .events import Event
@@ -482,11 +487,33 @@ def _worker_init() -> None:
 
 def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
                   tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
+    # The win tables (~45 MB) and the loaded ruleset are made here, once: forked workers
+    # share those pages with this process instead of each loading its own copy.
+    # gc.freeze() keeps the collector from writing to them (which would copy them).
+    wintable.ensure_tables()
+    _load(spec.ruleset)
+    gc.freeze()
+    try:
+        _pool(spec, workers, stats, out, log_path, tmp_paths, progress)
+    finally:
+        gc.unfreeze()
+
+
+def _pool_context() -> BaseContext | None:
+    """``fork`` where the platform has it (the workers inherit the tables), else the default."""
+    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
+def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
+          tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
     chunks = _chunks(spec.games, workers)
     pending: deque[tuple[Future[Stats], str | None, list[int]]] = deque()
     window = workers * 3
     it = iter(chunks)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                             mp_context=_pool_context()) as pool:
         try:
             def submit_next() -> bool:
                 games = next(it, None)
