@@ -200,36 +200,41 @@ class WinScreen:
                  concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile) -> bool | None:
         """True / False when the tables decide, None when the hand needs scoring."""
         e = len(melds)
-        n = sum(c) + w + s
+        n = len(concealed) + 1
         possible = False
+        # The natural counts as bytes (the tables' key form), once per reading of the stand-ins.
+        splits = self._splits(c, s, stand, wildcard) if s else (c,)
+        views = [bytes(x) for x in splits] if s else (bytes(c),)
         std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
         if std_m in self.std:
-            for c2 in (self._splits(c, s, stand, wildcard) if s else (c,)):
-                if _is_standard_win(c2, w):
+            for v in views:
+                if _is_standard_win(v, w):
                     if std_m in self.uncond_std:
                         return True
                     possible = True
                     kinds = self.pair_kinds.get(std_m)
                     if kinds and not w and not s:
                         for k in kinds:
-                            if c2[k] >= 2:
-                                c2[k] -= 2
-                                ok = _need_melds(c2) == 0
-                                c2[k] += 2
+                            if c[k] >= 2:
+                                c[k] -= 2
+                                ok = _need_melds(c) == 0
+                                c[k] += 2
                                 if ok:
                                     return True
                     break
         if not e and n % 2 == 0 and n // 2 in self.pairs:
-            for c2 in (self._splits(c, s, stand, wildcard) if s else (c,)):
-                if _need_pairs(c2) <= w:
+            for v in views:
+                if _need_pairs(v) <= w:
                     if n // 2 in self.uncond_pairs:
                         return True
                     possible = True
                     break
-        if self.other:
+        if self.other and (not possible or self.uncond_other):
             full = None
             for shape, may_fit in self.other:
-                if (e and shape.kind in ("knitted", "orphans")) or (not s and not may_fit(c, n)):
+                if e and shape.kind in ("knitted", "orphans"):
+                    continue
+                if not any(may_fit(v, n) for v in views):
                     continue
                 if full is None:
                     full = self.ev.split([*concealed, win], wildcard)
@@ -291,7 +296,8 @@ class WinScreen:
         for shape, may_fit in self.other:
             if shape.kind in ("knitted", "orphans"):
                 # The 13 tiles must already pass the shape's quick test (at its full size).
-                if not e and (s or may_fit(c, 14 if shape.kind == "knitted" else len(shape.orphans) + 1)):
+                size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
+                if not e and (s or may_fit(bytes(c), size)):
                     if shape.kind == "knitted":
                         return None
                     out.update(shape.orphans)
@@ -340,10 +346,10 @@ def _getter(kinds: Collection[Tile]) -> Callable[[Sequence[int]], tuple[int, ...
     return itemgetter(*ks)
 
 
-def _precheck(shape: Shape) -> Callable[[list[int], int], bool]:
+def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
     """A quick necessary test (natural counts, concealed-side size) before a rare shape's generic check.
 
-    Only used when no stand-in is held (stand-ins may be read as another kind).
+    With stand-ins held it is asked of each way of reading them (:meth:`WinScreen._splits`).
     """
     if shape.kind == "knitted":
         gap = shape.min_gap
@@ -353,10 +359,9 @@ def _precheck(shape: Shape) -> Callable[[list[int], int], bool]:
             if all(b - a >= gap for a, b in pairwise(ranks)):
                 ok_blocks.add(bytes((mask >> r) & 1 for r in range(9)))
 
-        def knitted(c: list[int], n: int) -> bool:
+        def knitted(b: bytes, n: int) -> bool:
             if n != 14:
                 return False
-            b = bytes(c)
             return (b[:9] in ok_blocks and b[9:18] in ok_blocks and b[18:27] in ok_blocks
                     and max(b[27:]) <= 1)
         return knitted
@@ -364,7 +369,7 @@ def _precheck(shape: Shape) -> Callable[[list[int], int], bool]:
         size = len(shape.orphans) + 1
         others = _getter(set(range(NUM_KINDS)) - set(shape.orphans))
 
-        def orphans(c: list[int], n: int) -> bool:
-            return n == size and not any(others(c))
+        def orphans(b: bytes, n: int) -> bool:
+            return n == size and not any(others(b))
         return orphans
-    return lambda c, n: True
+    return lambda b, n: True

@@ -176,7 +176,8 @@ class Game:
                 f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
             self._leave(seat, why)
             return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
-        if choice not in decision.options:
+        # Players return one of the offered objects: identity first, equality (dataclass) only else.
+        if not any(choice is o for o in decision.options) and choice not in decision.options:
             raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
                                 f"for {decision.kind} (options: "
                                 f"{', '.join(o.label() for o in decision.options)})")
@@ -299,9 +300,10 @@ class Game:
         rs = self.ruleset
         brk = self.wall.break_wall()
         self._event("dice", purpose="break", values=list(brk.dice))
-        self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
-                    hidden={"tiles": NOBODY})
+        if not self._silent:  # (136 tile codes: not made for nobody)
+            self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
+                        tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                        hidden={"tiles": NOBODY})
         self._deal()
         self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
                     hidden={"hands": BY_SEAT})
