@@ -124,7 +124,14 @@ class Evaluator:
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
-        self.screen = WinScreen(self)  # fast paths of is_win / waits
+        self._screen: WinScreen | None = None
+
+    @property
+    def screen(self) -> WinScreen:
+        """The table-level fast paths of :meth:`is_win` / :meth:`waits` (compiled on first use)."""
+        if self._screen is None:
+            self._screen = WinScreen(self)
+        return self._screen
 
     # -- wildcards ---------------------------------------------------------
 
