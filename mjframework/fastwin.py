@@ -293,17 +293,17 @@ class WinScreen:
             return None
         e = len(melds)
         out: set[Tile] = set()
+        splits = self._splits(c, s, stand, eff) if s else [c]
         for shape, may_fit in self.other:
             if shape.kind in ("knitted", "orphans"):
                 # The 13 tiles must already pass the shape's quick test (at its full size).
                 size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
-                if not e and (s or may_fit(bytes(c), size)):
+                if not e and any(may_fit(bytes(c2), size) for c2 in splits):
                     if shape.kind == "knitted":
                         return None
                     out.update(shape.orphans)
             else:
                 return None  # other standard shapes: every kind is checked
-        splits = self._splits(c, s, stand, eff) if s else [c]
         extra = set(wild)  # the winning tile may be a wildcard or a stand-in
         if stand is not None:
             extra.add(stand)
