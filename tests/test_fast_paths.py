@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import slow_reference as ref
 
+from mjframework import wintable
 from mjframework.bots import GreedyBot
 from mjframework.errors import HandError
 from mjframework.hand import Hand, Meld, WinContext, check_hand
@@ -236,3 +237,23 @@ def test_bot_discard_matches_reference(rid: str) -> None:
         before = c[:]
         assert bot._best_discard(c, w, cands) == ref.best_discard(c, w, cands), (i, tiles, wildcard)
         assert c == before
+
+
+def test_discard_needs_is_need_melds_pair_of_each_reduced_hand() -> None:
+    """wintable.discard_needs gives need_melds_pair of the hand less each candidate, on and off the tables."""
+    rng = random.Random("discard_needs")
+    for _ in range(3000):
+        c = [0] * 34
+        for _ in range(rng.choice([5, 8, 11, 14, 14, 17])):
+            c[rng.randrange(34)] += 1
+        if rng.random() < 0.1:  # a block beyond the tables (more than 4 of a kind)
+            c[rng.randrange(34)] += 5
+        cands = [t for t in range(34) if c[t]]
+        want = []
+        for t in cands:
+            c[t] -= 1
+            want.append(wintable.need_melds_pair(c))
+            c[t] += 1
+        assert wintable.discard_needs(c, cands) == want, c
+    with pytest.raises(ValueError):
+        wintable.discard_needs([0] * 34, [3])
