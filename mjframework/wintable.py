@@ -634,7 +634,7 @@ def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)  # at most a few MB
 def _removal_values(block: bytes, seq: bool) -> tuple[int, ...]:
     """Per rank of a block: its table entry with one tile of that rank removed (-1: none held).
 
