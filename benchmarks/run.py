@@ -77,9 +77,12 @@ except ImportError:  # pragma: no cover - depends on the machine
     MahjongFanCalculator = RegularShanten = None
 
 RULESETS = ("yongzhou-wangba", "yongzhou-huandiao", "changsha")
+# Simulated too (every shipped ruleset): their scoring has no reference to compare with.
+SIM_ONLY = ("sichuan-xuezhan",)
 CONFORMANCE_DIR = Path(__file__).resolve().parent.parent / "tests" / "conformance"
 # Simulation targets, hands/s on one core; full scoring vs the reference.
-SIM_TARGET = {"changsha": 1000, "yongzhou-wangba": 1000, "yongzhou-huandiao": 1000}
+SIM_TARGET = {"changsha": 1000, "yongzhou-wangba": 1000, "yongzhou-huandiao": 1000,
+              "sichuan-xuezhan": 1000}
 # A hand with 4 wildcards may cost at most 3x the same hand with none (ours/ref >= 1/3);
 # Evaluator.is_win >= 0.5x the bare table check; Evaluator.waits >= 5x PyMahjongGB's RegularShanten.
 WILD_COST_RATIO = 1 / 3
@@ -508,7 +511,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     rows += scoring_section(evs, rng, score_hands, repeat)
     rows += waits_section(evs, rng, wait_hands, repeat)
-    rows += sim_section(evs, args.seed, sim_hands, sim_repeat)
+    sim_evs = {**evs, **{rid: Evaluator(load_ruleset(rid)) for rid in SIM_ONLY}}
+    rows += sim_section(sim_evs, args.seed, sim_hands, sim_repeat)
 
     print("\n== summary ==")
     print(summary_table(rows))

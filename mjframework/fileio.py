@@ -61,7 +61,7 @@ def temp_beside(path: Path, suffix: str = ".tmp", tag: str = "") -> tuple[int, s
     from .procs import remove_stale
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale(path.parent, f".{path.name}.", suffix)
+    remove_stale(path.parent, f".{path.name}.")  # any suffix: parts (.part) and whole files (.tmp)
     return tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.{tag}", suffix=suffix, dir=path.parent)
 
 

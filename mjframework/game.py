@@ -24,7 +24,7 @@ from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
-from .plugins import EngineAbort, PluginError, call_hook
+from .plugins import EngineAbort, PluginError, call_hook, hook_is_live
 from .scoring import Evaluator, Score
 from .tiles import Tile, is_honor, tile_code
 from .visibility import BY_SEAT, NOBODY, is_face_down
@@ -130,12 +130,17 @@ class Game:
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
         self._emit_raw = self.emit
-        self.emit = self._emit_with_plugins
+        # Events cost nothing when nobody listens: no sink and no plugin announcing.
+        announces = hook_is_live(self.pm, "mj_announce")
+        if announces:
+            self.emit = self._emit_with_plugins
+        self._silent = emit is None and not announces
 
     # -- helpers -------------------------------------------------------------
 
     def _event(self, type_: str, **fields: Any) -> None:
-        self.emit(make_event(type_, **fields))
+        if not self._silent:
+            self.emit(make_event(type_, **fields))
 
     def _emit_with_plugins(self, event: dict[str, Any]) -> None:
         self._emit_raw(event)
@@ -171,7 +176,8 @@ class Game:
                 f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
             self._leave(seat, why)
             return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
-        if choice not in decision.options:
+        # Players return one of the offered objects: identity first, equality (dataclass) only else.
+        if not any(choice is o for o in decision.options) and choice not in decision.options:
             raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
                                 f"for {decision.kind} (options: "
                                 f"{', '.join(o.label() for o in decision.options)})")
@@ -295,9 +301,10 @@ class Game:
         rs = self.ruleset
         brk = self.wall.break_wall()
         self._event("dice", purpose="break", values=list(brk.dice))
-        self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                    tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
-                    hidden={"tiles": NOBODY})
+        if not self._silent:  # (136 tile codes: not made for nobody)
+            self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
+                        tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                        hidden={"tiles": NOBODY})
         self._deal()
         self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
                     hidden={"hands": BY_SEAT})
@@ -588,11 +595,15 @@ class Game:
             candidates = sorted(set(hand))
         else:
             return None
-        ctx = self._ctx(seat, "self_draw", None, flags)
+        ctx: WinContext | None = None
         best: tuple[int, Tile, list[Tile]] | None = None
         for t in candidates:
             held = list(hand)
             held.remove(t)
+            if not self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard):
+                continue  # the tables rule the win out in any context
+            if ctx is None:
+                ctx = self._ctx(seat, "self_draw", None, flags)
             h = self._hand(seat, t, held)
             if not self._wins(seat, h, ctx):
                 continue
@@ -700,8 +711,9 @@ class Game:
                 flags |= {"first_turn", "no_claims_yet"}
             elif self.no_claims:
                 flags.add("no_claims_yet")
-            if can_discard_win and self._wins(
-                    seat, self._hand(seat, tile), self._ctx(seat, "discard", discarder, flags)):
+            if (can_discard_win and self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
+                    and self._wins(seat, self._hand(seat, tile),
+                                   self._ctx(seat, "discard", discarder, flags))):
                 options.append(Option("win", tile))
             void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
                        or not self._in_void(seat, tile))
@@ -796,6 +808,9 @@ class Game:
             return None
         robbers = []
         for seat in self._seats_after(kong_seat):
+            s = self.seats[seat]
+            if not self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard):
+                continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "robbed_kong", kong_seat, set())
             if not self._wins(seat, self._hand(seat, tile), ctx):
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib.metadata import entry_points
@@ -14,6 +15,9 @@ from . import hookspecs
 from .errors import MJError
 
 ENTRY_POINT_GROUP = "mjframework.plugins"
+
+# Plugin managers whose hook calls are traced (trace_hooks): call_hook never skips them.
+_traced: weakref.WeakSet[pluggy.PluginManager] = weakref.WeakSet()
 
 # Plugins registered in-process (tests, embedding applications), by name.
 _registered: dict[str, type] = {}
@@ -110,7 +114,17 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
         raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
                         "unlike its hook spec")
+    if not caller.get_hookimpls() and pm not in _traced and not (spec and spec.opts.get("historic")):
+        # No implementation: pluggy would return exactly this, after building its call
+        # machinery (the engine calls some hooks on every event). Traced managers still
+        # see the call.
+        return None if firstresult else []
     return caller(**kwargs)
+
+
+def hook_is_live(pm: pluggy.PluginManager | None, hook: str) -> bool:
+    """Would calling ``hook`` do anything (an implementation, or tracing that reports it)?"""
+    return pm is not None and (bool(getattr(pm.hook, hook).get_hookimpls()) or pm in _traced)
 
 
 def _attribute_failures(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
@@ -175,7 +189,14 @@ def trace_hooks(pm: pluggy.PluginManager, write: Callable[[str], Any]) -> Callab
         write(f"hook {hook_name} " + (f"raised {type(exc).__name__}: {exc}" if exc is not None
                                       else f"returned {_short(outcome.get_result())}"))
 
-    return pm.add_hookcall_monitoring(before, after)
+    undo = pm.add_hookcall_monitoring(before, after)
+    _traced.add(pm)
+
+    def stop() -> None:
+        _traced.discard(pm)
+        undo()
+
+    return stop
 
 
 def _short(value: Any, limit: int = 80) -> str:

@@ -24,6 +24,7 @@ import pluggy
 
 from . import settlement as st
 from .errors import HandError
+from .fastwin import WinScreen
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
 from .model import Pattern, Ruleset, Shape, When
 from .patterns import (
@@ -124,6 +125,14 @@ class Evaluator:
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
+        self._screen: WinScreen | None = None
+
+    @property
+    def screen(self) -> WinScreen:
+        """The table-level fast paths of :meth:`is_win` / :meth:`waits` (compiled on first use)."""
+        if self._screen is None:
+            self._screen = WinScreen(self)
+        return self._screen
 
     # -- inputs ------------------------------------------------------------
 
@@ -395,31 +404,11 @@ class Evaluator:
     # -- readiness -------------------------------------------------------------
 
     def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
-        """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)"""
-        if hand.win_tile is None:
-            return False
-        if not self.ruleset.win.get(ctx.win_by, False):
-            return False
-        if self._fixed:
-            if wildcard is None:
-                wildcard = self._default_wild
-            if self._is_wild(hand.win_tile, wildcard) and ctx.win_by != "self_draw" and not self._wild_claims:
-                return False
-        elif wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw" \
-                and not self._wild_claims:
-            return False
-        if self._void_rule and self.void_refuses(hand, ctx):
-            return False
-        full = self.split([*hand.concealed, hand.win_tile], wildcard)
-        exposed = len(hand.melds)
-        # A shape that some pattern accepts with no condition at all: fitting it is a win.
-        if any(shape_possible(full, exposed, s, self.kinds) for s in self._unconditional):
-            return True
-        if not any(self._could_be(full, hand, s) for s in self.shapes):
-            held = self.split(hand.concealed, wildcard)
-            if not any(wait_holds(held, exposed, w) for p in self.wait_patterns for w in p.waits):
-                return False
-        return self._score(hand, ctx, wildcard).win
+        """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)
+
+        Table checks decide most hands (:class:`~.fastwin.WinScreen`); the rest are scored.
+        """
+        return self.screen.is_win(hand, ctx, wildcard)
 
     def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
         """Cheap necessary test that some pattern could read the hand as ``shape``.
@@ -439,14 +428,11 @@ class Evaluator:
 
     def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
               ctx: WinContext | None = None, wildcard: Tile | None = None) -> list[Tile]:
-        """The tiles that would complete this 13-tile (+ melds) hand, in the given context."""
-        ctx = ctx or WinContext()
-        out = []
-        for t in self.kinds:
-            hand = Hand(tuple(concealed), tuple(melds), t)
-            if self.is_win(hand, ctx, wildcard):
-                out.append(t)
-        return out
+        """The tiles that would complete this 13-tile (+ melds) hand, in the given context.
+
+        Only the kinds the wait tables allow are checked with :meth:`is_win`.
+        """
+        return self.screen.waits(concealed, melds, ctx or WinContext(), wildcard)
 
     def free_waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
                    wildcard: Tile | None = None) -> list[str]:

@@ -32,7 +32,9 @@ removes those whose writer is gone (after a SIGKILL).
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -46,9 +48,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import IO, Any
 
+from . import wintable
 from .bots import BOTS
 from .errors import MJError
 from .events import Event
@@ -588,7 +592,7 @@ def _submit(pool: ProcessPoolExecutor, spec: SimSpec, games: list[int], path: st
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, mp_context=_pool_context())
 
 
 def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO[str] | None) -> Stats:
@@ -642,6 +646,27 @@ def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -
 
 def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
                   tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
+    # The win tables (~45 MB) and the loaded ruleset are made here, once: forked workers
+    # share those pages with this process instead of each loading its own copy.
+    # gc.freeze() keeps the collector from writing to them (which would copy them).
+    wintable.ensure_tables()
+    _load(spec.ruleset, spec.options, spec.preset)
+    gc.freeze()
+    try:
+        _pool(spec, workers, stats, out, log_path, tmp_paths, progress)
+    finally:
+        gc.unfreeze()
+
+
+def _pool_context() -> BaseContext | None:
+    """``fork`` where the platform has it (the workers inherit the tables), else the default."""
+    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
+def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
+          tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
     chunks = _chunks(spec.games, workers)
     pending: deque[tuple[Future[Stats], str | None, list[int]]] = deque()
     window = workers * 3

@@ -66,6 +66,7 @@ __all__ = [
     "NUM_KINDS",
     "SUIT_TABLE_MAX_TILES",
     "TableInfo",
+    "discard_needs",
     "distance",
     "ensure_tables",
     "is_standard_win",
@@ -454,6 +455,7 @@ def reset_tables() -> None:
     with _LOCK:
         _SUIT, _HONOR, _INFO = {}, {}, None
         _block_mp.cache_clear()
+        _removal_values.cache_clear()
 
 
 # ---------------------------------------------------------------------------
@@ -578,6 +580,69 @@ def need_pairs(counts: Sequence[int]) -> int:
     except (ValueError, TypeError):
         pass
     return _cap(sum(c & 1 for c in _as_counts(counts)))
+
+
+def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]:
+    """``need_melds_pair`` of ``counts`` less one tile of each candidate kind, in order.
+
+    The same numbers as calling :func:`need_melds_pair` on each reduced hand,
+    but a discard changes one block only: the four block entries are looked up
+    once, and the entries of each block with one tile removed come from a
+    memo (the greedy bot's discard search). A candidate kind the hand does not
+    hold raises ``ValueError`` (as ``need_melds_pair`` does on a negative count).
+    """
+    try:
+        b = bytearray(counts)
+        fast = len(b) == NUM_KINDS
+    except (TypeError, ValueError):
+        fast = False
+    if not fast:
+        c = list(_as_counts(counts))
+        out = []
+        for t in candidates:
+            c[t] -= 1
+            out.append(need_melds_pair(c))
+            c[t] += 1
+        return out
+    if _INFO is None:
+        ensure_tables()
+    bb = bytes(b)
+    values = []
+    removed = []
+    for a, z, seq in _BLOCKS:
+        key = bb[a:z]
+        v = (_SUIT if seq else _HONOR).get(key)
+        values.append(v if v is not None else _encode(*_block_mp(tuple(key), seq)))
+        removed.append(_removal_values(key, seq))
+    total = sum(values)
+    out = []
+    for t in candidates:
+        i = 3 if t >= 27 else t // 9
+        v2 = removed[i][t - _BLOCKS[i][0]]
+        if v2 < 0:
+            raise ValueError(f"kind {t} is not in the hand")
+        out.append(_cap(_need_from_value(total - values[i] + v2)))
+    return out
+
+
+@lru_cache(maxsize=1 << 14)  # at most a few MB
+def _removal_values(block: bytes, seq: bool) -> tuple[int, ...]:
+    """Per rank of a block: its table entry with one tile of that rank removed (-1: none held).
+
+    Memoised: a bot's hand changes one tile a turn, so most blocks repeat.
+    """
+    table = _SUIT if seq else _HONOR
+    b = bytearray(block)
+    out = []
+    for k in range(len(b)):
+        if not b[k]:
+            out.append(-1)
+            continue
+        b[k] -= 1
+        v = table.get(bytes(b))
+        out.append(v if v is not None else _encode(*_block_mp(tuple(b), seq)))
+        b[k] += 1
+    return tuple(out)
 
 
 def standard_waits(counts13: Sequence[int], w: int) -> list[int]:

@@ -260,3 +260,23 @@ def test_mj_trace_hooks_prints_the_calls_of_a_command(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "hook mj_win_call(patterns=" in result.output
     assert "-> [caller]" in result.output
+
+
+def test_a_hook_with_no_implementation_answers_like_pluggy_without_calling_it() -> None:
+    """No implementation: [] (or None for a firstresult hook), as pluggy would say, and cheap;
+    a traced manager still reports the call; the spec check still applies."""
+    pm = make_plugin_manager({})
+    assert call_hook(pm, "mj_last_tile", firstresult=True, hand=None, seat=0) is None
+    assert call_hook(pm, "mj_last_tile", firstresult=True, hand=None, seat=0) == \
+        pm.hook.mj_last_tile(hand=None, seat=0)
+    assert call_hook(pm, "mj_after_deal", hand=None) == [] == pm.hook.mj_after_deal(hand=None)
+    with pytest.raises(TypeError):
+        call_hook(pm, "mj_last_tile", hand=None, seat=0)  # not called as firstresult
+    seen: list[str] = []
+    stop = trace_hooks(pm, seen.append)
+    assert call_hook(pm, "mj_after_deal", hand=None) == []
+    assert any(line.startswith("hook mj_after_deal(") for line in seen), seen
+    stop()
+    seen.clear()
+    call_hook(pm, "mj_after_deal", hand=None)
+    assert seen == []
