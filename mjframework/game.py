@@ -829,6 +829,8 @@ class Game:
 
     def _next_dealer_after_win(self, winners: list[int], discarder: int | None) -> int:
         d = self.ruleset.dealer
+        if d.get("after_win") == "next":  # the deal passes every hand, whoever won
+            return (self.dealer + 1) % self.ruleset.players
         if len(winners) > 1:
             rule = d.get("after_multiple_winners", "first_winner")
             if rule == "discarder" and discarder is not None:

@@ -28,12 +28,14 @@ from .model import (
     Count,
     DrawnPayment,
     Exchange,
+    Exclusion,
     Flow,
     GroupFilter,
     KongPayment,
     Pattern,
     Ruleset,
     Scoring,
+    SetCombo,
     Shape,
     StandIn,
     TileFilter,
@@ -55,13 +57,15 @@ from .tiles import (
 from .yamlsource import SourceList, SourceMap, file_path, load_yaml_file, location_of
 
 # `require` keys that are not counts, and those only a win's reading has.
-NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait")
+NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait",
+              "held_ranks")
 READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
 # Count measures (`times: {per: …}` may name any of them).
 COUNT_MEASURES = (
     "wildcards", "wildcards_held", "natural_wildcards", "self_wild_sequences", "honors", "distinct_honors",
     "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
     "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
+    "fours_not_kong", "distinct_kinds", "rank_span", "knitted_straights", "flowers", "waiting_tiles",
 )
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
@@ -372,14 +376,21 @@ class _Builder:
     def shape(self, d: Any, path: tuple) -> Shape | None:
         if not isinstance(d, dict):
             return None
-        kinds = [k for k in ("pairs", "knitted", "orphans", "free") if k in d]
-        if "melds" in d or "pair" in d:
+        kinds = [k for k in ("pairs", "knitted", "orphans", "free", "knitted_straight") if k in d]
+        if ("melds" in d or "pair" in d) and "knitted_straight" not in d:
             kinds.insert(0, "standard")
         if len(kinds) != 1:
-            self.problem(path, "a shape is exactly one of: melds (+ pair), pairs, knitted, orphans, free"
+            self.problem(path, "a shape is exactly one of: melds (+ pair), pairs, knitted, orphans, free, "
+                         "knitted_straight (+ melds, pair)"
                          + (f"; found {', '.join(kinds)}" if kinds else ""))
             return None
         kind = kinds[0]
+        if kind == "knitted_straight":
+            melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
+            if melds > 1:
+                self.problem((*path, "melds"), "a knitted straight fills three of the four sets: "
+                             "at most 1 more meld")
+            return Shape("knitted_straight", melds=melds, pair=pair)
         if kind == "standard":
             return Shape("standard", melds=int(d.get("melds", 0)), pair=int(d.get("pair", 0)))
         if kind == "pairs":
@@ -387,7 +398,8 @@ class _Builder:
         if kind == "knitted":
             k = d["knitted"] or {}
             return Shape("knitted", min_gap=int(k.get("min_gap", 3)),
-                         distinct_honors=bool(k.get("distinct_honors", True)))
+                         distinct_honors=bool(k.get("distinct_honors", True)),
+                         tracks=bool(k.get("tracks", False)))
         if kind == "orphans":
             tiles = self.tiles(d["orphans"], (*path, "orphans"))
             if len(set(tiles)) != len(tiles):
@@ -424,6 +436,7 @@ class _Builder:
             honors=d.get("honors"),
             tiles=frozenset(self.tiles(tiles, (*path, "tiles"))) if tiles else None,
             any_of=subs,
+            wind=d.get("wind"),
         )
 
     def group_filter(self, d: Any, path: tuple) -> tuple[GroupFilter | None, Count | None]:
@@ -436,6 +449,38 @@ class _Builder:
             exposed=d.get("exposed"),
             laid_down=d.get("laid_down"),
         ), self.count(d["count"]) if "count" in d else Count(1, None)
+
+    def set_combo(self, d: Any, path: tuple) -> SetCombo | None:
+        if not isinstance(d, dict):
+            return None
+        count = int(d.get("count", 2))
+        suits = d.get("suits", "any")
+        letters: tuple[str, ...] = ()
+        if isinstance(suits, list):
+            letters = tuple(str(x) for x in suits)
+            if len(letters) != count:
+                self.problem((*path, "suits"), f"{len(letters)} suit letters for {count} sets")
+            suits = "letters"
+        starts = d.get("starts")
+        if starts is not None and len(starts) != count:
+            self.problem((*path, "starts"), f"{len(starts)} starting ranks for {count} sets")
+        if starts is not None and list(starts) != sorted(starts):
+            self.problem((*path, "starts"), "list the starting ranks from low to high")
+        return SetCombo(kind="seq" if d.get("kind") == "sequence" else "triplet", count=count, suits=suits,
+                        suit_letters=letters,
+                        steps=frozenset(d["steps"]) if "steps" in d else None,
+                        starts=tuple(starts) if starts is not None else None)
+
+    def held_ranks(self, v: Any, path: tuple) -> tuple[int, ...] | None:
+        if not isinstance(v, str):
+            return None
+        if not v.isdigit() or "0" in v:
+            self.problem(path, f"held_ranks {v!r}: digits 1-9, one per tile ('1112345678999')")
+            return None
+        per = [0] * 9
+        for ch in v:
+            per[int(ch) - 1] += 1
+        return tuple(per)
 
     def flags(self) -> tuple[str, ...]:
         out = []
@@ -452,6 +497,7 @@ class _Builder:
             return []
         names: dict[str, int] = {}
         out: list[Pattern] = []
+        raw_by_name = {p["name"]: p for p in raw if isinstance(p, dict) and isinstance(p.get("name"), str)}
         for i, p in enumerate(raw):
             if not isinstance(p, dict) or not isinstance(p.get("name"), str):
                 continue
@@ -519,8 +565,23 @@ class _Builder:
                                      + "; a flag a plugin sets must be declared under `flags`")
             if when.win_tile == "wildcard" and not has_wildcard:
                 self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
-            excludes = p.get("excludes") or []
-            for j, ex in enumerate(excludes):
+            excludes = []
+            partial: list[Exclusion] = []
+            for j, ex in enumerate(p.get("excludes") or []):
+                if isinstance(ex, dict):
+                    if not isinstance(ex.get("pattern"), str):
+                        continue
+                    partial.append(Exclusion(ex["pattern"], ex.get("times"), bool(ex.get("shared", False))))
+                    if ex.get("shared") and raw_by_name.get(ex["pattern"], {}).get("times", {}).get(
+                            "per") != "groups":
+                        self.problem((*path, "excludes", j, "shared"), f"`shared` takes away the groups "
+                                     f"{ex['pattern']!r} counts: it needs `times: {{per: groups}}`")
+                    if ex.get("shared") and not (p.get("require") or {}).get("groups"):
+                        self.problem((*path, "excludes", j, "shared"), "`shared` names the groups this "
+                                     "pattern counts: it needs `require.groups`")
+                    ex = ex["pattern"]
+                else:
+                    excludes.append(ex)
                 if ex not in names:
                     hint = difflib.get_close_matches(str(ex), list(names), n=1)
                     self.problem((*path, "excludes", j), f"unknown pattern {ex!r}"
@@ -566,6 +627,11 @@ class _Builder:
                 win_wait=frozenset(req["win_wait"]) if "win_wait" in req else None,
                 when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
                 excludes=frozenset(excludes), description=str(p.get("description", "")),
+                en=str(p.get("en", "")), sets=self.set_combo(p.get("sets"), (*path, "sets")),
+                partial_excludes=tuple(partial),
+                held_ranks=self.held_ranks(req.get("held_ranks"), (*path, "require", "held_ranks")),
+                fallback=bool(p.get("fallback", False)),
+                counts_to_minimum=bool(p.get("counts_to_minimum", True)),
             ))
         if not any(p.makes_win for p in out if p.phase == "win") and not self.broken & {"shapes", "patterns"}:
             self.problem(("patterns",), "no pattern has a `shape` or `wait`: nothing can ever win")
@@ -615,6 +681,10 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            set_combinations=str(s.get("set_combinations", "each")),
+            won_triplet=str(s.get("won_triplet", "concealed")),
+            exclusions=str(s.get("exclusions", "all")),
+            each_pays=int(s.get("each_pays", 0) or 0),
         )
 
     def flow(self, tileset: TileSet | None) -> Flow:
