@@ -1091,3 +1091,43 @@ def hands(seed: int, n_random: int, per_fan: int) -> Iterator[MCRHand]:
 
 def with_flags(h: MCRHand, **kw) -> MCRHand:
     return replace(h, **kw)
+
+
+# --- our engine's input --------------------------------------------------------
+
+def engine_input(h: MCRHand, seat: int | None = None):
+    """``(Hand, WinContext)`` for mjframework's Evaluator with the mcr ruleset.
+
+    The winner sits at ``seat`` (default: its seat wind, with the dealer at seat 0, so the
+    engine's default seat wind agrees; the wind is given explicitly anyway). A claimed meld's
+    offer maps to the seat it came from: 1 = left (上家, seat − 1), 2 = opposite, 3 = right.
+    """
+    from mjframework.hand import Hand, Meld, WinContext
+
+    seat = h.seat_wind if seat is None else seat
+    melds = []
+    for m in h.melds:
+        if m.kind == "concealed-kong":
+            melds.append(Meld("concealed-kong", tuple(m.tiles)))
+        elif m.kind == "chow":
+            melds.append(Meld("chow", tuple(m.tiles), (seat - 1) % 4))
+        elif m.kind == "kong" and m.added:
+            melds.append(Meld("added-kong", tuple(m.tiles), (seat - m.offer) % 4))
+        else:
+            melds.append(Meld(m.kind, tuple(m.tiles), (seat - m.offer) % 4))
+    flags = set()
+    if h.about_kong and h.self_drawn:
+        flags.add("after_kong")
+    if h.wall_last:
+        flags.add("last_tile")
+    if h.fourth_tile:
+        flags.add("last_copy")
+    if h.self_drawn:
+        win_by, discarder = "self_draw", None
+    else:
+        win_by = "robbed_kong" if h.about_kong else "discard"
+        discarder = (seat + 1 + (h.win_tile + h.flowers) % 3) % 4
+    ctx = WinContext(seat=seat, dealer=0, win_by=win_by, discarder=discarder, flags=frozenset(flags),
+                     seat_wind=EAST + h.seat_wind, prevalent_wind=EAST + h.prevalent_wind,
+                     flowers=h.flowers)
+    return Hand(tuple(h.concealed), tuple(melds), h.win_tile), ctx
