@@ -1040,8 +1040,13 @@ RULE_BOOK_FANS = [en for en in FANS if en != "Concealed Kong and Melded Kong"]
 
 def _random_plan(rng: random.Random) -> Plan | None:
     x = rng.random()
-    if x < 0.03:
+    rng_pair = rng.choice(ALL_KINDS)
+    if x < 0.02:
         sp = _seven_pairs(rng)
+        return Plan(special=sp, claimed=(0, 0)) if sp else None
+    if x < 0.03:  # pairs packed in a few ranks: the hand also reads as four sets and a pair
+        s, lo = rng.choice(SUITS), rng.randint(1, 5)
+        sp = _seven_pairs(rng, lambda t: (suit(t) == s and lo <= rank(t) <= lo + 4) or t == rng_pair)
         return Plan(special=sp, claimed=(0, 0)) if sp else None
     if x < 0.035:
         return FANS["Thirteen Orphans"][2](rng)
