@@ -196,6 +196,23 @@ class Exclusion:
     shared: bool = False
 
 
+@dataclass(frozen=True)
+class PatternExample:
+    """A hand the designer gives as an example of a pattern (``example:``), shown by the rule
+    card and checked to score the pattern (tests, ``mj doc``)."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Any, ...]  # hand.Meld
+    win_tile: Tile
+    seat: int = 0
+    win_by: str = "self_draw"
+    discarder: int | None = None
+    flags: frozenset[str] = frozenset()
+    flowers: int = 0
+    seat_wind: Tile | None = None
+    prevalent_wind: Tile | None = None
+
+
 @dataclass(frozen=True, eq=False)  # identity: patterns are compared and hashed often
 class Pattern:
     name: str
@@ -225,6 +242,7 @@ class Pattern:
     held_ranks: tuple[int, ...] | None = None  # the 13 held tiles: one suit, these counts per rank
     fallback: bool = False  # counts only when no other pattern counting toward the minimum does
     counts_to_minimum: bool = True  # False: added after the minimum is judged (bonus tiles)
+    example: PatternExample | None = None  # the designer's example hand (`example:`)
 
     @property
     def has_requirements(self) -> bool:

@@ -33,6 +33,7 @@ from .model import (
     GroupFilter,
     KongPayment,
     Pattern,
+    PatternExample,
     Ruleset,
     Scoring,
     SetCombo,
@@ -471,6 +472,33 @@ class _Builder:
                         steps=frozenset(d["steps"]) if "steps" in d else None,
                         starts=tuple(starts) if starts is not None else None)
 
+    def pattern_example(self, d: Any, path: tuple) -> PatternExample | None:
+        """``example: {hand, win_tile, melds, seat, win_by, discarder, flags, flowers, seat_wind,
+        prevalent_wind}``: hand strings are read here, so a typo is a located error."""
+        from .errors import HandError
+        from .hand import make_hand
+
+        if not isinstance(d, dict):
+            return None
+        try:
+            h = make_hand(str(d.get("hand", "")), [str(m) for m in d.get("melds") or []],
+                          str(d.get("win_tile", "")))
+        except HandError as e:
+            self.problem(path, f"example: {e}")
+            return None
+        win_by = d.get("win_by", "self_draw")
+        seat = int(d.get("seat", 0))
+        discarder = d.get("discarder")
+        if win_by != "self_draw" and discarder is None:
+            discarder = (seat + 3) % 4  # the player before the winner
+        winds = {}
+        for key in ("seat_wind", "prevalent_wind"):
+            if d.get(key) is not None:
+                winds[key] = self.tile(str(d[key]), (*path, key))
+        return PatternExample(concealed=h.concealed, melds=h.melds, win_tile=h.win_tile or 0, seat=seat,
+                              win_by=win_by, discarder=discarder, flags=frozenset(d.get("flags") or ()),
+                              flowers=int(d.get("flowers", 0)), **winds)
+
     def held_ranks(self, v: Any, path: tuple) -> tuple[int, ...] | None:
         if not isinstance(v, str):
             return None
@@ -631,6 +659,7 @@ class _Builder:
                 partial_excludes=tuple(partial),
                 held_ranks=self.held_ranks(req.get("held_ranks"), (*path, "require", "held_ranks")),
                 fallback=bool(p.get("fallback", False)),
+                example=self.pattern_example(p.get("example"), (*path, "example")),
                 counts_to_minimum=bool(p.get("counts_to_minimum", True)),
             ))
         if not any(p.makes_win for p in out if p.phase == "win") and not self.broken & {"shapes", "patterns"}:
