@@ -134,7 +134,7 @@ def test_knitted_tracks_and_the_knitted_straight(ev: Evaluator) -> None:
 def test_held_ranks_and_one_tile_waits(ev: Evaluator) -> None:
     assert "nine-gates" in fans(ev, "1112345678999m", "5m", win_by="discard", discarder=3, seat=0)
     # the same ranks with one declared meld are not the 13 held tiles
-    assert "nine-gates" not in fans(ev, "1112345678m9p", "9p", ("pung 9m from 3",), win_by="discard",
+    assert "nine-gates" not in fans(ev, "1112345678m", "8m", ("pung 9m from 3",), win_by="discard",
                                     discarder=3, seat=0)
     # single wait: 5s alone completes the hand
     assert ev.waiting_tiles(make_hand("123m456p789s111z5s", [], None).concealed) == 1
