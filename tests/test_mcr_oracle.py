@@ -216,3 +216,21 @@ if __name__ == "__main__":  # a report of every disagreement (for the ruleset's 
     got, kn, ok = compare(_evaluator(), [(h, oracle(h)) for h in gen])
     print(f"{ok} of {len(gen)} agree; known {dict(kn)}; {sum(len(c) for c in got.values())} disagree")
     print(report(got, limit=200))
+
+
+def test_rules_page_lists_every_fan_of_the_ruleset():
+    """docs/rules/mcr.md's fan tables and rulesets/mcr.yaml agree: same fans, values, English names;
+    and both are PyMahjongGB's (the generator's table)."""
+    import re
+
+    _evaluator()  # skips until the ruleset exists
+    from mjframework.ruleset import load_ruleset
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "mcr.md").read_text(encoding="utf-8")
+    rows = {}
+    for m in re.finditer(r"^\| *(\d+) \| (\S+) \| ([^|(]+?) *(?:\([^|]*\))? *\| [^|]+\|$", page, re.M):
+        rows[m.group(2)] = (int(m.group(1)), m.group(3).strip())
+    ruleset = {p.name: (p.points, p.en) for p in load_ruleset("mcr").patterns}
+    assert rows == ruleset
+    oracle_table = {zh: (v, en) for en, (v, zh, _b) in M.FANS.items()}
+    assert ruleset == oracle_table
