@@ -346,6 +346,7 @@ class Flow:
     kongs_paid: str = "at_win"  # at_win | at_kong
     kong_refund: str | None = None  # None | not_ready
     on_draw: tuple[DrawnPayment, ...] = ()
+    prevalent_every: int | None = None  # winds: the prevalent wind advances every N hands of a game
 
     @property
     def continues(self) -> bool:

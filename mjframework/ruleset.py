@@ -333,7 +333,7 @@ class _Builder:
         if not kinds:
             self.problem(("tiles",), "the tile set is empty: give `suits` and/or `honors`")
         return TileSet(name=str(t.get("name", "tiles")), kinds=tuple(sorted(set(kinds))),
-                       copies=int(t.get("copies", 4)), successors={})
+                       copies=int(t.get("copies", 4)), successors={}, flowers=int(t.get("flowers", 0)))
 
     def wildcard(self, tileset: TileSet | None) -> WildcardRule | None:
         w = self.data.get("wildcard")
@@ -777,6 +777,7 @@ class _Builder:
             kong_flags=frozenset(kong_flags) if isinstance(kong_flags, list) else Flow.kong_flags,
             exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
             kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
+            prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:

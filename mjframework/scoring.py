@@ -191,7 +191,32 @@ class Evaluator:
         suit = "mps".index(void)
         return any(not is_honor(t) and t // 9 == suit for t in hand.all_tiles)
 
-    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score:
+    def score_readings(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> list[Score]:
+        """Every reading of the hand that some pattern makes a win, scored, best first (the
+        first is what :meth:`score` picks). For tools that show the alternatives, and for
+        telling readings of equal points apart."""
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
+        check_hand(hand, self.ruleset, wildcard)
+        every: list[tuple] = []
+        self._score(hand, ctx, wildcard, every)
+        every.sort(key=lambda x: x[0], reverse=True)
+        return [self._finish(reading, picked, points, wildcard) for _k, reading, picked, points in every]
+
+    def _finish(self, reading: Reading, picked: list[tuple[Pattern, int]], points: int,
+                wildcard: Tile | None) -> Score:
+        scored = [ScoredPattern(p.name, p.points, n, p.en)
+                  for p, n in sorted(picked, key=lambda x: x[0].index)]
+        sc = self.ruleset.scoring
+        judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
+        if sc.minimum is not None and judged < sc.minimum:
+            return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
+                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
+                         points=points, wildcard=wildcard, uncapped=points)
+        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                     uncapped=points)
+
+    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
+               every: list[tuple] | None = None) -> Score:
         win_rules = self.ruleset.win
         if not win_rules.get(ctx.win_by, False):
             return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
@@ -237,21 +262,14 @@ class Evaluator:
                     continue
                 points, picked = result
                 key = (points, -min(p.index for p, _ in picked))
+                if every is not None:
+                    every.append((key, reading, picked, points))
                 if best is None or key > best[0]:
                     best = (key, reading, picked, points)
         if best is None:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
-        scored = [ScoredPattern(p.name, p.points, n, p.en)
-                  for p, n in sorted(picked, key=lambda x: x[0].index)]
-        sc = self.ruleset.scoring
-        judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
-        if sc.minimum is not None and judged < sc.minimum:
-            return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
-                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
-                         points=points, wildcard=wildcard, uncapped=points)
-        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
-                     uncapped=points)
+        return self._finish(reading, picked, points, wildcard)
 
     def _for_context(self, ctx: WinContext, facts: HandFacts
                      ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
