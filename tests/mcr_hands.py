@@ -265,8 +265,10 @@ def _finish(rng: random.Random, plan: Plan, built_for: str) -> MCRHand | None:
             if i in declared:
                 k, t = sets[i]
                 if k == "kong":
-                    melds.append(MeldSpec(kong_kinds[i], t, 0 if kong_kinds[i] == "concealed-kong"
-                                          else rng.randint(1, 3), added=rng.random() < 0.3))
+                    concealed = kong_kinds[i] == "concealed-kong"
+                    offer = 0 if concealed else rng.randint(1, 3)
+                    added = rng.random() < 0.3 and not concealed  # 加杠: only a melded kong
+                    melds.append(MeldSpec(kong_kinds[i], t, offer, added=added))
                 else:
                     melds.append(_declare(rng, sets[i], plan))
             else:
