@@ -261,7 +261,9 @@ class Evaluator:
                 if result is None:
                     continue
                 points, picked = result
-                key = (points, -min(p.index for p, _ in picked))
+                # Equal points: the reading whose patterns, in declaration order, come first
+                # (compared pattern by pattern) — the designer's order decides, as for patterns.
+                key = (points, tuple(sorted(-p.index for p, _ in picked)[::-1]))
                 if every is not None:
                     every.append((key, reading, picked, points))
                 if best is None or key > best[0]:
