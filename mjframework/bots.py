@@ -33,13 +33,16 @@ class RandomBot:
         return self.rng.choice(decision.options)
 
 
-def _counts(tiles: Sequence[Tile], wildcard: Tile | None) -> tuple[list[int], int]:
+def _counts(tiles: Sequence[Tile], wildcard: Tile | None,
+            others: frozenset[Tile] = frozenset()) -> tuple[list[int], int]:
     c = [0] * NUM_KINDS
     for t in tiles:
         c[t] += 1
     w = 0
     if wildcard is not None:
         w, c[wildcard] = c[wildcard], 0
+    for k in others:  # further wild kinds (fixed wildcards)
+        w, c[k] = w + c[k], 0
     return c, w
 
 
@@ -99,9 +102,11 @@ class GreedyBot:
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
         wildcard = view.wildcard
-        c, w = _counts(view.hand, wildcard)
+        wilds = view.wildcards - {wildcard}
+        c, w = _counts(view.hand, wildcard, wilds)
         discards = [o for o in opts if o.kind == "discard" and o.value is None]
-        natural = [o.tile for o in discards if o.tile != wildcard and o.tile is not None]
+        natural = [o.tile for o in discards
+                   if o.tile != wildcard and o.tile not in wilds and o.tile is not None]
         need, tile = self._best_discard(c, w, natural)
         for o in opts:
             if o.kind == "kong" and o.tile is not None:
@@ -148,7 +153,7 @@ class GreedyBot:
         if not any(o.kind == "pass" for o in decision.options):
             return decision.options[0]
         wildcard = view.wildcard
-        c, w = _counts(view.hand, wildcard)
+        c, w = _counts(view.hand, wildcard, view.wildcards - {wildcard})
         now = missing(c, w)
         best: tuple[int, Option] | None = None
         for o in decision.options:

@@ -119,7 +119,8 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
                "reading": describe_reading(result) if s.reading else None,
                "patterns": [{"name": p.name, "en": p.en or None, "points": p.points, "times": p.times}
                             for p in s.patterns],
-               "points": s.points, "payments": result.payments, "call": result.call,
+               "points": s.points, "uncapped": s.uncapped if s.uncapped is not None else s.points,
+               "payments": result.payments, "call": result.call,
                "items": [p.to_dict() for p in result.settlement.payments] if result.settlement else []}
         click.echo(json.dumps(out, ensure_ascii=False))
         return
@@ -141,7 +142,8 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         times = f" ×{p.times}" if p.times > 1 else ""
         name = (p.en or p.name) if lang == "en" else p.name
         click.echo(f"番型 {name}  {p.points}{times}")
-    click.echo(f"合计 {s.points}")
+    capped = s.uncapped is not None and s.uncapped != s.points
+    click.echo(f"合计 {s.points}" + (f" (封顶: {s.uncapped} capped at {s.points})" if capped else ""))
     if result.call:
         click.echo(f"报   {result.call}")
     seats = ["庄家", "下家", "对家", "上家"]

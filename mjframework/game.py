@@ -23,7 +23,7 @@ from . import settlement as st
 from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
-from .players import Decision, IllegalDecision, Option, Player, TableView
+from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 from .plugins import PluginError, call_hook
 from .scoring import Evaluator, Score
 from .tiles import HONOR_BASE, Tile, is_flower, is_honor, tile_code
@@ -99,11 +99,18 @@ class Game:
         self.wall = Wall(ruleset, self.rng, dealer)
         self.seats = [SeatState() for _ in range(ruleset.players)]
         self.wildcard: Tile | None = None
+        self.wildcards: frozenset[Tile] = frozenset()  # every wild kind (fixed ones and the flipped one)
         self.indicator: Tile | None = None
+        wrule = ruleset.wildcard
+        self.wild_may = (True, False, False) if wrule is None else (
+            wrule.may_discard, wrule.may_claim, wrule.may_meld)
         self.no_claims = True
         self.kongs: list[st.KongRecord] = []
         self.last_drawer: int | None = None
         self.replacement_seat: int | None = None  # the seat whose last draw was a kong replacement
+        # The seat whose replacement draw (from the kong end) took the last drawable
+        # tile: the hand then has no last tile (no last_tile flag for anyone).
+        self.last_tile_replacement: int | None = None
         self.claims = ruleset.claims
         self.win_rules = ruleset.win
         self.priority = {k: i for i, k in enumerate(
@@ -112,6 +119,8 @@ class Game:
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
         self.revealed = False  # face-down melds shown (at the hand's end)
+        self.left: list[int] = []  # seats that left the table this hand
+        self._offered: tuple[int, Tile] | None = None  # (discarder, tile) a plugin's claim takes
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.flow = ruleset.flow
@@ -160,9 +169,11 @@ class Game:
             choice = self.players[seat].decide(TableView(self, seat), decision)
         except IllegalDecision:
             raise
-        except Exception as e:  # a bot (or UI) failing must not corrupt the hand
-            raise HandAbandoned(f"seat {seat} failed deciding {decision.kind}: "
-                                f"{type(e).__name__}: {e}") from e
+        except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
+            why = (str(e) or "left") if isinstance(e, PlayerLeft) else (
+                f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
+            self._leave(seat, why)
+            return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
         if choice not in decision.options:
             raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
                                 f"for {decision.kind} (options: "
@@ -184,6 +195,32 @@ class Game:
             raise HandAbandoned(f"plugins removed every option of seat {decision.seat}'s {decision.kind}")
         return Decision(decision.kind, decision.seat, kept, decision.tile, decision.from_seat,
                         decision.prompt)
+
+    def _leave(self, seat: int, why: str) -> None:
+        """``seat`` leaves the table: a ``leave`` event, the ruleset's penalty settled at
+        once, then the hand is abandoned (ends here) or a bot takes the seat."""
+        from .bots import GreedyBot
+
+        rule = self.ruleset.leave
+        n = self.ruleset.players
+        self.left.append(seat)
+        self._event("leave", seat=seat, reason=why, penalty=rule.penalty, paid_to=rule.paid_to,
+                    hand=rule.hand)
+        if rule.penalty:
+            payees: list[int | None] = ([None] if rule.paid_to == "none"
+                                        else [s for s in range(n) if s != seat])
+            s = st.Settlement(n, [st.Payment(seat, p, rule.penalty, st.LEAVE_REASON) for p in payees])
+            net = s.net()
+            self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
+            self._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
+        if rule.hand == "bot":
+            self.players[seat] = GreedyBot(random.Random(f"{self.seed}/left/{seat}"))
+            return
+        reason = f"seat {seat} left: {why}"
+        self._emit_raw(make_event("abandon", reason=reason))
+        self._reveal(self._emit_raw)
+        self._emit_raw(make_event("hand_end", result="abandon", next_dealer=self.dealer))
+        raise _HandOver(HandResult("abandon", [], self.dealer, list(self.settled), error=reason))
 
     def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str],
              tile: Tile | None = None) -> WinContext:
@@ -255,7 +292,7 @@ class Game:
         return Hand(tuple(held if held is not None else s.hand), tuple(s.melds), win_tile)
 
     def _is_wild(self, t: Tile) -> bool:
-        return self.wildcard is not None and t == self.wildcard
+        return t in self.wildcards
 
     # -- the hand ------------------------------------------------------------
 
@@ -288,12 +325,23 @@ class Game:
                     hidden={"hands": BY_SEAT})
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
-        if rs.wildcard is not None:
+        rule = rs.wildcard
+        if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
             self._event("dice", purpose="wildcard", values=list(dice))
             self.indicator = ind
-            self.wildcard = rs.wildcard.wildcard_for(ind)
-            self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+            self.wildcard = rule.wildcard_for(ind)
+            self.wildcards = rule.kinds(self.wildcard)
+            if rule.fixed:
+                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard),
+                            wildcards=tiles_out(sorted(self.wildcards)))
+            else:
+                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+        elif rule is not None:  # fixed wildcards only: nothing flipped, nothing taken out of play
+            self.wildcard = rule.fixed[0]
+            self.wildcards = rule.kinds()
+            self._event("wildcard", indicator=None, wildcard=tile_code(self.wildcard),
+                        wildcards=tiles_out(sorted(self.wildcards)))
         if self.flow.exchange is not None:
             self._exchange()
         if self.flow.void_suit is not None:
@@ -326,9 +374,13 @@ class Game:
                 self.seats[seat].hand.remove(t)
         for seat, tiles in chosen.items():
             self.seats[(seat + step) % n].hand.extend(tiles)
+        # The log keeps every pass (``passes``); a player sees only what it gave and got.
         self._event("exchange", direction=direction,
                     passes=[{"seat": seat, "to": (seat + step) % n, "tiles": tiles_out(list(t))}
-                            for seat, t in sorted(chosen.items())])
+                            for seat, t in sorted(chosen.items())],
+                    given=[tiles_out(list(chosen[seat])) for seat in range(n)],
+                    received=[tiles_out(list(chosen[(seat - step) % n])) for seat in range(n)],
+                    hidden={"passes": NOBODY, "given": BY_SEAT, "received": BY_SEAT})
 
     @staticmethod
     def _exchange_options(hand: list[Tile], k: int, same_suit: bool) -> tuple[Option, ...]:
@@ -410,9 +462,13 @@ class Game:
         drawn: Tile | None = None  # the dealer starts with 14, no draw
         flags: set[str] = set()
         must_draw = False
+        pending: Any = None  # a turn's outcome already decided (a plugin's claim)
         while True:
             try:
-                if must_draw:
+                outcome: Any = None
+                if pending is not None:
+                    outcome, pending, flags = pending, None, set()
+                elif must_draw:
                     if self.wall.live_remaining() == 1:
                         self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
                     t = self._draw(seat, "wall")
@@ -426,15 +482,18 @@ class Game:
                     self.seats[seat].drew_first = True
                 elif self.no_claims:
                     flags.add("no_claims_yet")
-                outcome = self._turn(seat, drawn, flags)
+                if outcome is None:
+                    outcome = self._turn(seat, drawn, flags)
                 if isinstance(outcome, HandResult):
                     return outcome
                 kind, tile, claim_flags = outcome
                 if kind == "discarded":
-                    last = "last_tile" in flags
+                    # The wall is done after this discard: the last tile was drawn (last_tile), or a
+                    # replacement draw took the last tile (then the hand has no last tile: no last_tile flag).
+                    last = "last_tile" in flags or self.wall.live_remaining() == 0
                     claim = self._claims(seat, tile, last,
                                          first=("first_turn" in flags and seat == self.dealer),
-                                         extra_flags=claim_flags)
+                                         extra_flags=claim_flags, haidi="last_tile" in flags)
                     if isinstance(claim, HandResult):
                         return claim
                     if last:
@@ -444,10 +503,13 @@ class Game:
                         must_draw = True
                         drawn = None
                         continue
+                    if claim[0] == "outcome":  # a plugin's claim decided the claimer's turn
+                        seat, pending, must_draw = claim[1], claim[2], False
+                        continue
                     seat, drawn, flags, must_draw = claim
                     continue
             except _Resume as r:  # a win, and the hand goes on
-                seat, drawn, flags, must_draw = r.seat, None, set(), True
+                seat, drawn, flags, must_draw, pending = r.seat, None, set(), True, None
 
     def _turn(self, seat: int, drawn: Tile | None, flags: set[str]) -> Any:
         """A player holding a full hand acts: win, kong, or discard. Loops over kongs."""
@@ -463,7 +525,8 @@ class Game:
             void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
             if can_kong and self.claims.get("concealed_kong", True):
                 for t, c in sorted(Counter(s.hand).items()):
-                    if c == 4 and not self._is_wild(t) and (void_kong or not self._in_void(seat, t)):
+                    if (c == 4 and (self.wild_may[2] or not self._is_wild(t))
+                            and (void_kong or not self._in_void(seat, t))):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if can_kong and self.claims.get("added_kong", True):
                 for m in s.melds:
@@ -473,9 +536,11 @@ class Game:
                 options.append(Option("discard", drawn))
             else:
                 tiles = sorted(set(s.hand))
+                if not self.wild_may[0]:  # wildcards may not be discarded (unless nothing else is held)
+                    tiles = [t for t in tiles if not self._is_wild(t)] or tiles
                 vs = self.flow.void_suit
                 if vs is not None and vs.discard_first and self._holds_void(seat):
-                    tiles = [t for t in tiles if self._in_void(seat, t)]
+                    tiles = [t for t in tiles if self._in_void(seat, t)] or tiles
                 options.extend(Option("discard", t) for t in tiles)
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
@@ -595,6 +660,8 @@ class Game:
             self.last_drawer = seat
             if source != "flower":
                 self.replacement_seat = seat if source == "kong" else None
+            if source != "wall" and self.wall.live_remaining() == 0:
+                self.last_tile_replacement = seat
             self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
             if is_flower(t):
                 self.seats[seat].hand.remove(t)
@@ -603,8 +670,9 @@ class Game:
         return t
 
     def _after_kong_flags(self) -> set[str]:
-        f = {"after_kong"} if "after_kong" in self.flow.kong_flags else set()
-        return f | {"last_tile"} if self.wall.live_remaining() == 0 else f
+        """Flags of a replacement draw. It never carries ``last_tile``: when it takes the
+        last drawable tile the hand has no last tile (``last_tile_replacement`` records who)."""
+        return {"after_kong"} if "after_kong" in self.flow.kong_flags else set()
 
     def _make_kong(self, seat: int, tile: Tile, robbable: bool) -> HandResult | None:
         """Four held tiles (concealed) or a pung + the held fourth (added) become a kong.
@@ -658,13 +726,20 @@ class Game:
         return [(seat + i) % n for i in range(1, n) if (seat + i) % n not in self.out]
 
     def _claims(self, discarder: int, tile: Tile, last: bool, first: bool,
-                extra_flags: set[str] | None = None) -> Any:
-        """Offer the discard to the others; resolve by priority. None if nobody claims."""
+                extra_flags: set[str] | None = None, haidi: bool | None = None) -> Any:
+        """Offer the discard to the others; resolve by priority. None if nobody claims.
+
+        ``last``: no tile is left to draw, so only wins are offered; ``haidi``
+        (default: ``last``): the discard is the last tile's, wins on it carry ``last_tile``.
+        """
         n = self.ruleset.players
-        wild = self._is_wild(tile)
+        # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
+        wild = self._is_wild(tile) and not self.wild_may[1]
         can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
+        if self._is_wild(tile) and not self.wild_may[2]:
+            wild = True  # won on at most: a meld may not hold it
         flags_base: set[str] = set(extra_flags or ())
-        if last:
+        if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option]] = []  # (priority, turn distance, option)
         for dist, seat in enumerate(self._seats_after(discarder)):
@@ -689,13 +764,20 @@ class Game:
                 if (self.claims.get("chow") == "left" and seat == (discarder + 1) % n
                         and not is_honor(tile)):
                     for seq in self._chows(s.hand, tile):
-                        options.append(Option("chow", tile, seq))
+                        if self.wild_may[2] or not any(self._is_wild(t) for t in seq):
+                            options.append(Option("chow", tile, seq))
             if not options:
                 continue
-            options.append(Option("pass"))
-            choice = self._ask(Decision("claim", seat, tuple(options), tile, discarder))
+            decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
+            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
+                                             decision=decision) for o in opts]
+            if extra:
+                decision = Decision("claim", seat, (*options, *extra, Option("pass")), tile, discarder)
+            choice = self._ask(decision)
             if choice.kind != "pass":
-                wants.append((self.priority.get(choice.kind, 99), dist, choice, seat, flags))
+                # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
+                rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
+                wants.append((rank, dist, choice, seat, flags))
         if not wants:
             return None
         wants.sort(key=lambda w: (w[0], w[1]))
@@ -709,6 +791,19 @@ class Game:
             return self._settle_win(seats, tile, "discard", discarder, flags_by,
                                     {w: self._hand(w, tile) for w in seats})
         _, _, choice, seat, _ = top
+        if choice.kind not in ("kong", "pung", "chow"):
+            self._offered = (discarder, tile)
+            outcome = self.hook("mj_handle_option", firstresult=True, hand=self.control,
+                                seat=seat, option=choice)
+            self._offered = None
+            if outcome is None or outcome[0] != "discard":
+                raise HandAbandoned(f"no plugin carries out the claim {choice.kind!r}")
+            return "outcome", seat, self._discard(seat, outcome[1], set(outcome[2]))
+        return self._take_claim(seat, choice, discarder, tile)
+
+    def _take_claim(self, seat: int, choice: Option, discarder: int, tile: Tile) -> Any:
+        """``seat`` takes the discard into the meld ``choice.tiles`` (a ``claim`` event);
+        a kong then draws its replacement."""
         s = self.seats[seat]
         self.seats[discarder].discards.pop()
         self.no_claims = False
@@ -716,13 +811,16 @@ class Game:
         used.remove(tile)
         for t in used:
             s.hand.remove(t)
-        kind = {"kong": "kong", "pung": "pung", "chow": "chow"}[choice.kind]
+        kind = {"kong": "kong", "pung": "pung", "chow": "chow"}[choice.meld if choice.meld == "kong"
+                                                                else choice.kind]
         s.melds.append(Meld(kind, tuple(sorted(choice.tiles)), discarder))
         s.drew_first = True
         self._event("claim", seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
                     from_seat=discarder)
         if kind == "kong":
             self._record_kong(st.KongRecord(seat, "kong", discarder))
+            if choice.kind != "kong":
+                return None  # a plugin's kong claim: the plugin draws (see HandControl.take_discard)
             rep = self._draw(seat, "kong")
             if rep is None:
                 return self._exhausted()
@@ -1023,6 +1121,11 @@ class HandControl:
         return self._g.wildcard
 
     @property
+    def wildcards(self) -> frozenset[Tile]:
+        """Every wild kind of this hand (the fixed ones and the flipped one)."""
+        return self._g.wildcards
+
+    @property
     def indicator(self) -> Tile | None:
         return self._g.indicator
 
@@ -1079,6 +1182,13 @@ class HandControl:
     def won_tiles_of(self, seat: int) -> tuple[Tile, ...]:
         """Tiles the seat won on and set aside (a hand that goes on after a win)."""
         return tuple(self._g.seats[seat].won_tiles)
+
+    @property
+    def last_tile_replacement(self) -> int | None:
+        """The seat whose draw from the kong end took the last drawable tile, or None.
+
+        Then the hand has no last tile: nobody's win carries ``last_tile``."""
+        return self._g.last_tile_replacement
 
     def score_win(self, seat: int, tile: Tile, win_by: str, discarder: int | None = None,
                   flags: Sequence[str] = ()) -> Score:
@@ -1173,6 +1283,18 @@ class HandControl:
     def set_seat_state(self, seat: int, key: str, value: Any) -> None:
         """Store per-seat state patterns can read (``WinContext.seat_state[key]``)."""
         self._g.seats[seat].state[key] = value
+
+    def take_discard(self, seat: int, option: Option) -> None:
+        """Carry out a plugin's claim ``option`` that won the discard: ``seat`` takes the
+        discarded tile into the meld ``option.tiles`` (a ``claim`` event of the kind
+        ``option.meld`` names, e.g. ``kong``). For a kong no replacement is drawn: the
+        plugin draws (e.g. :meth:`draw_from_end`). Only inside ``mj_handle_option`` for
+        a claim."""
+        g = self._g
+        if g._offered is None:
+            raise RuntimeError("take_discard outside a claim")
+        discarder, tile = g._offered
+        g._take_claim(seat, option, discarder, tile)
 
     def lock(self, seat: int) -> None:
         """From now on the seat may only win, or discard the tile it draws."""

@@ -184,10 +184,18 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
                         f"got {total} ({what})")
     if len(hand.melds) > 4:
         raise HandError(f"{len(hand.melds)} melds: a hand has at most 4")
+    rule = ruleset.wildcard
+    wilds = rule.kinds(wildcard) if rule is not None else frozenset()
+    if wildcard is not None and rule is None:
+        wilds = frozenset((wildcard,))
     for m in hand.melds:
-        if wildcard is not None and wildcard in m.tiles:
-            raise HandError(f"meld {m}: {tile_name(wildcard)} is the wildcard, and wildcards "
-                            "are never claimed or melded")
+        if rule is not None and rule.may_meld:
+            break
+        for w in sorted(wilds):
+            if w in m.tiles:
+                raise HandError(f"meld {m}: {tile_name(w)} is a wildcard, and wildcards "
+                                "are never claimed or melded in this ruleset")
+    for m in hand.melds:
         if m.kind == "chow" and not ruleset.claims.get("chow"):
             raise HandError(f"meld {m}: this ruleset has no 吃 (chow)")
 

@@ -26,7 +26,7 @@ raises is reported by name and hook, and the hand is abandoned cleanly.
 When the hooks are called during a hand, in order:
 
 1. ``mj_after_deal`` — once, after the deal and the wildcard flip;
-2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn decision;
+2. ``mj_extra_options`` / ``mj_handle_option`` — at each turn and claim decision;
    ``mj_restrict_options`` — at every decision (turn, claim, rob, exchange,
    declare, a plugin's own); ``mj_refuse_win`` — whenever the engine judges
    whether a seat may win (its turn, a discard, a robbed kong, waits);
@@ -99,11 +99,15 @@ def mj_after_deal(hand: HandControl) -> None:
 
 @hookspec
 def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
-    """Extra options to offer ``seat`` at a turn decision (after a draw).
+    """Extra options to offer ``seat`` at a turn decision (after a draw) or a claim
+    decision (on another's discard: ``decision.kind == "claim"``).
 
     Return plugin-specific :class:`~mjframework.players.Option` s (a ``kind``
     the engine doesn't know, e.g. ``open_kong``); if the player picks one,
-    ``mj_handle_option`` carries it out.
+    ``mj_handle_option`` carries it out. A claim option ranks among the claims
+    as the engine claim its ``meld`` names (``meld="kong"``: as a kong); it is
+    carried out only if it wins the discard, and its handler takes the tile with
+    ``hand.take_discard(seat, option)``.
     """
 
 

@@ -4,8 +4,10 @@
 the wildcard marked ``三筒*``; the wildcard and its indicator; everyone's
 discards and melds) and the legal options numbered, then reads a number.
 Bad input is answered with a message and asked again. ``q`` or the end of
-input stops the game: the hand in progress is abandoned and no further hand
-is started (:func:`play_session` reports it and returns normally).
+input is leaving the table: the ruleset's ``leave`` rule applies to the hand
+in progress (a penalty, said and settled; the hand abandoned or played on by
+a bot) and no further hand is started (:func:`play_session` reports it and
+returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, discards, claims, kongs, what players say (``call``),
@@ -26,7 +28,7 @@ from collections.abc import Callable
 import click
 
 from .events import Event
-from .players import Decision, Option, TableView
+from .players import SUIT_NAMES, Decision, Option, PlayerLeft, TableView
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
@@ -42,8 +44,8 @@ DECISION_PROMPTS = {
 }
 
 
-class InputEnded(Exception):
-    """The human typed ``q`` or the input ran out: stop the game."""
+class InputEnded(PlayerLeft):
+    """The human typed ``q`` or the input ran out: they leave the table, the game stops."""
 
 
 WATCH_NAMES = ("东家", "南家", "西家", "北家")  # a spectator's names for seats 0–3
@@ -252,13 +254,17 @@ class Announcer:
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
         elif t == "dice":
-            what = e.get("text") or {"break": "开牌", "wildcard": "翻王"}.get(
+            what = e.get("text") or {"break": "开牌", "wildcard": "翻王", "exchange": "换牌"}.get(
                 e.get("purpose", ""), e.get("purpose", ""))
             echo(f"掷骰 ({what}) {' + '.join(str(v) for v in e['values'])}")
         elif t == "wildcard":
             self.wildcard = _code_tile(e["wildcard"])
-            ind = tile_name(_code_tile(e["indicator"]))
-            echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
+            if e.get("indicator") is None:  # fixed wildcards: nothing flipped
+                wilds = [_code_tile(c) for c in e.get("wildcards") or [e["wildcard"]]]
+                echo("王 " + " ".join(tile_label(x, x) for x in wilds))
+            else:
+                ind = tile_name(_code_tile(e["indicator"]))
+                echo(f"翻牌 {ind} → 王 {tile_label(self.wildcard, self.wildcard)}")
         elif t == "discard":
             self._last_discard = tile_name(_code_tile(e["tile"]))
             echo(f"{self.name(e['seat'])} 打 {tile_label(_code_tile(e['tile']), w)}")
@@ -291,6 +297,27 @@ class Announcer:
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
                 echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {item.get('reason', '')}")
+        elif t == "exchange":
+            side = {"right": "下家", "across": "对家", "left": "上家"}.get(e["direction"], e["direction"])
+            echo(f"换牌: 换给{side} ({e['direction']})")
+            for s, (gave, got) in enumerate(zip(e.get("given") or [], e.get("received") or [],
+                                                strict=False)):
+                if gave is not None and got is not None:
+                    echo(f"  {self.name(s)} 换出 {tiles_label([_code_tile(c) for c in gave], w)}"
+                         f"   换入 {tiles_label([_code_tile(c) for c in got], w)}")
+        elif t == "declare":
+            if e["what"] == "void_suit":
+                echo(f"{self.name(e['seat'])} 定缺 {SUIT_NAMES.get(e['value'], e['value'])}")
+            elif e["what"] == "ready":
+                echo(f"{self.name(e['seat'])} 报听")
+            else:
+                echo(f"{self.name(e['seat'])} {e['what']} {e.get('value')}")
+        elif t == "leave":
+            paid = {"none": "付给无人 (paid to nobody)", "each_other": "付给每家 (to each other player)"}
+            fine = (f"   罚 {e['penalty']} {paid.get(e.get('paid_to', ''), '')}"
+                    if e.get("penalty") else "")
+            then = "由机器人代打 (a bot plays on)" if e.get("hand") == "bot" else "本手作废 (hand abandoned)"
+            echo(f"{self.name(e['seat'])} 离开牌桌 (left the table: {e.get('reason', '')}){fine}; {then}")
         elif t == "abandon":
             if not self.quiet_abandon:
                 echo(f"本手作废 (hand abandoned): {e.get('reason', '')}")
@@ -396,7 +423,11 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
         if human.stopped:
-            echo("游戏停止 (game stopped by 'q' or the end of input; this hand is not counted)")
+            totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
+            fine = rs.leave.penalty
+            paid = "to nobody" if rs.leave.paid_to == "none" else "to each other player"
+            echo("游戏停止 (game stopped by 'q' or the end of input: you left the table"
+                 + (f"; you pay {fine} {paid})" if fine else "; nothing is paid)"))
             break
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.

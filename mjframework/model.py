@@ -243,6 +243,13 @@ class Pattern:
     fallback: bool = False  # counts only when no other pattern counting toward the minimum does
     counts_to_minimum: bool = True  # False: added after the minimum is judged (bonus tiles)
     example: PatternExample | None = None  # the designer's example hand (`example:`)
+    # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
+    # the evaluator skip those checks for the common pattern that has none.
+    reads_groups: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads_groups", any(x is not None for x in (
+            self.every_group, self.any_group, self.groups, self.win_wait, self.sets, self.held_ranks)))
 
     @property
     def has_requirements(self) -> bool:
@@ -265,12 +272,38 @@ class StandIn:
 
 @dataclass(frozen=True)
 class WildcardRule:
+    """Which tiles are wild (``wildcard:``).
+
+    ``fixed`` tiles are wild in every hand (红中, 白板, or several kinds); with
+    ``flips`` an indicator is also flipped from the wall and names one more
+    kind: its successor (``names: successor``, by ``successors``) or its own
+    kind (``names: itself``, 翻混). ``may_*`` say whether a wildcard may be
+    discarded, claimed from a discard, or used in an exposed meld.
+    """
+
     successors: dict[Tile, Tile]
     stand_ins: tuple[StandIn, ...] = ()
     indicator: dict[str, Any] = field(default_factory=dict)
+    fixed: tuple[Tile, ...] = ()
+    flips: bool = True
+    names: str = "successor"  # successor | itself
+    may_discard: bool = True
+    may_claim: bool = False
+    may_meld: bool = False
 
     def wildcard_for(self, indicator: Tile) -> Tile:
-        return self.successors[indicator]
+        return indicator if self.names == "itself" else self.successors[indicator]
+
+    def kinds(self, flipped: Tile | None = None) -> frozenset[Tile]:
+        """Every wild kind of a hand: the fixed ones and the flipped indicator's."""
+        return frozenset(self.fixed) | ({flipped} if flipped is not None else frozenset())
+
+    def possible(self, kinds: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        """The tiles that can be *the* wildcard of a hand (for tools that build example hands):
+        the first fixed kind, or any indicator's choice."""
+        if not self.flips:
+            return self.fixed[:1]
+        return tuple(sorted({self.wildcard_for(t) for t in kinds if t in self.successors}))
 
 
 @dataclass(frozen=True)
@@ -308,6 +341,9 @@ class Scoring:
     won_triplet: str = "concealed"  # concealed | exposed: a triplet completed by a discarded win tile
     exclusions: str = "all"  # all | ranked: an excluded pattern excludes nothing (higher points first)
     each_pays: int = 0  # every other player pays this on every win, besides the liable payer's amount
+
+    # Which of several equal-paying results is scored (see docs/pattern-language.md).
+    ties: str = "first_declared"
 
     def capped(self, points: int) -> int:
         return points if self.cap is None else min(points, self.cap)
@@ -372,6 +408,15 @@ class Flow:
 
 
 @dataclass(frozen=True)
+class LeaveRule:
+    """What happens when a player leaves mid-hand (``leave:`` in the YAML)."""
+
+    penalty: int = 0  # what the leaver pays
+    paid_to: str = "none"  # none (to nobody: the hand's sum is -penalty) | each_other
+    hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated ruleset."""
 
@@ -395,6 +440,7 @@ class Ruleset:
     data: dict[str, Any]  # the merged YAML, for tools that show it
     flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
     flow: Flow = field(default_factory=Flow)
+    leave: LeaveRule = field(default_factory=lambda: LeaveRule())
 
     def pattern(self, name: str) -> Pattern:
         for p in self.patterns:

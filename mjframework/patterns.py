@@ -40,6 +40,7 @@ class HandFacts:
     won_on_discard: bool = False  # the winning tile was another player's (discard or robbed kong)
     won_triplet_exposed: bool = False  # scoring.won_triplet: exposed
     waiting: Callable[[], int] | None = field(default=None, compare=False)  # `waiting_tiles`, lazily
+    wild_kinds: frozenset[Tile] | None = None  # with fixed wildcards: every wild kind (else just `wildcard`)
 
 
 class Measures:
@@ -235,20 +236,28 @@ class Measures:
         return frozenset(out)
 
     def _m_natural_wildcards(self) -> int:
+        kinds = self.facts.wild_kinds
+        if kinds is not None:
+            return sum(1 for g in self._groups() for t, s in zip(g.tiles, g.sources, strict=True)
+                       if s == "w" and t in kinds)
         w = self.wildcard
         return sum(1 for g in self._groups() for t, s in zip(g.tiles, g.sources, strict=True)
                    if s == "w" and t == w)
 
     def _m_self_wild_sequences(self) -> int:
         """Sequences using a wildcard as its own tile, the other two tiles natural."""
-        w = self.wildcard
+        kinds = self.facts.wild_kinds if self.facts.wild_kinds is not None else (self.wildcard,)
         n = 0
         for g in self._groups():
-            if g.kind != "seq" or w not in g.tiles:
+            if g.kind != "seq":
                 continue
-            i = g.tiles.index(w)
-            if g.sources[i] == "w" and all(s == "n" for j, s in enumerate(g.sources) if j != i):
-                n += 1
+            for w in kinds:
+                if w not in g.tiles:
+                    continue
+                i = g.tiles.index(w)
+                if g.sources[i] == "w" and all(s == "n" for j, s in enumerate(g.sources) if j != i):
+                    n += 1
+                    break
         return n
 
     def pair_tile(self) -> Tile | None:
@@ -289,6 +298,8 @@ def requirements_hold(p: Pattern, m: Measures) -> bool:
         t = m.pair_tile()
         if t is None or not p.pair.match(t, winds):
             return False
+    if not p.reads_groups:
+        return True
     if p.every_group is not None or p.any_group is not None:
         groups = m._groups()
         if p.every_group is not None and not all(any(p.every_group.match(t, winds) for t in g.tiles)

@@ -68,6 +68,12 @@ class IllegalDecision(Exception):
     """A player chose something that wasn't offered."""
 
 
+class PlayerLeft(Exception):
+    """A player leaves the table mid-hand: a human quits or disconnects, an external
+    program gives up or times out. Raised from ``decide``; the engine then applies the
+    ruleset's ``leave`` rule (any other exception from ``decide`` is treated the same)."""
+
+
 class TableView:
     """What one seat can see: its own tiles, everyone's melds (face-down ones masked) and discards.
 
@@ -100,6 +106,11 @@ class TableView:
     @property
     def wildcard(self) -> Tile | None:
         return self._game.wildcard
+
+    @property
+    def wildcards(self) -> frozenset[Tile]:
+        """Every wild kind of this hand (several with fixed wildcards such as 中 and 白)."""
+        return self._game.wildcards
 
     @property
     def indicator(self) -> Tile | None:

@@ -65,6 +65,7 @@ class Example:
     seat_wind: Tile | None = None
     prevalent_wind: Tile | None = None
     declared: bool = False  # the ruleset's own `example:` (not searched)
+    seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state the pattern asks for
 
     @property
     def opening(self) -> bool:
@@ -73,7 +74,7 @@ class Example:
     def context(self) -> WinContext:
         return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags,
                           flowers=self.flowers, seat_wind=self.seat_wind,
-                          prevalent_wind=self.prevalent_wind)
+                          prevalent_wind=self.prevalent_wind, seat_state=dict(self.seat_state))
 
     def hand(self) -> Hand:
         return Hand(tuple(self.concealed), tuple(self.melds), self.win_tile)
@@ -109,6 +110,8 @@ class Example:
             args += ["--seat-wind", tile_code(self.seat_wind)]
         if self.prevalent_wind is not None:
             args += ["--prevalent-wind", tile_code(self.prevalent_wind)]
+        for k, v in self.seat_state:
+            args += ["--seat-state", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
         return args
 
     def command(self, ruleset_id: str) -> str:
@@ -127,6 +130,12 @@ class _Searcher:
         self.kinds = list(self.rs.tileset.kinds)
         self.copies = self.rs.tileset.copies
         self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.get(w)]
+        self.suits = sorted({suit_of(t) for t in self.kinds if not is_honor(t)})
+        # Each seat declares a void suit and may not win holding it (`declarations.void_suit.win_holding:
+        # false`): only hands missing a suit can occur as wins.
+        void = (self.rs.data.get("declarations") or {}).get("void_suit") if isinstance(
+            self.rs.data.get("declarations"), dict) else None
+        self.void_suit_needed = isinstance(void, dict) and void.get("win_holding", True) is False
         # What makes a win: shapes and waits of the shaped / wait patterns.
         self.win_bases: list[Shape | Wait] = []
         for p in self.rs.patterns_for("win"):
@@ -156,18 +165,31 @@ class _Searcher:
             suited = [t for t in kinds if not is_honor(t)]
             if len(suited) >= 3:
                 kinds = suited
+        if self.void_suit_needed and p.phase == "win":
+            # A hand still holding its declared void suit cannot win: leave one suit out.
+            present = sorted({suit_of(t) for t in kinds if not is_honor(t)})
+            if len(present) > 1 and len(present) == len(self.suits):
+                gone = self.rng.choice(present)
+                kinds = [t for t in kinds if is_honor(t) or suit_of(t) != gone]
         return kinds
 
     # -- shapes --------------------------------------------------------------
 
-    def _meld(self, pool: list[Tile], counts: list[int]) -> list[Tile] | None:
+    def _meld(self, pool: list[Tile], counts: list[int], must: TileFilter | None = None,
+              kind: str | None = None) -> list[Tile] | None:
+        """A random meld from ``pool``; with ``must``, one holding a matching tile; ``kind``
+        (seq / triplet) forces its kind."""
         for _ in range(20):
             t = self.rng.choice(pool)
-            if (self.rng.random() < 0.55 and not is_honor(t) and rank_of(t) <= 7
-                    and t + 1 in pool and t + 2 in pool):
+            seq_ok = not is_honor(t) and rank_of(t) <= 7 and t + 1 in pool and t + 2 in pool
+            if kind == "seq" and not seq_ok:
+                continue
+            if kind == "seq" or (kind is None and self.rng.random() < 0.55 and seq_ok):
                 tiles = [t, t + 1, t + 2]
             else:
                 tiles = [t, t, t]
+            if must is not None and not any(must.match(x) for x in tiles):
+                continue
             if all(counts[x] + tiles.count(x) <= self.copies for x in set(tiles)):
                 for x in tiles:
                     counts[x] += 1
@@ -183,14 +205,28 @@ class _Searcher:
             return None
         counts = [0] * 34
         melds: list[list[Tile]] = []
-        for _ in range(shape.melds):
-            m = self._meld(pool, counts)
+        # Group requirements steer the melds (most of the time: the plain draws find the rest).
+        # (The random draws are only made for such patterns, so other patterns' searches stay as they were.)
+        every = p.every_group if p.every_group is not None and self.rng.random() < 0.85 else None
+        wanted: list[tuple[TileFilter | None, str | None]] = []
+        if p.groups is not None and self.rng.random() < 0.85:
+            gk = p.groups.kinds or frozenset(("seq", "triplet"))
+            gkind = "seq" if gk <= {"seq"} else "triplet" if gk & {"triplet", "kong"} else None
+            if gkind is not None:
+                n = p.groups_count.min if p.groups_count is not None and p.groups_count.min else 1
+                wanted = [(p.groups.holding, gkind)] * min(n, shape.melds)
+        for i in range(shape.melds):
+            must, kind = wanted[i] if i < len(wanted) else (None, None)
+            m = self._meld(pool, counts, must if must is not None else every, kind)
+            if m is None and (must is not None or every is not None):
+                m = self._meld(pool, counts)
             if m is None:
                 return None
             melds.append(m)
         pair: list[Tile] = []
         for _ in range(shape.pair):
-            ppool = [t for t in pool if p.pair is None or p.pair.match(t)] or pool
+            ppool = [t for t in pool if (p.pair is None or p.pair.match(t))
+                     and (every is None or every.match(t))] or pool
             t = self.rng.choice(ppool)
             if counts[t] + 2 > self.copies:
                 return None
@@ -334,6 +370,12 @@ class _Searcher:
         return self.rng.randint(lo, hi)
 
     def candidate(self, p: Pattern) -> Example | None:
+        ex = self._candidate(p)
+        if ex is not None and p.when.seat_state:
+            ex.seat_state = p.when.seat_state
+        return ex
+
+    def _candidate(self, p: Pattern) -> Example | None:
         rs = self.rs
         pool = self.pool(p)
         if not pool:
@@ -350,8 +392,10 @@ class _Searcher:
             bases = self.win_bases
         base = self.rng.choice(bases)
         wild: Tile | None = None
-        if rs.wildcard is not None:
-            wild = self.rng.choice(self.kinds)
+        # Only wildcards the variant can have: its fixed kind, or what some indicator names.
+        possible = rs.wildcard.possible(tuple(self.kinds)) if rs.wildcard is not None else ()
+        if possible:
+            wild = self.rng.choice(possible)
         want_wild_win = p.when.win_tile == "wildcard" or (
             p.when.win_tile is None and wild is not None and self.rng.random() < 0.2)
         seat, win_by, disc, flags = self.context(p, want_wild_win and wild is not None)
@@ -380,9 +424,10 @@ class _Searcher:
                 return None
             tiles, melds = got
             if wild is not None:
-                if self.rng.random() < 0.5 and tiles:
-                    wild = self.rng.choice(tiles)
-                if any(wild in m.tiles for m in melds):
+                own = [t for t in tiles if t in possible]
+                if self.rng.random() < 0.5 and own and len(possible) > 1:
+                    wild = self.rng.choice(own)
+                if any(t in self.ev.wild_kinds(wild) for m in melds for t in m.tiles):
                     return None
                 tiles = self._replace(tiles, wild, self.wildcard_count(p, "wildcards", (0, 2)))
             if want_wild_win and wild in tiles:
@@ -512,6 +557,8 @@ def describe_groups(f: GroupFilter, count: Count | None) -> str:
     text = "/".join(kinds)
     if f.exposed is not None:
         text = ("exposed " if f.exposed else "concealed ") + text
+    if f.laid_down is not None:
+        text = ("laid-down " if f.laid_down else "in-hand ") + text
     if f.holding is not None:
         text += f" holding {describe_filter(f.holding)}"
     return f"{text} {count}" if count is not None else text
@@ -615,15 +662,22 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     if w is None:
         out.append(("Wildcard", [("wildcard", "none")]))
     else:
-        rows = [("indicator", _fmt(w.indicator) or "—")]
-        suited = [t for t in ts.kinds if not is_honor(t)]
+        rows = []
+        if w.fixed:
+            rows.append(("fixed", format_tiles(w.fixed, "chinese") + " — wild in every hand"
+                         + ("" if w.flips else "; nothing is flipped")))
+        if w.flips:
+            rows.append(("indicator", _fmt(w.indicator) or "defaults"))
+        if w.flips and w.names == "itself":
+            rows.append(("flipped", "the indicator's own kind is wild (翻混)"))
+        suited = [t for t in ts.kinds if not is_honor(t)] if w.flips and w.names == "successor" else []
         if suited:
             rows.append(("successors (suits)",
                          "1→2→…→9→1 in each suit (the wildcard is the indicator's successor)"))
         rings: list[list[Tile]] = []
         seen: set[Tile] = set()
         for t in ts.kinds:
-            if is_honor(t) and t not in seen:
+            if is_honor(t) and t not in seen and t in w.successors:
                 ring = [t]
                 seen.add(t)
                 nxt = w.successors.get(t)
@@ -640,6 +694,8 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
                     "wildcard_honor": "while the wildcard is an honor"}.get(si.when, si.when)
             rows.append(("stand-in",
                          f"{tile_name(si.tile)} may be read as the wildcard's natural tile, {cond}"))
+        may = {"discarded": w.may_discard, "claimed": w.may_claim, "melded": w.may_meld}
+        rows.append(("wildcards may be", ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in may.items())))
         out.append(("Wildcard", rows))
     claims = dict(rs.claims)
     prio = claims.pop("priority", None)
@@ -651,6 +707,35 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
                                       ("deal", _fmt(rs.deal))]))
     out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    fl = rs.flow
+    rows = []
+    if fl.exchange is not None:
+        ex = fl.exchange
+        to = ex.direction or (f"by {ex.dice} dice: " + ", ".join(
+            f"{v} {d}" for v, d in sorted(ex.by_dice.items())))
+        rows.append(("exchange", f"{ex.tiles} tiles" + (" of one suit" if ex.same_suit else "")
+                     + f", passed {to}"))
+    if fl.void_suit is not None:
+        vs = fl.void_suit
+        rows.append(("void suit", "each player declares one: "
+                     + "; ".join(x for x in (
+                         "discarded first" if vs.discard_first else "",
+                         "never claimed" if not vs.claim else "",
+                         "a hand holding it cannot win" if not vs.win_holding else "") if x)))
+    if fl.ready:
+        rows.append(("ready", "a player may declare ready with a discard; the hand is then locked"))
+    if fl.continues:
+        rows.append(("after a win", ("winners leave, the others play on" if fl.after_win == "leave"
+                                     else "winners stay (locked) and may win again")
+                     + (f" until {fl.after_winners} have won" if fl.after_winners else "")
+                     + " or the wall ends"))
+    if rows:
+        out.append(("Before and around play", rows))
+    lv = rs.leave
+    paid = {"none": "to nobody", "each_other": "to each other player"}.get(lv.paid_to, lv.paid_to)
+    then = {"abandon": "the hand is abandoned", "bot": "a bot plays the seat on"}.get(lv.hand, lv.hand)
+    out.append(("Leaving the table", [("penalty", f"{lv.penalty} {paid}" if lv.penalty else "none"),
+                                      ("the hand", then)]))
     sc = rs.scoring
     combine = {"sum": "sum: matching patterns add up",
                "highest": "highest: only the best-paying pattern counts"}.get(sc.combine, sc.combine)
@@ -658,17 +743,51 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             ("tiers", " > ".join(sc.tiers) + " (only the highest tier matched counts)"
              if sc.tiers else "none"),
             ("payout", _fmt(sc.payout)),
+            ("ties", TIES.get(sc.ties, sc.ties)),
             ("dealer bonus", f"+{sc.dealer_bonus} on each payment the dealer makes or receives"
              if sc.dealer_bonus else "none")]
+    if sc.minimum is not None:
+        rows.append(("minimum to win", f"{sc.minimum} point(s)"))
+    if sc.cap is not None:
+        rows.append(("cap", f"{sc.cap} point(s) counted at most"))
+    if sc.value == "doubling":
+        rows.append(("value", f"each payer pays {sc.value_base} × 2^points"))
+    elif sc.value == "table":
+        rows.append(("value", "each payer pays " + ", ".join(
+            f"{a} for {i}" for i, a in enumerate(sc.value_table))))
+    elif sc.value_base != 1:
+        rows.append(("value", f"each payer pays points × {sc.value_base}"))
+    if sc.multipliers:
+        rows.append(("multipliers", ", ".join(f"×{m} {k}" for k, m in sc.multipliers.items())))
+    if sc.bonuses:
+        rows.append(("bonuses", ", ".join(f"+{b} {k}" for k, b in sc.bonuses.items())))
     if sc.kongs:
         kongs = "; ".join(f"{k}: {v.amount} from {v.payer}" for k, v in sc.kongs.items())
-        rows.append(("kong payments", kongs + ("; void on a drawn hand" if sc.kongs_void_on_draw else "")))
+        if rs.flow.kongs_paid == "at_kong":
+            kongs += "; paid when the kong is made, by the players still in"
+            if rs.flow.kong_refund:
+                kongs += "; given back at a drawn end by a konger not ready"
+        elif sc.kongs_void_on_draw:
+            kongs += "; void on a drawn hand"
+        rows.append(("kong payments", kongs))
     else:
         rows.append(("kong payments", "none"))
+    for rule in rs.flow.on_draw:
+        amount = ("the payee's best possible win" if rule.amount == "best_wait"
+                  else f"{rule.amount}")
+        rows.append(("at a drawn end", f"each {' & '.join(rule.payer).replace('_', ' ')} player pays "
+                     f"each {' & '.join(rule.payee).replace('_', ' ')} player {amount}"))
     out.append(("Scoring", rows))
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))
     return out
+
+
+TIES = {
+    "first_declared": "equal pay: the result whose patterns come first in declaration order",
+    "fewest_patterns": "equal pay: the result with the fewest patterns, then the first declared",
+    "most_patterns": "equal pay: the result with the most patterns, then the first declared",
+}
 
 
 def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, list[str]] | None:

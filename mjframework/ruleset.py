@@ -32,6 +32,7 @@ from .model import (
     Flow,
     GroupFilter,
     KongPayment,
+    LeaveRule,
     Pattern,
     PatternExample,
     Ruleset,
@@ -340,26 +341,64 @@ class _Builder:
         w = self.data.get("wildcard")
         if not isinstance(w, dict) or tileset is None:
             return None
+        fixed: list[int] = []
+        has_fixed = w.get("fixed") is not None  # `fixed: null` removes inherited ones
+        if has_fixed:
+            fixed = self.tiles(w.get("fixed"), ("wildcard", "fixed"))
+            for t in fixed:
+                if t not in tileset:
+                    self.problem(("wildcard", "fixed"), f"fixed wildcard {tile_name(t)} is not in the "
+                                 f"{tileset.name} tile set")
+            if len(set(fixed)) != len(fixed):
+                self.problem(("wildcard", "fixed"), "each fixed wildcard tile should be named once")
+            if isinstance(w.get("fixed"), str) and not w["fixed"].strip():
+                self.problem(("wildcard", "fixed"), "name at least one tile (e.g. 中)")
+            fixed = list(dict.fromkeys(fixed))
+        # A fixed wildcard alone flips nothing; an `indicator` (or no `fixed`) flips one.
+        flips = "indicator" in w or not has_fixed
+        names = w.get("names", "successor")
+        if not flips:
+            for key in ("names", "successors"):
+                if key in w:
+                    self.problem(("wildcard", key), f"`{key}` is about the flipped indicator, and this "
+                                 "ruleset flips none (add `indicator` to flip one besides `fixed`)", key=True)
+        may = w.get("may") or {}
+        rule_may = {"may_discard": bool(may.get("discard", True)), "may_claim": bool(may.get("claim", False)),
+                    "may_meld": bool(may.get("meld", False))}
+        if rule_may["may_claim"] and not rule_may["may_discard"]:
+            self.problem(("wildcard", "may", "claim"), "a wildcard that may not be discarded can't be "
+                         "claimed from a discard")
         succ: dict[int, int] = {}
         s = w.get("successors", {}) or {}
+        if not flips or names == "itself":
+            return WildcardRule(successors={}, stand_ins=self.stand_ins(w, tileset),
+                                indicator=dict(w.get("indicator", {}) or {}), fixed=tuple(fixed),
+                                flips=flips, names=names, **rule_may)
         if s.get("suits", "cycle") == "cycle":
             for t in tileset.kinds:
                 if not is_honor(t):
                     succ[t] = t - t % 9 + (t % 9 + 1) % 9
-        for i, cyc in enumerate(s.get("honors", []) or []):
-            ring = self.tiles(cyc, ("wildcard", "successors", "honors", i))
-            for j, t in enumerate(ring):
-                if t not in tileset:
-                    self.problem(("wildcard", "successors", "honors", i),
-                                 f"{tile_name(t)} is not in the tile set")
-                if t in ring[:j]:
-                    self.problem(("wildcard", "successors", "honors", i), f"{tile_name(t)} appears twice")
-                succ[t] = ring[(j + 1) % len(ring)]
+        # `honors` rings, then `cycles` (declared orders of any tiles; they override the suit cycle).
+        for key in ("honors", "cycles"):
+            for i, cyc in enumerate(s.get(key, []) or []):
+                where = ("wildcard", "successors", key, i)
+                ring = self.tiles(cyc, where)
+                for j, t in enumerate(ring):
+                    if t not in tileset:
+                        self.problem(where, f"{tile_name(t)} is not in the tile set")
+                    if t in ring[:j]:
+                        self.problem(where, f"{tile_name(t)} appears twice")
+                    succ[t] = ring[(j + 1) % len(ring)]
         for t in tileset.kinds:
             if t not in succ:
                 self.problem(("wildcard", "successors"),
                              f"{tile_name(t)} has no successor: every tile must be able to be an indicator")
                 break
+        return WildcardRule(successors=succ, stand_ins=self.stand_ins(w, tileset),
+                            indicator=dict(w.get("indicator", {}) or {}), fixed=tuple(fixed),
+                            flips=flips, names=names, **rule_may)
+
+    def stand_ins(self, w: dict[str, Any], tileset: TileSet) -> tuple[StandIn, ...]:
         stand_ins = []
         for i, si in enumerate(w.get("stand_ins", []) or []):
             if not isinstance(si, dict):
@@ -371,8 +410,7 @@ class _Builder:
                 self.problem(("wildcard", "stand_ins", i, "tile"),
                              f"stand-in {tile_name(t)} is not in the {tileset.name} tile set")
             stand_ins.append(StandIn(tile=t, when=si.get("when", "always")))
-        return WildcardRule(successors=succ, stand_ins=tuple(stand_ins),
-                            indicator=dict(w.get("indicator", {}) or {}))
+        return tuple(stand_ins)
 
     def shape(self, d: Any, path: tuple) -> Shape | None:
         if not isinstance(d, dict):
@@ -714,6 +752,7 @@ class _Builder:
             won_triplet=str(s.get("won_triplet", "concealed")),
             exclusions=str(s.get("exclusions", "all")),
             each_pays=int(s.get("each_pays", 0) or 0),
+            ties=str(s.get("ties", "first_declared")),
         )
 
     def flow(self, tileset: TileSet | None) -> Flow:
@@ -922,8 +961,14 @@ def check_file(path: str | Path) -> tuple[Ruleset | None, list[Problem]]:
         dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
         break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
         plugins=plugins, data=data, flags=flags, flow=flow,
+        leave=_leave_rule(data.get("leave") or {}),
     )
     return rs, problems
+
+
+def _leave_rule(d: dict[str, Any]) -> LeaveRule:
+    return LeaveRule(penalty=int(d.get("penalty", 0)), paid_to=str(d.get("paid_to", "none")),
+                     hand=str(d.get("hand", "abandon")))
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:

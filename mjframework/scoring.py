@@ -10,8 +10,8 @@ The flow of :meth:`Evaluator.score`:
    is already a win, wait patterns on every reading;
 4. exclusions, then tiers (only the highest tier that matched counts), then
    ``combine`` (the highest single pattern, or the sum);
-5. the reading that pays the winner most is chosen; ties go to the pattern
-   declared first.
+5. the reading that pays the winner most is chosen; equal pay is decided by
+   the ruleset's ``scoring.ties`` (:meth:`Evaluator.tie_key`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from .patterns import (
 )
 from .plugins import call_hook, make_plugin_manager
 from .readings import Reading, Tiles, readings
-from .tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
+from .tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_code, tile_name
 from .waits import completed_shape, shape_possible, wait_holds
 
 
@@ -118,6 +118,10 @@ class Evaluator:
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
         # Per-seat state keys some pattern reads: part of the context's memo key.
         self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
+        rule = ruleset.wildcard
+        self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
+        self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
+        self._wild_claims = bool(rule and rule.may_claim)
         tiers = ruleset.scoring.tiers
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
@@ -125,19 +129,36 @@ class Evaluator:
     # -- wildcards ---------------------------------------------------------
 
     def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
-        """The wildcard tile, given it or the flipped indicator."""
+        """The wildcard tile, given it or the flipped indicator.
+
+        A ruleset whose wildcards are all fixed needs neither: its first fixed
+        kind is the wildcard (the others are wild too, see :meth:`wild_kinds`).
+        """
         rule = self.ruleset.wildcard
         if wildcard is None and indicator is None:
-            return None
+            return self._default_wild
         if rule is None:
             raise HandError(f"the {self.ruleset.id} ruleset has no wildcard")
         if indicator is not None:
-            if indicator not in rule.successors:
+            if not rule.flips:
+                raise HandError(f"the {self.ruleset.id} ruleset flips no indicator: its wildcards are fixed "
+                                f"({format_tiles(rule.fixed, 'chinese')})")
+            if indicator not in self.ruleset.tileset or (rule.names == "successor"
+                                                         and indicator not in rule.successors):
                 raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
-            return rule.successors[indicator]
+            return rule.wildcard_for(indicator)
         if wildcard not in self.ruleset.tileset:
             raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
+        if not rule.flips and wildcard not in rule.fixed:
+            raise HandError(f"{tile_name(wildcard)} is not a wildcard of the {self.ruleset.id} ruleset: its "
+                            f"wildcards are fixed ({format_tiles(rule.fixed, 'chinese')})")
         return wildcard
+
+    def wild_kinds(self, wildcard: Tile | None) -> frozenset[Tile]:
+        """Every wild kind in a hand whose (flipped or first fixed) wildcard is ``wildcard``."""
+        if not self._fixed:
+            return frozenset() if wildcard is None else frozenset((wildcard,))
+        return frozenset(self._fixed) | ({wildcard} if wildcard is not None else frozenset())
 
     def stand_in_for(self, wildcard: Tile | None) -> Tile | None:
         """The stand-in tile active with this wildcard (e.g. 中 for a suited wildcard)."""
@@ -156,8 +177,14 @@ class Evaluator:
         for t in tiles:
             counts[t] += 1
         wilds = stand_ins = 0
+        if wildcard is None:
+            wildcard = self._default_wild
         stand = self.stand_in_for(wildcard)
-        if wildcard is not None:
+        if self._fixed:
+            for k in self.wild_kinds(wildcard):
+                wilds += counts[k]
+                counts[k] = 0
+        elif wildcard is not None:
             wilds, counts[wildcard] = counts[wildcard], 0
         if stand is not None:
             stand_ins, counts[stand] = counts[stand], 0
@@ -199,7 +226,7 @@ class Evaluator:
         check_hand(hand, self.ruleset, wildcard)
         every: list[tuple] = []
         self._score(hand, ctx, wildcard, every)
-        every.sort(key=lambda x: x[0], reverse=True)
+        every.sort(key=lambda x: x[0])
         return [self._finish(reading, picked, points, wildcard) for _k, reading, picked, points in every]
 
     def _finish(self, reading: Reading, picked: list[tuple[Pattern, int]], points: int,
@@ -215,16 +242,26 @@ class Evaluator:
         return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
                      uncapped=points)
 
+    def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
+        if self._fixed:
+            return t in self._fixed or (wildcard is not None and t == wildcard)
+        return wildcard is not None and t == wildcard
+
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
                every: list[tuple] | None = None) -> Score:
+        if wildcard is None:
+            wildcard = self._default_wild
         win_rules = self.ruleset.win
         if not win_rules.get(ctx.win_by, False):
             return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
         if self._void_rule and self.void_refuses(hand, ctx):
             return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
                          wildcard=wildcard)
-        win_wild = wildcard is not None and hand.win_tile == wildcard
-        if win_wild and ctx.win_by != "self_draw":
+        if self._fixed:
+            win_wild = self._is_wild(hand.win_tile, wildcard)
+        else:
+            win_wild = wildcard is not None and hand.win_tile == wildcard
+        if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
             return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
         held = self.split(hand.concealed, wildcard)
         facts = HandFacts(
@@ -240,6 +277,7 @@ class Evaluator:
             won_on_discard=ctx.win_by != "self_draw",
             won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
             waiting=lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard),
+            wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
         )
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
@@ -261,17 +299,31 @@ class Evaluator:
                 if result is None:
                     continue
                 points, picked = result
-                # Equal points: the reading whose patterns, in declaration order, come first
-                # (compared pattern by pattern) — the designer's order decides, as for patterns.
-                key = (points, tuple(sorted(-p.index for p, _ in picked)[::-1]))
+                key = (-points, self.tie_key(picked))
                 if every is not None:
                     every.append((key, reading, picked, points))
-                if best is None or key > best[0]:
+                if best is None or key < best[0]:
                     best = (key, reading, picked, points)
         if best is None:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
+
+    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
+        """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
+
+        ``first_declared``: the patterns' declaration positions, sorted, compared
+        in turn (the result holding the earliest-declared pattern; if both hold
+        it, the next, …). ``fewest_patterns`` / ``most_patterns`` count the
+        patterns first, then fall back to ``first_declared``.
+        """
+        order = tuple(sorted(p.index for p, _ in picked))
+        ties = self.ruleset.scoring.ties
+        if ties == "fewest_patterns":
+            return (len(order), order)
+        if ties == "most_patterns":
+            return (-len(order), order)
+        return order
 
     def _for_context(self, ctx: WinContext, facts: HandFacts
                      ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
@@ -372,7 +424,13 @@ class Evaluator:
             return False
         if not self.ruleset.win.get(ctx.win_by, False):
             return False
-        if wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw":
+        if self._fixed:
+            if wildcard is None:
+                wildcard = self._default_wild
+            if self._is_wild(hand.win_tile, wildcard) and ctx.win_by != "self_draw" and not self._wild_claims:
+                return False
+        elif wildcard is not None and hand.win_tile == wildcard and ctx.win_by != "self_draw" \
+                and not self._wild_claims:
             return False
         if self._void_rule and self.void_refuses(hand, ctx):
             return False

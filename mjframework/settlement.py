@@ -17,6 +17,8 @@ import pluggy
 from .model import Ruleset, Scoring
 from .plugins import call_hook
 
+LEAVE_REASON = "leave"  # the reason of a leaver's penalty (see the ruleset's ``leave``)
+
 
 @dataclass
 class Payment:
@@ -139,6 +141,34 @@ def kong_payments(ruleset: Ruleset, kongs: Sequence[KongRecord]) -> list[Payment
         else:
             out.extend(Payment(p, k.owner, rule.amount, k.kind) for p in _others(k.owner, ruleset.players))
     return out
+
+
+def check_balance(ruleset: Ruleset, items: Sequence[Mapping[str, Any]],
+                  payments: Sequence[int]) -> list[str]:
+    """What is wrong with a settlement's balance, judged from its items (empty: nothing).
+
+    A settlement sums to zero, except by exactly the ruleset's declared leave
+    penalty paid to nobody (``leave: {penalty: N, paid_to: none}``): one item
+    per leaver, reason ``leave``, amount ``N``, payee ``None``. Anything else paid
+    to nobody is wrong.
+    """
+    problems = []
+    rule = ruleset.leave
+    net = [0] * len(payments)
+    for it in items:
+        net[it["payer"]] -= it["amount"]
+        if it["payee"] is not None:
+            net[it["payee"]] += it["amount"]
+        elif not (it["reason"] == LEAVE_REASON and rule.paid_to == "none" and rule.penalty > 0
+                  and it["amount"] == rule.penalty):
+            problems.append(f"{it['amount']} paid to nobody ({it['reason']!r}) is no declared penalty")
+    if net != list(payments):
+        problems.append(f"payments {list(payments)} differ from their items {net}")
+    penalties = sum(it["amount"] for it in items if it["payee"] is None)
+    if sum(payments) != -penalties:
+        problems.append(f"payments {list(payments)} do not sum to zero" if not penalties else
+                        f"payments {list(payments)} sum to {sum(payments)}, not -{penalties}")
+    return problems
 
 
 def apply_plugins(settlement: Settlement, context: SettlementContext,

@@ -12,9 +12,10 @@ then the next, and so on (RULINGS §4):
 - if everybody passes, the hand is drawn and the first who could take it
   deals next.
 
-Besides, if the 海底 went to a kong replacement (the live wall is empty
-right after a ``draw`` from the kong end) and the hand is drawn, that player
-deals next.
+Besides, if the last drawable tile went to a kong replacement draw, the
+hand has no 海底 (no roaming, no 海底捞月 / 海底炮: the engine sets no
+``last_tile`` flag then) and, if it is drawn, that player deals next
+(``HandControl.last_tile_replacement``).
 
 Decisions: ``last_tile`` (``take_last`` / ``pass``) for each player in turn,
 ``last_tile_win`` (``win`` / ``pass``) for those who can win on the shown
@@ -31,7 +32,6 @@ Events: ``haidi`` {seat, action: take | pass} for each decision,
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mjframework.hookspecs import hookimpl
@@ -67,8 +67,6 @@ class Plugin:
     def __init__(self, options: dict[str, Any]) -> None:
         self.winners = str(options.get("winners", "all"))
         self.advise = str(options.get("advise", "ready"))
-        # Per hand (the HandControl): the seat whose kong replacement took the 海底.
-        self._kong_haidi: weakref.WeakKeyDictionary[HandControl, int] = weakref.WeakKeyDictionary()
 
     @hookimpl
     def mj_plugin_info(self) -> dict[str, Any]:
@@ -120,17 +118,7 @@ class Plugin:
         return True
 
     @hookimpl
-    def mj_announce(self, hand: HandControl, event: dict[str, Any]) -> None:
-        t = event["type"]
-        if t == "draw":
-            if event.get("source") == "kong" and hand.live_remaining() == 0:
-                self._kong_haidi[hand] = event["seat"]
-        elif t == "hand_end":
-            self._kong_haidi.pop(hand, None)
-        return None
-
-    @hookimpl
     def mj_next_dealer(self, hand: HandControl, result: HandResult) -> int | None:
         if result.result != "draw":
             return None  # a win: the winner (or the 通炮 discarder) deals, as the ruleset says
-        return self._kong_haidi.get(hand)
+        return hand.last_tile_replacement

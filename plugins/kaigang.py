@@ -16,17 +16,24 @@ kong aside, 开杠 (RULINGS §4), offered at a turn as
 3. the hand is locked (it may only win, or discard what it draws);
 4. a player who can win on the tile wins by self-draw with ``open_kong`` and
    ``after_kong`` (「杠上开花」); otherwise the tile is discarded at once and a
-   win on it carries ``after_kong_discard`` (「杠上炮」). Either also carries
-   ``last_tile`` if it was the wall's last tile.
+   win on it carries ``after_kong_discard`` (「杠上炮」). Neither carries
+   ``last_tile``: a draw from the kong end that takes the wall's last tile
+   leaves the hand without a 海底.
 
 "Ready": some tile would complete the hand left after the kong, as the
 ruleset's own evaluator judges it (see :func:`waits_after_kong`); with
-``ready_only: false`` 开杠 is offered with every kong. The 开杠 is only
-offered at a turn (the engine has no hook for extra options on a claim).
+``ready_only: false`` 开杠 is offered with every kong.
 
-Events: ``open_kong`` {seat, tile, kind: concealed | added} before the
-engine's ``kong``, then ``dice`` (purpose ``open_kong``) and ``draw`` (source
-``kong``), then the engine's ``discard`` or ``win``.
+点杠开杠: a ready player holding three of a discarded tile may also open the
+kong on the discard. Where the engine offers the claimed kong (点杠) it offers
+``Option("open_kong", tile, (tile,) * 4, meld="kong")`` beside it, ranked as a
+kong among the claims (a win still comes first); the claimed kong can't be
+robbed (robbing is for added kongs only, as before). Steps 2–4 follow.
+
+Events: ``open_kong`` {seat, tile, kind: concealed | added | claimed} before
+the engine's ``kong`` (or, claimed, its ``claim`` of kind ``kong``), then
+``dice`` (purpose ``open_kong``) and ``draw`` (source ``kong``), then the
+engine's ``discard`` or ``win``.
 """
 
 from __future__ import annotations
@@ -45,11 +52,19 @@ OPEN_KONG = "open_kong"
 WIN_FLAGS = ("open_kong", "after_kong")
 
 
-def waits_after_kong(hand: HandControl, seat: int, tile: Tile) -> list[Tile]:
-    """The tiles that would complete ``seat``'s hand once ``tile`` is set aside as a kong."""
+def waits_after_kong(hand: HandControl, seat: int, tile: Tile,
+                     claimed_from: int | None = None) -> list[Tile]:
+    """The tiles that would complete ``seat``'s hand once ``tile`` is set aside as a kong
+    (with ``claimed_from``: three held and the fourth claimed from that seat's discard)."""
     held = list(hand.hand_of(seat))
     melds = list(hand.melds_of(seat))
-    if held.count(tile) >= 4:
+    if claimed_from is not None:
+        if held.count(tile) < 3:
+            return []
+        for _ in range(3):
+            held.remove(tile)
+        melds.append(Meld("kong", (tile,) * 4, claimed_from))
+    elif held.count(tile) >= 4:
         for _ in range(4):
             held.remove(tile)
         melds.append(Meld("concealed-kong", (tile,) * 4))
@@ -88,7 +103,15 @@ class Plugin:
 
     @hookimpl
     def mj_extra_options(self, hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
-        if decision.kind != "turn" or hand.is_locked(seat) or hand.live_remaining() < 1:
+        if hand.is_locked(seat) or hand.live_remaining() < 1:
+            return None
+        if decision.kind == "claim":  # 点杠开杠: beside the claimed kong the engine offers
+            for o in decision.options:
+                if o.kind == "kong" and o.meld == "kong" and o.tile is not None and (
+                        not self.ready_only or waits_after_kong(hand, seat, o.tile, decision.from_seat)):
+                    return [Option(OPEN_KONG, o.tile, (o.tile,) * 4, "kong", text="点杠开杠")]
+            return None
+        if decision.kind != "turn":
             return None
         out = []
         # The engine offers the kongs the ruleset allows now (concealed or added):
@@ -107,8 +130,13 @@ class Plugin:
             return None
         tile = option.tile
         assert tile is not None
-        added = hand.hand_of(seat).count(tile) < 4
-        if added:
+        claimed = option.meld == "kong"
+        added = not claimed and hand.hand_of(seat).count(tile) < 4
+        if claimed:  # the fourth is the discard: take it (a claimed kong is never robbed)
+            hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="claimed",
+                      text=f"点杠开杠 {tile_name(tile)}")
+            hand.take_discard(seat, option)
+        elif added:
             hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="added",
                       text=f"开杠 {tile_name(tile)}")
         else:  # a concealed kong lies face down: only its owner sees the tile until the hand's end
@@ -116,7 +144,8 @@ class Plugin:
                       hidden={"tile": seat})
         if added:
             hand.rob_kong(seat, tile)  # 抢杠胡 where the ruleset allows it; ends the hand if robbed
-        hand.make_kong(seat, tile)
+        if not claimed:
+            hand.make_kong(seat, tile)
         total = sum(hand.roll(self.dice, "open_kong", text="开杠"))
         drawn = None
         for back in range(total, 0, -1):
@@ -129,8 +158,9 @@ class Plugin:
             hand.end_drawn()
             return None  # (end_drawn and win end the hand: never reached)
         hand.lock(seat)
-        last = ("last_tile",) if hand.live_remaining() == 0 else ()
-        if hand.can_win(seat, drawn, "self_draw", None, (*WIN_FLAGS, *last)):
-            hand.win([seat], drawn, "self_draw", flags=[*WIN_FLAGS, *last])  # 杠上开花
+        # A draw from the kong end is never the 海底: if it took the last drawable tile
+        # the hand has no last tile (no 海底捞月 / 海底炮), as for any replacement draw.
+        if hand.can_win(seat, drawn, "self_draw", None, WIN_FLAGS):
+            hand.win([seat], drawn, "self_draw", flags=list(WIN_FLAGS))  # 杠上开花
             return None
-        return ("discard", drawn, ["after_kong_discard", *last])  # discarded at once: 杠上炮
+        return ("discard", drawn, ["after_kong_discard"])  # discarded at once: 杠上炮

@@ -728,3 +728,32 @@ def test_across_needs_four_players(tmp_path: Path) -> None:
     data["players"] = 3
     _, problems = check_file(write(tmp_path, data))
     assert any("`across` needs 4 players" in p.message for p in problems)
+
+
+def test_a_player_sees_only_its_own_exchange_and_everyone_the_declarations(tmp_path: Path) -> None:
+    from mjframework.human import Announcer
+    from mjframework.visibility import view_for
+
+    rs = ruleset(tmp_path, BLOOD)
+    events: list[dict[str, Any]] = []
+    Game(rs, [GreedyBot(random.Random(s)) for s in range(4)], seed=3, emit=events.append).play()
+    ex = of(events, "exchange")[0]
+    mine = view_for(ex, 1)
+    assert mine["passes"] is None
+    assert mine["given"][1] == ex["given"][1] and mine["given"][0] is None
+    assert mine["received"][1] == next(p["tiles"] for p in ex["passes"] if p["to"] == 1)
+    lines: list[str] = []
+    seat1 = Announcer(lines.append, seat=1)
+    for e in events:
+        seat1(e)
+    text = "\n".join(lines)
+    assert "换牌" in text and text.count("换出") == 1 and text.count("定缺") == 4
+
+
+def test_rule_card_tells_the_flow(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["doc", str(write(tmp_path, merged(BLOOD))), "--format", "md"])
+    assert r.exit_code == 0, r.output
+    assert "3 tiles of one suit, passed by 2 dice" in r.output
+    assert "a hand holding it cannot win" in r.output
+    assert "winners leave, the others play on until 3 have won" in r.output
+    assert "paid when the kong is made" in r.output and "best possible win" in r.output

@@ -61,6 +61,13 @@ def test_exposed_and_concealed_melds(ev: Evaluator) -> None:
     assert "明杠" not in got and "暗刻" in got  # concealed kong + 555m; the pung is exposed
 
 
+def test_laid_down_melds_include_concealed_kongs(ev: Evaluator) -> None:
+    melds = ("pung 1m from 1", "kong 2p from 2", "added-kong 3s", "concealed-kong 9p")
+    got = scored(ev, "5s", "5s", melds)
+    assert "全落地" in got and "暗刻" not in got  # one concealed kong alone is not 2 concealed triplets
+    assert "全落地" not in scored(ev, "5s999m", "5s", melds[:3])  # 999m formed in hand
+
+
 def test_sets_of_four_melded_or_not(ev: Evaluator) -> None:
     # 5s kong (melded) and 5p four in hand (555p + 567p): two 根.
     assert scored(ev, "2255m555p567p", "5m", ("kong 5s from 1",))["根"] == 2

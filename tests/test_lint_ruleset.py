@@ -54,7 +54,7 @@ def _lint(*args: str) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
-@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba"])
+@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "sichuan-xuezhan"])
 def test_shipped_rulesets_no_false_alarm(rid: str) -> None:
     code, out = _lint(rid, "--json")
     assert code == 0, out

@@ -428,9 +428,10 @@ def test_win_on_the_drawn_tile() -> None:
 
 
 def test_counting_past_the_stacks_left_and_the_last_tile() -> None:
-    # Sum 7, only two stacks left at the end: the 2nd back is taken. It is the last tile.
+    # Sum 7, only two stacks left at the end: the 2nd back is taken. It is the last tile,
+    # taken by a draw from the kong end: the hand has no 海底, so no last_tile flag.
     hand = FakeHand("5p 123m", stacks={2: "9s"}, dice=(3, 4))
-    assert handle(hand) == ("discard", parse_tiles("9s")[0], ["after_kong_discard", "last_tile"])
+    assert handle(hand) == ("discard", parse_tiles("9s")[0], ["after_kong_discard"])
     assert [c[1] for c in hand.calls if c[0] == "draw_from_end"] == [7, 6, 5, 4, 3, 2]
     # No stack at the end has a tile: the next live tile.
     hand = FakeHand("5p 123m", stacks={}, live="4m 6m", dice=(1, 1))

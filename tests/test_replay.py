@@ -55,6 +55,7 @@ from mjframework.errors import HandError
 from mjframework.hand import Hand, Meld, WinContext
 from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
+from mjframework.settlement import check_balance
 from mjframework.simulate import simulate
 from mjframework.tiles import is_honor, parse_tile, rank_of
 from mjframework.wall import Wall
@@ -129,7 +130,8 @@ class Seat:
 class HandCheck:
     """Checks one hand's events; ``problems`` collects what is wrong."""
 
-    QUIET = ("settlement", "dice", "wildcard", "call", "birds", "reveal")  # don't change "what came last"
+    # Events that don't change "what came last".
+    QUIET = ("settlement", "dice", "wildcard", "call", "birds", "reveal", "leave")
 
     def __init__(self, rid: str, start: dict[str, Any], problems: list[str], ev: Evaluator) -> None:
         self.rid = rid
@@ -175,6 +177,8 @@ class HandCheck:
         self.next_dealer = self.dealer
         self.abandoned = False
         self.revealed: list[tuple[int, Meld]] = []  # face-down kongs turned up (reveal events)
+        self.left: list[int] = []  # seats that left the table (leave events)
+        self.pending_leave: int | None = None  # a leaver whose penalty is settled next
         self.index = 0  # event index within the hand (hand_start is 0)
         # A hand that goes on after a win (the ruleset's `win.after_win`: leave / stay).
         self.flow = ev.ruleset.flow
@@ -260,7 +264,7 @@ class HandCheck:
         if self.result is not None:
             self.bad(f"{t} after hand_end")
             return
-        if self.abandoned and t != "hand_end":
+        if self.abandoned and t not in ("hand_end", "reveal"):
             return
         handler = getattr(self, "on_" + t, None)
         if handler is None:
@@ -415,7 +419,8 @@ class HandCheck:
         empty = self.live_left() == 0
         if src == "kong" and empty:
             self.kong_haidi = seat
-        self.last_draw[seat] = (tile, src, empty)
+        # (tile, source, took the 海底): a replacement draw of the last tile is no 海底.
+        self.last_draw[seat] = (tile, src, empty and src == "wall")
         self.check_sizes(seat, 14, f"a {src} draw")
         self.expect = ("turn", seat)
 
@@ -444,7 +449,8 @@ class HandCheck:
 
     def on_claim(self, e: dict[str, Any]) -> None:
         seat, kind, tiles, frm = e["seat"], e["kind"], [T(c) for c in e["tiles"]], e["from_seat"]
-        if self.last_event != "discard" or self.last_discard is None:
+        opened = self.open_kong is not None and self.open_kong[0] == seat and kind == "kong"
+        if self.last_event != ("open_kong" if opened else "discard") or self.last_discard is None:
             self.bad(f"claim not right after a discard (after {self.last_event})")
             return
         dseat, tile = self.last_discard
@@ -492,13 +498,24 @@ class HandCheck:
             self.kongs.append((seat, "kong", dseat))
             self.check_sizes(seat, 13, "a claimed kong")
             self.expect = ("kong_draw", seat)
+            if opened:
+                assert self.open_kong is not None
+                if self.open_kong[1] != tile:
+                    self.bad("点杠开杠 of one tile, claim of another")
+                h.locked = True
+                self.expect = ("open_kong_draw", seat)
         else:
             self.check_sizes(seat, 14, f"a claimed {kind}")
             self.expect = ("turn", seat)
 
     def on_open_kong(self, e: dict[str, Any]) -> None:
         seat = e["seat"]
-        self._expect("turn", seat)
+        if e.get("kind") == "claimed":  # 点杠开杠: on the discard just made; the claim follows
+            if self.last_event != "discard" or self.last_discard is None or (
+                    self.last_discard[1] != T(e["tile"])):
+                self.bad(f"点杠开杠 of {e['tile']} not on that discard (after {self.last_event})")
+        else:
+            self._expect("turn", seat)
         if "kaigang" not in self.plugins:
             self.bad("开杠 without the kaigang plugin")
         self.open_kong = (seat, T(e["tile"]))
@@ -662,17 +679,32 @@ class HandCheck:
                           in_play=frozenset(s for s in range(4) if s not in self.out)
                           if self.out and state else None)
 
+    def on_leave(self, e: dict[str, Any]) -> None:
+        """A player left: the ruleset's declared penalty is settled next, then the hand
+        is abandoned (or a bot plays on)."""
+        rule = self.ev.ruleset.leave
+        if (e["penalty"], e["paid_to"], e["hand"]) != (rule.penalty, rule.paid_to, rule.hand):
+            self.bad(f"leave {e}: the ruleset declares {rule}")
+        if e["seat"] in self.left:
+            self.bad(f"seat {e['seat']} leaves twice")
+        self.left.append(e["seat"])
+        self.pending_leave = e["seat"] if rule.penalty else None
+
     def on_settlement(self, e: dict[str, Any]) -> None:
         pays = e["payments"]
-        if sum(pays) != 0:
-            self.bad(f"settlement {pays} does not sum to zero")
-        net = [0] * 4
-        for it in e["items"]:
-            net[it["payer"]] -= it["amount"]
-            if it["payee"] is not None:
-                net[it["payee"]] += it["amount"]
-        if net != pays:
-            self.bad(f"settlement {pays} differs from its items {net}")
+        # Zero-sum, or short by exactly the ruleset's declared leave penalty (paid to nobody).
+        for problem in check_balance(self.ev.ruleset, e["items"], pays):
+            self.bad(f"settlement: {problem}")
+        if self.pending_leave is not None:
+            leaver, self.pending_leave = self.pending_leave, None
+            rule = self.ev.ruleset.leave
+            payees = [None] if rule.paid_to == "none" else [s for s in range(4) if s != leaver]
+            want = [{"payer": leaver, "payee": p, "amount": rule.penalty, "reason": "leave"} for p in payees]
+            if e["items"] != want:
+                self.bad(f"leave settlement {e['items']}, expected {want}")
+            return
+        if any(it["payee"] is None for it in e["items"]):
+            self.bad(f"a payment to nobody that is no leave penalty: {e['items']}")
         if any(it["payer"] in self.out for it in e["items"]):
             self.bad(f"a seat that left the hand pays: {e['items']}")
         if e.get("kind") is not None:
@@ -780,6 +812,8 @@ class HandCheck:
         return out
 
     def on_abandon(self, e: dict[str, Any]) -> None:
+        if self.pending_leave is not None:
+            self.bad("abandoned before the leaver's penalty was settled")
         self.abandoned = True
 
     def on_reveal(self, e: dict[str, Any]) -> None:
@@ -1065,7 +1099,7 @@ def test_the_checker_catches_doctored_logs(logs: dict[str, Path], tmp_path: Path
     assert any("dealer" in q for q in problems(_rewrite(lines, j, next_dealer=(nxt + 1) % 4)))
     k = next(k for k, line in enumerate(lines) if '"type":"settlement"' in line)
     pays = json.loads(lines[k])["payments"]
-    assert any("sum to zero" in q for q in problems(_rewrite(lines, k, payments=[pays[0] + 1, *pays[1:]])))
+    assert any("sum to" in q for q in problems(_rewrite(lines, k, payments=[pays[0] + 1, *pays[1:]])))
     c = next(c for c, line in enumerate(lines) if '"type":"claim"' in line)
     assert any("claim" in q or "holding" in q for q in problems(_rewrite(lines, c, seat=(json.loads(
         lines[c])["from_seat"]))))
@@ -1187,6 +1221,10 @@ class XuezhanCheck(HandCheck):
                 if not self.seats[seat].take(t):
                     self.bad(f"seat {seat} passes {p['tiles']} without holding them")
             taken[p["to"]] = tiles
+            if "given" in e and sorted(T(c) for c in e["given"][seat]) != sorted(tiles):
+                self.bad(f"seat {seat} is shown giving {e['given'][seat]}, it passed {p['tiles']}")
+            if "received" in e and sorted(T(c) for c in e["received"][p["to"]]) != sorted(tiles):
+                self.bad(f"seat {p['to']} is shown receiving {e['received'][p['to']]}, it got {p['tiles']}")
         for to, tiles in taken.items():
             self.seats[to].concealed.update(tiles)
         if [s.size() for s in self.seats] != before:
@@ -1472,6 +1510,60 @@ def test_the_sichuan_checker_catches_doctored_logs(sichuan_log: Path, tmp_path: 
              and events[d]["seat"] != events[w]["seat"])
     assert any("already won" in q for q in problems(_rewrite(lines, d, seat=events[w]["seat"])))
 
+
+class _Leaver:
+    """A greedy bot that leaves the table (PlayerLeft) at its 5th decision in every third hand."""
+
+    hands = 0
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        from mjframework.bots import GreedyBot
+
+        self.bot = GreedyBot(rng or random.Random(0))
+        self.calls = 0
+        _Leaver.hands += 1
+        self.leaves = _Leaver.hands % 3 == 0
+
+    def decide(self, view: Any, decision: Any) -> Any:
+        from mjframework.players import PlayerLeft
+
+        self.calls += 1
+        if self.leaves and self.calls == 5:
+            raise PlayerLeft("timed out")
+        return self.bot.decide(view, decision)
+
+
+def test_replay_accepts_exactly_the_declared_leave_penalty(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    """changsha declares leave: {penalty: 70, paid_to: none}: a leaver's settlement sums to
+    -70 and the replay check accepts it — and nothing else paid to nobody."""
+    from mjframework.bots import BOTS
+
+    monkeypatch.setitem(BOTS, "leaver", _Leaver)
+    _Leaver.hands = 0
+    log = tmp_path / "leave.jsonl"
+    res = simulate("changsha", 24, seed=SEED, log=log, bots="greedy,leaver,greedy,greedy", workers=1)
+    checker = LogChecker()
+    problems = checker.check(log)
+    assert not problems, problems[:10]
+    leaves = checker.events["leave"]
+    assert leaves >= 5 and checker.results["abandon"] == leaves
+    assert sum(res.stats.net_by_seat) == -70 * leaves
+    lines = log.read_text("utf-8").splitlines()
+    events = [json.loads(x) for x in lines]
+    i = next(i for i, e in enumerate(events) if e["type"] == "leave")
+    assert events[i]["seat"] == 1 and events[i]["reason"] == "timed out"
+    assert events[i + 1]["type"] == "settlement" and sum(events[i + 1]["payments"]) == -70
+    # Tampered: a penalty of 60 (not the declared 70), or the 70 paid to nobody for a pattern.
+    for field, value in (("amount", 60), ("reason", "平胡")):
+        e = json.loads(lines[i + 1])
+        e["items"][0][field] = value
+        e["payments"][1] = -e["items"][0]["amount"]
+        tampered = [*lines[:i + 1], json.dumps(e, ensure_ascii=False), *lines[i + 2:]]
+        p = tmp_path / "bad.jsonl"
+        p.write_text("\n".join(tampered) + "\n", "utf-8")
+        found = LogChecker().check(p)
+        assert found and all("settlement" in x for x in found), (field, found)
 
 # -- 国标麻将 (mcr): flowers, winds, 8 + fans ----------------------------------------------
 
