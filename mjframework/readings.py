@@ -253,11 +253,19 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         return []
     exposed = tuple(_meld_group(m) for m in melds)
     if not t.wilds and not t.stand_ins:
-        # No wildcard: each branch takes a different group for the lowest tile
-        # left, so no two decompositions are the same: no deduplication needed.
+        # No wildcard: each branch takes a different group for the lowest tile left, but a pair
+        # and a sequence from the same tile can be taken in either order (44 + 456 and 456 + 44):
+        # the same groups, kept once.
         out: list[tuple[Group, ...]] = []
         _natural(list(t.counts), need_melds, shape.pair, t.wildcard, [], out)
-        return [Reading(shape, exposed + g) for g in out]
+        seen: set[tuple[Group, ...]] = set()
+        unique = []
+        for g in out:
+            key = tuple(sorted(g, key=_group_key))
+            if key not in seen:
+                seen.add(key)
+                unique.append(g)
+        return [Reading(shape, exposed + g) for g in unique]
     found: set[tuple[Group, ...]] = set()
     for c, _k in stand_in_splits(t):
         out = []
