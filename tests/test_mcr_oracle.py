@@ -162,9 +162,10 @@ KNOWN: list[Known] = [
         "equal readings",
         "就高不就低 (take the higher) ranks readings by their total only; when two readings of a hand "
         "score the same, the rule book does not choose between them. PyMahjongGB keeps the first "
-        "division it enumerates (or one with 一色三同顺/三同刻); we keep the one whose first-declared "
-        "fan comes first. Checked strictly: same total, same verdict, and PyMahjongGB's fans are "
-        "exactly another reading of ours.",
+        "division it enumerates (pungs before chows from the lowest tile; one with 一色三同顺/三同刻, "
+        "and four sets over 七对, preferred); we keep the one whose fans come first in declaration "
+        "order (ties: first_declared). Checked strictly: same total, same verdict, and PyMahjongGB's "
+        "fans are exactly another reading of ours.",
         _equally_good_reading,
     ),
 ]
@@ -178,8 +179,9 @@ def ours(ev, h: M.MCRHand) -> tuple[bool, Counter[tuple[int, str]]]:
     return score.win, _fans(score)
 
 
-def compare(ev, scored) -> tuple[dict, Counter[str], int]:
-    """Disagreements grouped by what differs: {(missing, extra, win): [(hand, ours, theirs, win)]}."""
+def compare(ev, scored, examples: dict | None = None) -> tuple[dict, Counter[str], int]:
+    """Disagreements grouped by what differs: {(missing, extra, win): [(hand, ours, theirs, win)]};
+    the count of each known disagreement (its hands go to ``examples`` if given); agreements."""
     groups: dict = {}
     known: Counter[str] = Counter()
     agreed = 0
@@ -192,6 +194,8 @@ def compare(ev, scored) -> tuple[dict, Counter[str], int]:
         k = next((k for k in KNOWN if k.applies(ev, h, mine, theirs, win)), None)
         if k is not None:
             known[k.name] += 1
+            if examples is not None:
+                examples.setdefault(k.name, []).append((h, mine, theirs))
             continue
         key = (tuple(sorted((theirs - mine).items())), tuple(sorted((mine - theirs).items())),
                (win, should_win) if win != should_win else None)
@@ -239,9 +243,15 @@ if __name__ == "__main__":  # a report of every disagreement (for the ruleset's 
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     gen = list(M.hands(SEED, 20 * n, n))
-    got, kn, ok = compare(_evaluator(), [(h, oracle(h)) for h in gen])
+    ex: dict = {}
+    got, kn, ok = compare(_evaluator(), [(h, oracle(h)) for h in gen], ex)
     print(f"{ok} of {len(gen)} agree; known {dict(kn)}; {sum(len(c) for c in got.values())} disagree")
     print(report(got, limit=200))
+    for name, cases in ex.items():
+        print(f"known: {name}")
+        for h, mine, theirs in cases[:20]:
+            print(f"    {h.describe()}\n      theirs only {sorted((theirs - mine).items())}"
+                  f"\n      ours only   {sorted((mine - theirs).items())}")
 
 
 def test_rules_page_lists_every_fan_of_the_ruleset():
