@@ -20,6 +20,8 @@ from pathlib import Path
 
 import mcr_hands as M
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 MahjongGB = pytest.importorskip("MahjongGB", reason="PyMahjongGB (the test extra) is the oracle")
 MahjongFanCalculator = MahjongGB.MahjongFanCalculator
@@ -270,3 +272,19 @@ def test_rules_page_lists_every_fan_of_the_ruleset():
     assert rows == ruleset
     oracle_table = {zh: (v, en) for en, (v, zh, _b) in M.FANS.items()}
     assert ruleset == oracle_table
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), which=st.sampled_from(["random", *M.FANS]))
+def test_any_seed_agrees(seed: int, which: str):
+    """Beyond the fixed hand set: a hand for any seed and any fan (or a random one) is legal for
+    the oracle and scores the same with us, or is an equally scoring reading (KNOWN)."""
+    ev = _evaluator()
+    rng = __import__("random").Random(seed)
+    h = M.random_hand(rng) if which == "random" else M.hand_for(rng, which)
+    theirs = oracle(h)
+    win, mine = ours(ev, h)
+    if mine == theirs and win == (total(theirs, flowers=False) >= MINIMUM):
+        return
+    assert any(k.applies(ev, h, mine, theirs, win) for k in KNOWN), (
+        f"{h.describe()}\ntheirs {sorted(theirs.items())}\nours   {sorted(mine.items())}")
