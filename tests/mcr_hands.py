@@ -1138,3 +1138,33 @@ def engine_input(h: MCRHand, seat: int | None = None):
                      seat_wind=EAST + h.seat_wind, prevalent_wind=EAST + h.prevalent_wind,
                      flowers=h.flowers)
     return Hand(tuple(h.concealed), tuple(melds), h.win_tile), ctx
+
+
+def from_engine(hand, ctx, built_for: str = "example") -> MCRHand:
+    """An :class:`MCRHand` from our engine's ``(Hand, WinContext)`` (e.g. a ruleset's example hand),
+    so it can be given to PyMahjongGB. Offers come from the melds' ``from_seat`` relative to the
+    winner (a chow's claimed tile does not matter to the score: 1)."""
+    seat = ctx.seat
+    melds = []
+    for m in hand.melds:
+        low = min(m.tiles)
+        offer = (seat - m.from_seat) % 4 if m.from_seat is not None else 1
+        offer = offer or 1
+        if m.kind == "chow":
+            melds.append(MeldSpec("chow", low, 1))
+        elif m.kind == "concealed-kong":
+            melds.append(MeldSpec("concealed-kong", low, 0))
+        elif m.kind in ("kong", "added-kong"):
+            melds.append(MeldSpec("kong", low, offer, added=m.kind == "added-kong"))
+        else:
+            melds.append(MeldSpec("pung", low, offer))
+    seat_wind = (ctx.seat_wind - EAST) if ctx.seat_wind is not None else (seat - ctx.dealer) % 4
+    prevalent = (ctx.prevalent_wind - EAST) if ctx.prevalent_wind is not None else 0
+    return MCRHand(
+        melds=tuple(melds), concealed=tuple(sorted(hand.concealed)), win_tile=hand.win_tile,
+        self_drawn=ctx.win_by == "self_draw", fourth_tile="last_copy" in ctx.flags,
+        about_kong="after_kong" in ctx.flags or ctx.win_by == "robbed_kong",
+        wall_last="last_tile" in ctx.flags, flowers=ctx.flowers, seat_wind=seat_wind,
+        prevalent_wind=prevalent, built_for=built_for,
+        shape="standard",
+    )

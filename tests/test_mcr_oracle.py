@@ -288,3 +288,28 @@ def test_any_seed_agrees(seed: int, which: str):
         return
     assert any(k.applies(ev, h, mine, theirs, win) for k in KNOWN), (
         f"{h.describe()}\ntheirs {sorted(theirs.items())}\nours   {sorted(mine.items())}")
+
+
+def test_rule_card_examples_agree_with_pymahjonggb():
+    """Each fan's example hand in mcr.yaml (what `mj doc mcr` shows) is a win PyMahjongGB scores
+    with that fan, and we score it exactly as PyMahjongGB does."""
+    ev = _evaluator()
+    from mjframework.rulecard import declared_example
+
+    missing, wrong = [], []
+    for p in ev.ruleset.patterns:
+        ex = declared_example(ev, p)
+        if ex is None:
+            missing.append(p.name)
+            continue
+        hand, ctx = ex.hand(), ex.context()
+        h = M.from_engine(hand, ctx, p.en)
+        theirs = oracle(h)
+        win, mine = ours(ev, h)
+        ok = (mine == theirs and win == (total(theirs, flowers=False) >= MINIMUM)) or any(
+            k.applies(ev, h, mine, theirs, win) for k in KNOWN)
+        if theirs[(p.points, p.en)] == 0 or not ok or not win:
+            wrong.append(f"{p.name}: {h.describe()}\n  theirs {sorted(theirs.items())}\n"
+                         f"  ours   {sorted(mine.items())} win={win}")
+    assert not missing, f"fans without an example: {missing}"
+    assert not wrong, "\n".join(wrong)
