@@ -1105,13 +1105,16 @@ def with_flags(h: MCRHand, **kw) -> MCRHand:
 def engine_input(h: MCRHand, seat: int | None = None):
     """``(Hand, WinContext)`` for mjframework's Evaluator with the mcr ruleset.
 
-    The winner sits at ``seat`` (default: its seat wind, with the dealer at seat 0, so the
-    engine's default seat wind agrees; the wind is given explicitly anyway). A claimed meld's
-    offer maps to the seat it came from: 1 = left (上家, seat − 1), 2 = opposite, 3 = right.
+    The winner sits at ``seat`` (default: a seat that varies from hand to hand) and the dealer
+    where the winner's seat wind puts it (seat wind 东 = the dealer), so the engine's default
+    seat wind agrees; both winds are also given explicitly. A claimed meld's offer maps to the
+    seat it came from: 1 = left (上家, seat − 1), 2 = opposite, 3 = right.
     """
     from mjframework.hand import Hand, Meld, WinContext
 
-    seat = h.seat_wind if seat is None else seat
+    if seat is None:
+        seat = (h.win_tile + h.flowers + len(h.concealed)) % 4
+    dealer = (seat - h.seat_wind) % 4
     melds = []
     for m in h.melds:
         if m.kind == "concealed-kong":
@@ -1134,7 +1137,7 @@ def engine_input(h: MCRHand, seat: int | None = None):
     else:
         win_by = "robbed_kong" if h.about_kong else "discard"
         discarder = (seat + 1 + (h.win_tile + h.flowers) % 3) % 4
-    ctx = WinContext(seat=seat, dealer=0, win_by=win_by, discarder=discarder, flags=frozenset(flags),
+    ctx = WinContext(seat=seat, dealer=dealer, win_by=win_by, discarder=discarder, flags=frozenset(flags),
                      seat_wind=EAST + h.seat_wind, prevalent_wind=EAST + h.prevalent_wind,
                      flowers=h.flowers)
     return Hand(tuple(h.concealed), tuple(melds), h.win_tile), ctx
