@@ -1105,13 +1105,16 @@ def with_flags(h: MCRHand, **kw) -> MCRHand:
 def engine_input(h: MCRHand, seat: int | None = None):
     """``(Hand, WinContext)`` for mjframework's Evaluator with the mcr ruleset.
 
-    The winner sits at ``seat`` (default: its seat wind, with the dealer at seat 0, so the
-    engine's default seat wind agrees; the wind is given explicitly anyway). A claimed meld's
-    offer maps to the seat it came from: 1 = left (上家, seat − 1), 2 = opposite, 3 = right.
+    The winner sits at ``seat`` (default: a seat that varies from hand to hand) and the dealer
+    where the winner's seat wind puts it (seat wind 东 = the dealer), so the engine's default
+    seat wind agrees; both winds are also given explicitly. A claimed meld's offer maps to the
+    seat it came from: 1 = left (上家, seat − 1), 2 = opposite, 3 = right.
     """
     from mjframework.hand import Hand, Meld, WinContext
 
-    seat = h.seat_wind if seat is None else seat
+    if seat is None:
+        seat = (h.win_tile + h.flowers + len(h.concealed)) % 4
+    dealer = (seat - h.seat_wind) % 4
     melds = []
     for m in h.melds:
         if m.kind == "concealed-kong":
@@ -1134,7 +1137,37 @@ def engine_input(h: MCRHand, seat: int | None = None):
     else:
         win_by = "robbed_kong" if h.about_kong else "discard"
         discarder = (seat + 1 + (h.win_tile + h.flowers) % 3) % 4
-    ctx = WinContext(seat=seat, dealer=0, win_by=win_by, discarder=discarder, flags=frozenset(flags),
+    ctx = WinContext(seat=seat, dealer=dealer, win_by=win_by, discarder=discarder, flags=frozenset(flags),
                      seat_wind=EAST + h.seat_wind, prevalent_wind=EAST + h.prevalent_wind,
                      flowers=h.flowers)
     return Hand(tuple(h.concealed), tuple(melds), h.win_tile), ctx
+
+
+def from_engine(hand, ctx, built_for: str = "example") -> MCRHand:
+    """An :class:`MCRHand` from our engine's ``(Hand, WinContext)`` (e.g. a ruleset's example hand),
+    so it can be given to PyMahjongGB. Offers come from the melds' ``from_seat`` relative to the
+    winner (a chow's claimed tile does not matter to the score: 1)."""
+    seat = ctx.seat
+    melds = []
+    for m in hand.melds:
+        low = min(m.tiles)
+        offer = (seat - m.from_seat) % 4 if m.from_seat is not None else 1
+        offer = offer or 1
+        if m.kind == "chow":
+            melds.append(MeldSpec("chow", low, 1))
+        elif m.kind == "concealed-kong":
+            melds.append(MeldSpec("concealed-kong", low, 0))
+        elif m.kind in ("kong", "added-kong"):
+            melds.append(MeldSpec("kong", low, offer, added=m.kind == "added-kong"))
+        else:
+            melds.append(MeldSpec("pung", low, offer))
+    seat_wind = (ctx.seat_wind - EAST) if ctx.seat_wind is not None else (seat - ctx.dealer) % 4
+    prevalent = (ctx.prevalent_wind - EAST) if ctx.prevalent_wind is not None else 0
+    return MCRHand(
+        melds=tuple(melds), concealed=tuple(sorted(hand.concealed)), win_tile=hand.win_tile,
+        self_drawn=ctx.win_by == "self_draw", fourth_tile="last_copy" in ctx.flags,
+        about_kong="after_kong" in ctx.flags or ctx.win_by == "robbed_kong",
+        wall_last="last_tile" in ctx.flags, flowers=ctx.flowers, seat_wind=seat_wind,
+        prevalent_wind=prevalent, built_for=built_for,
+        shape="standard",
+    )

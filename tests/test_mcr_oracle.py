@@ -20,6 +20,8 @@ from pathlib import Path
 
 import mcr_hands as M
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 MahjongGB = pytest.importorskip("MahjongGB", reason="PyMahjongGB (the test extra) is the oracle")
 MahjongFanCalculator = MahjongGB.MahjongFanCalculator
@@ -162,9 +164,10 @@ KNOWN: list[Known] = [
         "equal readings",
         "就高不就低 (take the higher) ranks readings by their total only; when two readings of a hand "
         "score the same, the rule book does not choose between them. PyMahjongGB keeps the first "
-        "division it enumerates (or one with 一色三同顺/三同刻); we keep the one whose first-declared "
-        "fan comes first. Checked strictly: same total, same verdict, and PyMahjongGB's fans are "
-        "exactly another reading of ours.",
+        "division it enumerates (pungs before chows from the lowest tile; one with 一色三同顺/三同刻, "
+        "and four sets over 七对, preferred); we keep the one whose fans come first in declaration "
+        "order (ties: first_declared). Checked strictly: same total, same verdict, and PyMahjongGB's "
+        "fans are exactly another reading of ours.",
         _equally_good_reading,
     ),
 ]
@@ -178,8 +181,9 @@ def ours(ev, h: M.MCRHand) -> tuple[bool, Counter[tuple[int, str]]]:
     return score.win, _fans(score)
 
 
-def compare(ev, scored) -> tuple[dict, Counter[str], int]:
-    """Disagreements grouped by what differs: {(missing, extra, win): [(hand, ours, theirs, win)]}."""
+def compare(ev, scored, examples: dict | None = None) -> tuple[dict, Counter[str], int]:
+    """Disagreements grouped by what differs: {(missing, extra, win): [(hand, ours, theirs, win)]};
+    the count of each known disagreement (its hands go to ``examples`` if given); agreements."""
     groups: dict = {}
     known: Counter[str] = Counter()
     agreed = 0
@@ -192,6 +196,8 @@ def compare(ev, scored) -> tuple[dict, Counter[str], int]:
         k = next((k for k in KNOWN if k.applies(ev, h, mine, theirs, win)), None)
         if k is not None:
             known[k.name] += 1
+            if examples is not None:
+                examples.setdefault(k.name, []).append((h, mine, theirs))
             continue
         key = (tuple(sorted((theirs - mine).items())), tuple(sorted((mine - theirs).items())),
                (win, should_win) if win != should_win else None)
@@ -239,9 +245,15 @@ if __name__ == "__main__":  # a report of every disagreement (for the ruleset's 
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     gen = list(M.hands(SEED, 20 * n, n))
-    got, kn, ok = compare(_evaluator(), [(h, oracle(h)) for h in gen])
+    ex: dict = {}
+    got, kn, ok = compare(_evaluator(), [(h, oracle(h)) for h in gen], ex)
     print(f"{ok} of {len(gen)} agree; known {dict(kn)}; {sum(len(c) for c in got.values())} disagree")
     print(report(got, limit=200))
+    for name, cases in ex.items():
+        print(f"known: {name}")
+        for h, mine, theirs in cases[:20]:
+            print(f"    {h.describe()}\n      theirs only {sorted((theirs - mine).items())}"
+                  f"\n      ours only   {sorted((mine - theirs).items())}")
 
 
 def test_rules_page_lists_every_fan_of_the_ruleset():
@@ -260,3 +272,44 @@ def test_rules_page_lists_every_fan_of_the_ruleset():
     assert rows == ruleset
     oracle_table = {zh: (v, en) for en, (v, zh, _b) in M.FANS.items()}
     assert ruleset == oracle_table
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), which=st.sampled_from(["random", *M.FANS]))
+def test_any_seed_agrees(seed: int, which: str):
+    """Beyond the fixed hand set: a hand for any seed and any fan (or a random one) is legal for
+    the oracle and scores the same with us, or is an equally scoring reading (KNOWN)."""
+    ev = _evaluator()
+    rng = __import__("random").Random(seed)
+    h = M.random_hand(rng) if which == "random" else M.hand_for(rng, which)
+    theirs = oracle(h)
+    win, mine = ours(ev, h)
+    if mine == theirs and win == (total(theirs, flowers=False) >= MINIMUM):
+        return
+    assert any(k.applies(ev, h, mine, theirs, win) for k in KNOWN), (
+        f"{h.describe()}\ntheirs {sorted(theirs.items())}\nours   {sorted(mine.items())}")
+
+
+def test_rule_card_examples_agree_with_pymahjonggb():
+    """Each fan's example hand in mcr.yaml (what `mj doc mcr` shows) is a win PyMahjongGB scores
+    with that fan, and we score it exactly as PyMahjongGB does."""
+    ev = _evaluator()
+    from mjframework.rulecard import declared_example
+
+    missing, wrong = [], []
+    for p in ev.ruleset.patterns:
+        ex = declared_example(ev, p)
+        if ex is None:
+            missing.append(p.name)
+            continue
+        hand, ctx = ex.hand(), ex.context()
+        h = M.from_engine(hand, ctx, p.en)
+        theirs = oracle(h)
+        win, mine = ours(ev, h)
+        ok = (mine == theirs and win == (total(theirs, flowers=False) >= MINIMUM)) or any(
+            k.applies(ev, h, mine, theirs, win) for k in KNOWN)
+        if theirs[(p.points, p.en)] == 0 or not ok or not win:
+            wrong.append(f"{p.name}: {h.describe()}\n  theirs {sorted(theirs.items())}\n"
+                         f"  ours   {sorted(mine.items())} win={win}")
+    assert not missing, f"fans without an example: {missing}"
+    assert not wrong, "\n".join(wrong)
