@@ -888,6 +888,11 @@ def _context_text(ex: Example) -> str:
         parts.append(f"{ex.win_by.replace('_', ' ')} from seat {ex.discarder}")
     if ex.flags:
         parts.append("flags " + ", ".join(sorted(ex.flags)))
+    if ex.flowers:
+        parts.append(f"{ex.flowers} flower(s)")
+    if ex.seat_wind is not None or ex.prevalent_wind is not None:
+        w = ex.context().winds()
+        parts.append(f"seat wind {tile_name(w['seat'])}, prevalent wind {tile_name(w['prevalent'])}")
     return ", ".join(parts)
 
 
