@@ -64,15 +64,22 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 @click.option("--seat-state", "seat_state", multiple=True, metavar="KEY=VALUE",
               help="The winner's per-seat state read by `when: {seat_state: …}`, e.g. ready=true, "
                    "void_suit=m (repeat).")
+@click.option("--seat-wind",
+              help="The winner's seat wind (东/1z …; default: 东 for the dealer, then in turn).")
+@click.option("--prevalent-wind", help="The prevalent (round) wind (东/1z …; default 东).")
+@click.option("--flowers", type=click.IntRange(0, 99), default=0, show_default=True,
+              help="Bonus tiles (flowers) the winner set aside.")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
-              help="Language of the text: Chinese tile and seat names, or English (compact tiles).")
+              help="Language of the text: Chinese tile, seat and pattern names, or English (compact "
+                   "tiles; pattern names as the ruleset gives them in `en:`).")
 @option_flags
 def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
-          flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...], opening: bool,
-          as_json: bool, lang: str, sets: tuple[str, ...], preset: str | None) -> None:
+          flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...],
+          seat_wind: str | None, prevalent_wind: str | None, flowers: int, lang: str, opening: bool,
+          as_json: bool, sets: tuple[str, ...], preset: str | None) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path).
 
     The text names the patterns, then each payment: who pays whom, and how
@@ -100,7 +107,8 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
             raise HandError(f"--seat-state {item!r}: write KEY=VALUE")
         state[key.strip()] = state_value(value.strip())
     ctx = WinContext(seat=seat, win_by=win_by, discarder=discard_from, flags=frozenset(flags),
-                     extra=extra, seat_state=state)
+                     extra=extra, seat_state=state, seat_wind=_tile_opt(seat_wind, "--seat-wind"),
+                     prevalent_wind=_tile_opt(prevalent_wind, "--prevalent-wind"), flowers=flowers)
     if opening:
         if win_tile or melds:
             raise HandError("--opening judges dealt tiles: no --win-tile or --melds")
@@ -117,7 +125,8 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         out = {"ruleset": ev.ruleset.id, "options": ev.ruleset.options, "win": s.win, "reason": s.reason,
                "wildcard": None if wild is None else format_tiles([wild]),
                "reading": describe_reading(result) if s.reading else None,
-               "patterns": [{"name": p.name, "points": p.points, "times": p.times} for p in s.patterns],
+               "patterns": [{"name": p.name, "en": p.en or None, "points": p.points, "times": p.times}
+                            for p in s.patterns],
                "points": s.points, "uncapped": s.uncapped if s.uncapped is not None else s.points,
                "payments": result.payments, "call": result.call,
                "items": [p.to_dict() for p in result.settlement.payments] if result.settlement else []}
@@ -204,7 +213,8 @@ def _print_score(ev, result, h, dealt, wild, win_by: str, seat: int, discarder, 
         click.echo(f"{L['reading']} " + _reading_text(result, lang))
     for p in s.patterns:
         times = f" ×{p.times}" if p.times > 1 else ""
-        click.echo(f"{L['pattern']} {p.name}  {p.points}{times}")
+        name = (p.en or p.name) if lang == "en" else p.name
+        click.echo(f"{L['pattern']} {name}  {p.points}{times}")
     capped = s.uncapped is not None and s.uncapped != s.points
     click.echo(f"{L['total']} {s.points}" + (" " + L["capped"].format(uncapped=s.uncapped) if capped else ""))
     if result.call:

@@ -28,6 +28,7 @@ FILE_KEYS = {"format", "ruleset", "options", "preset", "description", "cases"}
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
     "discarder", "flags", "context", "seat_state", "in_play", "expect",
+    "flowers", "seat_wind", "prevalent_wind",
 }
 EXPECT_KEYS = {"win", "patterns", "payments", "call"}
 
@@ -258,10 +259,15 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise CaseError("missing `win_tile`")
     hand = make_hand(str(case["hand"]), [str(m) for m in melds],
                      str(case["win_tile"]))
+    flowers = case.get("flowers", 0)
+    if not isinstance(flowers, int) or isinstance(flowers, bool) or flowers < 0:
+        raise CaseError("`flowers` must be a number of flowers set aside (0 or more)")
+    winds = {k: parse_tile(str(case[k])) for k in ("seat_wind", "prevalent_wind") if case.get(k) is not None}
     ctx = WinContext(seat=seat, win_by=str(case.get("win_by", "self_draw")),
                      discarder=case.get("discarder"), flags=frozenset(flags), extra=context,
                      seat_state=dict(seat_state),
-                     in_play=frozenset(in_play) if in_play is not None else None)
+                     in_play=frozenset(in_play) if in_play is not None else None,
+                     flowers=flowers, **winds)
     result: Result = ev.evaluate(hand, ctx, wildcard)
     got: dict[str, Any] = {"win": result.score.win}
     if result.score.win:

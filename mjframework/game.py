@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import settlement as st
@@ -26,7 +26,7 @@ from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 from .plugins import EngineAbort, PluginError, call_hook, hook_is_live
 from .scoring import Evaluator, Score
-from .tiles import Tile, is_honor, tile_code
+from .tiles import HONOR_BASE, Tile, is_flower, is_honor, tile_code
 from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
@@ -39,6 +39,7 @@ class SeatState:
     # Declarations (void_suit, ready), wins this hand, and plugins' per-seat state.
     state: dict[str, Any] = field(default_factory=dict)
     won_tiles: list[Tile] = field(default_factory=list)  # tiles won on, set aside (after_win: stay)
+    flowers: list[Tile] = field(default_factory=list)  # bonus tiles set aside (tiles.flowers)
 
 
 @dataclass
@@ -80,7 +81,7 @@ class Game:
 
     def __init__(self, ruleset: Any, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
-                 last_winner_call: tuple[int, str] | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None) -> None:
         from .wall import Wall
 
         self.ruleset = ruleset
@@ -89,6 +90,8 @@ class Game:
             raise ValueError(f"{ruleset.id} needs {ruleset.players} players, got {len(self.players)}")
         self.seed = seed
         self.hand_no = hand_no
+        # The hand's place in its game (the prevalent wind advances with it: `winds`).
+        self.hand_in_game = hand_no if hand_in_game is None else hand_in_game
         self.dealer = dealer
         self.rng = random.Random(seed)
         self.emit = emit if emit is not None else (lambda e: None)
@@ -225,12 +228,32 @@ class Game:
         self._emit_raw(make_event("hand_end", result="abandon", next_dealer=self.dealer))
         raise _HandOver(HandResult("abandon", [], self.dealer, list(self.settled), error=reason))
 
-    def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str]) -> WinContext:
+    def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str],
+             tile: Tile | None = None) -> WinContext:
+        """The context of a win by ``seat``; with the winning ``tile``, ``last_copy`` is raised
+        when the other copies are all in sight."""
         state = self.seats[seat].state
+        if tile is not None and self._last_copy(seat, tile, win_by):
+            flags = {*flags, "last_copy"}
         in_play = (frozenset(s for s in range(self.ruleset.players) if s not in self.out)
                     if self.out else None)
+        every = self.flow.prevalent_every
+        prevalent = HONOR_BASE + (self.hand_in_game // every) % 4 if every else None
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),
-                          dealer=self.dealer, seat_state=dict(state) if state else {}, in_play=in_play)
+                          dealer=self.dealer, seat_state=dict(state) if state else {}, in_play=in_play,
+                          prevalent_wind=prevalent, flowers=len(self.seats[seat].flowers))
+
+    def _last_copy(self, seat: int, tile: Tile, win_by: str) -> bool:
+        """The other copies of ``tile`` are all in sight: discarded (still in a river) or in
+        declared melds, and the winner holds none (the ``last_copy`` flag)."""
+        held = self.seats[seat].hand.count(tile) - (win_by == "self_draw")  # a drawn tile is held
+        if held > 0:
+            return False
+        seen = sum(s.discards.count(tile) + sum(m.tiles.count(tile) for m in s.melds)
+                   for s in self.seats)
+        if win_by != "self_draw":
+            seen -= 1  # the discarded (or robbed) tile itself
+        return seen >= self.ruleset.tileset.copies - 1
 
     # -- seats in play, declarations, refusals -------------------------------------
 
@@ -308,6 +331,8 @@ class Game:
         self._deal()
         self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
                     hidden={"hands": BY_SEAT})
+        if rs.tileset.flowers:
+            self._replace_dealt_flowers()
         rule = rs.wildcard
         if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
@@ -395,6 +420,25 @@ class Game:
             choice = self._ask(Decision("declare", seat, options, prompt="declare a void suit (定缺)"))
             self.seats[seat].state["void_suit"] = choice.value
             self._event("declare", seat=seat, what="void_suit", value=choice.value)
+
+    def _set_flower_aside(self, seat: int, t: Tile) -> None:
+        self.seats[seat].flowers.append(t)
+        self._event("flower", seat=seat, tile=tile_code(t))
+
+    def _replace_dealt_flowers(self) -> None:
+        """After the deal each player, from the dealer on, sets flowers aside and replaces them."""
+        n = self.ruleset.players
+        for seat in [(self.dealer + i) % n for i in range(n)]:
+            hand = self.seats[seat].hand
+            while any(is_flower(t) for t in hand):
+                f = next(t for t in hand if is_flower(t))
+                hand.remove(f)
+                self._set_flower_aside(seat, f)
+                rep = self.wall.take_kong()
+                if rep is None:
+                    raise HandAbandoned("the wall ran out replacing flowers")
+                hand.append(rep)
+                self._event("draw", seat=seat, tile=tile_code(rep), source="flower", hidden={"tile": seat})
 
     def _deal(self) -> None:
         d = self.ruleset.deal
@@ -595,15 +639,13 @@ class Game:
             candidates = sorted(set(hand))
         else:
             return None
-        ctx: WinContext | None = None
         best: tuple[int, Tile, list[Tile]] | None = None
         for t in candidates:
             held = list(hand)
             held.remove(t)
             if not self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard):
                 continue  # the tables rule the win out in any context
-            if ctx is None:
-                ctx = self._ctx(seat, "self_draw", None, flags)
+            ctx = self._ctx(seat, "self_draw", None, flags, t)
             h = self._hand(seat, t, held)
             if not self._wins(seat, h, ctx):
                 continue
@@ -620,14 +662,21 @@ class Game:
                           source)
 
     def _give(self, seat: int, t: Tile | None, source: str) -> Tile | None:
-        """A tile taken from the wall goes to ``seat`` (a ``draw`` event); None passes through."""
+        """A tile taken from the wall goes to ``seat`` (a ``draw`` event); None passes through.
+        A flower (``tiles.flowers``) is then set aside (a ``flower`` event) and replaced from
+        the kong end (a ``draw`` with ``source: flower``); the replacement is what was drawn."""
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
-            self.replacement_seat = seat if source == "kong" else None
+            if source != "flower":
+                self.replacement_seat = seat if source == "kong" else None
             if source != "wall" and self.wall.live_remaining() == 0:
                 self.last_tile_replacement = seat
             self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
+            if is_flower(t):
+                self.seats[seat].hand.remove(t)
+                self._set_flower_aside(seat, t)
+                return self._give(seat, self.wall.take_kong(), "flower")
         return t
 
     def _after_kong_flags(self) -> set[str]:
@@ -713,7 +762,7 @@ class Game:
                 flags.add("no_claims_yet")
             if (can_discard_win and self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
                     and self._wins(seat, self._hand(seat, tile),
-                                   self._ctx(seat, "discard", discarder, flags))):
+                                   self._ctx(seat, "discard", discarder, flags, tile))):
                 options.append(Option("win", tile))
             void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
                        or not self._in_void(seat, tile))
@@ -811,7 +860,7 @@ class Game:
             s = self.seats[seat]
             if not self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard):
                 continue  # the tables rule the win out in any context
-            ctx = self._ctx(seat, "robbed_kong", kong_seat, set())
+            ctx = self._ctx(seat, "robbed_kong", kong_seat, set(), tile)
             if not self._wins(seat, self._hand(seat, tile), ctx):
                 continue
             choice = self._ask(Decision("rob", seat, (Option("win", tile), Option("pass")), tile, kong_seat))
@@ -844,7 +893,7 @@ class Game:
         patterns: dict[int, list[str]] = {}
         for w in winners:
             f = flags.get(w, set()) if isinstance(flags, dict) else flags
-            ctx = self._ctx(w, win_by, discarder, f)
+            ctx = self._ctx(w, win_by, discarder, f, tile)
             score: Score = self.ev.score(hands[w], ctx, self.wildcard)
             if not score.win:  # an engine bug if it happens: is_win said yes
                 raise HandAbandoned(f"seat {w} was offered a win that does not score: {score.reason}")
@@ -935,7 +984,7 @@ class Game:
         extra = dict(ctx.extra)
         for d in self.hook("mj_settlement_inputs", hand=self.control, context=view):
             extra.update(d)
-        return WinContext(ctx.seat, ctx.win_by, ctx.discarder, ctx.flags, ctx.dealer, extra)
+        return replace(ctx, extra=extra)
 
     def _plugin_next_dealer(self, result: HandResult) -> int:
         nxt = self.hook("mj_next_dealer", firstresult=True, hand=self.control, result=result)
@@ -943,6 +992,8 @@ class Game:
 
     def _next_dealer_after_win(self, winners: list[int], discarder: int | None) -> int:
         d = self.ruleset.dealer
+        if d.get("after_win") == "next":  # the deal passes every hand, whoever won
+            return (self.dealer + 1) % self.ruleset.players
         if len(winners) > 1:
             rule = d.get("after_multiple_winners", "first_winner")
             if rule == "discarder" and discarder is not None:

@@ -14,6 +14,9 @@ from typing import Any
 from .errors import HandError
 from .model import FLAGS, WIN_BY, Ruleset
 from .tiles import (
+    HONOR_BASE as WIND_BASE,
+)
+from .tiles import (
     Tile,
     TileParseError,
     counts_of,
@@ -107,6 +110,20 @@ class WinContext:
     seat_state: Mapping[str, Any] = field(default_factory=dict)
     # The seats still in the hand (a ruleset where winners leave): only they pay. None: everyone.
     in_play: frozenset[int] | None = None
+    # The winner's seat wind and the prevalent (round) wind, as tiles (东 … 北). None: the seat
+    # wind follows the seat's place after the dealer (the dealer is 东), the prevalent wind is 东.
+    seat_wind: Tile | None = None
+    prevalent_wind: Tile | None = None
+    # Bonus tiles (flowers) the winner set aside this hand: the `flowers` measure.
+    flowers: int = 0
+
+    def winds(self, players: int = 4) -> dict[str, Tile]:
+        """The ``seat`` and ``prevalent`` wind tiles of this win (defaults filled in)."""
+        seat = self.seat_wind
+        if seat is None:
+            seat = WIND_BASE + (self.seat - self.dealer) % players
+        prevalent = self.prevalent_wind if self.prevalent_wind is not None else WIND_BASE
+        return {"seat": seat, "prevalent": prevalent}
 
 
 @dataclass(frozen=True)
@@ -197,6 +214,11 @@ def check_context(ctx: WinContext, players: int, flags: tuple[str, ...] = ()) ->
             raise HandError(f"win_by {ctx.win_by} needs the discarder's seat")
         if ctx.discarder == ctx.seat or not 0 <= ctx.discarder < players:
             raise HandError(f"discarder {ctx.discarder} must be another seat 0–{players - 1}")
+    for what, w in (("seat_wind", ctx.seat_wind), ("prevalent_wind", ctx.prevalent_wind)):
+        if w is not None and not WIND_BASE <= w < WIND_BASE + 4:
+            raise HandError(f"{what} {w!r}: a wind tile (东 南 西 北)")
+    if ctx.flowers < 0:
+        raise HandError(f"flowers {ctx.flowers}: not negative")
     unknown = set(ctx.flags) - set(FLAGS) - set(flags)
     if unknown:
         raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join((*FLAGS, *flags))}")

@@ -55,7 +55,7 @@ from typing import Any
 
 from .errors import HandError, Location, Problem, RulesetError, format_path
 from .model import Pattern, Ruleset
-from .rulecard import Example, _Searcher
+from .rulecard import Example, _Searcher, declared_example
 from .ruleset import check_file
 from .scoring import Evaluator
 from .tiles import format_tiles, tile_code
@@ -154,6 +154,12 @@ class _Sampler:
         """``n`` candidates from ``p``'s generator; the winning ones are kept."""
         s = self._searcher(p)
         out = []
+        declared = declared_example(self.ev, p)  # the designer's own example is a sample too
+        if declared is not None:
+            matched = _score(self.raw, declared)
+            if matched:
+                declared.names = list(_score(self.ev, declared) or [])
+                out.append(_Sample(declared, frozenset(matched), tuple(declared.names)))
         for _ in range(n):
             self.tries[p.name] = self.tries.get(p.name, 0) + 1
             ex = s.candidate(p)
@@ -198,7 +204,8 @@ def _example(ex: Example, ref: str) -> tuple[str, str]:
 
 def _definition(p: Pattern) -> tuple:
     return (p.phase, p.shapes, p.waits, p.counts, p.all_tiles, p.no_tiles, p.pair, p.every_group,
-            p.any_group, p.groups, p.groups_count, p.win_wait, p.when, p.times_per, p.times_every)
+            p.any_group, p.groups, p.groups_count, p.win_wait, p.when, p.times_per, p.times_every,
+            p.sets, p.held_ranks, p.fallback, p.counts_to_minimum)
 
 
 def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
@@ -272,7 +279,9 @@ def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
     for a in pats:
         raw_ex = a.excludes
         for j, b in enumerate(_excludes_list(rs, a)):
-            if b not in raw_ex or b not in by_name:
+            if isinstance(b, dict):  # `{pattern: X, times|shared}`: a partial exclusion
+                b = b.get("pattern")
+            if not isinstance(b, str) or b not in raw_ex or b not in by_name:
                 continue
             if both(a.name, b):
                 continue

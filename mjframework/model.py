@@ -7,13 +7,15 @@ from YAML and the evaluator, settlement and game engine only read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 
 # Win contexts and flags (conformance FORMAT.md uses the same words).
 WIN_BY = ("self_draw", "discard", "robbed_kong")
-FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard")
+FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard",
+         "last_copy")
 MELD_KINDS = ("chow", "pung", "kong", "added-kong", "concealed-kong")
 
 
@@ -46,9 +48,13 @@ class TileFilter:
     honors: bool | None = None
     tiles: frozenset[Tile] | None = None
     any_of: tuple[TileFilter, ...] | None = None  # and at least one of these matches
+    wind: str | None = None  # "seat" | "prevalent": the winner's seat wind / the prevalent wind
 
-    def match(self, t: Tile) -> bool:
-        if self.any_of is not None and not any(f.match(t) for f in self.any_of):
+    def match(self, t: Tile, winds: dict[str, Tile] | None = None) -> bool:
+        """``winds``: the win's ``seat`` and ``prevalent`` wind tiles (for ``wind``)."""
+        if self.any_of is not None and not any(f.match(t, winds) for f in self.any_of):
+            return False
+        if self.wind is not None and (winds is None or winds.get(self.wind) != t):
             return False
         honor = is_honor(t)
         if self.honors is not None and honor != self.honors:
@@ -76,14 +82,17 @@ class GroupFilter:
     exposed: bool | None = None  # True: made with a claimed tile; False: formed in hand or concealed kong
     laid_down: bool | None = None  # True: a declared meld (concealed kongs included); False: formed in hand
 
-    def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None) -> bool:
+    def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None,
+              winds: dict[str, Tile] | None = None, won: bool = False) -> bool:
+        """``won``: a triplet completed by a discarded winning tile, counted as exposed where the
+        ruleset says so (``scoring.won_triplet: exposed``)."""
         if self.kinds is not None and kind not in self.kinds:
             return False
-        if self.exposed is not None and (meld in CLAIMED_MELDS) != self.exposed:
+        if self.exposed is not None and (meld in CLAIMED_MELDS or won) != self.exposed:
             return False
         if self.laid_down is not None and (meld is not None) != self.laid_down:
             return False
-        return self.holding is None or any(self.holding.match(t) for t in tiles)
+        return self.holding is None or any(self.holding.match(t, winds) for t in tiles)
 
 
 CLAIMED_MELDS = frozenset(("chow", "pung", "kong", "added-kong"))
@@ -100,6 +109,7 @@ class Shape:
     min_gap: int = 3
     distinct_honors: bool = True
     orphans: tuple[Tile, ...] = ()
+    tracks: bool = False  # knitted: each suit's tiles on one track (147, 258, 369), a different one per suit
     name: str = ""
 
     def label(self) -> str:
@@ -109,6 +119,9 @@ class Shape:
             return f"{self.melds} melds" + (" + pair" if self.pair else "")
         if self.kind == "pairs":
             return f"{self.pairs} pairs"
+        if self.kind == "knitted_straight":
+            return "knitted straight" + (f" + {self.melds} meld(s)" if self.melds else "") + (
+                " + pair" if self.pair else "")
         return self.kind
 
 
@@ -129,6 +142,75 @@ class When:
     flags: frozenset[str] = frozenset()
     not_flags: frozenset[str] = frozenset()
     seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state: key equals value
+
+
+@dataclass(frozen=True)
+class SetCombo:
+    """A combination of ``count`` suited sets of one kind (``sets:``): two identical sequences,
+    a straight, three pungs of one rank …
+
+    The sets, sorted by (lowest rank, suit), must have suits that are all the
+    same / pairwise different / follow ``suit_letters`` (equal letters = same
+    suit, different letters = different suits); their lowest ranks must be
+    exactly ``starts``, or rise by one constant step out of ``steps``.
+    """
+
+    kind: str  # "seq" | "triplet" (triplets include kongs)
+    count: int
+    suits: str = "any"  # same | different | any | letters
+    suit_letters: tuple[str, ...] = ()
+    steps: frozenset[int] | None = None
+    starts: tuple[int, ...] | None = None
+
+    def match(self, sets: list[tuple[int, int]]) -> bool:
+        """``sets``: (suit, lowest rank 1-9) of each set, sorted."""
+        suits = [s for s, _ in sets]
+        if self.suits == "same" and len(set(suits)) != 1:
+            return False
+        if self.suits == "different" and len(set(suits)) != len(suits):
+            return False
+        if self.suits == "letters":
+            seen: dict[str, int] = {}
+            for letter, s in zip(self.suit_letters, suits, strict=True):
+                if seen.setdefault(letter, s) != s:
+                    return False
+            if len(set(seen.values())) != len(seen):
+                return False
+        ranks = [r for _, r in sets]
+        if self.starts is not None and tuple(ranks) != self.starts:
+            return False
+        if self.steps is not None:
+            diffs = {b - a for a, b in pairwise(ranks)}
+            if len(diffs) != 1 or next(iter(diffs)) not in self.steps:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """What a pattern that applies takes away from another (so it is not counted twice): all
+    of it, ``times`` of its count, or (``shared``) the groups both count."""
+
+    name: str
+    times: int | None = None
+    shared: bool = False
+
+
+@dataclass(frozen=True)
+class PatternExample:
+    """A hand the designer gives as an example of a pattern (``example:``), shown by the rule
+    card and checked to score the pattern (tests, ``mj doc``)."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Any, ...]  # hand.Meld
+    win_tile: Tile
+    seat: int = 0
+    win_by: str = "self_draw"
+    discarder: int | None = None
+    flags: frozenset[str] = frozenset()
+    flowers: int = 0
+    seat_wind: Tile | None = None
+    prevalent_wind: Tile | None = None
 
 
 @dataclass(frozen=True, eq=False)  # identity: patterns are compared and hashed often
@@ -152,22 +234,29 @@ class Pattern:
     when: When = field(default_factory=When)
     times_per: str | None = None
     times_every: int = 1
-    excludes: frozenset[str] = frozenset()
+    excludes: frozenset[str] = frozenset()  # names wholly excluded
     description: str = ""
+    en: str = ""  # the pattern's English name (optional)
+    sets: SetCombo | None = None  # a combination of sets (counted under scoring.set_combinations)
+    partial_excludes: tuple[Exclusion, ...] = ()  # `excludes` entries with `times` or `shared`
+    held_ranks: tuple[int, ...] | None = None  # the 13 held tiles: one suit, these counts per rank
+    fallback: bool = False  # counts only when no other pattern counting toward the minimum does
+    counts_to_minimum: bool = True  # False: added after the minimum is judged (bonus tiles)
+    example: PatternExample | None = None  # the designer's example hand (`example:`)
     # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
     # the evaluator skip those checks for the common pattern that has none.
     reads_groups: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reads_groups", any(x is not None for x in (
-            self.every_group, self.any_group, self.groups, self.win_wait)))
+            self.every_group, self.any_group, self.groups, self.win_wait, self.sets, self.held_ranks)))
 
     @property
     def has_requirements(self) -> bool:
         """Does ``require`` say anything (so fitting the shape is not enough)?"""
-        return bool(self.counts) or any(x is not None for x in (
+        return bool(self.counts) or self.fallback or any(x is not None for x in (
             self.all_tiles, self.no_tiles, self.pair, self.every_group, self.any_group, self.groups,
-            self.win_wait))
+            self.win_wait, self.sets, self.held_ranks))
 
     @property
     def makes_win(self) -> bool:
@@ -248,6 +337,10 @@ class Scoring:
     value_table: tuple[int, ...] = ()
     multipliers: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
     bonuses: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+    set_combinations: str = "each"  # each | once (each set combined once more: docs/pattern-language.md)
+    won_triplet: str = "concealed"  # concealed | exposed: a triplet completed by a discarded win tile
+    exclusions: str = "all"  # all | ranked: an excluded pattern excludes nothing (higher points first)
+    each_pays: int = 0  # every other player pays this on every win, besides the liable payer's amount
 
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
@@ -308,6 +401,7 @@ class Flow:
     kongs_paid: str = "at_win"  # at_win | at_kong
     kong_refund: str | None = None  # None | not_ready
     on_draw: tuple[DrawnPayment, ...] = ()
+    prevalent_every: int | None = None  # winds: the prevalent wind advances every N hands of a game
 
     @property
     def continues(self) -> bool:

@@ -253,11 +253,19 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         return []
     exposed = tuple(_meld_group(m) for m in melds)
     if not t.wilds and not t.stand_ins:
-        # No wildcard: each branch takes a different group for the lowest tile
-        # left, so no two decompositions are the same: no deduplication needed.
+        # No wildcard: each branch takes a different group for the lowest tile left, but a pair
+        # and a sequence from the same tile can be taken in either order (44 + 456 and 456 + 44):
+        # the same groups, kept once.
         out: list[tuple[Group, ...]] = []
         _natural(list(t.counts), need_melds, shape.pair, t.wildcard, [], out)
-        return [Reading(shape, exposed + g) for g in out]
+        seen: set[tuple[Group, ...]] = set()
+        unique = []
+        for g in out:
+            key = tuple(sorted(g, key=_group_key))
+            if key not in seen:
+                seen.add(key)
+                unique.append(g)
+        return [Reading(shape, exposed + g) for g in unique]
     found: set[tuple[Group, ...]] = set()
     for c, _k in stand_in_splits(t):
         out = []
@@ -339,13 +347,13 @@ def knitted_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         if any(n > 1 for n in c):
             continue
         held = [tile for tile, n in enumerate(c) if n]
-        if not _knit_ok(held, shape.min_gap):
+        if not _knit_ok(held, shape.min_gap, shape.tracks):
             continue
         base = [Group("single", (x,), (_src(x, t.wildcard),)) for x in held]
         missing_honors = [h for h in kinds if is_honor(h) and h not in held]
         for to_honors in range(min(t.wilds, len(missing_honors)), -1, -1):
             chosen = held + missing_honors[:to_honors]
-            extra = _fill_suited(chosen, t.wilds - to_honors, kinds, shape.min_gap)
+            extra = _fill_suited(chosen, t.wilds - to_honors, kinds, shape.min_gap, shape.tracks)
             if extra is None:
                 continue
             groups = base + [Group("single", (x,), ("w",)) for x in missing_honors[:to_honors] + extra]
@@ -353,7 +361,7 @@ def knitted_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
     return readings
 
 
-def _knit_ok(tiles: Sequence[Tile], gap: int) -> bool:
+def _knit_ok(tiles: Sequence[Tile], gap: int, tracks: bool = False) -> bool:
     by_suit: dict[int, list[int]] = {}
     for x in tiles:
         if is_honor(x):
@@ -363,16 +371,25 @@ def _knit_ok(tiles: Sequence[Tile], gap: int) -> bool:
         ranks.sort()
         if any(b - a < gap for a, b in pairwise(ranks)):
             return False
+    if tracks:  # each suit on one track (147 / 258 / 369), a different track per suit
+        used = []
+        for ranks in by_suit.values():
+            if len({r % 3 for r in ranks}) != 1:
+                return False
+            used.append(ranks[0] % 3)
+        if len(set(used)) != len(used):
+            return False
     return len({x for x in tiles if is_honor(x)}) == sum(1 for x in tiles if is_honor(x))
 
 
-def _fill_suited(chosen: list[Tile], n: int, kinds: Sequence[Tile], gap: int) -> list[Tile] | None:
+def _fill_suited(chosen: list[Tile], n: int, kinds: Sequence[Tile], gap: int,
+                 tracks: bool = False) -> list[Tile] | None:
     extra: list[Tile] = []
     for _ in range(n):
         for k in kinds:
             if is_honor(k) or k in chosen or k in extra:
                 continue
-            if _knit_ok([*chosen, *extra, k], gap):
+            if _knit_ok([*chosen, *extra, k], gap, tracks):
                 extra.append(k)
                 break
         else:
@@ -421,7 +438,35 @@ def free_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
     return readings
 
 
+# The knitted straights: 147, 258, 369, each in a different suit (suit of track 0, 1, 2).
+KNITTED_STRAIGHTS = tuple(tuple(suit * 9 + track + 3 * k
+                                for track, suit in enumerate(order) for k in range(3))
+                          for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
+
+
+def knitted_straight_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
+                              kinds: Sequence[Tile]) -> list[Reading]:
+    """A knitted straight (three ``knitted`` groups: 147, 258, 369 of different suits, held)
+    plus ``melds`` melds (exposed ones count) and ``pair`` pairs read as in ``standard``.
+    Wildcards are not read into this shape."""
+    if t.wilds or t.stand_ins:
+        return []
+    out: list[Reading] = []
+    for straight in KNITTED_STRAIGHTS:
+        if any(t.counts[x] == 0 for x in straight):
+            continue
+        rest = list(t.counts)
+        for x in straight:
+            rest[x] -= 1
+        knit = tuple(Group("knitted", straight[i:i + 3], ("n", "n", "n")) for i in (0, 3, 6))
+        sub = Tiles(tuple(rest), 0, 0, None, t.wildcard)
+        for r in standard_readings(sub, melds, Shape("standard", melds=shape.melds, pair=shape.pair), kinds):
+            out.append(Reading(shape, knit + r.groups))
+    return out
+
+
 READERS = {
+    "knitted_straight": knitted_straight_readings,
     "standard": standard_readings,
     "pairs": pairs_readings,
     "knitted": knitted_readings,

@@ -63,6 +63,10 @@ class Example:
     flags: frozenset[str]
     tries: int
     result: Result | None = field(default=None, repr=False)
+    flowers: int = 0
+    seat_wind: Tile | None = None
+    prevalent_wind: Tile | None = None
+    declared: bool = False  # the ruleset's own `example:` (not searched)
     seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state the pattern asks for
 
     @property
@@ -71,7 +75,8 @@ class Example:
 
     def context(self) -> WinContext:
         return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags,
-                          seat_state=dict(self.seat_state))
+                          flowers=self.flowers, seat_wind=self.seat_wind,
+                          prevalent_wind=self.prevalent_wind, seat_state=dict(self.seat_state))
 
     def hand(self) -> Hand:
         return Hand(tuple(self.concealed), tuple(self.melds), self.win_tile)
@@ -101,6 +106,12 @@ class Example:
                 args.append("--robbed-kong")
         for f in sorted(self.flags):
             args += ["--flag", f]
+        if self.flowers:
+            args += ["--flowers", str(self.flowers)]
+        if self.seat_wind is not None:
+            args += ["--seat-wind", tile_code(self.seat_wind)]
+        if self.prevalent_wind is not None:
+            args += ["--prevalent-wind", tile_code(self.prevalent_wind)]
         for k, v in self.seat_state:
             args += ["--seat-state", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
         return args
@@ -551,7 +562,8 @@ class Card:
         return sum(1 for e in self.patterns if e.example is not None and e.example.exact)
 
     def missing(self) -> list[str]:
-        return [e.pattern.name for e in self.patterns if e.example is None or not e.example.exact]
+        return [e.pattern.name for e in self.patterns if e.example is None or not (
+            e.example.exact or (e.example.declared and e.pattern.name in e.example.names))]
 
 
 def describe_filter(f: TileFilter) -> str:
@@ -910,10 +922,33 @@ def card_budget(budget: int, patterns: int) -> int:
     return max(min(budget, CARD_MIN_TRIES), budget * CARD_PATTERNS ** 2 // patterns ** 2)
 
 
+def declared_example(ev: Evaluator, p: Pattern) -> Example | None:
+    """The ruleset's own example of ``p`` (``example:``), scored; None if it has none. An
+    example that does not score ``p`` is returned with ``names`` lacking it (the card warns)."""
+    d = p.example
+    if d is None:
+        return None
+    ex = Example(pattern=p.name, exact=False, names=[], points=0, concealed=list(d.concealed),
+                 melds=list(d.melds), win_tile=d.win_tile, wildcard=None, seat=d.seat, win_by=d.win_by,
+                 discarder=d.discarder, flags=d.flags, tries=0, flowers=d.flowers,
+                 seat_wind=d.seat_wind, prevalent_wind=d.prevalent_wind, declared=True)
+    try:
+        ex.result = ev.evaluate(ex.hand(), ex.context())
+    except HandError:
+        return ex
+    s = ex.result.score
+    ex.names, ex.points = s.pattern_names, s.points
+    ex.exact = s.win and ex.names == [p.name]
+    if not s.win:
+        ex.names = []
+    return ex
+
+
 def _build(rs: Ruleset, seed: int, budget: int) -> Card:
     ev = Evaluator(rs)
     per = card_budget(budget, len(rs.patterns))
-    entries = [PatternEntry(p, describe_pattern(p), find_example(ev, p, seed, per)) for p in rs.patterns]
+    entries = [PatternEntry(p, describe_pattern(p), declared_example(ev, p) or find_example(ev, p, seed, per))
+               for p in rs.patterns]
     return Card(rs, _sections(rs), entries, _settlement(ev, entries))
 
 
@@ -931,12 +966,22 @@ def _context_text(ex: Example) -> str:
         parts.append(f"{ex.win_by.replace('_', ' ')} from seat {ex.discarder}")
     if ex.flags:
         parts.append("flags " + ", ".join(sorted(ex.flags)))
+    if ex.flowers:
+        parts.append(f"{ex.flowers} flower(s)")
+    if ex.seat_wind is not None or ex.prevalent_wind is not None:
+        w = ex.context().winds()
+        parts.append(f"seat wind {tile_name(w['seat'])}, prevalent wind {tile_name(w['prevalent'])}")
     return ", ".join(parts)
 
 
 def _example_status(ex: Example | None) -> str:
     if ex is None:
         return "⚠ NO EXAMPLE FOUND: the search found no winning hand with this pattern"
+    if ex.declared and ex.pattern not in ex.names:
+        return "⚠ THE RULESET'S EXAMPLE DOES NOT SCORE THIS PATTERN" + (
+            f" (it scores {' + '.join(ex.names)})" if ex.names else " (it is not a win)")
+    if ex.declared and not ex.exact:
+        return f"the ruleset's example scores {' + '.join(ex.names)} ({ex.points} points)"
     if ex.exact and ex.names != [ex.pattern]:
         base = next(n for n in ex.names if n != ex.pattern)
         return f"scores {ex.pattern} as a bonus on the base win {base} ({ex.points} points in all)"
@@ -965,7 +1010,7 @@ def render_markdown(card: Card) -> str:
         out += [f"> ⚠ No exact example found for: {', '.join(missing)}", ""]
     for e in card.patterns:
         p = e.pattern
-        head = f"### {p.name} — {p.points} points"
+        head = f"### {p.name}" + (f" ({p.en})" if p.en else "") + f" — {p.points} points"
         out += [head, ""]
         meta = [f"tier {_tier(rs, p)}"]
         if p.excludes:
@@ -1030,7 +1075,7 @@ def render_html(card: Card) -> str:
         p = entry.pattern
         ex = entry.example
         out.append('<div class="pattern">')
-        out.append(f"<h3>{e(p.name)} — {p.points} points</h3><ul>")
+        out.append(f"<h3>{e(p.name)}" + (f" ({e(p.en)})" if p.en else "") + f" — {p.points} points</h3><ul>")
         out.append(f"<li>tier {e(_tier(rs, p))}"
                    + (f"; excludes {e(', '.join(sorted(p.excludes)))}" if p.excludes else "") + "</li>")
         out.append(f"<li>definition: {e(entry.reading)}</li>")

@@ -31,13 +31,16 @@ from .model import (
     Count,
     DrawnPayment,
     Exchange,
+    Exclusion,
     Flow,
     GroupFilter,
     KongPayment,
     LeaveRule,
     Pattern,
+    PatternExample,
     Ruleset,
     Scoring,
+    SetCombo,
     Shape,
     StandIn,
     TileFilter,
@@ -61,13 +64,15 @@ from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_f
 HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks for the same)
 
 # `require` keys that are not counts, and those only a win's reading has.
-NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait")
+NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait",
+              "held_ranks")
 READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
 # Count measures (`times: {per: …}` may name any of them).
 COUNT_MEASURES = (
     "wildcards", "wildcards_held", "natural_wildcards", "self_wild_sequences", "honors", "distinct_honors",
     "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
     "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
+    "fours_not_kong", "distinct_kinds", "rank_span", "knitted_straights", "flowers", "waiting_tiles",
 )
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
@@ -563,7 +568,7 @@ class _Builder:
         if not kinds:
             self.problem(("tiles",), "the tile set is empty: give `suits` and/or `honors`")
         return TileSet(name=str(t.get("name", "tiles")), kinds=tuple(sorted(set(kinds))),
-                       copies=int(t.get("copies", 4)), successors={})
+                       copies=int(t.get("copies", 4)), successors={}, flowers=int(t.get("flowers", 0)))
 
     def wildcard(self, tileset: TileSet | None) -> WildcardRule | None:
         w = self.data.get("wildcard")
@@ -643,11 +648,12 @@ class _Builder:
     def shape(self, d: Any, path: tuple, free_wildcards: int | None = None) -> Shape | None:
         if not isinstance(d, dict):
             return None
-        kinds = [k for k in ("pairs", "knitted", "orphans", "free") if k in d]
-        if "melds" in d or "pair" in d:
+        kinds = [k for k in ("pairs", "knitted", "orphans", "free", "knitted_straight") if k in d]
+        if ("melds" in d or "pair" in d) and "knitted_straight" not in d:
             kinds.insert(0, "standard")
         if len(kinds) != 1:
-            self.problem(path, "a shape is exactly one of: melds (+ pair), pairs, knitted, orphans, free"
+            self.problem(path, "a shape is exactly one of: melds (+ pair), pairs, knitted, orphans, free, "
+                         "knitted_straight (+ melds, pair)"
                          + (f"; found {', '.join(kinds)}" if kinds else ""))
             return None
         kind = kinds[0]
@@ -657,6 +663,16 @@ class _Builder:
         size = HAND_TILES - 1 - free_wildcards if free_wildcards is not None else HAND_TILES
         of = f"the {size} tiles besides the free wildcards and the winning tile" \
             if free_wildcards is not None else f"a {HAND_TILES}-tile hand"
+        if kind == "knitted_straight":
+            melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
+            if melds > 1:
+                self.problem((*path, "melds"), "a knitted straight fills three of the four sets: "
+                             "at most 1 more meld")
+            elif 9 + 3 * melds + 2 * pair != size:
+                self.problem(path, f"a knitted straight (9 tiles), {melds} meld(s) and {pair} pair(s) hold "
+                             f"{9 + 3 * melds + 2 * pair} tiles, not {of}")
+                return None
+            return Shape("knitted_straight", melds=melds, pair=pair)
         if kind == "standard":
             melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
             if 3 * melds + 2 * pair != size:
@@ -672,7 +688,8 @@ class _Builder:
         if kind == "knitted":
             k = d["knitted"] or {}
             return Shape("knitted", min_gap=int(k.get("min_gap", 3)),
-                         distinct_honors=bool(k.get("distinct_honors", True)))
+                         distinct_honors=bool(k.get("distinct_honors", True)),
+                         tracks=bool(k.get("tracks", False)))
         if kind == "orphans":
             tiles = self.tiles(d["orphans"], (*path, "orphans"))
             if len(set(tiles)) != len(tiles):
@@ -714,6 +731,7 @@ class _Builder:
             honors=d.get("honors"),
             tiles=frozenset(self.tiles(tiles, (*path, "tiles"))) if tiles else None,
             any_of=subs,
+            wind=d.get("wind"),
         )
 
     def group_filter(self, d: Any, path: tuple) -> tuple[GroupFilter | None, Count | None]:
@@ -726,6 +744,65 @@ class _Builder:
             exposed=d.get("exposed"),
             laid_down=d.get("laid_down"),
         ), self.count(d["count"]) if "count" in d else Count(1, None)
+
+    def set_combo(self, d: Any, path: tuple) -> SetCombo | None:
+        if not isinstance(d, dict):
+            return None
+        count = int(d.get("count", 2))
+        suits = d.get("suits", "any")
+        letters: tuple[str, ...] = ()
+        if isinstance(suits, list):
+            letters = tuple(str(x) for x in suits)
+            if len(letters) != count:
+                self.problem((*path, "suits"), f"{len(letters)} suit letters for {count} sets")
+            suits = "letters"
+        starts = d.get("starts")
+        if starts is not None and len(starts) != count:
+            self.problem((*path, "starts"), f"{len(starts)} starting ranks for {count} sets")
+        if starts is not None and list(starts) != sorted(starts):
+            self.problem((*path, "starts"), "list the starting ranks from low to high")
+        return SetCombo(kind="seq" if d.get("kind") == "sequence" else "triplet", count=count, suits=suits,
+                        suit_letters=letters,
+                        steps=frozenset(d["steps"]) if "steps" in d else None,
+                        starts=tuple(starts) if starts is not None else None)
+
+    def pattern_example(self, d: Any, path: tuple) -> PatternExample | None:
+        """``example: {hand, win_tile, melds, seat, win_by, discarder, flags, flowers, seat_wind,
+        prevalent_wind}``: hand strings are read here, so a typo is a located error."""
+        from .errors import HandError
+        from .hand import make_hand
+
+        if not isinstance(d, dict):
+            return None
+        try:
+            h = make_hand(str(d.get("hand", "")), [str(m) for m in d.get("melds") or []],
+                          str(d.get("win_tile", "")))
+        except HandError as e:
+            self.problem(path, f"example: {e}")
+            return None
+        win_by = d.get("win_by", "self_draw")
+        seat = int(d.get("seat", 0))
+        discarder = d.get("discarder")
+        if win_by != "self_draw" and discarder is None:
+            discarder = (seat + 3) % 4  # the player before the winner
+        winds = {}
+        for key in ("seat_wind", "prevalent_wind"):
+            if d.get(key) is not None:
+                winds[key] = self.tile(str(d[key]), (*path, key))
+        return PatternExample(concealed=h.concealed, melds=h.melds, win_tile=h.win_tile or 0, seat=seat,
+                              win_by=win_by, discarder=discarder, flags=frozenset(d.get("flags") or ()),
+                              flowers=int(d.get("flowers", 0)), **winds)
+
+    def held_ranks(self, v: Any, path: tuple) -> tuple[int, ...] | None:
+        if not isinstance(v, str):
+            return None
+        if not v.isdigit() or "0" in v:
+            self.problem(path, f"held_ranks {v!r}: digits 1-9, one per tile ('1112345678999')")
+            return None
+        per = [0] * 9
+        for ch in v:
+            per[int(ch) - 1] += 1
+        return tuple(per)
 
     def flags(self) -> tuple[str, ...]:
         out = []
@@ -742,6 +819,7 @@ class _Builder:
             return []
         names: dict[str, int] = {}
         out: list[Pattern] = []
+        raw_by_name = {p["name"]: p for p in raw if isinstance(p, dict) and isinstance(p.get("name"), str)}
         for i, p in enumerate(raw):
             if not isinstance(p, dict) or not isinstance(p.get("name"), str):
                 continue
@@ -810,8 +888,23 @@ class _Builder:
                                      + "; a flag a plugin sets must be declared under `flags`")
             if when.win_tile == "wildcard" and not has_wildcard:
                 self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
-            excludes = p.get("excludes") or []
-            for j, ex in enumerate(excludes):
+            excludes = []
+            partial: list[Exclusion] = []
+            for j, ex in enumerate(p.get("excludes") or []):
+                if isinstance(ex, dict):
+                    if not isinstance(ex.get("pattern"), str):
+                        continue
+                    partial.append(Exclusion(ex["pattern"], ex.get("times"), bool(ex.get("shared", False))))
+                    if ex.get("shared") and raw_by_name.get(ex["pattern"], {}).get("times", {}).get(
+                            "per") != "groups":
+                        self.problem((*path, "excludes", j, "shared"), f"`shared` takes away the groups "
+                                     f"{ex['pattern']!r} counts: it needs `times: {{per: groups}}`")
+                    if ex.get("shared") and not (p.get("require") or {}).get("groups"):
+                        self.problem((*path, "excludes", j, "shared"), "`shared` names the groups this "
+                                     "pattern counts: it needs `require.groups`")
+                    ex = ex["pattern"]
+                else:
+                    excludes.append(ex)
                 if ex not in names:
                     hint = difflib.get_close_matches(str(ex), list(names), n=1)
                     self.problem((*path, "excludes", j), f"unknown pattern {ex!r}"
@@ -860,6 +953,12 @@ class _Builder:
                 win_wait=frozenset(req["win_wait"]) if "win_wait" in req else None,
                 when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
                 excludes=frozenset(excludes), description=str(p.get("description", "")),
+                en=str(p.get("en", "")), sets=self.set_combo(p.get("sets"), (*path, "sets")),
+                partial_excludes=tuple(partial),
+                held_ranks=self.held_ranks(req.get("held_ranks"), (*path, "require", "held_ranks")),
+                fallback=bool(p.get("fallback", False)),
+                example=self.pattern_example(p.get("example"), (*path, "example")),
+                counts_to_minimum=bool(p.get("counts_to_minimum", True)),
             ))
         if not any(p.makes_win for p in out if p.phase == "win") and not self.broken & {"shapes", "patterns"}:
             self.problem(("patterns",), "no pattern has a `shape` or `wait`: nothing can ever win")
@@ -909,6 +1008,10 @@ class _Builder:
             dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
             kongs=kongs,
             kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
+            set_combinations=str(s.get("set_combinations", "each")),
+            won_triplet=str(s.get("won_triplet", "concealed")),
+            exclusions=str(s.get("exclusions", "all")),
+            each_pays=int(s.get("each_pays", 0) or 0),
             ties=str(s.get("ties", "first_declared")),
             negative_points=s.get("negative_points") is True,
         )
@@ -1003,6 +1106,7 @@ class _Builder:
             kong_flags=frozenset(kong_flags) if isinstance(kong_flags, list) else Flow.kong_flags,
             exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
             kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
+            prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
         )
 
     def plugins(self) -> dict[str, dict[str, Any]]:

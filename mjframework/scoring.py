@@ -30,6 +30,7 @@ from .model import Pattern, Ruleset, Shape, When
 from .patterns import (
     HandFacts,
     Measures,
+    account_combinations,
     context_holds,
     requirements_hold,
     shape_matches,
@@ -46,6 +47,7 @@ class ScoredPattern:
     name: str
     points: int
     times: int = 1
+    en: str = ""  # the pattern's English name, if the ruleset gives one
 
     @property
     def total(self) -> int:
@@ -263,12 +265,37 @@ class Evaluator:
         suit = "mps".index(void)
         return any(not is_honor(t) and t // 9 == suit for t in hand.all_tiles)
 
+    def score_readings(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> list[Score]:
+        """Every reading of the hand that some pattern makes a win, scored, best first (the
+        first is what :meth:`score` picks). For tools that show the alternatives, and for
+        telling readings of equal points apart."""
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
+        check_hand(hand, self.ruleset, wildcard)
+        every: list[tuple] = []
+        self._score(hand, ctx, wildcard, every)
+        every.sort(key=lambda x: x[0])
+        return [self._finish(reading, picked, points, wildcard) for _k, reading, picked, points in every]
+
+    def _finish(self, reading: Reading, picked: list[tuple[Pattern, int]], points: int,
+                wildcard: Tile | None) -> Score:
+        scored = [ScoredPattern(p.name, p.points, n, p.en)
+                  for p, n in sorted(picked, key=lambda x: x[0].index)]
+        sc = self.ruleset.scoring
+        judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
+        if sc.minimum is not None and judged < sc.minimum:
+            return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
+                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
+                         points=points, wildcard=wildcard, uncapped=points)
+        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                     uncapped=points)
+
     def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
         if self._fixed:
             return t in self._fixed or (wildcard is not None and t == wildcard)
         return wildcard is not None and t == wildcard
 
-    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score:
+    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
+               every: list[tuple] | None = None) -> Score:
         if wildcard is None:
             wildcard = self._default_wild
         win_rules = self.ruleset.win
@@ -290,6 +317,13 @@ class Evaluator:
             win_tile_wild=win_wild,
             suits_in_set=self._suits_in_set,
             win_tile=hand.win_tile,
+            winds=ctx.winds(self.ruleset.players),
+            flowers=ctx.flowers,
+            held=tuple(hand.concealed),
+            melds=len(hand.melds),
+            won_on_discard=ctx.win_by != "self_draw",
+            won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
+            waiting=lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard),
             wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
         )
         exposed = len(hand.melds)
@@ -313,19 +347,14 @@ class Evaluator:
                     continue
                 points, picked = result
                 key = (-points, self.tie_key(picked))
+                if every is not None:
+                    every.append((key, reading, picked, points))
                 if best is None or key < best[0]:
                     best = (key, reading, picked, points)
         if best is None:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
-        scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        sc = self.ruleset.scoring
-        if sc.minimum is not None and points < sc.minimum:
-            return Score(False, f"{points} point(s) ({'+'.join(x.name for x in scored)}): below the "
-                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
-                         points=points, wildcard=wildcard, uncapped=points)
-        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
-                     uncapped=points)
+        return self._finish(reading, picked, points, wildcard)
 
     def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
         """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
@@ -371,20 +400,53 @@ class Evaluator:
         return self._combine(matched, m)
 
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        excluded = set().union(*(p.excludes for p in matched)) if matched else set()
-        kept = [p for p in matched if p.name not in excluded]
+        sc = self.ruleset.scoring
+        if sc.exclusions == "ranked":
+            # Higher points first; a pattern another excludes excludes nothing itself.
+            excluded: set[str] = set()
+            kept = []
+            for p in sorted(matched, key=lambda x: (-x.points, x.index)):
+                if p.name not in excluded:
+                    kept.append(p)
+                    excluded |= p.excludes
+                    excluded |= {e.name for e in p.partial_excludes if e.times is None and not e.shared}
+            kept.sort(key=lambda x: x.index)
+        else:
+            excluded = set().union(*(p.excludes for p in matched)) if matched else set()
+            kept = [p for p in matched if p.name not in excluded]
         if self._tier_rank and kept:
             default = self.ruleset.scoring.tiers[0]
             top = min(self._tier_rank[p.tier or default] for p in kept)
             kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
-        counted = [(p, times(p, m)) for p in kept]
+        combos = account_combinations(kept, m) if sc.set_combinations == "once" else {}
+        counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
+                    else times(p, m)) for p in kept]
+        if any(p.partial_excludes for p in kept):
+            counted = _partial_exclusions(counted, m)
         counted = [(p, n) for p, n in counted if n > 0]
+        if any(p.fallback for p, _ in counted) and any(
+                not p.fallback and p.counts_to_minimum for p, _ in counted):
+            counted = [(p, n) for p, n in counted if not p.fallback]
         if not counted:
             return None
         if self.ruleset.scoring.combine == "highest":
             p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
             return p.points * n, [(p, n)]
         return sum(p.points * n for p, n in counted), counted
+
+    def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+                      wildcard: Tile | None = None) -> int:
+        """How many tile kinds complete these held tiles to a standard shape (melds + a pair), a
+        knitted straight with melds, or, with no declared meld, pairs, as this ruleset's patterns
+        use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
+        counts, not the patterns."""
+        shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+        n = 0
+        for t in self.kinds:
+            full = self.split([*concealed, t], wildcard)
+            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
+                n += 1
+        return n
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
@@ -507,4 +569,31 @@ class Evaluator:
 
 
 def _shape_key(s: Shape) -> tuple:
-    return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans)
+    return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans, s.tracks)
+
+
+def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list[tuple[Pattern, int]]:
+    """Apply ``excludes`` entries with ``times`` (that many fewer) or ``shared`` (the groups the
+    excluding pattern counts are not counted again by the excluded one)."""
+    names = {p.name for p, n in counted if n > 0}
+    fewer: dict[str, int] = {}
+    shared: dict[str, set[int]] = {}
+    for p, n in counted:
+        if n <= 0:
+            continue
+        for e in p.partial_excludes:
+            if e.name not in names:
+                continue
+            if e.times is not None:
+                fewer[e.name] = fewer.get(e.name, 0) + e.times
+            if e.shared and p.groups is not None:
+                shared.setdefault(e.name, set()).update(m.group_indices(p.groups))
+    out = []
+    for p, n in counted:
+        if p.name in shared and p.groups is not None and p.times_per == "groups":
+            n = len(m.group_indices(p.groups) - shared[p.name]) // p.times_every
+        elif p.name in shared:
+            n = 0 if shared[p.name] else n
+        n -= fewer.get(p.name, 0)
+        out.append((p, max(n, 0)))
+    return out

@@ -97,10 +97,15 @@ def win_payments(
     sc = ruleset.scoring
     base = sc.amount(points)
     out = []
-    for payer in who:
+    liable = list(who)
+    for payer in liable:
         out.append(Payment(payer, winner, payment_amount(
             sc, base, dealer=dealer in (payer, winner), discarder=payer == discarder,
-            self_draw=win_by == "self_draw"), reason))
+            self_draw=win_by == "self_draw") + sc.each_pays, reason))
+    if sc.each_pays:  # 底: every other player still in pays it, liable or not
+        for payer in _others(winner, ruleset.players):
+            if payer not in liable and (payers is None or payer in payers):
+                out.append(Payment(payer, winner, sc.each_pays, reason))
     return out
 
 

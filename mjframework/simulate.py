@@ -354,7 +354,7 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
     for h in range(spec.hands_in_game(game)):
         g = Game(rs, make_bots(spec.bots, spec.seed, game, h), seed=hand_seed(spec.seed, game, h),
                  dealer=dealer, hand_no=game * spec.hands_per_game + h, emit=emit, evaluator=ev,
-                 last_winner_call=last_call)
+                 last_winner_call=last_call, hand_in_game=h)
         calls.clear()
         try:
             with hand_deadline(spec.hand_timeout):

@@ -31,6 +31,11 @@ SUIT_LETTERS = "mps"
 HONOR_LETTER = "z"
 NUM_KINDS = 34
 HONOR_BASE = 27
+# Bonus tiles (flowers: 春夏秋冬 梅兰竹菊, ``1f``–``8f``) are numbered after the 34 kinds. They
+# are never held: a ruleset with ``tiles.flowers`` sets each aside when drawn and replaces it.
+FLOWER_BASE = NUM_KINDS
+FLOWER_NAMES = "春夏秋冬梅兰竹菊"
+FLOWER_LETTER = "f"
 
 RANK_CHARS = "一二三四五六七八九"
 SUIT_NAMES = ("万", "筒", "索")
@@ -81,7 +86,12 @@ class TileParseError(ValueError):
 
 
 def is_honor(t: Tile) -> bool:
-    return t >= HONOR_BASE
+    return HONOR_BASE <= t < FLOWER_BASE
+
+
+def is_flower(t: Tile) -> bool:
+    """A bonus tile (flower), never part of a hand."""
+    return t >= FLOWER_BASE
 
 
 def suit_of(t: Tile) -> int:
@@ -109,20 +119,27 @@ def make_tile(suit: str, rank: int) -> Tile:
 
 
 def tile_code(t: Tile) -> str:
-    """Compact code of one tile: ``3p``, ``7z``."""
+    """Compact code of one tile: ``3p``, ``7z`` (a flower: ``1f``–``8f``)."""
+    if t >= FLOWER_BASE:
+        return f"{t - FLOWER_BASE + 1}{FLOWER_LETTER}"
     if t >= HONOR_BASE:
         return f"{t - HONOR_BASE + 1}z"
     return f"{t % 9 + 1}{SUIT_LETTERS[t // 9]}"
 
 
 def tile_name(t: Tile) -> str:
-    """Chinese name as players say it: ``三筒``, ``八万``, ``东``, ``中``."""
+    """Chinese name as players say it: ``三筒``, ``八万``, ``东``, ``中`` (a flower: ``春`` …)."""
+    if t >= FLOWER_BASE:
+        return FLOWER_NAMES[t - FLOWER_BASE]
     if t >= HONOR_BASE:
         return HONOR_NAMES[t - HONOR_BASE]
     return RANK_CHARS[t % 9] + SUIT_NAMES[t // 9]
 
 
 def tile_emoji(t: Tile) -> str:
+    if t >= FLOWER_BASE:  # 🀢🀣🀤🀥 plum orchid bamboo chrysanthemum, 🀦🀧🀨🀩 the seasons
+        i = t - FLOWER_BASE
+        return chr(0x1F026 + i) if i < 4 else chr(0x1F022 + i - 4)
     return _EMOJI[t]
 
 
@@ -159,6 +176,14 @@ def parse_tiles(text: str) -> list[Tile]:
             i += 1
             continue
         low = ch.lower()
+        if low == FLOWER_LETTER and pending:
+            for rank, pos in pending:
+                if not 1 <= rank <= len(FLOWER_NAMES):
+                    raise TileParseError(text, pos, f"{rank}f is not a flower (1f–8f)")
+                out.append(FLOWER_BASE + rank - 1)
+            pending = []
+            i += 1
+            continue
         if low in SUIT_LETTERS or low == HONOR_LETTER:
             if not pending:
                 raise TileParseError(text, i, f"suit letter {ch!r} with no ranks before it")
@@ -187,6 +212,10 @@ def parse_tiles(text: str) -> list[Tile]:
                 i += len(spelling)
                 break
         else:
+            if ch in FLOWER_NAMES:
+                out.append(FLOWER_BASE + FLOWER_NAMES.index(ch))
+                i += 1
+                continue
             raise TileParseError(text, i, f"unexpected character {ch!r}")
     if pending:
         _missing_suit(text, pending)
@@ -251,10 +280,11 @@ class TileSet:
     kinds: tuple[Tile, ...]
     copies: int
     successors: dict[Tile, Tile]
+    flowers: int = 0  # bonus tiles 1f… (one of each), set aside when drawn and replaced
 
     @property
     def size(self) -> int:
-        return len(self.kinds) * self.copies
+        return len(self.kinds) * self.copies + self.flowers
 
     @property
     def has_honors(self) -> bool:
@@ -265,10 +295,15 @@ class TileSet:
 
     def full_wall(self) -> list[Tile]:
         """Every physical tile once, in kind order."""
-        return [t for t in self.kinds for _ in range(self.copies)]
+        return [t for t in self.kinds for _ in range(self.copies)] + [
+            FLOWER_BASE + i for i in range(self.flowers)]
 
     def check_hand(self, tiles: Sequence[Tile], what: str = "hand") -> None:
         """Raise ``ValueError`` if a tile isn't in the set or appears too often."""
+        for t in tiles:
+            if is_flower(t):
+                raise ValueError(f"{what}: {tile_name(t)} ({tile_code(t)}) is a flower, never held "
+                                 "(flowers set aside are counted apart, e.g. mj score --flowers)")
         counts = counts_of(tiles)
         for t, c in enumerate(counts):
             if c and t not in self.kinds:

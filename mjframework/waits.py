@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from . import wintable
 from .model import Shape, Wait
-from .readings import Tiles, knitted_readings, orphans_readings, stand_in_splits
+from .readings import KNITTED_STRAIGHTS, Tiles, knitted_readings, orphans_readings, stand_in_splits
 
 
 def rest_holds(t: Tiles, exposed_melds: int, shape: Shape, wilds: int) -> bool:
@@ -62,6 +62,18 @@ def shape_possible(t: Tiles, exposed: int, shape: Shape, kinds: Sequence[int]) -
     """A fast necessary check that ``t`` (14 concealed-side tiles) can be read as ``shape``."""
     if shape.kind in ("standard", "pairs"):
         return rest_holds(t, exposed, shape, t.wilds)
+    if shape.kind == "knitted_straight":
+        if t.wilds or t.stand_ins:
+            return False
+        rest_shape = Shape("standard", melds=shape.melds, pair=shape.pair)
+        for straight in KNITTED_STRAIGHTS:
+            if all(t.counts[x] for x in straight):
+                rest = list(t.counts)
+                for x in straight:
+                    rest[x] -= 1
+                if rest_holds(Tiles(tuple(rest), 0, 0, None, t.wildcard), exposed, rest_shape, 0):
+                    return True
+        return False
     if exposed:
         return shape.kind == "free"  # knitted and orphans are all-concealed shapes
     if shape.kind == "knitted":

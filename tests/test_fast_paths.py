@@ -28,7 +28,7 @@ from mjframework.scoring import Evaluator
 from mjframework.tiles import HONOR_BASE
 
 HERE = Path(__file__).resolve().parent
-RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan",
+RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan", "mcr",
             *(str(p) for p in sorted((HERE / "rulesets").glob("*.yaml")))]
 HANDS = 10_000  # is_win: per ruleset
 WAIT_HANDS = 1_500  # waits (34 reference is_win calls each): per ruleset

@@ -644,9 +644,7 @@ class HandCheck:
         self.expect = None
         if not self.claims_made:
             flags.add("no_claims_yet")
-        ctx = WinContext(seat=seat, win_by=by, discarder=discarder, dealer=self.dealer,
-                         flags=frozenset(flags), seat_state=dict(self.state[seat]),
-                         in_play=frozenset(s for s in range(4) if s not in self.out) if self.out else None)
+        ctx = self.win_context(seat, by, discarder, flags, tile)
         try:
             score = self.ev.score(Hand(tuple(h.tiles()), tuple(h.melds), tile), ctx, self.wildcard)
         except HandError as ex:
@@ -665,14 +663,21 @@ class HandCheck:
                 if other == seat:
                     break
                 o = self.seats[other]
-                oc = WinContext(seat=other, win_by="discard", discarder=discarder, dealer=self.dealer,
-                                flags=frozenset(flags))
+                oc = self.win_context(other, "discard", discarder, flags, tile, state=False)
                 if o.size() == 13 and self.ev.is_win(Hand(tuple(o.tiles()), tuple(o.melds), tile), oc,
                                                      self.wildcard):
                     self.bad(f"seat {seat} won on the discard, but seat {other} comes first and could")
         if by == "self_draw":
             h.concealed[tile] += 1  # back in the hand (a discard stays in the discarder's pile)
         self.pending_settlement = ("win", e)
+
+    def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
+                    state: bool = True) -> WinContext:
+        """The context a win by ``seat`` is re-scored in (``state``: with its per-seat state)."""
+        return WinContext(seat=seat, win_by=by, discarder=discarder, dealer=self.dealer,
+                          flags=frozenset(flags), seat_state=dict(self.state[seat]) if state else {},
+                          in_play=frozenset(s for s in range(4) if s not in self.out)
+                          if self.out and state else None)
 
     def on_leave(self, e: dict[str, Any]) -> None:
         """A player left: the ruleset's declared penalty is settled next, then the hand
@@ -845,6 +850,8 @@ class HandCheck:
                 self.bad(f"{len(self.wins)} wins but {self.settled_wins} settlements")
             group = self.groups[0] if self.flow.which_win == "first" else self.groups[-1]
             want = group[0]["from_seat"] if len(group) > 1 else group[0]["seat"]
+            if self.rules.get("dealer_passes"):
+                want = (self.dealer + 1) % 4
             if self.flow.continues:
                 self.check_continued_end(e)
         elif self.result == "draw":
@@ -1562,3 +1569,151 @@ def test_replay_accepts_exactly_the_declared_leave_penalty(monkeypatch: pytest.M
         p.write_text("\n".join(tampered) + "\n", "utf-8")
         found = LogChecker().check(p)
         assert found and all("settlement" in x for x in found), (field, found)
+
+# -- 国标麻将 (mcr): flowers, winds, 8 + fans ----------------------------------------------
+
+RULES["mcr"] = dict(
+    size=144, kinds=42, chow=True, discard_win=True, multi_win=False, robbed_kong=True,
+    after_draw="next", first="random", deal=DEAL_CHANGSHA, brk=_cs_break, wildcard=False,
+    kongs_void=True, dealer_bonus=0, dealer_passes=True, each_pays=8, prevalent_every=4)
+MCR_HANDS = int(os.environ.get("MJ_REPLAY_MCR_HANDS", "1000"))
+
+
+class McrCheck(HandCheck):
+    """:class:`HandCheck` for 国标: the 144-tile wall with eight flowers, flowers set aside and
+    replaced from the kong end (after the deal, from the dealer on, and whenever drawn), the
+    winds and flowers of each win, the 4th tile (和绝张), and 8 + fans payments."""
+
+    QUIET = (*HandCheck.QUIET, "flower")
+    hands_per_game = 1  # set by the test from the log's header
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.flower_size: dict[int, int] = {}
+        self.orig_src: dict[int, str] = {}  # the source of the draw a flower replacement continues
+        self.played = False  # a wall draw or a discard happened (the deal's replacements are over)
+
+    def on_wall(self, e: dict[str, Any]) -> None:
+        tiles = [T(c) for c in e["tiles"]]
+        counts = Counter(tiles)
+        flowers = [t for t in counts if t >= 34]
+        if sorted(flowers) != list(range(34, 42)) or any(counts[t] != 1 for t in flowers):
+            self.bad(f"the wall's flowers {sorted(flowers)} are not 1f-8f once each")
+        r = self.rules
+        self.rules = dict(r, size=136, kinds=34)  # the base check: 136 tiles, 4 of each kind
+        super().on_wall(dict(e, tiles=[c for c in e["tiles"] if T(c) < 34]))
+        self.rules = r
+        self.slots = tiles  # the real slots hold all 144
+        self.taken = [False] * len(tiles)
+        stacks = len(tiles) // 2
+        self.kong_order = [s * 2 + layer for s in range(stacks - 1, -1, -1) for layer in (0, 1)]
+        self.limit = len(tiles)
+
+    def on_flower(self, e: dict[str, Any]) -> None:
+        seat, tile = e["seat"], T(e["tile"])
+        if tile < 34:
+            self.bad(f"seat {seat} sets aside {e['tile']}, not a flower")
+            return
+        h = self.seats[seat]
+        if self.last_event not in ("deal", "draw"):
+            self.bad(f"a flower set aside after {self.last_event}")
+        self.flower_size[seat] = h.size()
+        if not h.take(tile):
+            self.bad(f"seat {seat} sets aside {e['tile']} without holding it")
+        self.flowers[seat].append(tile)
+        self.expect = ("flower_draw", seat)
+
+    def on_draw(self, e: dict[str, Any]) -> None:
+        seat, src = e["seat"], e["source"]
+        if src != "flower":
+            self.played = True
+            self.orig_src[seat] = src
+            super().on_draw(e)
+            return
+        tile = T(e["tile"])
+        self._expect("flower_draw", seat)
+        slot = self.next_kong()
+        self.kong_pos += 1
+        if slot is None:
+            self.bad(f"seat {seat} replaces a flower from an exhausted wall")
+        else:
+            if self.slots[slot] != tile:
+                self.bad(f"seat {seat}'s flower replacement {e['tile']}; slot {slot} holds "
+                         f"{self.slots[slot]}")
+            self.taken[slot] = True
+        h = self.seats[seat]
+        h.concealed[tile] += 1
+        if h.size() != self.flower_size.get(seat):
+            self.bad(f"seat {seat} holds {h.size()} after a flower replacement, "
+                     f"had {self.flower_size.get(seat)}")
+        self.last_draw[seat] = (tile, self.orig_src.get(seat, "wall"), self.live_left() == 0)
+        self.expect = ("turn", seat) if self.played else None
+
+    def on_discard(self, e: dict[str, Any]) -> None:
+        if not self.played and any(t >= 34 for s in self.seats for t in s.concealed):
+            self.bad("play began with a flower still held")
+        self.played = True
+        super().on_discard(e)
+
+    def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
+                    state: bool = True) -> WinContext:
+        """With the seat's flowers, the prevalent wind of the hand's place in its game (the
+        seat wind follows from the dealer), and 和绝张 when the other three are in sight."""
+        held = self.seats[seat].concealed[tile] - (by == "self_draw")
+        seen = sum(s.discards.count(tile) + sum(m.tiles.count(tile) for m in s.melds) for s in self.seats)
+        if by != "self_draw":
+            seen -= 1  # the discarded (robbed) tile itself
+        if held <= 0 and seen >= 3:
+            flags = {*flags, "last_copy"}
+        hand_in_game = self.start["hand"] % self.hands_per_game
+        return WinContext(seat=seat, win_by=by, discarder=discarder, dealer=self.dealer,
+                          flags=frozenset(flags), flowers=len(self.flowers[seat]),
+                          prevalent_wind=27 + (hand_in_game // self.rules["prevalent_every"]) % 4)
+
+    def check_items(self, win: dict[str, Any], by: str, items: list[dict[str, Any]], birds: list[int],
+                    kongs: bool) -> None:
+        """The discarder pays 8 + fans and the others 8; on a self-draw each pays 8 + fans."""
+        w, pts = win["seat"], win["points"]
+        got = sorted((it["payer"], it["payee"], it["amount"]) for it in items)
+        want = sorted((p, w, self.rules["each_pays"] + (pts if by == "self_draw" or p == win["from_seat"]
+                                                         else 0)) for p in range(4) if p != w)
+        if got != want:
+            self.bad(f"payments {got}, expected {want} ({by}, {pts} fans)")
+
+    def _drawn_hand_dealer(self) -> int | None:
+        if self.expect is not None and self.expect[0] == "flower_draw":
+            # the last tile drawn was a flower and nothing is left to replace it
+            if self.next_kong() is not None or self.live_left():
+                self.bad("a flower not replaced though the wall still has tiles")
+            return (self.dealer + 1) % 4
+        return super()._drawn_hand_dealer()
+
+    def account(self) -> None:
+        for seat, fl in enumerate(self.flowers):
+            self.won[seat].extend(fl)
+        super().account()
+
+
+HAND_CHECKS["mcr"] = McrCheck
+
+
+@pytest.fixture(scope="module")
+def mcr_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    log = tmp_path_factory.mktemp("replay-mcr") / "mcr.jsonl"
+    res = simulate("mcr", MCR_HANDS, seed=1, log=log, workers=1)
+    assert res.stats.hands == MCR_HANDS
+    return log
+
+
+def test_replay_mcr(mcr_log: Path) -> None:
+    """`mj simulate mcr --hands 1000 --seed 1` replays from its log with no problem: flowers set
+    aside and replaced from the kong end, every win re-scored with its flowers, winds and 4th
+    tile, 8 + fans paid, the deal passing every hand."""
+    with open(mcr_log, encoding="utf-8") as f:
+        McrCheck.hands_per_game = json.loads(f.readline())["hands_per_game"]
+    checker = LogChecker()
+    problems = checker.check(mcr_log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.results["abandon"] == 0 and checker.results["win"] > MCR_HANDS // 2
+    assert checker.events["flower"] > MCR_HANDS
