@@ -47,6 +47,11 @@ _DEFAULTS: dict[tuple[str, ...], Any] = {
     ("leave", "hand"): "abandon",
     ("scoring", "kongs", "void_on_draw"): True,
     ("wildcard", "successors", "suits"): "cycle",
+    ("wildcard", "may", "discard"): True,
+    ("wildcard", "may", "claim"): False,
+    ("wildcard", "may", "meld"): False,
+    ("scoring", "value"): "points",
+    ("scoring", "base"): 1,
     ("wall", "height"): 2,
     ("break", "dice"): 2,
 }

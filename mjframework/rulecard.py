@@ -119,6 +119,12 @@ class _Searcher:
         self.kinds = list(self.rs.tileset.kinds)
         self.copies = self.rs.tileset.copies
         self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.get(w)]
+        self.suits = sorted({suit_of(t) for t in self.kinds if not is_honor(t)})
+        # Each seat declares a void suit and may not win holding it (`declarations.void_suit.win_holding:
+        # false`): only hands missing a suit can occur as wins.
+        void = (self.rs.data.get("declarations") or {}).get("void_suit") if isinstance(
+            self.rs.data.get("declarations"), dict) else None
+        self.void_suit_needed = isinstance(void, dict) and void.get("win_holding", True) is False
         # What makes a win: shapes and waits of the shaped / wait patterns.
         self.win_bases: list[Shape | Wait] = []
         for p in self.rs.patterns_for("win"):
@@ -148,6 +154,12 @@ class _Searcher:
             suited = [t for t in kinds if not is_honor(t)]
             if len(suited) >= 3:
                 kinds = suited
+        if self.void_suit_needed and p.phase == "win":
+            # A hand still holding its declared void suit cannot win: leave one suit out.
+            present = sorted({suit_of(t) for t in kinds if not is_honor(t)})
+            if len(present) > 1 and len(present) == len(self.suits):
+                gone = self.rng.choice(present)
+                kinds = [t for t in kinds if is_honor(t) or suit_of(t) != gone]
         return kinds
 
     # -- shapes --------------------------------------------------------------

@@ -337,7 +337,8 @@ class _Builder:
         if not isinstance(w, dict) or tileset is None:
             return None
         fixed: list[int] = []
-        if "fixed" in w:
+        has_fixed = w.get("fixed") is not None  # `fixed: null` removes inherited ones
+        if has_fixed:
             fixed = self.tiles(w.get("fixed"), ("wildcard", "fixed"))
             for t in fixed:
                 if t not in tileset:
@@ -349,7 +350,7 @@ class _Builder:
                 self.problem(("wildcard", "fixed"), "name at least one tile (e.g. 中)")
             fixed = list(dict.fromkeys(fixed))
         # A fixed wildcard alone flips nothing; an `indicator` (or no `fixed`) flips one.
-        flips = "indicator" in w or "fixed" not in w
+        flips = "indicator" in w or not has_fixed
         names = w.get("names", "successor")
         if not flips:
             for key in ("names", "successors"):

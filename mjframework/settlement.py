@@ -161,7 +161,8 @@ def check_balance(ruleset: Ruleset, items: Sequence[Mapping[str, Any]],
         problems.append(f"payments {list(payments)} differ from their items {net}")
     penalties = sum(it["amount"] for it in items if it["payee"] is None)
     if sum(payments) != -penalties:
-        problems.append(f"payments {list(payments)} sum to {sum(payments)}, not -{penalties}")
+        problems.append(f"payments {list(payments)} do not sum to zero" if not penalties else
+                        f"payments {list(payments)} sum to {sum(payments)}, not -{penalties}")
     return problems
 
 

@@ -123,6 +123,8 @@ def test_every_shipped_ruleset_declares_its_ties_and_the_rule_card_shows_it(rid:
     r = CliRunner().invoke(main, ["doc", rid])
     assert r.exit_code == 0, r.output
     assert "equal pay: the result whose patterns come first in declaration order" in r.output
+    assert "Leaving the table" in r.output
+    assert ("70 to nobody" in r.output) == (rid == "changsha")
 
 
 # -- no 海底 when a replacement draw takes the last tile ------------------------------

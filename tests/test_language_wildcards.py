@@ -175,3 +175,66 @@ def test_bad_wildcards_are_located_errors(tmp_path: Path, body: str, needle: str
     assert f":{line}:" in hits[0] and col >= 1
     for w in words:
         assert w in hits[0]
+
+
+def test_a_fixed_wildcard_scores_as_a_flipped_one(tmp_path: Path) -> None:
+    """Property: 中 fixed scores every hand exactly as a flipped 中 (names: itself) given as the wildcard."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    p, _ = variant(tmp_path, """
+        wildcard:
+          fixed: null
+          indicator: {dice: 2}
+          names: itself
+        """)
+    fixed, flipped = Evaluator(load_ruleset(HONGZHONG)), Evaluator(load_ruleset(p))
+    assert flipped.ruleset.wildcard is not None and flipped.ruleset.wildcard.flips
+    deck = [t for t in fixed.kinds for _ in range(4)]
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(st.permutations(deck), st.sampled_from(["self_draw", "discard"]))
+    def check(order: list[int], win_by: str) -> None:
+        hand = make_hand(order[:13], win_tile=order[13])
+        ctx = WinContext(seat=1, win_by=win_by, discarder=None if win_by == "self_draw" else 2)
+        a, b = fixed.score(hand, ctx), flipped.score(hand, ctx, RED)
+        assert (a.win, a.points, a.pattern_names) == (b.win, b.points, b.pattern_names)
+
+    check()
+    # Random hands rarely win: the same on hands built to win, with 0–4 wildcards.
+    for n in range(5):
+        held = parse_tiles_list("123m456m789m123p5p")[: 13 - n] + [RED] * n
+        hand = make_hand(held, win_tile=parse_tile("5p"))
+        a, b = fixed.score(hand, WinContext()), flipped.score(hand, WinContext(), RED)
+        assert a.win and (a.points, a.pattern_names) == (b.points, b.pattern_names)
+
+
+def parse_tiles_list(text: str) -> list[int]:
+    from mjframework.tiles import parse_tiles
+    return parse_tiles(text)
+
+
+def test_examples_leave_a_suit_out_when_a_void_suit_must_be_declared() -> None:
+    """With `declarations.void_suit.win_holding: false` (the engine's key) every example win misses a suit."""
+    import dataclasses
+
+    from mjframework.rulecard import _Searcher
+    from mjframework.tiles import is_honor, suit_of
+
+    rs = load_ruleset(RULESETS / "base-108.yaml")
+    data = dict(rs.data)
+    data["declarations"] = {"void_suit": {"win_holding": False}}
+    ev = Evaluator(dataclasses.replace(rs, data=data))
+    import random
+    s = _Searcher(ev, random.Random(1))
+    assert s.void_suit_needed
+    seen = 0
+    for _ in range(300):
+        ex = s.candidate(rs.patterns[0])
+        if ex is None:
+            continue
+        suits = {suit_of(t) for t in ex.hand().all_tiles if not is_honor(t)}
+        assert len(suits) <= 2
+        seen += 1
+    assert seen > 50
+    assert not _Searcher(Evaluator(rs), random.Random(1)).void_suit_needed
