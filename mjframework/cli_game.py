@@ -68,12 +68,19 @@ def _progress(hands: int) -> Iterator:
               help="Worker processes; results and the log do not depend on it.")
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
               help="Hands per game: the dealer rotates within a game; each game starts afresh.")
+@click.option("--log-seat", "log_seat", metavar="N|all",
+              help="Write the --log as seat N saw it (others' tiles hidden), in the mjai-style seat-log "
+                   "shape (docs/seat-log.md); 'all': the whole truth in that shape.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, log: str | None, workers: str,
-                 hands_per_game: str, as_json: bool) -> None:
+                 hands_per_game: str, as_json: bool, log_seat: str | None = None) -> None:
     """Let bots play N hands of RULESET (an id or a path); print statistics."""
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
+    if log_seat is not None:
+        if not log:
+            raise click.UsageError("--log-seat needs --log F.jsonl")
+        _log_seat(log_seat)  # checked before playing
     n, s = _hands_and_seed(hands, seed)
     k = _int(workers, "--workers", minimum=1)
     h = _int(hands_per_game, "--hands-per-game", minimum=1)
@@ -85,6 +92,8 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
     except KeyboardInterrupt:
         click.echo("\ninterrupted" + (f" (no log written to {log})" if log else ""), err=True)
         sys.exit(130)
+    if log and log_seat is not None:
+        _rewrite_for_seat(log, _log_seat(log_seat), len(result.spec.bots))
     if as_json:
         out = result.to_dict()
         if log:
@@ -94,6 +103,41 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
     click.echo(result.table())
     if log:
         click.echo(f"\nlog: {log}")
+
+
+def _log_seat(text: str) -> int | None:
+    if text == "all":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise click.BadParameter(f"a seat number or 'all', not {text!r}", param_hint="--log-seat") from None
+    if n < 0:
+        raise click.BadParameter(f"a seat number is 0 or more, not {n}", param_hint="--log-seat")
+    return n
+
+
+def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
+    """Replace the engine log just written with the seat's seat log (atomically)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from .seatlog import convert_log
+
+    path = Path(log)
+    if seat is not None and players is not None and seat >= players:
+        path.unlink(missing_ok=True)
+        raise click.BadParameter(f"seat {seat} is not at this table ({players} players)",
+                                 param_hint="--log-seat")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with open(path, encoding="utf-8") as src, os.fdopen(fd, "w", encoding="utf-8", newline="\n") as dst:
+            convert_log(src, dst, seat)
+        os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
 @main.command("play")

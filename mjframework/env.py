@@ -39,6 +39,7 @@ from .errors import MJError
 from .game import HandResult
 from .players import Decision, Option
 from .plugins import load_plugin_class
+from .seatlog import SeatStream
 from .table import Table
 from .tiles import tile_code
 from .visibility import is_face_down, meld_for, view_for
@@ -200,6 +201,7 @@ class MahjongEnv:
         self._legal: dict[int, Option] = {}
         self._picks: list[int] = []
         self._cursor = [0] * self.players
+        self._streams = [SeatStream(s) for s in range(self.players)]
 
     # -- the episode -------------------------------------------------------------
 
@@ -220,6 +222,7 @@ class MahjongEnv:
         self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), backend=self.options.get("backend"))
         self.result = None
         self._cursor = [0] * self.players
+        self._streams = [SeatStream(s) for s in range(self.players)]
         self._arrive(self.table.reset())
         obs, _rewards, _done, info = self._out()
         return obs, info
@@ -371,6 +374,15 @@ class MahjongEnv:
 
     # -- internals ---------------------------------------------------------------
 
+    def _stream(self, seat: int) -> list[dict[str, Any]]:
+        assert self.table is not None
+        events = self.table.events
+        out: list[dict[str, Any]] = []
+        for e in events[self._cursor[seat]:]:
+            out.extend(self._streams[seat].feed(e))
+        self._cursor[seat] = len(events)
+        return out
+
     def _game(self) -> Any:
         if self.table is None or self.table.game is None:
             raise EnvError("no hand: call reset()")
@@ -422,7 +434,8 @@ class MahjongEnv:
             seat = 0 if self.decision is None else self.decision.seat
             obs = {"observation": self.encode(seat), "action_mask": self.action_mask(seat)}
             info["seat"] = None
-            info["events"] = self.seat_events(None)
+            # Each seat's stream since it last acted, to the hand's end (reveals included).
+            info["events_by_seat"] = [self._stream(s) for s in range(self.players)]
             done = True
         else:
             assert self.decision is not None
@@ -431,9 +444,8 @@ class MahjongEnv:
             info["seat"] = seat
             info["decision"] = self.decision.kind
             info["legal"] = self.legal_names()
-            # What this seat has seen since it last acted, as it saw it.
-            info["events"] = self.seat_events(seat, self._cursor[seat])
-            self._cursor[seat] = len(self.table.events)
+            # What this seat has seen since it last acted, as it saw it (docs/seat-log.md).
+            info["events"] = self._stream(seat)
             done = False
         return obs, rewards, done, info
 

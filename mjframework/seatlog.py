@@ -47,17 +47,30 @@ class SeatStream:
         self._last_draw_actor: int | None = None
         self._wins = 0
         self._last_discard: str | None = None  # the claim that follows takes it
+        self._before: list[Event] | None = None  # events between hand_start and the deal
 
     def feed(self, event: Event) -> list[Event]:
         e = view_for(event, self.seat)
         t = e["type"]
+        if t == "draw":  # whether the drawn tile is discarded at once is seen by all (tsumogiri)
+            self._drawn[event["seat"]] = event["tile"]
         out: list[Event] = []
         if t == "hand_start":
-            # start_kyoku needs the tehais: it is written at the deal.
+            # start_kyoku needs the tehais: it is written at the deal, and what comes
+            # between (the break's dice, the face-down wall) right after it.
             self._start = e
+            self._before = []
             self._drawn.clear()
             self._wins = 0
             return out
+        if self._start is not None and self._before is not None and t != "deal":
+            self._before.extend(self._convert(e))
+            return out
+        return self._convert(e)
+
+    def _convert(self, e: Event) -> list[Event]:
+        t = e["type"]
+        out: list[Event] = []
         if t == "deal":
             s = self._start or {}
             hands = e["hands"]
@@ -71,10 +84,11 @@ class SeatStream:
                         "ruleset": s.get("ruleset"), "hand": s.get("hand"), "seed": s.get("seed"),
                         **({"game": s["game"]} if "game" in s else {}),
                         **({"seat": self.seat} if self.seat is not None else {})})
+            out.extend(self._before or ())
+            self._before = None
             return out
         if t == "draw":
             pai = _pai(e["tile"])
-            self._drawn[e["seat"]] = pai
             out.append({"type": "tsumo", "actor": e["seat"], "pai": pai, "source": e["source"]})
             self._last_draw_actor = e["seat"]
             return out
@@ -83,7 +97,7 @@ class SeatStream:
             drew = self._drawn.pop(e["seat"], None)
             self._last_discard = e["tile"]
             out.append({"type": "dahai", "actor": e["seat"], "pai": pai,
-                        "tsumogiri": drew is not None and drew == pai})
+                        "tsumogiri": drew is not None and drew == e["tile"]})
             return out
         if t == "claim":
             tiles = list(e["tiles"])
@@ -130,8 +144,9 @@ class SeatStream:
             out.append({"type": "exchange", "direction": e["direction"],
                         "given": [None if g is None else _pais(g) for g in e["given"]],
                         "received": [None if r is None else _pais(r) for r in e["received"]],
-                        **({"passes": [{"actor": p["seat"], "to": p["to"], "tiles": _pais(p["tiles"])}
-                                       for p in e["passes"]]} if e.get("passes") is not None else {}),
+                        "passes": None if e.get("passes") is None else [
+                            {"actor": p["seat"], "to": p["to"], "tiles": _pais(p["tiles"])}
+                            for p in e["passes"]],
                         **({"seat": me} if me is not None else {})})
             return out
         if t == "wall":

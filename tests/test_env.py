@@ -101,10 +101,13 @@ def _play(rid: str, hands: int, seed: int, *, checks: bool = True) -> list:
                     assert np.array_equal(enc, env.encode(s)), (rid, s)
                     assert dct == env.observe_dict(s)
                 for e in info["events"]:  # the seat's event stream: others' draws masked
-                    if e["type"] == "draw" and e["seat"] != seat:
-                        assert e["tile"] is None
-                    if e["type"] == "deal":
-                        assert all(h is None for i, h in enumerate(e["hands"]) if i != seat)
+                    if e["type"] == "tsumo" and e["actor"] != seat:
+                        assert e["pai"] == "?"
+                    if e["type"] == "start_kyoku":
+                        assert all(set(h) == {"?"} for i, h in enumerate(e["tehais"]) if i != seat)
+                        assert "?" not in e["tehais"][seat]
+                    if e["type"] == "ankan" and e["actor"] != seat:
+                        assert e["consumed"] == ["?"] * 4
                 if steps % 7 == 0:  # an illegal action is refused and changes nothing
                     bad = [i for i in range(len(mask)) if not mask[i]]
                     before = len(env.table.events)
