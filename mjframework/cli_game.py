@@ -149,7 +149,13 @@ def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
 @click.option("--watch", is_flag=True, help="Four bots play; watch every hand as it happens.")
 @click.option("--speak", is_flag=True,
               help="Say the calls (报牌) aloud with espeak-ng, if it is installed (else silently not).")
-def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool) -> None:
+@click.option("--bot", "bots", multiple=True, metavar="[NAME=]COMMAND",
+              help="Seat an external program (JSON lines on stdin/stdout, docs/bots.md) after yours "
+                   "(from seat 0 with --watch); repeatable.")
+@click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
+              help="How long a bot may think per decision before it is made to leave.")
+def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool,
+             bots: tuple[str, ...] = (), bot_timeout: str = "10") -> None:
     """Play RULESET at seat 0 against three greedy bots: type an option's number and Enter.
 
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
@@ -162,8 +168,20 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     if s is None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
+    from .extbot import parse_bot_specs
+
     try:
-        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak)
+        timeout = float(bot_timeout)
+        if not timeout > 0:
+            raise ValueError
+    except ValueError:
+        raise click.BadParameter(f"a number of seconds > 0, not {bot_timeout!r}",
+                                 param_hint="--bot-timeout") from None
+    try:
+        specs = parse_bot_specs(bots)
+        play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, bots=specs, bot_timeout=timeout)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

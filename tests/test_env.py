@@ -23,7 +23,7 @@ from mjframework.env import EnvError, make_aec_env, make_env  # noqa: E402
 from mjframework.hand import Meld  # noqa: E402
 from mjframework.players import Decision  # noqa: E402
 from mjframework.ruleset import available_rulesets  # noqa: E402
-from mjframework.tiles import tile_code  # noqa: E402
+from mjframework.tiles import to_mjai  # noqa: E402
 from mjframework.visibility import is_face_down  # noqa: E402
 
 SHIPPED = sorted(available_rulesets())
@@ -67,7 +67,7 @@ def _check_mask(env) -> None:
         have = Counter(env._picks)
         want = {f"exchange:{t}" for o in d.options
                 if not (have - Counter(o.tiles))
-                for t in {tile_code(x) for x in (Counter(o.tiles) - have).elements()}}
+                for t in {to_mjai(x) for x in (Counter(o.tiles) - have).elements()}}
         assert legal == want
     else:
         names = [env.actions.name_of(o) for o in d.options]
