@@ -43,7 +43,7 @@ from .tiles import TileParseError, format_tiles, parse_tile, tile_code, tile_emo
 
 MAX_BODY = 1 << 20  # 1 MiB: a ruleset is a few kB
 SEAT_NAMES = ("庄家", "下家", "对家", "上家")
-STATIC_FILES = ("index.html", "app.js", "style.css")
+STATIC_FILES = ("index.html", "app.js", "style.css", "replay.js")
 
 
 class BadRequest(MJError):
