@@ -62,7 +62,16 @@ class Layout:
         return slice(i * self.kinds, (i + 1) * self.kinds)
 
     def scalar(self, name: str) -> int:
-        return len(self.planes) * self.kinds + self.scalars.index(name)
+        return self._scalar_index[name]
+
+    @property
+    def _scalar_index(self) -> dict[str, int]:
+        cached = self.__dict__.get("_scalars_at")
+        if cached is None:
+            base = len(self.planes) * self.kinds
+            cached = {n: base + i for i, n in enumerate(self.scalars)}
+            object.__setattr__(self, "_scalars_at", cached)
+        return cached
 
 
 def make_layout(kinds: int, players: int) -> Layout:

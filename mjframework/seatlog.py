@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from .tiles import parse_tile, to_mjai
+from .tiles import NUM_KINDS, parse_tile, tile_code, to_mjai
 from .visibility import view_for
 
 Event = dict[str, Any]
@@ -27,8 +27,14 @@ HIDDEN = "?"
 CLAIMS = {"pung": "pon", "chow": "chi", "kong": "daiminkan"}
 
 
+_PAI = {tile_code(t): to_mjai(t) for t in range(NUM_KINDS)}
+
+
 def _pai(code: Any) -> str:
-    return HIDDEN if code is None else to_mjai(parse_tile(code))
+    if code is None:
+        return HIDDEN
+    pai = _PAI.get(code)
+    return pai if pai is not None else to_mjai(parse_tile(code))
 
 
 def _pais(codes: Iterable[Any] | None) -> list[str] | None:
