@@ -116,7 +116,7 @@ def _play(rid: str, hands: int, seed: int, *, checks: bool = True) -> list:
                     assert len(env.table.events) == before
             action = int(rng.choice(list(legal)))
             obs, rewards, done, info = env.step(action)
-            trajectory.append((seat, action, float(rewards.sum())))
+            trajectory.append((seat, action, float(rewards.sum()), hash(obs["observation"].tobytes())))
             steps += 1
             if not done:
                 assert not rewards.any()
@@ -190,3 +190,38 @@ def test_env_reset_mid_hand_and_bad_calls() -> None:
         env.step(10_000)
     with pytest.raises(EnvError):
         make_env("changsha", options={"speed": 2})
+
+
+def test_concealed_kong_face_down_in_others_observations() -> None:
+    """An agent that always makes a concealed kong when it can: others see a face-down kong
+    (counted, no tiles) until the hand's end; the owner sees its tiles."""
+    env = make_env("yongzhou-wangba", seed=3)
+    rng = random.Random(3)
+    found = 0
+    for _ in range(300):
+        _obs, info = env.reset()
+        done = False
+        while not done:
+            names = env.legal_names()
+            kongs = [n for n in names if n.startswith("concealed_kong:")]
+            pick = kongs[0] if kongs else rng.choice(names)
+            seat = info["seat"]
+            _obs, _rewards, done, info = env.step(env.actions.index[pick])
+            if kongs and not done:
+                found += 1
+                g = env.table.game
+                t = env.actions.kinds.index(g.seats[seat].melds[-1].tiles[0])
+                for other in range(env.players):
+                    r = (seat - other) % env.players
+                    enc = env.encode(other)
+                    melds = enc[env.layout.plane(f"melds_{r}")]
+                    face_down = enc[env.layout.scalar(f"face_down_kongs_{r}")]
+                    if other == seat:
+                        assert melds[t] == 4 and face_down == 0
+                    else:
+                        assert melds[t] == 0 and face_down >= 1
+                        dct = env.observe_dict(other)
+                        assert {"kind": "concealed-kong", "tiles": []} in dct["melds"][seat]
+        if found >= 3:
+            break
+    assert found >= 3
