@@ -69,10 +69,12 @@ class SeatStream:
             self._drawn.clear()
             self._wins = 0
             return out
-        if self._start is not None and self._before is not None and t != "deal":
+        if self._start is not None and self._before is not None and t not in ("deal", "hand_end"):
             self._before.extend(self._convert(e))
             return out
-        return self._convert(e)
+        if t == "hand_end" and self._before is not None:  # ended before the deal (a failure)
+            out, self._before = self._before, None
+        return out + self._convert(e)
 
     def _convert(self, e: Event) -> list[Event]:
         t = e["type"]

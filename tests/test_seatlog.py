@@ -120,3 +120,12 @@ def test_simulate_log_seat(tmp_path) -> None:
                                     "--log-seat", "9"])
     assert bad.exit_code != 0 and "seat 9" in bad.output and not (tmp_path / "x.jsonl").exists()
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_hand_that_ends_before_the_deal_still_ends() -> None:
+    ev = [{"type": "hand_start", "hand": 0, "ruleset": "x", "dealer": 0, "seed": 1},
+          {"type": "dice", "purpose": "break", "values": [1, 2]},
+          {"type": "abandon", "reason": "plugin failed"},
+          {"type": "hand_end", "result": "abandon", "next_dealer": 0}]
+    out = list(seat_log(ev, 1))
+    assert [e["type"] for e in out] == ["dice", "abandon", "end_kyoku"]
