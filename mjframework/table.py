@@ -170,8 +170,13 @@ class Table:
         return self.pending
 
     def _answer(self, answer: Option | _Raise) -> Pending:
-        self.pending = None
-        return self._receive(self._worker.send(answer))
+        pending, self.pending = self.pending, None
+        try:
+            message = self._worker.send(answer)
+        except RuntimeError:  # not sent (a greenlet stepped from another thread): still pending
+            self.pending = pending
+            raise
+        return self._receive(message)
 
     def _receive(self, message: Any) -> Pending:
         kind, value = message
@@ -212,7 +217,11 @@ class _GreenletWorker:
 
     def send(self, answer: Any) -> Any:
         self.caller = _greenlet.getcurrent()
-        self.g.parent = self.caller
+        try:
+            self.g.parent = self.caller
+        except ValueError as e:  # greenlets never cross threads
+            raise RuntimeError("a greenlet Table is stepped from the thread that reset it; "
+                               "use Table(…, backend='thread') to step it from several threads") from e
         return self.g.switch(answer)
 
     def ask(self, decision: Decision) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mjframework import load_ruleset
 from mjframework.bots import GreedyBot, RandomBot
@@ -124,3 +126,31 @@ def test_engine_error_surfaces_on_the_callers_side() -> None:
         while isinstance(pending, Decision):
             opts = [o for o in pending.options if o.kind == "discard"] or list(pending.options)
             pending = table.step(opts[0])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rid=st.sampled_from(RULESETS), seed=st.integers(0, 2**32), policy_seed=st.integers(0, 2**16),
+       dealer=st.integers(0, 3))
+def test_any_seed_any_policy_same_log(rid: str, seed: int, policy_seed: int, dealer: int) -> None:
+    rs = load_ruleset(rid)
+    rng = random.Random(policy_seed)
+    table = Table(rs, seed=seed, dealer=dealer)
+    choices: list[int] = []
+    pending = table.reset()
+    while isinstance(pending, Decision):
+        i = rng.randrange(len(pending.options))
+        choices.append(i)
+        pending = table.step(pending.options[i])
+
+    class Replayer:
+        def __init__(self) -> None:
+            self.it = iter(choices)
+
+        def decide(self, view, decision):
+            return decision.options[next(self.it)]
+
+    shared = Replayer()
+    c = Collector()
+    Game(rs, [shared] * rs.players, seed=seed, dealer=dealer, emit=c).play()
+    assert list(c) == list(table.events)
+    assert next(shared.it, None) is None
