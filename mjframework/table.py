@@ -20,7 +20,8 @@ installed, a thread otherwise — whose players are stand-ins: their
 hand-over is strict (exactly one side runs at any moment, the other waits on
 a switch or a lock), so a hand is exactly as deterministic as a bot-driven
 :meth:`Game.play`: same seed, same choices → same log, byte for byte. The
-plugin API is untouched.
+plugin API is untouched. A greenlet table is stepped from the thread that
+reset it (``backend="thread"`` for a table handed between threads).
 
 While the caller holds a pending decision the engine is paused inside
 ``decide``, so :meth:`Table.view` and :attr:`Table.game` read a consistent
