@@ -125,3 +125,15 @@ def test_replay_steps_and_masks(tmp_path: Path) -> None:
     junk = tmp_path / "junk.jsonl"
     junk.write_text("not json\n", "utf-8")
     assert "not a JSON line" in CliRunner().invoke(main, ["replay", str(junk)]).output
+
+
+def test_duplicate_match_400_hands_twice_same_numbers() -> None:
+    from mjframework.match import run_match
+
+    a = run_match("yongzhou-wangba", ["greedy", "random", "greedy", "random"], 400, seed=9, duplicate=True)
+    b = run_match("yongzhou-wangba", ["greedy", "random", "greedy", "random"], 400, seed=9, duplicate=True)
+    assert a.table() == b.table() and a.to_dict() == b.to_dict()
+    assert all(s.hands == 400 for s in a.standings)
+    assert len(a.standings[0].per_sample) == 100  # boards
+    # A zero-sum table (no leave penalties here): the standings' totals cancel.
+    assert sum(s.total for s in a.standings) == 0
