@@ -257,6 +257,7 @@ def _register_more() -> None:
     # Imported for their side effect: they register `score`, `conformance`,
     # `simulate`, `play` and `plugins` on this group.
     from . import (  # noqa: F401
+        cli_agents,
         cli_balance,
         cli_design,
         cli_doc,

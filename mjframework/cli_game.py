@@ -94,19 +94,29 @@ def _progress(hands: int) -> Iterator:
               help="Hands per game: the dealer rotates within a game; each game starts afresh.")
 @click.option("--hand-timeout", "hand_timeout", default="60", show_default=True, metavar="SECONDS",
               help="Abandon a hand still running after this long (a hung plugin); 0: no limit.")
+@click.option("--log-seat", "log_seat", metavar="N|all",
+              help="Write the --log as seat N saw it (others' tiles hidden), in the mjai-style seat-log "
+                   "shape (docs/seat-log.md); 'all': the whole truth in that shape.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 @option_flags
 def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, log: str | None, workers: str,
                  hands_per_game: str, hand_timeout: str, as_json: bool, sets: tuple[str, ...],
-                 preset: str | None) -> None:
+                 preset: str | None, log_seat: str | None = None) -> None:
     """Let bots play N hands of RULESET (an id or a path); print statistics.
 
     Exits 1 if any hand was abandoned (a plugin failed or timed out, a worker died),
     saying why on stderr.
     """
     from .procs import Terminated, sigterm_raises
+
+    if log_seat is not None and (not log or log == "-"):
+        raise click.UsageError("--log-seat rewrites the --log file: give --log F.jsonl")
     from .simulate import simulate  # (imported here: `mj` starts faster for other commands)
 
+    if log_seat is not None:
+        if not log:
+            raise click.UsageError("--log-seat needs --log F.jsonl")
+        _log_seat(log_seat)  # checked before playing
     n, s = _hands_and_seed(hands, seed)
     k = _int(workers, "--workers", minimum=1)
     h = _int(hands_per_game, "--hands-per-game", minimum=1)
@@ -121,6 +131,8 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
         click.echo(f"\n{what}" + (f" (no log written to {log})" if log and log != "-" else ""), err=True)
         sys.exit(143 if isinstance(e, Terminated) else 130)
     to_stderr = log == "-"  # stdout carries the log
+    if log and log_seat is not None:
+        _rewrite_for_seat(log, _log_seat(log_seat), len(result.spec.bots))
     if as_json:
         out = result.to_dict()
         if log:
@@ -146,6 +158,34 @@ def _seconds(value: str, what: str) -> float:
     return x
 
 
+def _log_seat(text: str) -> int | None:
+    if text == "all":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise click.BadParameter(f"a seat number or 'all', not {text!r}", param_hint="--log-seat") from None
+    if n < 0:
+        raise click.BadParameter(f"a seat number is 0 or more, not {n}", param_hint="--log-seat")
+    return n
+
+
+def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
+    """Replace the engine log just written with the seat's seat log (atomically)."""
+    from pathlib import Path
+
+    from .fileio import atomic_writer
+    from .seatlog import convert_log
+
+    path = Path(log)
+    if seat is not None and players is not None and seat >= players:
+        path.unlink(missing_ok=True)
+        raise click.BadParameter(f"seat {seat} is not at this table ({players} players)",
+                                 param_hint="--log-seat")
+    with open(path, encoding="utf-8") as src, atomic_writer(path) as dst:
+        convert_log(src, dst, seat)
+
+
 @main.command("play")
 @click.argument("ruleset", type=RULESET)
 @click.option("--seed", "-s", "seed", metavar="S",
@@ -160,9 +200,15 @@ def _seconds(value: str, what: str) -> float:
 @click.option("--speed", "speed", metavar="SECONDS",
               help="The pause after each bot's move (full-screen table: default 0.3, 0.6 with --watch; "
                    "line mode: default 0).")
+@click.option("--bot", "bots", multiple=True, metavar="[NAME=]COMMAND",
+              help="Seat an external program (JSON lines on stdin/stdout, docs/bots.md) after yours "
+                   "(from seat 0 with --watch); repeatable. The game then runs in the line mode.")
+@click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
+              help="How long a bot may think per decision before it is made to leave.")
 @option_flags
 def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, plain: bool,
-             speed: str | None, sets: tuple[str, ...], preset: str | None) -> None:
+             speed: str | None, bots: tuple[str, ...], bot_timeout: str, sets: tuple[str, ...],
+             preset: str | None) -> None:
     """Play RULESET at seat 0 against three greedy bots.
 
     In a terminal this is a full-screen table (with the optional 'tui' extra installed:
@@ -179,15 +225,27 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     if s is None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None
+    from .extbot import parse_bot_specs
+
     try:
-        if not plain and _full_screen_ok():
+        timeout = float(bot_timeout)
+        if not timeout > 0:
+            raise ValueError
+    except ValueError:
+        raise click.BadParameter(f"a number of seconds > 0, not {bot_timeout!r}",
+                                 param_hint="--bot-timeout") from None
+    try:
+        specs = parse_bot_specs(bots)
+        if not plain and not specs and _full_screen_ok():
             from .tui import play_table
 
             play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
                        options=parse_sets(sets), preset=preset)
             return
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,
-                     options=parse_sets(sets), preset=preset)
+                     options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

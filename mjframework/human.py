@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -414,15 +414,18 @@ class Speaker:
 
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
                  watch: bool = False, speak: bool = False, speed: float = 0.0,
-                 options: dict[str, Any] | None = None, preset: str | None = None) -> list[int]:
+                 options: dict[str, Any] | None = None, preset: str | None = None,
+                 bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
     included), for a spectator; ``speed``: seconds to pause after each move.
     Seeds, bots and the first dealer derive exactly as in ``mj simulate``'s first game.
+    ``bots``: (name, command) of external programs (docs/bots.md), seated after
+    the human (from seat 0 with ``watch``); each decision waits at most
+    ``bot_timeout`` seconds.
     """
-    from .game import Game
-    from .simulate import _load, first_dealer, hand_seed, make_bots
+    from .simulate import _load, first_dealer
 
     console = console or Console()
     echo = console.echo
@@ -441,10 +444,37 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         announcer.speaker = Speaker()
     names = ("greedy",) * rs.players
     dealer = first_dealer(rs, seed, 0)
+    # External programs (docs/bots.md) take the seats after the human's (all seats with --watch).
+    first = 0 if watch else 1
+    if len(bots) > rs.players - first:
+        raise ValueError(f"{len(bots)} bots but only {rs.players - first} free seats")
+    from .extbot import DEFAULT_TIMEOUT, ExternalBot
+
+    externals: dict[int, ExternalBot] = {}
+    try:
+        for i, (bname, command) in enumerate(bots):
+            externals[first + i] = ExternalBot(command, rs, name=bname,
+                                               timeout=bot_timeout or DEFAULT_TIMEOUT)
+        return _session(rs, recorder, seed, hands, console, watch, human, me, announcer, tell, names, dealer,
+                        externals)
+    finally:
+        for bot in externals.values():
+            bot.close()
+
+
+def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, watch: bool,
+             human: HumanPlayer, me: int | None, announcer: Announcer, tell: Callable[[Event], None],
+             names: tuple[str, ...], dealer: int, externals: dict[int, Any]) -> list[int]:
+    from .events import fan_out
+    from .game import Game
+    from .simulate import hand_seed, make_bots
+
+    echo = console.echo
     totals = [0] * rs.players
     if watch:
-        echo(f"{rs.name} ({rs.id}) — seed {seed}; four greedy bots: "
-             + " / ".join(seat_name(s, None, rs.players) for s in range(rs.players)))
+        who = [externals[s].name if s in externals else "greedy" for s in range(rs.players)]
+        echo(f"{rs.name} ({rs.id}) — seed {seed}; " + " / ".join(
+            f"{seat_name(s, None, rs.players)} {who[s]}" for s in range(rs.players)))
     else:
         echo(f"{rs.name} ({rs.id}) — seed {seed}; 你 = seat 0, bots: 下家 / 对家 / 上家. 'q' quits.")
     played = 0
@@ -453,8 +483,11 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         players = make_bots(names, seed, 0, h)
         if not watch:
             players[0] = human
+        for s, bot in externals.items():
+            bot.sit(s)
+            players[s] = bot
         game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
-                    emit=tell, evaluator=recorder, last_winner_call=last_call)
+                    emit=fan_out(tell, *externals.values()), evaluator=recorder, last_winner_call=last_call)
         announcer.game = game
         announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
         result = game.play()

@@ -83,7 +83,7 @@ WORKER_MEMORY_MB = 512  # address space of a worker process
 TOKEN_HEADER = "X-MJ-Token"
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 SEAT_NAMES = ("庄家", "下家", "对家", "上家")
-STATIC_FILES = ("index.html", "app.js", "style.css")
+STATIC_FILES = ("index.html", "app.js", "style.css", "replay.js")
 
 
 class BadRequest(MJError):

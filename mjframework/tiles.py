@@ -312,3 +312,207 @@ class TileSet:
                 raise ValueError(
                     f"{what}: {c} × {tile_name(t)} ({tile_code(t)}), the set has only {self.copies}"
                 )
+
+
+# --------------------------------------------------------------------------
+# other tools' notations
+#
+# The engine has no red fives; these converters keep a red flag beside the kind
+# (``(tile, red)``) so a tool's tiles survive a round trip. Red fives exist in
+# the 136-index form as copy 0 of each five (16 = 0m-red, 52 = 0p, 88 = 0s, the
+# Tenhou convention), in mpsz as the digit ``0`` and in mjai as ``5mr``.
+
+MJAI_HONORS = ("E", "S", "W", "N", "P", "F", "C")  # 东 南 西 北 白(haku) 发(hatsu) 中(chun)
+# Botzone (Chinese standard mahjong): W 万, B 饼 (筒), T 条 (索), F1–F4 东南西北, J1–J3 中发白.
+_BOTZONE_SUITS = "WBT"
+_BOTZONE_DRAGONS = (HONOR_BASE + 6, HONOR_BASE + 5, HONOR_BASE + 4)  # J1 中, J2 发, J3 白
+RED_136 = (16, 52, 88)
+
+
+def _check_kind(t: Tile) -> None:
+    if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < NUM_KINDS:
+        raise ValueError(f"not a tile kind (0–33): {t!r}")
+
+
+def _check_red(t: Tile, red: bool) -> None:
+    if red and (is_honor(t) or t % 9 != 4):
+        raise ValueError(f"only a five can be red, not {tile_code(t)}")
+
+
+def to_mjai(t: Tile, red: bool = False) -> str:
+    """The mjai protocol's name: ``5m``, ``5mr`` (red), ``E`` ``S`` ``W`` ``N`` ``P`` ``F`` ``C``.
+
+    mjai has no flowers; as an extension a flower keeps its compact code (``1f``–``8f``).
+    """
+    if isinstance(t, int) and not isinstance(t, bool) and FLOWER_BASE <= t < FLOWER_BASE + len(FLOWER_NAMES) \
+            and not red:
+        return tile_code(t)
+    _check_kind(t)
+    _check_red(t, red)
+    if is_honor(t):
+        return MJAI_HONORS[t - HONOR_BASE]
+    return tile_code(t) + ("r" if red else "")
+
+
+def from_mjai(name: str) -> tuple[Tile, bool]:
+    """``(kind, red)`` for an mjai tile name (``5pr`` → ``(13, True)``)."""
+    if name in MJAI_HONORS:
+        return HONOR_BASE + MJAI_HONORS.index(name), False
+    if len(name) == 2 and name[1] == FLOWER_LETTER and name[0] in "12345678":  # the flower extension
+        return FLOWER_BASE + int(name[0]) - 1, False
+    red = len(name) == 3 and name.endswith("r")
+    core = name[:2] if red else name
+    if len(core) != 2 or core[0] not in "123456789" or core[1] not in SUIT_LETTERS:
+        raise TileParseError(name, 0, "not an mjai tile name (1m–9m, 1p–9p, 1s–9s, 5mr, E S W N P F C; "
+                             "flowers 1f–8f)")
+    t = make_tile(core[1], int(core[0]))
+    if red and core[0] != "5":
+        raise TileParseError(name, 0, "only a five can be red")
+    return t, red
+
+
+def to_botzone(t: Tile) -> str:
+    """Botzone's code: ``W1``–``W9`` 万, ``B1``–``B9`` 筒 (饼), ``T1``–``T9`` 索 (条),
+    ``F1``–``F4`` 东南西北, ``J1``–``J3`` 中发白."""
+    _check_kind(t)
+    if not is_honor(t):
+        return f"{_BOTZONE_SUITS[t // 9]}{t % 9 + 1}"
+    if t < HONOR_BASE + 4:
+        return f"F{t - HONOR_BASE + 1}"
+    return f"J{_BOTZONE_DRAGONS.index(t) + 1}"
+
+
+def from_botzone(code: str) -> Tile:
+    """The kind of a Botzone code (``T5`` → 5s, ``J1`` → 中)."""
+    if len(code) == 2 and code[1].isdigit():
+        letter, n = code[0], int(code[1])
+        if letter in _BOTZONE_SUITS and 1 <= n <= 9:
+            return _BOTZONE_SUITS.index(letter) * 9 + n - 1
+        if letter == "F" and 1 <= n <= 4:
+            return HONOR_BASE + n - 1
+        if letter == "J" and 1 <= n <= 3:
+            return _BOTZONE_DRAGONS[n - 1]
+    raise TileParseError(code, 0, "not a Botzone tile code (W1–W9, B1–B9, T1–T9, F1–F4, J1–J3)")
+
+
+def to_136(t: Tile, copy: int = 0, red: bool = False) -> int:
+    """The 136-array index ``4·kind + copy`` (copy 0–3). A red five is copy 0 of its five;
+    a plain five with ``red=False`` must then not be copy 0 when reds are in play
+    (:func:`to_136` leaves that to the caller: it checks only ``red`` ⇒ copy 0)."""
+    _check_kind(t)
+    _check_red(t, red)
+    if red:
+        return 4 * t
+    if not 0 <= copy <= 3:
+        raise ValueError(f"copy must be 0–3, got {copy}")
+    return 4 * t + copy
+
+
+def from_136(index: int) -> Tile:
+    """The kind of a 136-array index (0–135)."""
+    if not isinstance(index, int) or not 0 <= index < 4 * NUM_KINDS:
+        raise ValueError(f"not a 136-array index (0–135): {index!r}")
+    return index // 4
+
+
+def is_red_136(index: int) -> bool:
+    """A red five in the 136 convention (16, 52, 88)."""
+    return index in RED_136
+
+
+def to_34(t: Tile) -> int:
+    """The 34-array index (the engine's kind itself, checked)."""
+    _check_kind(t)
+    return t
+
+
+def from_34(index: int) -> Tile:
+    _check_kind(index)
+    return index
+
+
+def parse_mpsz(text: str) -> list[tuple[Tile, bool]]:
+    """``(kind, red)`` pairs from mpsz with red fives ``0`` (``"406m55z"``); spaces allowed."""
+    out: list[tuple[Tile, bool]] = []
+    pending: list[tuple[int, int]] = []  # (digit, column)
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            continue
+        if ch in "0123456789":
+            pending.append((int(ch), i))
+            continue
+        if ch in SUIT_LETTERS or ch == HONOR_LETTER:
+            if not pending:
+                raise TileParseError(text, i, f"suit letter {ch!r} without digits before it")
+            for d, col in pending:
+                if ch == HONOR_LETTER and not 1 <= d <= 7:
+                    raise TileParseError(text, col, f"honor rank must be 1–7, got {d}")
+                if ch != HONOR_LETTER and d == 0:
+                    out.append((make_tile(ch, 5), True))
+                elif d == 0:
+                    raise TileParseError(text, col, "0 (a red five) needs a suit m, p or s")
+                else:
+                    out.append((make_tile(ch, d), False))
+            pending = []
+            continue
+        raise TileParseError(text, i, f"unexpected {ch!r}")
+    if pending:
+        raise TileParseError(text, pending[0][1], "digits without a suit letter after them")
+    return out
+
+
+def format_mpsz(tiles: Iterable[Tile | tuple[Tile, bool]]) -> str:
+    """mpsz, runs of one suit sharing the letter, a red five as ``0``: ``[(4, True), 5]`` → ``"06m"``."""
+    parts: list[str] = []
+    letter = ""
+    digits = ""
+    for item in tiles:
+        t, red = item if isinstance(item, tuple) else (item, False)
+        _check_kind(t)
+        _check_red(t, red)
+        s = HONOR_LETTER if is_honor(t) else SUIT_LETTERS[t // 9]
+        if s != letter and digits:
+            parts.append(digits + letter)
+            digits = ""
+        letter = s
+        digits += "0" if red else str(rank_of(t))
+    if digits:
+        parts.append(digits + letter)
+    return "".join(parts)
+
+
+NOTATIONS = ("mpsz", "mjai", "botzone", "136", "34", "compact")
+
+
+def parse_notation(text: str, notation: str = "auto") -> list[Tile]:
+    """Tiles in another tool's notation (red flags dropped): ``mpsz`` (with ``0``), ``mjai``
+    or ``botzone`` names separated by spaces or commas, ``136``/``34`` integer lists, or
+    ``auto`` (per token: an mjai/Botzone name, else the engine's own notations)."""
+    tokens = [tok for tok in text.replace(",", " ").split() if tok]
+    if notation == "mpsz":
+        return [t for t, _ in parse_mpsz(text)]
+    if notation == "mjai":
+        return [from_mjai(tok)[0] for tok in tokens]
+    if notation == "botzone":
+        return [from_botzone(tok) for tok in tokens]
+    if notation in ("136", "34"):
+        try:
+            ints = [int(tok.strip("[]")) for tok in tokens if tok.strip("[]")]
+        except ValueError as e:
+            raise TileParseError(text, 0, f"a {notation}-index list holds integers") from e
+        return [from_136(i) for i in ints] if notation == "136" else [from_34(i) for i in ints]
+    if notation == "compact":
+        return parse_tiles(text)
+    if notation != "auto":
+        raise ValueError(f"unknown notation {notation!r} (one of {', '.join(NOTATIONS)}, auto)")
+    out: list[Tile] = []
+    for tok in tokens:
+        if tok in MJAI_HONORS or (len(tok) == 3 and tok.endswith("r")):
+            out.append(from_mjai(tok)[0])
+        elif len(tok) == 2 and tok[0] in "WBTFJ" and tok[1].isdigit():
+            out.append(from_botzone(tok))
+        elif "0" in tok:
+            out.extend(t for t, _ in parse_mpsz(tok))
+        else:
+            out.extend(parse_tiles(tok))
+    return out

@@ -51,6 +51,9 @@ def is_ready(hand: HandControl, seat: int) -> bool:
 
 
 class Plugin:
+    # The option kinds this plugin offers players (kind → carries a tile): the
+    # learning-agent environment gives each a fixed action (docs/agents.md).
+    option_kinds: ClassVar[dict[str, bool]] = {TAKE: False}
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,

@@ -80,6 +80,9 @@ def waits_after_kong(hand: HandControl, seat: int, tile: Tile,
 
 
 class Plugin:
+    # The option kinds this plugin offers players (kind → carries a tile): the
+    # learning-agent environment gives each a fixed action (docs/agents.md).
+    option_kinds: ClassVar[dict[str, bool]] = {OPEN_KONG: True}
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,

@@ -30,6 +30,9 @@ DECLARE = "declare"
 
 
 class Plugin:
+    # The option kinds this plugin offers players (kind → carries a tile): the
+    # learning-agent environment gives each a fixed action (docs/agents.md).
+    option_kinds: ClassVar[dict[str, bool]] = {DECLARE: False}
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
