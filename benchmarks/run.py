@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import importlib.metadata
 import io
 import os
@@ -78,11 +79,11 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 RULESETS = ("yongzhou-wangba", "yongzhou-huandiao", "changsha")
 # Simulated too (every shipped ruleset): their scoring has no reference to compare with.
-SIM_ONLY = ("sichuan-xuezhan",)
+SIM_ONLY = ("sichuan-xuezhan", "mcr")
 CONFORMANCE_DIR = Path(__file__).resolve().parent.parent / "tests" / "conformance"
 # Simulation targets, hands/s on one core; full scoring vs the reference.
 SIM_TARGET = {"changsha": 1000, "yongzhou-wangba": 1000, "yongzhou-huandiao": 1000,
-              "sichuan-xuezhan": 1000}
+              "sichuan-xuezhan": 1000, "mcr": 1000}
 # A hand with 4 wildcards may cost at most 3x the same hand with none (ours/ref >= 1/3);
 # Evaluator.is_win >= 0.5x the bare table check; Evaluator.waits >= 5x PyMahjongGB's RegularShanten.
 WILD_COST_RATIO = 1 / 3
@@ -511,6 +512,13 @@ def main() -> None:
     rng = random.Random(args.seed)
     rows += scoring_section(evs, rng, score_hands, repeat)
     rows += waits_section(evs, rng, wait_hands, repeat)
+    if MahjongFanCalculator:  # 国标麻将 against the C++ calculator, interleaved on the same hands
+        import bench_mcr
+
+        print("\n== 国标麻将 full scoring: ours against MahjongFanCalculator (bench_mcr.py) ==")
+        mcr = bench_mcr.run(args.seed, 200 if args.quick else 1000, repeat)
+        if "row" in mcr:
+            rows.append(dataclasses.replace(mcr["row"], target_ratio=GB_TARGET_RATIO))
     sim_evs = {**evs, **{rid: Evaluator(load_ruleset(rid)) for rid in SIM_ONLY}}
     rows += sim_section(sim_evs, args.seed, sim_hands, sim_repeat)
 
