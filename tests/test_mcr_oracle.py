@@ -266,8 +266,9 @@ def test_rules_page_lists_every_fan_of_the_ruleset():
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "mcr.md").read_text(encoding="utf-8")
     rows = {}
-    for m in re.finditer(r"^\| *(\d+) \| (\S+) \| ([^|(]+?) *(?:\([^|]*\))? *\| [^|]+\|$", page, re.M):
-        rows[m.group(2)] = (int(m.group(1)), m.group(3).strip())
+    # | 「中文」 | fan | English (a note) | 不计 |
+    for m in re.finditer(r"^\| *「(\S+)」 \| *(\d+) \| ([^|(]+?) *(?:\([^|]*\))? *\| [^|]+\|$", page, re.M):
+        rows[m.group(1)] = (int(m.group(2)), m.group(3).strip())
     ruleset = {p.name: (p.points, p.en) for p in load_ruleset("mcr").patterns}
     assert rows == ruleset
     oracle_table = {zh: (v, en) for en, (v, zh, _b) in M.FANS.items()}

@@ -105,7 +105,9 @@ def test_play_asks_again_for_a_strange_number(answer: str) -> None:
     code, out = mj("play", "changsha", "--seed", "3", input=f"{answer}\nq\n")
     assert code == 0, out
     assert "请输入 1–" in out, out
-    assert "hand abandoned" not in out and "作废" not in out.replace("本手作废 (hand abandoned): quit", "")
+    # Only 'q' (leaving the table) abandons the hand; the strange answer was asked again.
+    ended = [ln for ln in out.splitlines() if "作废" in ln or "hand abandoned" in ln]
+    assert all("离开牌桌" in ln for ln in ended), ended
 
 
 def test_play_does_not_count_an_abandoned_hand(tmp_path: Path) -> None:
