@@ -360,7 +360,7 @@ class Game:
     # -- phases before play ------------------------------------------------------
 
     def _exchange(self) -> None:
-        """Every seat passes the declared number of tiles in one direction (换三张)."""
+        """Every seat passes the declared number of tiles in one direction."""
         ex = self.flow.exchange
         assert ex is not None
         n = self.ruleset.players
@@ -411,13 +411,13 @@ class Game:
         return tuple(Option("exchange", None, combo) for combo in seen)
 
     def _declare_void(self) -> None:
-        """Every seat declares one suit of the tile set void (定缺)."""
+        """Every seat declares one suit of the tile set void."""
         n = self.ruleset.players
         suits = sorted({t // 9 for t in self.ruleset.tileset.kinds if not is_honor(t)})
         for i in range(n):
             seat = (self.dealer + i) % n
             options = tuple(Option("declare", value="mps"[x]) for x in suits)
-            choice = self._ask(Decision("declare", seat, options, prompt="declare a void suit (定缺)"))
+            choice = self._ask(Decision("declare", seat, options, prompt="declare a void suit"))
             self.seats[seat].state["void_suit"] = choice.value
             self._event("declare", seat=seat, what="void_suit", value=choice.value)
 

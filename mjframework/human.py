@@ -330,7 +330,7 @@ class Announcer:
                          f"   换入 {tiles_label([_code_tile(c) for c in got], w)}")
         elif t == "declare":
             if e["what"] == "void_suit":
-                echo(f"{self.name(e['seat'])} 定缺 {SUIT_NAMES.get(e['value'], e['value'])}")
+                echo(f"{self.name(e['seat'])} 缺 {SUIT_NAMES.get(e['value'], e['value'])}")
             elif e["what"] == "ready":
                 echo(f"{self.name(e['seat'])} 报听")
             else:

@@ -360,7 +360,7 @@ class Scoring:
 
 @dataclass(frozen=True)
 class Exchange:
-    """Tiles passed between players before play (换三张)."""
+    """Tiles passed between players before play."""
 
     tiles: int
     same_suit: bool = True  # all from one suit (honors count as one suit)
@@ -371,7 +371,7 @@ class Exchange:
 
 @dataclass(frozen=True)
 class VoidSuit:
-    """Each player declares a suit void (定缺) and must get rid of it."""
+    """Each player declares a suit void and must get rid of it."""
 
     discard_first: bool = True  # while held, only tiles of the void suit may be discarded
     claim: bool = False  # may claim (pung / kong / chow) a tile of the void suit

@@ -44,7 +44,7 @@ class Option:
         if self.kind == "exchange":
             return f"换 {format_tiles(self.tiles, 'chinese')}"
         if self.kind == "declare" and self.value is not None:
-            return f"定缺 {SUIT_NAMES.get(self.value, self.value)}"
+            return f"缺 {SUIT_NAMES.get(self.value, self.value)}"
         if self.value == "ready" and self.tile is not None:
             return f"报听 {name} {tile_name(self.tile)}"
         if self.tile is not None:

@@ -747,7 +747,7 @@ def test_a_player_sees_only_its_own_exchange_and_everyone_the_declarations(tmp_p
     for e in events:
         seat1(e)
     text = "\n".join(lines)
-    assert "换牌" in text and text.count("换出") == 1 and text.count("定缺") == 4
+    assert "换牌" in text and text.count("换出") == 1 and text.count(" 缺 ") == 4
 
 
 def test_rule_card_tells_the_flow(tmp_path: Path) -> None:

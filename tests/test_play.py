@@ -224,7 +224,7 @@ def test_human_player_types_the_tiles_of_an_exchange() -> None:
 
 def test_ready_and_declare_labels() -> None:
     assert option_label(Option("discard", 10, value="ready"), None) == "报听 打 二筒"
-    assert option_label(Option("declare", value="p"), None) == "定缺 筒"
+    assert option_label(Option("declare", value="p"), None) == "缺 筒"
 
 
 def test_watch_with_a_speed_in_line_mode() -> None:
