@@ -8,7 +8,7 @@ import sys
 import click
 
 from .cli import main
-from .cli_game import _int
+from .cli_game import _int, bot_timeout_seconds
 
 
 @main.command("match")
@@ -34,13 +34,7 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
     n = _int(hands, "--hands", minimum=1)
     s = _int(seed, "--seed")
     assert n is not None and s is not None
-    try:
-        timeout = float(bot_timeout)
-        if not timeout > 0:
-            raise ValueError
-    except ValueError:
-        raise click.BadParameter(f"a number of seconds > 0, not {bot_timeout!r}",
-                                 param_hint="--bot-timeout") from None
+    timeout = bot_timeout_seconds(bot_timeout)
     try:
         specs = parse_bot_specs(bots)
     except ValueError as e:

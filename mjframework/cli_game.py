@@ -57,6 +57,17 @@ def _float(value: str | None, what: str) -> float | None:
     return x
 
 
+def bot_timeout_seconds(text: str) -> float:
+    """``--bot-timeout``: a number of seconds above 0 (a usage error otherwise)."""
+    try:
+        timeout = float(text)
+    except ValueError:
+        timeout = 0.0
+    if not timeout > 0:
+        raise click.BadParameter(f"a number of seconds > 0, not {text!r}", param_hint="--bot-timeout")
+    return timeout
+
+
 def _full_screen_ok() -> bool:
     """The full-screen table needs a terminal on both ends and the optional Textual library."""
     if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
@@ -227,13 +238,7 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     assert n is not None
     from .extbot import parse_bot_specs
 
-    try:
-        timeout = float(bot_timeout)
-        if not timeout > 0:
-            raise ValueError
-    except ValueError:
-        raise click.BadParameter(f"a number of seconds > 0, not {bot_timeout!r}",
-                                 param_hint="--bot-timeout") from None
+    timeout = bot_timeout_seconds(bot_timeout)
     try:
         specs = parse_bot_specs(bots)
         if not plain and not specs and _full_screen_ok():
