@@ -45,18 +45,6 @@ def _int(value: str | None, what: str, *, minimum: int | None = None) -> int | N
     return n
 
 
-def _float(value: str | None, what: str) -> float | None:
-    if value is None:
-        return None
-    try:
-        x = float(value.strip())
-    except ValueError:
-        raise MJError(f"{what} must be a number of seconds, got {value!r}") from None
-    if not 0 <= x <= 60:
-        raise MJError(f"{what} must be between 0 and 60 seconds, got {value}")
-    return x
-
-
 def bot_timeout_seconds(text: str) -> float:
     """``--bot-timeout``: a number of seconds above 0 (a usage error otherwise)."""
     try:
@@ -159,13 +147,13 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
         sys.exit(1)
 
 
-def _seconds(value: str, what: str) -> float:
+def _seconds(value: str, what: str, most: float = 86400) -> float:
     try:
         x = float(value.strip())
     except ValueError:
         raise MJError(f"{what} must be a number of seconds, got {value!r}") from None
-    if not 0 <= x <= 86400:
-        raise MJError(f"{what} must be between 0 and 86400 seconds, got {value!r}")
+    if not 0 <= x <= most:
+        raise MJError(f"{what} must be between 0 and {most:g} seconds, got {value!r}")
     return x
 
 
@@ -232,7 +220,7 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
 
     n = _int(hands, "--hands", minimum=1)
     s = _int(seed, "--seed")
-    pause = _float(speed, "--speed")
+    pause = None if speed is None else _seconds(speed, "--speed", most=60)
     if s is None:
         s = random.SystemRandom().randrange(10**9)
     assert n is not None

@@ -50,6 +50,26 @@ _need_pairs = wintable.need_pairs
 _ZEROS = [0] * NUM_KINDS
 
 
+
+def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], stand: Tile | None
+                  ) -> tuple[list[int], int, int]:
+    """Counts of ``concealed`` + ``win`` by kind, with the wildcards and the stand-in taken out:
+    ``(counts, wildcards, stand-ins)``."""
+    c = _ZEROS[:]
+    for t in concealed:
+        c[t] += 1
+    c[win] += 1
+    w = 0
+    for k in wild:
+        if c[k]:
+            w += c[k]
+            c[k] = 0
+    s = 0
+    if stand is not None and c[stand]:
+        s = c[stand]
+        c[stand] = 0
+    return c, w, s
+
 class WinScreen:
     """The fast paths of one evaluator (built by :class:`~.scoring.Evaluator` on first use)."""
 
@@ -155,19 +175,7 @@ class WinScreen:
             return False
         if ev._void_rule and ev.void_refuses(hand, ctx):
             return False
-        c = _ZEROS[:]
-        for t in hand.concealed:
-            c[t] += 1
-        c[win] += 1
-        w = 0
-        for k in wild:
-            if c[k]:
-                w += c[k]
-                c[k] = 0
-        s = 0
-        if stand is not None and c[stand]:
-            s = c[stand]
-            c[stand] = 0
+        c, w, s = _split_counts(hand.concealed, win, wild, stand)
         verdict = self._verdict(c, w, s, stand, eff, hand.concealed, hand.melds, win)
         if verdict is None:
             return ev._score(hand, ctx, wildcard).win
@@ -181,19 +189,7 @@ class WinScreen:
         builds a context for each seat that might win on a discard.
         """
         wild, stand, eff = self.wild_info(wildcard)
-        c = _ZEROS[:]
-        for t in concealed:
-            c[t] += 1
-        c[win] += 1
-        w = 0
-        for k in wild:
-            if c[k]:
-                w += c[k]
-                c[k] = 0
-        s = 0
-        if stand is not None and c[stand]:
-            s = c[stand]
-            c[stand] = 0
+        c, w, s = _split_counts(concealed, win, wild, stand)
         return self._verdict(c, w, s, stand, eff, concealed, melds, win) is not False
 
     def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
