@@ -25,37 +25,14 @@ hits both sides alike.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
-
-def _cpu_pass(fn: Callable[..., Any], items: Sequence[tuple[Any, ...]], n: int) -> float:
-    t0 = time.process_time()
-    for _ in range(n):
-        for args in items:
-            fn(*args)
-    return time.process_time() - t0
-
-
-def interleave_local(contenders: dict[str, tuple[Callable[..., Any], Sequence[tuple[Any, ...]]]],
-                     rounds: int, min_time: float = 0.05) -> dict[str, list[float]]:
-    """CPU seconds of one pass per round for each contender, alternating the order."""
-    passes = {name: max(1, int(min_time / max(_cpu_pass(fn, items, 1), 1e-9) + 0.999))
-              for name, (fn, items) in contenders.items()}
-    seconds: dict[str, list[float]] = {name: [] for name in contenders}
-    names = list(contenders)
-    for r in range(rounds):
-        for name in names if r % 2 == 0 else reversed(names):
-            fn, items = contenders[name]
-            seconds[name].append(_cpu_pass(fn, items, passes[name]) / passes[name])
-    return seconds
+from _timing import comparison_row, interleave, report_comparison  # noqa: E402 (the folder's shared timing)
 
 
 def make_hands(seed: int, n: int):
@@ -98,22 +75,9 @@ def run(seed: int = 1, hands: int = 1000, rounds: int = 5) -> dict[str, Any]:
 
     contenders = {"ours": (ev.evaluate, ours_items), "ref": (ref, [(a,) for a in ref_items])}
     label = f"scoring: mcr, {len(ours_items)} winning hands"
-    try:  # the shared helper, when this checkout has it
-        from _timing import comparison_row, interleave, report_comparison
-
-        comp = interleave(label, contenders, rounds=rounds)
-        print(report_comparison(comp))
-        return {"row": comparison_row(label, comp), "seconds": comp.seconds, "items": comp.items}
-    except ImportError:
-        seconds = interleave_local(contenders, rounds)
-        n = len(ours_items)
-        ratios = [r / o for o, r in zip(seconds["ours"], seconds["ref"], strict=True)]
-        ours_rate = n / statistics.median(seconds["ours"])
-        ref_rate = n / statistics.median(seconds["ref"])
-        print(f"{label:<44} {ours_rate:>10,.0f}/s {1e6 / ours_rate:8.1f} µs   "
-              f"ref {ref_rate:>10,.0f}/s {1e6 / ref_rate:6.1f} µs   "
-              f"ours/ref = {statistics.median(ratios):.3f}x ({min(ratios):.3f}–{max(ratios):.3f})")
-        return {"seconds": seconds, "items": n}
+    comp = interleave(label, contenders, rounds=rounds)
+    print(report_comparison(comp))
+    return {"row": comparison_row(label, comp), "seconds": comp.seconds, "items": comp.items}
 
 
 def main() -> None:
