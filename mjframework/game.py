@@ -14,6 +14,7 @@ decisions replay the same hand exactly.
 from __future__ import annotations
 
 import random
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -23,9 +24,11 @@ from . import settlement as st
 from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
+from .outcomes import Discard, EndDrawn, HandEnd, OptionOutcome, Win, option_outcome
 from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 from .plugins import EngineAbort, PluginError, call_hook, hook_is_live
 from .scoring import Evaluator, Score
+from .stash import Stash
 from .tiles import HONOR_BASE, Tile, is_flower, is_honor, tile_code
 from .visibility import BY_SEAT, NOBODY, is_face_down
 
@@ -65,7 +68,9 @@ class _Resume(BaseException):
 
 
 class _HandOver(BaseException):
-    """Raised by the ending methods so a plugin's procedure can end the hand from anywhere.
+    """Raised by the deprecated ending methods (``HandControl.win``, ``end_drawn``,
+    ``rob_kong``), which end the hand from inside a plugin's frame; plugins now return
+    a :class:`~mjframework.outcomes.Win` / :class:`~mjframework.outcomes.EndDrawn` instead.
 
     A BaseException so that the guard around plugin hooks, which turns a
     plugin's ``Exception`` into an abandoned hand, lets it through.
@@ -478,7 +483,9 @@ class Game:
                     outcome, pending, flags = pending, None, set()
                 elif must_draw:
                     if self.wall.live_remaining() == 1:
-                        self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
+                        ended = self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
+                        if isinstance(ended, Win | EndDrawn):
+                            return self._end_by_plugin(ended)
                     t = self._draw(seat, "wall")
                     if t is None:
                         return self._exhausted()
@@ -560,13 +567,14 @@ class Game:
                 decision = Decision("turn", seat, tuple(options + extra), drawn)
             choice = self._ask(decision)
             if choice.kind not in ("win", "kong", "discard"):
-                outcome = self.hook("mj_handle_option", firstresult=True, hand=self.control,
-                                    seat=seat, option=choice)
+                outcome = self._handle_option(seat, choice)
                 if outcome is None:
                     raise HandAbandoned(f"no plugin handles the option {choice.kind!r}")
-                if outcome[0] == "discard":
-                    return self._discard(seat, outcome[1], set(outcome[2]))
-                drawn, flags = outcome[1], set(outcome[2])
+                if isinstance(outcome, Discard):
+                    return self._discard(seat, outcome.tile, set(outcome.flags))
+                if isinstance(outcome, Win | EndDrawn):
+                    return self._end_by_plugin(outcome)
+                drawn, flags = outcome.tile, set(outcome.flags)
                 continue
             if choice.kind == "win":
                 return self._settle_win([seat], win_tile, "self_draw", None, flags,
@@ -804,13 +812,34 @@ class Game:
         _, _, choice, seat, _ = top
         if choice.kind not in ("kong", "pung", "chow"):
             self._offered = (discarder, tile)
-            outcome = self.hook("mj_handle_option", firstresult=True, hand=self.control,
-                                seat=seat, option=choice)
+            outcome = self._handle_option(seat, choice)
             self._offered = None
-            if outcome is None or outcome[0] != "discard":
+            if isinstance(outcome, Win | EndDrawn):
+                return self._end_by_plugin(outcome)
+            if not isinstance(outcome, Discard):
                 raise HandAbandoned(f"no plugin carries out the claim {choice.kind!r}")
-            return "outcome", seat, self._discard(seat, outcome[1], set(outcome[2]))
+            return "outcome", seat, self._discard(seat, outcome.tile, set(outcome.flags))
         return self._take_claim(seat, choice, discarder, tile)
+
+    def _handle_option(self, seat: int, choice: Option) -> OptionOutcome | None:
+        """Ask the plugins to carry out ``choice``: their typed outcome (old tuples converted)."""
+        value = self.hook("mj_handle_option", firstresult=True, hand=self.control, seat=seat, option=choice)
+        try:
+            return option_outcome(value)
+        except TypeError as e:
+            raise HandAbandoned(str(e)) from None
+
+    def _end_by_plugin(self, end: HandEnd) -> HandResult:
+        """Carry out a plugin's :class:`Win` or :class:`EndDrawn`, returned from its hook."""
+        if isinstance(end, EndDrawn):
+            return self._exhausted(end.next_dealer)
+        hands = {}
+        for w in end.seats:
+            held = list(self.seats[w].hand)
+            if end.win_by == "self_draw":
+                held.remove(end.tile)
+            hands[w] = self._hand(w, end.tile, held)
+        return self._settle_win(list(end.seats), end.tile, end.win_by, end.discarder, end.flag_sets(), hands)
 
     def _take_claim(self, seat: int, choice: Option, discarder: int, tile: Tile) -> Any:
         """``seat`` takes the discard into the meld ``choice.tiles`` (a ``claim`` event);
@@ -853,9 +882,17 @@ class Game:
 
     def _rob(self, kong_seat: int, tile: Tile) -> HandResult | None:
         """Others may rob an added kong where the ruleset allows it."""
-        if self.win_rules.get("robbed_kong") != "added" or self._is_wild(tile):
+        robbers = self._robbers(kong_seat, tile)
+        if not robbers:
             return None
-        robbers = []
+        return self._settle_win(robbers, tile, "robbed_kong", kong_seat, set(),
+                                {r: self._hand(r, tile) for r in robbers})
+
+    def _robbers(self, kong_seat: int, tile: Tile) -> list[int]:
+        """The seats that rob ``kong_seat``'s added kong of ``tile`` (asked in turn), if any."""
+        if self.win_rules.get("robbed_kong") != "added" or self._is_wild(tile):
+            return []
+        robbers: list[int] = []
         for seat in self._seats_after(kong_seat):
             s = self.seats[seat]
             if not self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard):
@@ -866,12 +903,9 @@ class Game:
             choice = self._ask(Decision("rob", seat, (Option("win", tile), Option("pass")), tile, kong_seat))
             if choice.kind == "win":
                 robbers.append(seat)
-        if not robbers:
-            return None
-        if self.win_rules.get("discard_winners", "first_in_turn") != "all":
+        if robbers and self.win_rules.get("discard_winners", "first_in_turn") != "all":
             robbers = robbers[:1]
-        return self._settle_win(robbers, tile, "robbed_kong", kong_seat, set(),
-                                {r: self._hand(r, tile) for r in robbers})
+        return robbers
 
     # -- endings ----------------------------------------------------------------
 
@@ -1106,11 +1140,18 @@ class HandControl:
     """What a plugin may see and do during a hand (passed to game hooks as ``hand``).
 
     Seeing returns copies; doing goes through the same rules and events as
-    the engine's own moves. :meth:`win` and :meth:`end_drawn` end the hand.
+    the engine's own moves. A plugin ends the hand or a turn by *returning* a
+    typed result from its hook (:class:`~mjframework.outcomes.Win`,
+    :class:`~mjframework.outcomes.EndDrawn`, :class:`~mjframework.outcomes.Discard`,
+    :class:`~mjframework.outcomes.Continue`); the engine acts on it. State a plugin
+    keeps for this hand goes in :attr:`stash`.
     """
 
     def __init__(self, game: Game) -> None:
         self._g = game
+        #: Per-hand plugin state, keyed by :class:`~mjframework.stash.StashKey` objects;
+        #: dropped with the hand (a plugin instance serves every hand of its ruleset).
+        self.stash = Stash()
 
     # -- seeing ----------------------------------------------------------------
 
@@ -1280,9 +1321,19 @@ class HandControl:
         g.seats[seat].discards.append(tile)
         g._event("discard", seat=seat, tile=tile_code(tile))
 
+    def offer_rob(self, seat: int, tile: Tile) -> Win | None:
+        """Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say:
+        the players who may rob are asked in turn. Returns the robbery as a :class:`Win` for
+        the hook to return (the engine settles it), or ``None`` if nobody robs."""
+        robbers = self._g._robbers(seat, tile)
+        return Win(tuple(robbers), tile, "robbed_kong", seat) if robbers else None
+
     def rob_kong(self, seat: int, tile: Tile) -> None:
-        """Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say;
-        ends the hand if someone robs it."""
+        """Deprecated: ``robbed = hand.offer_rob(seat, tile)`` and return ``robbed`` if not None.
+
+        Ends the hand, unwinding through the caller, if someone robs the kong."""
+        _deprecated("HandControl.rob_kong() is deprecated: return hand.offer_rob(seat, tile) "
+                    "from the hook when it is not None")
         result = self._g._rob(seat, tile)
         if result is not None:
             raise _HandOver(result)
@@ -1316,20 +1367,21 @@ class HandControl:
 
     def win(self, seats: Sequence[int], tile: Tile, win_by: str, discarder: int | None = None,
             flags: Sequence[str] | dict[int, Sequence[str]] = ()) -> None:
-        """Settle the win(s) and end the hand."""
-        g = self._g
-        flag_sets: Any = ({k: set(v) for k, v in flags.items()} if isinstance(flags, dict)
-                          else set(flags))
-        hands = {}
-        for w in seats:
-            held = list(g.seats[w].hand)
-            if win_by == "self_draw":
-                held.remove(tile)
-            hands[w] = g._hand(w, tile, held)
-        raise _HandOver(g._settle_win(list(seats), tile, win_by, discarder, flag_sets, hands))
+        """Deprecated: return ``Win(seats, tile, win_by, discarder, flags)`` from the hook.
+
+        Settles the win(s) and ends the hand, unwinding through the caller."""
+        _deprecated("HandControl.win() is deprecated: return "
+                    "mjframework.plugin.Win(seats, tile, win_by, discarder, flags) from the hook")
+        fl: tuple[str, ...] | dict[int, tuple[str, ...]] = (
+            {k: tuple(v) for k, v in flags.items()} if isinstance(flags, dict) else tuple(flags))
+        raise _HandOver(self._g._end_by_plugin(Win(tuple(seats), tile, win_by, discarder, fl)))
 
     def end_drawn(self, next_dealer: int | None = None) -> None:
-        """End the hand as drawn (流局); ``next_dealer`` overrides the ruleset's rule."""
+        """Deprecated: return ``EndDrawn(next_dealer)`` from the hook.
+
+        Ends the hand as drawn (流局), unwinding through the caller."""
+        _deprecated("HandControl.end_drawn() is deprecated: return "
+                    "mjframework.plugin.EndDrawn(next_dealer) from the hook")
         raise _HandOver(self._g._exhausted(next_dealer))
 
     def evaluate_opening(self, seat: int) -> Score:
@@ -1349,6 +1401,11 @@ class HandControl:
         g.settled = [a + b for a, b in zip(g.settled, net, strict=True)]
         g._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
         return net
+
+
+def _deprecated(message: str) -> None:
+    # stacklevel 3: the plugin line that called the HandControl method.
+    warnings.warn(message + " (removed in the next release)", DeprecationWarning, stacklevel=3)
 
 
 __all__ = ["KONG_PAYMENT_KEY", "Game", "HandAbandoned", "HandControl", "HandResult", "SeatState"]

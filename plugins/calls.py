@@ -33,15 +33,12 @@ Tiles are said by their Chinese names (三筒, 八万, 西, 发).
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.hookspecs import hookimpl
-from mjframework.settlement import SettlementContext
-from mjframework.tiles import parse_tile, tile_name
+from mjframework.plugin import SettlementContext, StashKey, hookimpl, parse_tile, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mjframework.game import HandControl
+    from mjframework.plugin import HandControl
 
 
 def _template(*names: str) -> dict[str, Any]:
@@ -122,8 +119,9 @@ class Plugin:
         self.prefix_to_pattern = ak.get("prefix_to", "call") == "pattern"
         self.kong_replace: dict[str, str] = dict(ak.get("replace", {}))
         self.repeat = [(frozenset(r["calls"]), str(r["say"])) for r in options.get("repeat", [])]
-        # The sum of the wildcard dice, per hand, until the wildcard event says the tile.
-        self._wildcard_dice: weakref.WeakKeyDictionary[HandControl, int] = weakref.WeakKeyDictionary()
+        # The sum of the wildcard dice, kept on the hand until the wildcard event says the tile
+        # (a key of this instance's own, as each instance kept its own table before).
+        self._wildcard_dice = StashKey[int]()
 
     @hookimpl
     def mj_plugin_info(self) -> dict[str, Any]:
@@ -163,14 +161,14 @@ class Plugin:
         if kind == "dice":
             values = [int(v) for v in event.get("values", [])]
             if event.get("purpose") == "wildcard":
-                self._wildcard_dice[hand] = sum(values)
+                hand.stash[self._wildcard_dice] = sum(values)
             elif event.get("purpose") == "break" and self.dice_high is not None and values:
                 high = self.dice_high.get(max(values))
                 if high is not None:
                     return high + self.dice_low.format(n=self.number(min(values))), hand.dealer
             return None
         if kind == "wildcard":
-            n = self._wildcard_dice.pop(hand, None)
+            n = hand.stash.pop(self._wildcard_dice, None)
             if self.wildcard_say is None or n is None:
                 return None
             return self.wildcard_say.format(n=self.number(n), tile=_name(event["wildcard"]),

@@ -34,12 +34,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.hookspecs import hookimpl
-from mjframework.players import Option
-from mjframework.tiles import tile_code, tile_name
+from mjframework.plugin import EndDrawn, HandEnd, Option, Win, hookimpl, tile_code, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mjframework.game import HandControl, HandResult
+    from mjframework.plugin import HandControl, HandResult
 
 TAKE = "take_last"
 PASS = "pass"
@@ -82,7 +80,7 @@ class Plugin:
         return [pas, take]
 
     @hookimpl
-    def mj_last_tile(self, hand: HandControl, seat: int) -> bool | None:
+    def mj_last_tile(self, hand: HandControl, seat: int) -> HandEnd | None:
         n = hand.players
         taker = None
         for s in ((seat + i) % n for i in range(n)):
@@ -94,15 +92,12 @@ class Plugin:
                 taker = s
                 break
         if taker is None:  # everybody passed: drawn, the first who could take it deals
-            hand.end_drawn(next_dealer=seat)
-            return True  # (end_drawn and win end the hand: never reached)
+            return EndDrawn(next_dealer=seat)
         tile = hand.draw(taker)
         if tile is None:  # cannot happen with one live tile left; end cleanly anyway
-            hand.end_drawn(next_dealer=taker)
-            return True
+            return EndDrawn(next_dealer=taker)
         if hand.can_win(taker, tile, "self_draw", flags=["last_tile"]):  # a taker who can win does: 海底捞月
-            hand.win([taker], tile, "self_draw", flags=["last_tile"])
-            return True
+            return Win((taker,), tile, "self_draw", flags=("last_tile",))
         hand.emit("haidi_shown", seat=taker, tile=tile_code(tile), text=f"亮海底 {tile_name(tile)}")
         winners = []
         for s in ((taker + i) % n for i in range(1, n)):
@@ -115,10 +110,8 @@ class Plugin:
                 if self.winners == "first":
                     break
         if winners:  # 海底炮, the taker paying as discarder
-            hand.win(winners, tile, "discard", discarder=taker, flags=["last_tile"])
-        else:  # drawn: the taker deals next
-            hand.end_drawn(next_dealer=taker)
-        return True
+            return Win(tuple(winners), tile, "discard", discarder=taker, flags=("last_tile",))
+        return EndDrawn(next_dealer=taker)  # drawn: the taker deals next
 
     @hookimpl
     def mj_next_dealer(self, hand: HandControl, result: HandResult) -> int | None:

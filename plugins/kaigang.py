@@ -40,13 +40,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.hand import Meld
-from mjframework.hookspecs import hookimpl
-from mjframework.players import Decision, Option
-from mjframework.tiles import Tile, tile_code, tile_name
+from mjframework.plugin import (
+    Decision,
+    Discard,
+    EndDrawn,
+    Meld,
+    Option,
+    OptionOutcome,
+    Tile,
+    Win,
+    hookimpl,
+    tile_code,
+    tile_name,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mjframework.game import HandControl
+    from mjframework.plugin import HandControl
 
 OPEN_KONG = "open_kong"
 WIN_FLAGS = ("open_kong", "after_kong")
@@ -128,7 +137,7 @@ class Plugin:
         return out or None
 
     @hookimpl
-    def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> tuple | None:
+    def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> OptionOutcome | None:
         if option.kind != OPEN_KONG:
             return None
         tile = option.tile
@@ -145,8 +154,10 @@ class Plugin:
         else:  # a concealed kong lies face down: only its owner sees the tile until the hand's end
             hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="concealed", text="开杠",
                       hidden={"tile": seat})
-        if added:
-            hand.rob_kong(seat, tile)  # 抢杠胡 where the ruleset allows it; ends the hand if robbed
+        if added:  # 抢杠胡 where the ruleset allows it: the robbery ends the hand
+            robbed = hand.offer_rob(seat, tile)
+            if robbed is not None:
+                return robbed
         if not claimed:
             hand.make_kong(seat, tile)
         total = sum(hand.roll(self.dice, "open_kong", text="开杠"))
@@ -158,12 +169,10 @@ class Plugin:
         if drawn is None:
             drawn = hand.draw(seat)
         if drawn is None:  # no tile left anywhere (not offered then): the hand is drawn
-            hand.end_drawn()
-            return None  # (end_drawn and win end the hand: never reached)
+            return EndDrawn()
         hand.lock(seat)
         # A draw from the kong end is never the 海底: if it took the last drawable tile
         # the hand has no last tile (no 海底捞月 / 海底炮), as for any replacement draw.
         if hand.can_win(seat, drawn, "self_draw", None, WIN_FLAGS):
-            hand.win([seat], drawn, "self_draw", flags=list(WIN_FLAGS))  # 杠上开花
-            return None
-        return ("discard", drawn, ["after_kong_discard"])  # discarded at once: 杠上炮
+            return Win((seat,), drawn, "self_draw", flags=WIN_FLAGS)  # 杠上开花
+        return Discard(drawn, ("after_kong_discard",))  # discarded at once: 杠上炮

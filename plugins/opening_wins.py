@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.hookspecs import hookimpl
-from mjframework.players import Option
+from mjframework.plugin import Option, hookimpl
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mjframework.game import HandControl
+    from mjframework.plugin import HandControl
 
 DECLARE = "declare"
 

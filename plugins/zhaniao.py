@@ -40,17 +40,25 @@ listed before other plugins that name the next dealer.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.errors import MJError
-from mjframework.hookspecs import hookimpl
-from mjframework.settlement import Settlement, SettlementContext
-from mjframework.tiles import Tile, TileParseError, parse_tiles, rank_of, tile_code, tile_name
+from mjframework.plugin import (
+    MJError,
+    Settlement,
+    SettlementContext,
+    StashKey,
+    Tile,
+    TileParseError,
+    hookimpl,
+    parse_tiles,
+    rank_of,
+    tile_code,
+    tile_name,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mjframework.game import HandControl, HandResult
+    from mjframework.plugin import HandControl, HandResult
 
 
 @dataclass
@@ -112,8 +120,8 @@ class Plugin:
         self.dealer_min = int(bd.get("opening_winners", 2))
         self.dealer_also = frozenset(bd.get("also_count", ()))
         # One plugin instance serves every hand of a ruleset (a simulation reuses
-        # it), so the birds of a hand are kept per hand, and dropped with it.
-        self._hands: weakref.WeakKeyDictionary[HandControl, _HandBirds] = weakref.WeakKeyDictionary()
+        # it), so the birds of a hand are kept on the hand (its stash), and dropped with it.
+        self._birds_key = StashKey[_HandBirds]()
 
     @hookimpl
     def mj_plugin_info(self) -> dict[str, Any]:
@@ -134,7 +142,7 @@ class Plugin:
     def mj_settlement_inputs(self, hand: HandControl, context: SettlementContext) -> dict[str, Any] | None:
         if "birds" in context.extra or self.birds <= 0:
             return None
-        state = self._hands.setdefault(hand, _HandBirds())
+        state = hand.stash.setdefault(self._birds_key, _HandBirds())
         key = (context.kind, hand.live_remaining())
         if key not in state.flips:
             tiles = hand.peek_live(self.birds)
@@ -154,7 +162,7 @@ class Plugin:
     def mj_next_dealer(self, hand: HandControl, result: HandResult) -> int | None:
         if self.dealer_min <= 0:
             return None
-        state = self._hands.get(hand)
+        state = hand.stash.get(self._birds_key)
         if state is None or not state.opening:
             return None
         winners = set(hand.opening_winners)

@@ -22,6 +22,7 @@ from mjframework.bots import GreedyBot, RandomBot
 from mjframework.cli import main
 from mjframework.game import Game, HandResult
 from mjframework.players import Decision, Option
+from mjframework.plugin import EndDrawn, Win
 from mjframework.plugins import available_plugins
 from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
@@ -236,10 +237,6 @@ def test_haidi_is_reached_often_with_bots(table: Any) -> None:
 # -- the procedure on a stand-in table ----------------------------------------------------
 
 
-class Over(Exception):
-    pass
-
-
 class FakeScore:
     def __init__(self, win: bool) -> None:
         self.win = win
@@ -259,7 +256,6 @@ class FakeHand:
         self.hands = {s: tuple(parse_tiles(h)) for s, h in (hands or {}).items()}
         self.events: list[dict] = []
         self.asked: list[Decision] = []
-        self.ended: tuple | None = None
 
     def ask(self, seat: int, options: list[Option], tile: int | None = None, kind: str = "plugin",
             **_: Any) -> Option:
@@ -292,21 +288,16 @@ class FakeHand:
               flags: Any = ()) -> list[int]:
         return [t for t in range(34) if self.score_win(seat, t, win_by, None, ("last_tile",)).win]
 
-    def win(self, seats: list[int], tile: int, win_by: str, discarder: int | None = None,
-            flags: Any = ()) -> None:
-        self.ended = ("win", list(seats), win_by, discarder, list(flags))
-        raise Over
-
-    def end_drawn(self, next_dealer: int | None = None) -> None:
-        self.ended = ("draw", next_dealer)
-        raise Over
 
 
 def run(plugin: haidi.Plugin, hand: FakeHand, seat: int) -> tuple:
-    with pytest.raises(Over):
-        plugin.mj_last_tile(hand=hand, seat=seat)
-    assert hand.ended is not None
-    return hand.ended
+    """The hand's end the plugin returns (it always ends the hand), as a tuple."""
+    ended = plugin.mj_last_tile(hand=hand, seat=seat)  # type: ignore[arg-type]
+    if isinstance(ended, EndDrawn):
+        return ("draw", ended.next_dealer)
+    assert isinstance(ended, Win), ended
+    assert isinstance(ended.flags, tuple)
+    return ("win", list(ended.seats), ended.win_by, ended.discarder, list(ended.flags))
 
 
 def test_shown_tile_several_winners_all_win() -> None:

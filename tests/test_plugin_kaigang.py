@@ -26,6 +26,7 @@ from mjframework.cli import main
 from mjframework.game import Game, HandControl, HandResult
 from mjframework.hand import Meld, WinContext, parse_meld
 from mjframework.players import Decision, Option
+from mjframework.plugin import Discard, Win
 from mjframework.plugins import available_plugins
 from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
@@ -316,10 +317,6 @@ def test_offered_only_when_ready(table: Any) -> None:
 # -- the procedure on a stand-in table ----------------------------------------------------
 
 
-class Over(Exception):
-    pass
-
-
 class FakeScore:
     def __init__(self, win: bool) -> None:
         self.win = win
@@ -340,7 +337,6 @@ class FakeHand:
         self.dice = dice
         self.calls: list[tuple] = []
         self.locked = False
-        self.ended: tuple | None = None
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         return tuple(sorted(self.held))
@@ -389,22 +385,12 @@ class FakeHand:
                 flags: Any = ()) -> bool:
         return self.score_win(seat, tile, win_by, discarder, flags).win
 
-    def rob_kong(self, seat: int, tile: int) -> None:
+    def offer_rob(self, seat: int, tile: int) -> Win | None:
         """As the engine does: every other seat that can rob is asked; all who do win."""
         robbers = [s for s in ((seat + i) % 4 for i in range(1, 4))
                    if self.can_win(s, tile, "robbed_kong", seat)
                    and self.ask(s, [Option("win", tile), Option("pass")], tile, kind="rob").kind == "win"]
-        if robbers:
-            self.win(robbers, tile, "robbed_kong", discarder=seat)
-
-    def win(self, seats: list[int], tile: int, win_by: str, discarder: int | None = None,
-            flags: Any = ()) -> None:
-        self.ended = ("win", list(seats), tile_code(tile), win_by, discarder, list(flags))
-        raise Over
-
-    def end_drawn(self, next_dealer: int | None = None) -> None:
-        self.ended = ("draw", next_dealer)
-        raise Over
+        return Win(tuple(robbers), tile, "robbed_kong", seat) if robbers else None
 
 
 def handle(hand: FakeHand, tile: str = "5p") -> Any:
@@ -415,40 +401,36 @@ def handle(hand: FakeHand, tile: str = "5p") -> Any:
 def test_discard_when_no_win() -> None:
     hand = FakeHand("5p 123m", stacks={7: "9s", 1: "1s"}, dice=(3, 4))
     t9s = parse_tiles("9s")[0]
-    assert handle(hand) == ("discard", t9s, ["after_kong_discard"])
+    assert handle(hand) == Discard(t9s, ("after_kong_discard",))
     assert hand.locked
     assert ("draw_from_end", 7) in hand.calls and ("draw",) not in hand.calls
 
 
 def test_win_on_the_drawn_tile() -> None:
     hand = FakeHand("5555p", stacks={7: "9s", 1: "1s"}, wins=frozenset({(0, "self_draw")}))
-    with pytest.raises(Over):
-        handle(hand)
-    assert hand.ended == ("win", [0], "9s", "self_draw", None, ["open_kong", "after_kong"])
+    assert handle(hand) == Win((0,), parse_tiles("9s")[0], "self_draw", None, ("open_kong", "after_kong"))
 
 
 def test_counting_past_the_stacks_left_and_the_last_tile() -> None:
     # Sum 7, only two stacks left at the end: the 2nd back is taken. It is the last tile,
     # taken by a draw from the kong end: the hand has no 海底, so no last_tile flag.
     hand = FakeHand("5p 123m", stacks={2: "9s"}, dice=(3, 4))
-    assert handle(hand) == ("discard", parse_tiles("9s")[0], ["after_kong_discard"])
+    assert handle(hand) == Discard(parse_tiles("9s")[0], ("after_kong_discard",))
     assert [c[1] for c in hand.calls if c[0] == "draw_from_end"] == [7, 6, 5, 4, 3, 2]
     # No stack at the end has a tile: the next live tile.
     hand = FakeHand("5p 123m", stacks={}, live="4m 6m", dice=(1, 1))
-    assert handle(hand) == ("discard", parse_tiles("4m")[0], ["after_kong_discard"])
+    assert handle(hand) == Discard(parse_tiles("4m")[0], ("after_kong_discard",))
     assert ("draw",) in hand.calls
 
 
 def test_an_opened_added_kong_can_be_robbed() -> None:
     hand = FakeHand("5p 123m", stacks={7: "9s"}, wins=frozenset({(1, "robbed_kong"), (3, "robbed_kong")}))
-    with pytest.raises(Over):
-        handle(hand)
-    assert hand.ended == ("win", [1, 3], "5p", "robbed_kong", 0, [])
+    assert handle(hand) == Win((1, 3), parse_tiles("5p")[0], "robbed_kong", 0)
     assert not [c for c in hand.calls if c[0] in ("make_kong", "draw_from_end")]
     assert [c for c in hand.calls if c[0] == "ask"] == [("ask", 1, "rob"), ("ask", 3, "rob")]
     # A concealed kong (four in hand) is never robbed.
     hand = FakeHand("5555p", stacks={7: "9s"}, wins=frozenset({(1, "robbed_kong")}))
-    assert handle(hand)[0] == "discard"
+    assert isinstance(handle(hand), Discard)
 
 
 def test_other_options_are_not_mine() -> None:

@@ -24,6 +24,7 @@ from mjframework.ruleset import load_ruleset
 from mjframework.scoring import Evaluator
 from mjframework.settlement import SettlementContext
 from mjframework.simulate import SimSpec, Stats, play_game
+from mjframework.stash import Stash
 from mjframework.tiles import parse_tile, rank_of, tile_name
 
 Event = dict[str, Any]
@@ -36,6 +37,7 @@ class FakeHand:
     def __init__(self, dealer: int = 0, previous: tuple[int, str] | None = None) -> None:
         self.dealer = dealer
         self.previous = previous
+        self.stash = Stash()  # per-hand plugin state, as on a HandControl
 
 
 def play(ruleset: str | Path, seed: int, dealer: int | None = None, players: list[Any] | None = None,
@@ -128,6 +130,7 @@ class FakeTable:
         self.dealer = dealer
         self.players = 4
         self.events: list[Event] = []
+        self.stash = Stash()  # per-hand plugin state, as on a HandControl
 
     def live_remaining(self) -> int:
         return len(self.live)
