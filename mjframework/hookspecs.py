@@ -18,12 +18,19 @@ that implements it is called, in the order the ruleset lists the plugins;
 pluggy's ``tryfirst`` / ``trylast`` marks and ``wrapper=True`` implementations
 work as pluggy documents them (see docs/plugins.md).
 
+Everything a plugin imports comes from :mod:`mjframework.plugin`.
+
 Game hooks receive ``hand``, a :class:`~mjframework.game.HandControl`: what a
 plugin may see (hands, melds, discards, the live wall's next tiles, per-seat
 state and who has left the hand) and do
-(roll dice, ask a player, draw, make a kong, lock a hand, win, end the hand
-drawn, settle opening declarations, emit its own events). A plugin that
-raises is reported by name and hook, and the hand is abandoned cleanly.
+(roll dice, ask a player, draw, make a kong, lock a hand, settle opening
+declarations, emit its own events), and ``hand.stash``, where a plugin keeps
+its state for this hand. A plugin ends a turn or the hand by *returning* a
+typed result (:class:`~mjframework.outcomes.Discard`,
+:class:`~mjframework.outcomes.Continue`, :class:`~mjframework.outcomes.Win`,
+:class:`~mjframework.outcomes.EndDrawn`) that the engine acts on after the
+hook returns. A plugin that raises is reported by name and hook, and the
+hand is abandoned cleanly.
 
 When the hooks are called during a hand, in order:
 
@@ -47,6 +54,7 @@ import pluggy
 if TYPE_CHECKING:  # pragma: no cover
     from .game import HandControl, HandResult
     from .hand import WinContext
+    from .outcomes import HandEnd, OptionOutcome
     from .players import Decision, Option
     from .settlement import Settlement, SettlementContext
     from .tiles import Tile
@@ -114,24 +122,34 @@ def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[O
 
 
 @hookspec(firstresult=True)
-def mj_handle_option(hand: HandControl, seat: int, option: Option) -> tuple | None:
+def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutcome | None:
     """Carry out a plugin option the player chose; *firstresult*.
 
-    Return ``("discard", tile, flags)`` — the seat discards ``tile`` and the
-    other players may claim it, with ``flags`` added to their win context
-    (e.g. ``after_kong_discard``) — or ``("continue", drawn_tile, flags)`` —
-    the seat goes on with its turn holding ``drawn_tile``. To end the hand
-    call ``hand.win(...)`` or ``hand.end_drawn(...)``. ``None``: not mine.
+    Return what happens next; the engine does it after the hook returns:
+
+    - ``Discard(tile, flags)`` — the seat discards ``tile`` and the other
+      players may claim it, with ``flags`` added to their win context (e.g.
+      ``("after_kong_discard",)``);
+    - ``Continue(drawn_tile, flags)`` — the seat goes on with its turn holding
+      ``drawn_tile`` (not for a claim option);
+    - ``Win(seats, tile, win_by, discarder, flags)`` — settle the win(s) and end
+      the hand (e.g. what ``hand.offer_rob`` returns when a kong is robbed);
+    - ``EndDrawn(next_dealer)`` — end the hand drawn;
+    - ``None`` — not this plugin's option.
+
+    The tuples ``("discard", tile, flags)`` / ``("continue", tile, flags)`` of
+    earlier releases still work, with a ``DeprecationWarning``.
     """
 
 
 @hookspec(firstresult=True)
-def mj_last_tile(hand: HandControl, seat: int) -> bool | None:
+def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | None:
     """One live tile is left and ``seat`` is to draw it; *firstresult*.
 
     A plugin that runs its own procedure for the last tile (a roaming last tile)
-    must end the hand (``hand.win`` / ``hand.end_drawn``). Returning
-    ``None`` lets the engine draw it as usual.
+    returns how the hand ends: ``Win(seats, tile, win_by, discarder, flags)`` or
+    ``EndDrawn(next_dealer)``; the engine settles it after the hook returns.
+    Returning ``None`` lets the engine draw the tile as usual.
     """
 
 
