@@ -39,7 +39,7 @@ class Discard:
     """The seat discards ``tile``; a win on it carries ``flags`` (e.g. ``after_kong_discard``)."""
 
     tile: Tile
-    flags: tuple[str, ...] = ()
+    flags: Sequence[str] = ()  # kept as a tuple
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "flags", _flag_tuple(self.flags))
@@ -51,7 +51,7 @@ class Continue:
     in its win context (e.g. ``after_kong``). Not an answer to a claim."""
 
     tile: Tile
-    flags: tuple[str, ...] = ()
+    flags: Sequence[str] = ()  # kept as a tuple
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "flags", _flag_tuple(self.flags))
@@ -66,11 +66,11 @@ class Win:
     winner's win context: one list for all, or seat → flags.
     """
 
-    seats: tuple[int, ...]
+    seats: Sequence[int]  # kept as a tuple
     tile: Tile
     win_by: str
     discarder: int | None = None
-    flags: tuple[str, ...] | Mapping[int, tuple[str, ...]] = field(default=())
+    flags: Sequence[str] | Mapping[int, Sequence[str]] = field(default=())  # kept as tuples
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seats", tuple(self.seats))

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 T = TypeVar("T")
 D = TypeVar("D")
+_MISSING = object()
 
 
 class StashKey(Generic[T]):
@@ -57,9 +58,11 @@ class Stash:
     def pop(self, key: StashKey[T]) -> T: ...
     @overload
     def pop(self, key: StashKey[T], default: D) -> T | D: ...
-    def pop(self, key: StashKey[T], *default: object) -> object:
+    def pop(self, key: StashKey[T], default: object = _MISSING) -> object:
         """Remove ``key`` and return its value (or ``default``; ``KeyError`` without one)."""
-        return self._data.pop(key, *default)
+        if default is _MISSING:
+            return self._data.pop(key)
+        return self._data.pop(key, default)
 
     def __delitem__(self, key: StashKey[T]) -> None:
         del self._data[key]

@@ -126,8 +126,10 @@ def test_stash_keys_are_typed_and_distinct() -> None:
 
 
 def test_typed_results_are_frozen_values() -> None:
-    assert Discard(5, ["after_kong_discard"]) == Discard(5, ("after_kong_discard",))  # type: ignore[arg-type]
-    assert Win([1, 2], 5, "discard", 0, {1: ["x"]}).flag_sets() == {1: {"x"}}  # type: ignore[arg-type]
+    assert Discard(5, ["after_kong_discard"]) == Discard(5, ("after_kong_discard",))
+    assert Discard(5, ["x"]).flags == ("x",) and Discard(5, "x").flags == ("x",)
+    assert Win([1, 2], 5, "discard", 0, {1: ["x"]}).flag_sets() == {1: {"x"}}
+    assert Win([1, 2], 5, "discard").seats == (1, 2)
     assert Win((1,), 5, "self_draw", flags=("a", "b")).flag_sets() == {"a", "b"}
     with pytest.raises(AttributeError):
         Continue(3).tile = 4  # type: ignore[misc]
