@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from mjframework.hookspecs import hookimpl
+from mjframework.plugin import hookimpl
 
 
 class Plugin:
