@@ -131,7 +131,7 @@ class _Searcher:
         self.rng = rng
         self.kinds = list(self.rs.tileset.kinds)
         self.copies = self.rs.tileset.copies
-        self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.get(w)]
+        self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.allows(w)]
         self.suits = sorted({suit_of(t) for t in self.kinds if not is_honor(t)})
         # Each seat declares a void suit and may not win holding it (`declarations.void_suit.win_holding:
         # false`): only hands missing a suit can occur as wins.
@@ -256,12 +256,12 @@ class _Searcher:
         """The meld exposed (claimed or declared), or None if it must stay concealed."""
         src = (self.seat + 3) % self.rs.players  # claimed from the left-hand player
         if tiles[0] != tiles[1]:
-            return Meld("chow", tuple(tiles), src) if self.rs.claims.get("chow") else None
+            return Meld("chow", tuple(tiles), src) if self.rs.claims.chow else None
         kind = "pung"
         t = tiles[0]
         if counts[t] + 1 <= self.copies and self.rng.random() < 0.25:
             kind = self.rng.choice([k for k in ("kong", "added-kong", "concealed-kong")
-                                    if self.rs.claims.get(k.replace("-", "_"), True)] or ["kong"])
+                                    if self.rs.claims.allows_kong(k)] or ["kong"])
             counts[t] += 1
             return Meld(kind, (t,) * 4, src if kind == "kong" else None)
         return Meld(kind, (t,) * 3, src)
@@ -696,7 +696,7 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             rows.append(("fixed", format_tiles(w.fixed, "chinese") + " — wild in every hand"
                          + ("" if w.flips else "; nothing is flipped")))
         if w.flips:
-            rows.append(("indicator", _fmt(w.indicator) or "defaults"))
+            rows.append(("indicator", _fmt((rs.data.get("wildcard") or {}).get("indicator") or {})))
         if w.flips and w.names == "itself":
             rows.append(("flipped", "the indicator's own kind is wild (翻混)"))
         suited = [t for t in ts.kinds if not is_honor(t)] if w.flips and w.names == "successor" else []
@@ -726,16 +726,16 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
         may = {"discarded": w.may_discard, "claimed": w.may_claim, "melded": w.may_meld}
         rows.append(("wildcards may be", ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in may.items())))
         out.append(("Wildcard", rows))
-    claims = dict(rs.claims)
+    # The table sections as the file writes them (the merged YAML), defaults left out.
+    claims = dict(rs.data.get("claims") or {})
     prio = claims.pop("priority", None)
     rows = [(k, _fmt(v)) for k, v in claims.items()]
     if prio:
         rows.append(("priority", " > ".join(map(str, prio))))
     out.append(("Claims", rows))
-    out.append(("Win", [(k, _fmt(v)) for k, v in rs.win.items()]))
-    out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
-                                      ("deal", _fmt(rs.deal))]))
-    out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    out.append(("Win", [(k, _fmt(v)) for k, v in (rs.data.get("win") or {}).items()]))
+    out.append(("Wall, break, deal", [(k, _fmt(rs.data.get(k) or {})) for k in ("wall", "break", "deal")]))
+    out.append(("Dealer", [(k, _fmt(v)) for k, v in (rs.data.get("dealer") or {}).items()]))
     fl = rs.flow
     rows = []
     if fl.exchange is not None:
