@@ -390,8 +390,8 @@ class WallRule(Section):
 class BreakWall(Section):
     """Which wall is broken: the die read (high, low, sum) → the seat counted from the dealer."""
 
-    die: str = "high"
-    seats: dict[int, int] = field(default_factory=dict)
+    die: str
+    seats: dict[int, int]
 
     @classmethod
     def _convert(cls, name: str, value: Any) -> Any:
@@ -404,7 +404,7 @@ class BreakWall(Section):
 class BreakStack(Section):
     """Where in the broken wall: the die read, counted from the owner's left or right end."""
 
-    die: str = "low"
+    die: str
     from_: str = "owner_left"
 
 
@@ -413,8 +413,8 @@ class BreakRule(Section):
     """The dice and the break (``break:``)."""
 
     dice: int = 2
-    wall: BreakWall = field(default_factory=BreakWall)
-    stack: BreakStack = field(default_factory=BreakStack)
+    wall: BreakWall = field(default_factory=lambda: BreakWall("high", {}))
+    stack: BreakStack = field(default_factory=lambda: BreakStack("low"))
 
     @classmethod
     def _convert(cls, name: str, value: Any) -> Any:
@@ -429,15 +429,15 @@ class BreakRule(Section):
 class DealPick(Section):
     """A specific tile of the stacks ahead (跳杠): stack 1 is the next in draw order."""
 
-    stack: int = 1
-    layer: str = "top"  # top | bottom
+    stack: int
+    layer: str  # top | bottom
 
 
 @dataclass(frozen=True)
 class DealStep(Section):
     """A final pick of the deal: the seat (counted from the dealer) takes picks, then tiles."""
 
-    seat: int = 0
+    seat: int
     tiles: int = 0
     take: tuple[DealPick, ...] = ()
 
@@ -522,6 +522,11 @@ class KongPayment:
     amount: int
 
 
+# Who pays a win where `scoring.payout` doesn't say: every other player a self-draw, the
+# discarder a discard or a robbed kong.
+PAYOUT_DEFAULTS = {"self_draw": "each_other", "discard": "discarder", "robbed_kong": "discarder"}
+
+
 @dataclass(frozen=True)
 class Scoring:
     """How matched patterns become a payment (``scoring:``).
@@ -536,7 +541,7 @@ class Scoring:
 
     combine: str = "highest"
     tiers: tuple[str, ...] = ()
-    payout: dict[str, str] = field(default_factory=dict)
+    payout: dict[str, str] = field(default_factory=dict)  # as written; `payer` adds the defaults
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
@@ -555,6 +560,10 @@ class Scoring:
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
     negative_points: bool = False  # patterns may have negative points (said explicitly)
+
+    def payer(self, win_by: str) -> str:
+        """Who pays a win by ``win_by`` (``payout``, else :data:`PAYOUT_DEFAULTS`)."""
+        return self.payout.get(win_by, PAYOUT_DEFAULTS[win_by])
 
     def capped(self, points: int) -> int:
         return points if self.cap is None else min(points, self.cap)

@@ -875,7 +875,7 @@ def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, li
     assert res is not None and res.settlement is not None
     lines = []
     win_by = "self_draw" if ex.opening else ex.win_by
-    rule = sc.payout.get(win_by, "each_other" if win_by == "self_draw" else "discarder")
+    rule = sc.payer(win_by)
     lines.append(f"Winner: seat {ex.seat} ({SEAT_NAMES[ex.seat]}), by {win_by}"
                  + (f" on seat {ex.discarder}'s tile" if ex.discarder is not None else "")
                  + f"; patterns {' + '.join(ex.names)} = {res.score.points} points; payout rule: {rule}.")

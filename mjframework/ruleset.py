@@ -979,7 +979,7 @@ class _Builder:
             if isinstance(v, dict) and v:
                 payer, amount = next(iter(v.items()))
                 kongs[k] = KongPayment(payer, int(amount))
-        value_kind = s.get("value", "points")
+        value_kind = s.get("value", Scoring.value)
         table = tuple(int(x) for x in s.get("table") or ())
         if value_kind == "table" and not table:
             self.problem(("scoring", "value"),
@@ -1005,21 +1005,21 @@ class _Builder:
         return Scoring(
             minimum=minimum if isinstance(minimum, int) else None,
             cap=cap if isinstance(cap, int) else None,
-            value=value_kind, value_base=int(s.get("base", 1)), value_table=table,
+            value=value_kind, value_base=int(s.get("base", Scoring.value_base)), value_table=table,
             multipliers={k: int(v) for k, v in (s.get("multipliers") or {}).items()},
             bonuses={k: int(v) for k, v in bonuses.items()},
-            combine=s.get("combine", "highest"),
+            combine=s.get("combine", Scoring.combine),
             tiers=tuple(t for t in s.get("tiers", []) if isinstance(t, str))
             if isinstance(s.get("tiers"), list) else (),
             payout=dict(s.get("payout", {}) or {}),
-            dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
+            dealer_bonus=int(s.get("dealer_bonus", Scoring.dealer_bonus) or 0),
             kongs=kongs,
-            kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
-            set_combinations=str(s.get("set_combinations", "each")),
-            won_triplet=str(s.get("won_triplet", "concealed")),
-            exclusions=str(s.get("exclusions", "all")),
-            each_pays=int(s.get("each_pays", 0) or 0),
-            ties=str(s.get("ties", "first_declared")),
+            kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", Scoring.kongs_void_on_draw)),
+            set_combinations=str(s.get("set_combinations", Scoring.set_combinations)),
+            won_triplet=str(s.get("won_triplet", Scoring.won_triplet)),
+            exclusions=str(s.get("exclusions", Scoring.exclusions)),
+            each_pays=int(s.get("each_pays", Scoring.each_pays) or 0),
+            ties=str(s.get("ties", Scoring.ties)),
             negative_points=s.get("negative_points") is True,
         )
 
@@ -1086,7 +1086,7 @@ class _Builder:
                 self.problem(("declarations", "void_suit"), "a void suit needs suits in the tile set")
         sc = d.get("scoring") or {}
         kongs = sc.get("kongs") or {}
-        paid = kongs.get("paid", "at_win")
+        paid = kongs.get("paid", Flow.kongs_paid)
         refund = kongs.get("refund") or None
         if paid == "at_kong" and "void_on_draw" in kongs:
             self.problem(("scoring", "kongs", "void_on_draw"), "kongs paid `at_kong` are never voided: "
