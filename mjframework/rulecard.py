@@ -135,9 +135,8 @@ class _Searcher:
         self.suits = sorted({suit_of(t) for t in self.kinds if not is_honor(t)})
         # Each seat declares a void suit and may not win holding it (`declarations.void_suit.win_holding:
         # false`): only hands missing a suit can occur as wins.
-        void = (self.rs.data.get("declarations") or {}).get("void_suit") if isinstance(
-            self.rs.data.get("declarations"), dict) else None
-        self.void_suit_needed = isinstance(void, dict) and void.get("win_holding", True) is False
+        void = self.rs.flow.void_suit
+        self.void_suit_needed = void is not None and not void.win_holding
         # What makes a win: shapes and waits of the shaped / wait patterns.
         self.win_bases: list[Shape | Wait] = []
         for p in self.rs.patterns_for("win"):

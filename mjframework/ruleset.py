@@ -269,6 +269,37 @@ def schema() -> dict[str, Any]:
     return json.loads(text)
 
 
+def schema_defaults() -> dict[tuple[str, ...], Any]:
+    """Every ``default`` the ruleset schema states, by YAML path (``("win", "self_draw")``).
+
+    Defaults of keys inside list items are under the list's key (``("deal", "then",
+    "tiles")``). They are the typed sections' field defaults (tests check that).
+    """
+    sch = schema()
+    out: dict[tuple[str, ...], Any] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, list):
+            for x in node:
+                walk(x, path)
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(path) < 8:
+            walk(sch["$defs"][ref.removeprefix("#/$defs/")], path)
+        for k, v in node.items():
+            if k == "properties":
+                for name, sub in v.items():
+                    walk(sub, (*path, name))
+            elif k == "default" and path:
+                out[path] = v
+            elif k not in ("$defs", "$ref"):
+                walk(v, path)
+
+    walk({k: v for k, v in sch.items() if k != "$defs"}, ())
+    return out
+
+
 def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Any:
     """``uniqueItems`` in linear time (jsonschema's own is quadratic on lists of mappings)."""
     if not unique or not validator.is_type(instance, "array"):
@@ -1281,5 +1312,5 @@ def _load_cached(path: str, _mtime: int, options: tuple[tuple[str, str], ...] = 
 __all__ = [
     "BUILTIN", "HONOR_BASE", "RULESETS_GROUP", "RulesetSource", "available_rulesets", "check_file",
     "load_ruleset", "refresh_ruleset_sources", "resolve_ruleset_ref", "ruleset_origins", "ruleset_ref",
-    "ruleset_sources", "schema",
+    "ruleset_sources", "schema", "schema_defaults",
 ]
