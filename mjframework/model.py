@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from itertools import pairwise
 from typing import Any, Literal, Self
 
+from .options import Option, Preset
 from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 
 # Win contexts and flags (conformance FORMAT.md uses the same words).
@@ -663,14 +664,16 @@ class Ruleset:
     flow: Flow = field(default_factory=Flow)
     leave: LeaveRule = field(default_factory=lambda: LeaveRule())
     options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
+    option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
+    preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
 
     def options_declared(self) -> dict[str, Any]:
-        """The ``options`` declarations (name → mapping), as written."""
+        """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""
         d = self.data.get("options") if isinstance(self.data, dict) else None
         return dict(d) if isinstance(d, dict) else {}
 
     def presets(self) -> dict[str, Any]:
-        """The ``presets`` declarations (name → {description, set})."""
+        """The ``presets`` declarations (name → {description, set}), as written (``preset_decls``: typed)."""
         d = self.data.get("presets") if isinstance(self.data, dict) else None
         return dict(d) if isinstance(d, dict) else {}
 

@@ -816,19 +816,16 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
 
 def _options(rs: Ruleset) -> list[tuple[str, str]]:
     """The house-rule options (``--set NAME=VALUE``) and presets (``--preset NAME``)."""
-    from . import options as option_mod
-
-    declared, presets = option_mod.declared(rs.data, [])
     rows = []
-    for name, o in declared.items():
+    for name, o in rs.option_decls.items():
         text = f"{o.description}; " if o.description else ""
         text += f"{o.kind()}, default {_show(o.default)}"
         if rs.options.get(name, o.default) != o.default:
             text += f"; this card: {_show(rs.options[name])}"
         rows.append((f"--set {name}=…", text))
-    for name, p in presets.items():
-        sets = ", ".join(f"{k}={_show(v)}" for k, v in p["set"].items())
-        rows.append((f"--preset {name}", (f"{p['description']}: " if p["description"] else "") + sets))
+    for name, p in rs.preset_decls.items():
+        sets = ", ".join(f"{k}={_show(v)}" for k, v in p.set.items())
+        rows.append((f"--preset {name}", (f"{p.description}: " if p.description else "") + sets))
     return rows
 
 
@@ -838,9 +835,7 @@ def _show(v: Any) -> str:
 
 def _check(ex: Example, rs: Ruleset) -> str:
     """The ``mj score`` command that reproduces ``ex`` (with the card's non-default options)."""
-    from . import options as option_mod
-
-    declared, _ = option_mod.declared(rs.data, [])
+    declared = rs.option_decls
     sets = [f" --set {k}={_show(v)}" for k, v in rs.options.items()
             if k in declared and v != declared[k].default]
     return ex.command(ruleset_ref(rs)) + "".join(sets)

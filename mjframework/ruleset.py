@@ -1278,7 +1278,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         dealer=DealerRule.from_yaml(data.get("dealer")), wall=WallRule.from_yaml(data.get("wall")),
         break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
         plugins=plugins, data=data, flags=flags, flow=flow,
-        leave=LeaveRule.from_yaml(data.get("leave")), options=chosen,
+        leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
     )
     return rs, problems
 
