@@ -164,6 +164,7 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
         problems.append(Problem(location_of(data, path, key=key), file_path(data, path), message))
 
     opts: dict[str, Option] = {}
+    raw_conflicts: dict[str, Any] = {}  # option name → its `conflicts`, as written
     raw = data.get("options") if isinstance(data, dict) else None
     for name, d in (raw or {}).items() if isinstance(raw, dict) else ():
         path = ("options", name)
@@ -194,10 +195,10 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
             except ValueError as e:
                 problem((*path, "values", k), f"option {name}: value {e}", key=True)
         opts[name] = opt
+        raw_conflicts[name] = d.get("conflicts") or []
     for name, opt in opts.items():
-        raw_conflicts = raw[name].get("conflicts") or []
         conflicts = []
-        for i, c in enumerate(raw_conflicts if isinstance(raw_conflicts, list) else ()):
+        for i, c in enumerate(raw_conflicts[name] if isinstance(raw_conflicts[name], list) else ()):
             if not isinstance(c, dict):
                 continue  # the schema reports it
             cpath = ("options", name, "conflicts", i)

@@ -1057,7 +1057,7 @@ class _Builder:
     def flow(self, tileset: TileSet | None) -> Flow:
         """Hand flow, phases before play, declarations, kong and drawn-end settlements."""
         d = self.data
-        players = d.get("players") if isinstance(d.get("players"), int) else 4
+        players: int = d["players"] if isinstance(d.get("players"), int) else 4
         win = WinRule.from_yaml(d.get("win"))
         after_win, after_winners = win.after_win, win.after_winners
         if after_winners is not None:
