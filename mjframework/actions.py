@@ -44,10 +44,9 @@ class ActionSpace:
         if ruleset.flow.ready:
             names += [f"discard_ready:{c}" for c in codes]
         names += ["win", "pass"]
-        claims = ruleset.claims
         names += [f"pung:{c}" for c in codes]
         names += [f"{slot}:{c}" for slot in ("kong", "concealed_kong", "added_kong") for c in codes]
-        if claims.get("chow"):
+        if ruleset.claims.chow:
             names += [f"chow:{c}:{i}" for c in codes for i in range(3)]
         self.exchange = ruleset.flow.exchange.tiles if ruleset.flow.exchange is not None else 0
         if self.exchange:

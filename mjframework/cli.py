@@ -221,7 +221,7 @@ def rulesets_cmd(as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps({"id": rid, "name": r.name, "tiles": r.tileset.size,
                                    "patterns": len(r.patterns), "plugins": list(r.plugins),
-                                   "options": list(r.options_declared()), "presets": list(r.presets()),
+                                   "options": list(r.option_decls), "presets": list(r.preset_decls),
                                    "source": src.name, "from": src.origin, "path": str(path),
                                    "conformance": conf}, ensure_ascii=False))
         else:

@@ -191,9 +191,8 @@ def _print_score(ev, result, h, dealt, wild, win_by: str, seat: int, discarder, 
     L = LABELS[lang]
     rs = ev.ruleset
     click.echo(f"{L['ruleset']} {rs.name} ({rs.id})")
-    declared = rs.options_declared()
-    chosen = {k: v for k, v in rs.options.items()
-              if k in declared and isinstance(declared[k], dict) and v != declared[k].get("default")}
+    declared = rs.option_decls
+    chosen = {k: v for k, v in rs.options.items() if k in declared and v != declared[k].default}
     if chosen:
         click.echo(f"{L['options']} " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
     if h is None:

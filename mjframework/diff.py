@@ -17,6 +17,7 @@ from typing import Any
 
 from .errors import format_path
 from .model import Ruleset
+from .ruleset import schema_defaults
 
 #: Marks a key present on one side only (JSON: ``null``; text: ``(absent)``).
 ABSENT: Any = type("_Absent", (), {"__repr__": lambda self: "(absent)"})()
@@ -33,27 +34,17 @@ _RULESET_KEYS = ("name", "description", "players")
 # Pattern keys compared (description is prose, not meaning).
 _PATTERN_KEYS = ("points", "phase", "tier", "shape", "wait", "require", "when", "times", "excludes")
 
-# Defaults the loader applies when a key is left out (see ruleset._Builder).
+# Defaults the loader applies when a key is left out: the schema's `default`s (the typed
+# sections' defaults), after these, which the schema doesn't state (see ruleset._Builder).
 _DEFAULTS: dict[tuple[str, ...], Any] = {
     ("tiles", "copies"): 4,
-    ("scoring", "tiers"): [],
     ("scoring", "payout"): {},
     ("scoring", "kongs"): {},
-    ("scoring", "combine"): "highest",
-    ("scoring", "dealer_bonus"): 0,
-    ("scoring", "ties"): "first_declared",
-    ("leave", "penalty"): 0,
-    ("leave", "paid_to"): "none",
-    ("leave", "hand"): "abandon",
-    ("scoring", "kongs", "void_on_draw"): True,
     ("wildcard", "successors", "suits"): "cycle",
     ("wildcard", "may", "discard"): True,
     ("wildcard", "may", "claim"): False,
     ("wildcard", "may", "meld"): False,
-    ("scoring", "value"): "points",
-    ("scoring", "base"): 1,
-    ("wall", "height"): 2,
-    ("break", "dice"): 2,
+    **schema_defaults(),
 }
 _PATTERN_DEFAULTS = {"phase": "win"}
 

@@ -76,7 +76,7 @@ class WinScreen:
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
         rs = ev.ruleset
-        self.win_by = frozenset(k for k, v in rs.win.items() if v)
+        self.win_by = rs.win.win_by
         self.kinds = tuple(ev.kinds)
         self.std: set[int] = set()  # melds of standard shapes with one pair
         self.pairs: set[int] = set()  # pairs of pairs shapes

@@ -118,8 +118,7 @@ class Game:
         self.last_tile_replacement: int | None = None
         self.claims = ruleset.claims
         self.win_rules = ruleset.win
-        self.priority = {k: i for i, k in enumerate(
-            self.claims.get("priority") or ["win", "kong", "pung", "chow"])}
+        self.priority = {k: i for i, k in enumerate(self.claims.priority)}
         self.locked: set[int] = set()  # seats whose hand is locked (may only win or discard the draw)
         self.opening_winners: list[int] = []
         self.settled = [0] * ruleset.players  # net of settlements made before the hand's end
@@ -449,15 +448,15 @@ class Game:
         d = self.ruleset.deal
         n = self.ruleset.players
         order = [(self.dealer + i) % n for i in range(n)]
-        for _ in range(int(d.get("rounds", 3))):
+        for _ in range(d.rounds):
             for seat in order:
-                for _ in range(int(d.get("block", 4))):
+                for _ in range(d.block):
                     self.seats[seat].hand.append(self._must(self.wall.take_live()))
-        for step in d.get("then", []) or []:
-            seat = (self.dealer + int(step["seat"])) % n
-            for pick in step.get("take", []) or []:
-                self.seats[seat].hand.append(self.wall.take_at(int(pick["stack"]), pick["layer"]))
-            for _ in range(int(step.get("tiles", 0))):
+        for step in d.then:
+            seat = (self.dealer + step.seat) % n
+            for pick in step.take:
+                self.seats[seat].hand.append(self.wall.take_at(pick.stack, pick.layer))
+            for _ in range(step.tiles):
                 self.seats[seat].hand.append(self._must(self.wall.take_live()))
         # Tiles taken out of order (跳杠) leave the live end at the first untaken slot.
         while self.wall.live < len(self.wall.slots) and self.wall.slots[self.wall.live] is None:
@@ -538,12 +537,12 @@ class Game:
             locked = seat in self.locked
             can_kong = self._kong_tiles_left() and not locked
             void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
-            if can_kong and self.claims.get("concealed_kong", True):
+            if can_kong and self.claims.concealed_kong:
                 for t, c in sorted(Counter(s.hand).items()):
                     if (c == 4 and (self.wild_may[2] or not self._is_wild(t))
                             and (void_kong or not self._in_void(seat, t))):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
-            if can_kong and self.claims.get("added_kong", True):
+            if can_kong and self.claims.added_kong:
                 for m in s.melds:
                     if m.kind == "pung" and m.tiles[0] in s.hand:
                         options.append(Option("kong", m.tiles[0], (m.tiles[0],) * 4, "added-kong"))
@@ -638,7 +637,7 @@ class Game:
         have no drawn tile: every tile is tried and the best-paying is used.
         After a claimed pung or chow there is no draw and no win.
         """
-        if not self.win_rules.get("self_draw", True):
+        if not self.win_rules.self_draw:
             return None
         hand = self.seats[seat].hand
         if drawn is not None:
@@ -753,7 +752,7 @@ class Game:
         n = self.ruleset.players
         # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
         wild = self._is_wild(tile) and not self.wild_may[1]
-        can_discard_win = bool(self.win_rules.get("discard", False)) and not wild
+        can_discard_win = self.win_rules.discard and not wild
         if self._is_wild(tile) and not self.wild_may[2]:
             wild = True  # won on at most: a meld may not hold it
         flags_base: set[str] = set(extra_flags or ())
@@ -776,11 +775,11 @@ class Game:
                        or not self._in_void(seat, tile))
             if not wild and not last and seat not in self.locked and void_ok:
                 c = s.hand.count(tile)
-                if c >= 3 and self.claims.get("kong", True) and self._kong_tiles_left():
+                if c >= 3 and self.claims.kong and self._kong_tiles_left():
                     options.append(Option("kong", tile, (tile,) * 4, "kong"))
-                if c >= 2 and self.claims.get("pung", True):
+                if c >= 2 and self.claims.pung:
                     options.append(Option("pung", tile, (tile,) * 3))
-                if (self.claims.get("chow") == "left" and seat == (discarder + 1) % n
+                if (self.claims.chow == "left" and seat == (discarder + 1) % n
                         and not is_honor(tile)):
                     for seq in self._chows(s.hand, tile):
                         if self.wild_may[2] or not any(self._is_wild(t) for t in seq):
@@ -803,7 +802,7 @@ class Game:
         top = wants[0]
         if top[2].kind == "win":
             winners = [w for w in wants if w[2].kind == "win"]
-            if self.win_rules.get("discard_winners", "first_in_turn") != "all":
+            if self.win_rules.discard_winners != "all":
                 winners = winners[:1]
             seats = [w[3] for w in winners]
             flags_by = {w[3]: w[4] for w in winners}
@@ -890,7 +889,7 @@ class Game:
 
     def _robbers(self, kong_seat: int, tile: Tile) -> list[int]:
         """The seats that rob ``kong_seat``'s added kong of ``tile`` (asked in turn), if any."""
-        if self.win_rules.get("robbed_kong") != "added" or self._is_wild(tile):
+        if self.win_rules.robbed_kong != "added" or self._is_wild(tile):
             return []
         robbers: list[int] = []
         for seat in self._seats_after(kong_seat):
@@ -903,7 +902,7 @@ class Game:
             choice = self._ask(Decision("rob", seat, (Option("win", tile), Option("pass")), tile, kong_seat))
             if choice.kind == "win":
                 robbers.append(seat)
-        if robbers and self.win_rules.get("discard_winners", "first_in_turn") != "all":
+        if robbers and self.win_rules.discard_winners != "all":
             robbers = robbers[:1]
         return robbers
 
@@ -1026,10 +1025,10 @@ class Game:
 
     def _next_dealer_after_win(self, winners: list[int], discarder: int | None) -> int:
         d = self.ruleset.dealer
-        if d.get("after_win") == "next":  # the deal passes every hand, whoever won
+        if d.after_win == "next":  # the deal passes every hand, whoever won
             return (self.dealer + 1) % self.ruleset.players
         if len(winners) > 1:
-            rule = d.get("after_multiple_winners", "first_winner")
+            rule = d.after_multiple_winners
             if rule == "discarder" and discarder is not None:
                 return discarder
             return winners[0]
@@ -1037,7 +1036,7 @@ class Game:
 
     def _exhausted(self, next_dealer: int | None = None) -> HandResult:
         n = self.ruleset.players
-        rule = self.ruleset.dealer.get("after_draw", "dealer")
+        rule = self.ruleset.dealer.after_draw
         if next_dealer is not None:
             nxt = next_dealer
         elif rule == "last_tile_drawer" and self.last_drawer is not None:
@@ -1253,7 +1252,7 @@ class HandControl:
         if win_by == "self_draw":
             held.remove(tile)
         ctx = g._ctx(seat, win_by, discarder, set(flags))
-        if not g.win_rules.get(win_by, False):
+        if not g.win_rules.allows(win_by):
             return Score(False, f"no win by {win_by}")
         hand = g._hand(seat, tile, held)
         if g._refused(seat, hand, ctx):

@@ -199,7 +199,7 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
                 raise HandError(f"meld {m}: {tile_name(w)} is a wildcard, and wildcards "
                                 "are never claimed or melded in this ruleset")
     for m in hand.melds:
-        if m.kind == "chow" and not ruleset.claims.get("chow"):
+        if m.kind == "chow" and not ruleset.claims.chow:
             raise HandError(f"meld {m}: this ruleset has no 吃 (chow)")
 
 

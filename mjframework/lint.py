@@ -447,8 +447,7 @@ def stale_options(rs: Ruleset) -> list[LintWarning]:
     from .ruleset import _merge
 
     problems: list[Problem] = []
-    opts, _ = option_mod.declared(rs.data, problems)
-    option_mod.check_defaults(rs.data, opts, _merge, problems)  # type: ignore[arg-type]
+    option_mod.check_defaults(rs.data, rs.option_decls, _merge, problems)  # type: ignore[arg-type]
     return [LintWarning("stale-option", q.location, q.path, q.message, [str(q.path[1])])
             for q in problems if len(q.path) > 1]
 

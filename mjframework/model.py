@@ -6,10 +6,13 @@ from YAML and the evaluator, settlement and game engine only read it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal, Self
 
+from .options import Option, Preset
 from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 
 # Win contexts and flags (conformance FORMAT.md uses the same words).
@@ -264,6 +267,214 @@ class Pattern:
         return bool(self.shapes or self.waits)
 
 
+# --------------------------------------------------------------------------
+# Table sections (`claims`, `win`, `dealer`, `wall`, `break`, `deal`, `wildcard.indicator`):
+# each a frozen dataclass whose field defaults are the section's defaults, the only place
+# they are written (tests/test_section_defaults.py checks them against the schema's
+# `default`s). A field's YAML key is its name without a trailing `_` (`from_` ← `from`).
+
+
+def yaml_key(name: str) -> str:
+    """The YAML key of a section field (``from_`` → ``from``)."""
+    return name.rstrip("_")
+
+
+class Section:
+    """Base of the table sections: built from their YAML mapping (:meth:`from_yaml`).
+
+    Reading a section as a mapping (``rs.win.get("discard")``, ``rs.deal["rounds"]``) still
+    works for code written when sections were dicts, with a :class:`DeprecationWarning`:
+    read the attributes (``rs.win.discard``), which carry the defaults.
+    """
+
+    @classmethod
+    def from_yaml(cls, d: Mapping[str, Any] | None) -> Self:
+        """The section from its (schema-valid) YAML mapping; absent keys take the defaults."""
+        d = d or {}
+        kw: dict[str, Any] = {}
+        for f in fields(cls):  # type: ignore[arg-type]
+            key = yaml_key(f.name)
+            if key in d and d[key] is not None:
+                kw[f.name] = cls._convert(f.name, d[key])
+        return cls(**kw)
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        """A YAML value as the field's type (lists become tuples; subclasses add the rest)."""
+        return tuple(value) if isinstance(value, list) else value
+
+    # -- the deprecated mapping view -------------------------------------------
+
+    def _mapping(self) -> dict[str, Any]:
+        warnings.warn(f"reading the ruleset's {type(self).__name__} section as a mapping is deprecated: "
+                      "read its attributes", DeprecationWarning, stacklevel=3)
+        return {yaml_key(f.name): getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._mapping().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._mapping()[key]
+
+    def keys(self) -> Any:
+        return self._mapping().keys()
+
+    def items(self) -> Any:
+        return self._mapping().items()
+
+
+@dataclass(frozen=True)
+class Claims(Section):
+    """What may be claimed or declared (``claims:``), and which claim of a discard goes first."""
+
+    chow: Literal[False, "left"] = False  # `left`: only the discarder's right-hand neighbour may 吃
+    pung: bool = True
+    kong: bool = True  # 点杠: a claimed kong on a discard
+    added_kong: bool = True  # 明杠
+    concealed_kong: bool = True  # 暗杠
+    priority: tuple[str, ...] = ("win", "kong", "pung", "chow")
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "priority" and not value:  # `priority: []` keeps the usual order
+            return cls.priority
+        return super()._convert(name, value)
+
+    def allows_kong(self, meld: str) -> bool:
+        """Is this kong allowed: ``kong`` (claimed), ``added-kong`` or ``concealed-kong``?"""
+        return bool(getattr(self, meld.replace("-", "_")))
+
+
+@dataclass(frozen=True)
+class WinRule(Section):
+    """How a hand may be won and what a win does to it (``win:``)."""
+
+    self_draw: bool = False
+    discard: bool = False
+    robbed_kong: Literal[False, "added"] = False  # only an added kong (明杠) can be robbed
+    discard_winners: str = "first_in_turn"  # first_in_turn (截胡) | all (通炮)
+    after_win: str = "end"  # end | leave | stay
+    after_winners: int | None = None
+    kong_flags: tuple[str, ...] = ("after_kong", "after_kong_discard")
+
+    def allows(self, win_by: str) -> bool:
+        """May a hand be won this way (``self_draw``, ``discard``, ``robbed_kong``)?"""
+        return win_by in WIN_BY and bool(getattr(self, win_by))
+
+    @property
+    def win_by(self) -> frozenset[str]:
+        """The ways a hand may be won."""
+        return frozenset(w for w in WIN_BY if self.allows(w))
+
+
+@dataclass(frozen=True)
+class DealerRule(Section):
+    """Who deals first and next (``dealer:``)."""
+
+    first: str = "random"  # random | seat0
+    after_win: str = "winner"  # winner | next (the deal passes every hand)
+    after_multiple_winners: str = "first_winner"  # first_winner | discarder
+    after_draw: str = "dealer"  # dealer | last_tile_drawer | next
+    which_win: str = "first"  # first | last: the win of a hand that names the next dealer
+
+
+@dataclass(frozen=True)
+class WallRule(Section):
+    """How the wall is built (``wall:``)."""
+
+    stacks_per_seat: int | tuple[int, ...] = 17  # a list: per seat counted from the dealer
+    height: int = 2
+    draw_direction: str = "clockwise"
+
+
+@dataclass(frozen=True)
+class BreakWall(Section):
+    """Which wall is broken: the die read (high, low, sum) → the seat counted from the dealer."""
+
+    die: str
+    seats: dict[int, int]
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "seats":
+            return {int(k): int(v) for k, v in value.items()}
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class BreakStack(Section):
+    """Where in the broken wall: the die read, counted from the owner's left or right end."""
+
+    die: str
+    from_: str = "owner_left"
+
+
+@dataclass(frozen=True)
+class BreakRule(Section):
+    """The dice and the break (``break:``)."""
+
+    dice: int = 2
+    wall: BreakWall = field(default_factory=lambda: BreakWall("high", {}))
+    stack: BreakStack = field(default_factory=lambda: BreakStack("low"))
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "wall":
+            return BreakWall.from_yaml(value)
+        if name == "stack":
+            return BreakStack.from_yaml(value)
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class DealPick(Section):
+    """A specific tile of the stacks ahead (跳杠): stack 1 is the next in draw order."""
+
+    stack: int
+    layer: str  # top | bottom
+
+
+@dataclass(frozen=True)
+class DealStep(Section):
+    """A final pick of the deal: the seat (counted from the dealer) takes picks, then tiles."""
+
+    seat: int
+    tiles: int = 0
+    take: tuple[DealPick, ...] = ()
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "take":
+            return tuple(DealPick.from_yaml(p) for p in value)
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class DealRule(Section):
+    """The deal (``deal:``): rounds of blocks, dealer first, then the final picks."""
+
+    rounds: int = 3
+    block: int = 4
+    then: tuple[DealStep, ...] = ()
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "then":
+            return tuple(DealStep.from_yaml(s) for s in value)
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class IndicatorRule(Section):
+    """Where the wildcard indicator is flipped (``wildcard.indicator:``)."""
+
+    dice: int = 2  # rolled; their sum counts the stacks
+    wall: str = "after_break_wall"  # after_break_wall | break_wall
+    count_from: str = "owner_right"  # owner_right | owner_left
+    layer: str = "top"  # top | bottom
+    ends_live_wall: bool = True  # never drawn: normal and kong draws both stop at it
+
+
 @dataclass(frozen=True)
 class StandIn:
     tile: Tile
@@ -283,7 +494,7 @@ class WildcardRule:
 
     successors: dict[Tile, Tile]
     stand_ins: tuple[StandIn, ...] = ()
-    indicator: dict[str, Any] = field(default_factory=dict)
+    indicator: IndicatorRule = field(default_factory=lambda: IndicatorRule())
     fixed: tuple[Tile, ...] = ()
     flips: bool = True
     names: str = "successor"  # successor | itself
@@ -312,6 +523,11 @@ class KongPayment:
     amount: int
 
 
+# Who pays a win where `scoring.payout` doesn't say: every other player a self-draw, the
+# discarder a discard or a robbed kong.
+PAYOUT_DEFAULTS = {"self_draw": "each_other", "discard": "discarder", "robbed_kong": "discarder"}
+
+
 @dataclass(frozen=True)
 class Scoring:
     """How matched patterns become a payment (``scoring:``).
@@ -326,7 +542,7 @@ class Scoring:
 
     combine: str = "highest"
     tiers: tuple[str, ...] = ()
-    payout: dict[str, str] = field(default_factory=dict)
+    payout: dict[str, str] = field(default_factory=dict)  # as written; `payer` adds the defaults
     dealer_bonus: int = 0
     kongs: dict[str, KongPayment] = field(default_factory=dict)
     kongs_void_on_draw: bool = True
@@ -345,6 +561,10 @@ class Scoring:
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
     negative_points: bool = False  # patterns may have negative points (said explicitly)
+
+    def payer(self, win_by: str) -> str:
+        """Who pays a win by ``win_by`` (``payout``, else :data:`PAYOUT_DEFAULTS`)."""
+        return self.payout.get(win_by, PAYOUT_DEFAULTS[win_by])
 
     def capped(self, points: int) -> int:
         return points if self.cap is None else min(points, self.cap)
@@ -370,7 +590,7 @@ class Exchange:
 
 
 @dataclass(frozen=True)
-class VoidSuit:
+class VoidSuit(Section):
     """Each player declares a suit void and must get rid of it."""
 
     discard_first: bool = True  # while held, only tiles of the void suit may be discarded
@@ -391,10 +611,11 @@ class DrawnPayment:
 class Flow:
     """How a hand runs around play: phases before it, what a win does, kongs paid when."""
 
-    after_win: str = "end"  # end | leave | stay
-    after_winners: int | None = None  # the hand ends when this many players have won
-    which_win: str = "first"  # which win decides the next dealer: first | last
-    kong_flags: frozenset[str] = frozenset({"after_kong", "after_kong_discard"})
+    # The defaults are the sections' (`win:`, `dealer:`), written there only.
+    after_win: str = WinRule.after_win  # end | leave | stay
+    after_winners: int | None = WinRule.after_winners  # the hand ends when this many players have won
+    which_win: str = DealerRule.which_win  # which win decides the next dealer: first | last
+    kong_flags: frozenset[str] = frozenset(WinRule.kong_flags)
     exchange: Exchange | None = None
     void_suit: VoidSuit | None = None
     ready: bool = False  # players may declare ready (报听) with a discard; the hand is then locked
@@ -409,7 +630,7 @@ class Flow:
 
 
 @dataclass(frozen=True)
-class LeaveRule:
+class LeaveRule(Section):
     """What happens when a player leaves mid-hand (``leave:`` in the YAML)."""
 
     penalty: int = 0  # what the leaver pays
@@ -431,26 +652,28 @@ class Ruleset:
     scoring: Scoring
     patterns: tuple[Pattern, ...]
     shapes: dict[str, Shape]
-    claims: dict[str, Any]
-    win: dict[str, Any]
-    dealer: dict[str, Any]
-    wall: dict[str, Any]
-    break_: dict[str, Any]
-    deal: dict[str, Any]
+    claims: Claims
+    win: WinRule
+    dealer: DealerRule
+    wall: WallRule
+    break_: BreakRule
+    deal: DealRule
     plugins: dict[str, dict[str, Any]]
     data: dict[str, Any]  # the merged YAML, for tools that show it
     flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
     flow: Flow = field(default_factory=Flow)
     leave: LeaveRule = field(default_factory=lambda: LeaveRule())
     options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
+    option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
+    preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
 
     def options_declared(self) -> dict[str, Any]:
-        """The ``options`` declarations (name → mapping), as written."""
+        """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""
         d = self.data.get("options") if isinstance(self.data, dict) else None
         return dict(d) if isinstance(d, dict) else {}
 
     def presets(self) -> dict[str, Any]:
-        """The ``presets`` declarations (name → {description, set})."""
+        """The ``presets`` declarations (name → {description, set}), as written (``preset_decls``: typed)."""
         d = self.data.get("presets") if isinstance(self.data, dict) else None
         return dict(d) if isinstance(d, dict) else {}
 

@@ -28,6 +28,12 @@ drift from the ruleset it describes). A conflict names this option's value
 (default: any value but the default) and other options' values that cannot go
 with it. Values come, in order, from the defaults, a preset, then explicit
 ``--set NAME=VALUE``; a command-line string is read as the option's type.
+
+Declarations are read once, at load (:func:`declared`), into typed values:
+:class:`Option` (its default, ``values`` keys and :class:`Conflict` values as
+the option's type) and :class:`Preset` (its ``set`` values typed); the loaded
+ruleset keeps them (``Ruleset.option_decls``, ``Ruleset.preset_decls``) next to
+the chosen values (``Ruleset.options``), so no tool reads the YAML again.
 """
 
 from __future__ import annotations
@@ -49,18 +55,42 @@ class OptionError(MJError):
     """A bad ``--set`` / ``--preset`` (unknown option, bad value, conflict)."""
 
 
+@dataclass(frozen=True)
+class Conflict:
+    """Values that cannot go together: this option's ``value`` (typed; ``None`` with
+    ``any_but_default``: any value but the default) and other options' values ``with_``."""
+
+    value: Any
+    with_: dict[str, Any]
+    why: str = ""
+    any_but_default: bool = False
+
+    def applies(self, mine: Any, default: Any) -> bool:
+        """Does this option's value ``mine`` take part in the conflict?"""
+        return mine != default if self.any_but_default else mine == self.value
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of option values (``presets:``), typed as their options."""
+
+    name: str
+    set: dict[str, Any]
+    description: str = ""
+
+
 @dataclass
 class Option:
     name: str
-    type: str
-    default: Any
+    type: str  # boolean | integer | choice
+    default: Any  # typed (bool, int or str)
     description: str = ""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     patch: Any = None
-    values: dict[Any, Any] = field(default_factory=dict)
-    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    values: dict[Any, Any] = field(default_factory=dict)  # typed value → its extra patch
+    conflicts: tuple[Conflict, ...] = ()
 
     def kind(self) -> str:
         """The type as a player reads it: ``integer 0–6``, ``one of a, b``, ``yes/no``."""
@@ -126,13 +156,15 @@ def _substitute(node: Any, value: Any) -> Any:
     return value if node == VALUE else node
 
 
-def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dict[str, dict[str, Any]]]:
-    """The options and presets of merged ruleset ``data``; declaration mistakes go to ``problems``."""
+def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dict[str, Preset]]:
+    """The options and presets of merged ruleset ``data``, typed; declaration mistakes go to
+    ``problems`` (a value that isn't its option's type is then kept as written)."""
 
     def problem(path: tuple, message: str, *, key: bool = False) -> None:
         problems.append(Problem(location_of(data, path, key=key), file_path(data, path), message))
 
     opts: dict[str, Option] = {}
+    raw_conflicts: dict[str, Any] = {}  # option name → its `conflicts`, as written
     raw = data.get("options") if isinstance(data, dict) else None
     for name, d in (raw or {}).items() if isinstance(raw, dict) else ():
         path = ("options", name)
@@ -145,7 +177,7 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
             continue  # the schema reports it
         opt = Option(name, d["type"], d.get("default"), str(d.get("description", "")),
                      tuple(str(c) for c in d.get("choices") or ()),
-                     d.get("minimum"), d.get("maximum"), d.get("patch"), {}, list(d.get("conflicts") or []))
+                     d.get("minimum"), d.get("maximum"), d.get("patch"), {})
         if opt.type == "choice" and len(opt.choices) < 2:
             problem(path, "a choice option needs `choices` (two or more)")
             continue
@@ -163,50 +195,72 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
             except ValueError as e:
                 problem((*path, "values", k), f"option {name}: value {e}", key=True)
         opts[name] = opt
+        raw_conflicts[name] = d.get("conflicts") or []
     for name, opt in opts.items():
-        for i, c in enumerate(opt.conflicts):
+        conflicts = []
+        for i, c in enumerate(raw_conflicts[name] if isinstance(raw_conflicts[name], list) else ()):
+            if not isinstance(c, dict):
+                continue  # the schema reports it
             cpath = ("options", name, "conflicts", i)
+            value: Any = None
+            ok = True
             if "value" in c:
                 try:
-                    opt.check(c["value"])
+                    value = opt.check(c["value"])
                 except ValueError as e:
                     problem((*cpath, "value"), f"option {name}: conflict value {e}")
-            for other, v in (c.get("with") or {}).items():
-                _check_named(opts, other, v, (*cpath, "with", other), problem)
-    presets: dict[str, dict[str, Any]] = {}
+                    ok = False
+            others = c.get("with") or {}
+            typed: dict[str, Any] = {}
+            for other, v in others.items() if isinstance(others, dict) else ():
+                checked = _check_named(opts, other, v, (*cpath, "with", other), problem)
+                ok &= checked is not _BAD
+                typed[other] = checked
+            if ok:
+                conflicts.append(Conflict(value, typed, str(c.get("why") or ""), "value" not in c))
+        opt.conflicts = tuple(conflicts)
+    presets: dict[str, Preset] = {}
     rawp = data.get("presets") if isinstance(data, dict) else None
     for pname, p in (rawp or {}).items() if isinstance(rawp, dict) else ():
         if not isinstance(p, dict) or not isinstance(p.get("set"), dict):
             continue
+        chosen: dict[str, Any] = {}
         ok = True
         for oname, v in p["set"].items():
-            ok &= _check_named(opts, oname, v, ("presets", pname, "set", oname), problem)
+            checked = _check_named(opts, oname, v, ("presets", pname, "set", oname), problem)
+            ok &= checked is not _BAD
+            chosen[oname] = v if checked is _BAD else checked
+        preset = Preset(str(pname), chosen, str(p.get("description", "")))
         if ok:
             try:
-                choose(opts, presets={pname: {"set": p["set"]}}, preset=pname)
+                choose(opts, presets={pname: preset}, preset=pname)
             except OptionError as e:
                 problem(("presets", pname), str(e))
-        presets[pname] = {"description": str(p.get("description", "")), "set": dict(p["set"])}
+        presets[pname] = preset
     return opts, presets
 
 
-def _check_named(opts: dict[str, Option], name: Any, value: Any, path: tuple, problem: Any) -> bool:
+_BAD: Any = object()  # a value _check_named rejected
+
+
+def _check_named(opts: dict[str, Option], name: Any, value: Any, path: tuple, problem: Any) -> Any:
+    """``value`` as option ``name``'s type, or ``_BAD`` (the problem reported)."""
     if name not in opts:
         hint = difflib.get_close_matches(str(name), list(opts), n=1)
         problem(path, f"unknown option {name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                 + f"; options: {', '.join(opts) or 'none declared'}", key=True)
-        return False
+        return _BAD
     try:
-        opts[name].check(value)
+        return opts[name].check(value)
     except ValueError as e:
         problem(path, f"option {name}: {e}")
-        return False
-    return True
+        return _BAD
 
 
-def choose(opts: dict[str, Option], *, presets: dict[str, Any], preset: str | None = None,
+def choose(opts: dict[str, Option], *, presets: dict[str, Preset], preset: str | None = None,
            sets: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Every option's value: defaults, then ``preset``, then ``sets``; :class:`OptionError` if bad."""
+    """Every option's value: defaults, then ``preset``, then ``sets`` (typed values, or
+    command-line strings read as the option's type); :class:`OptionError` if bad."""
     values = {name: o.default for name, o in opts.items()}
     given: list[tuple[str, dict[str, Any]]] = []
     if preset is not None:
@@ -214,7 +268,7 @@ def choose(opts: dict[str, Option], *, presets: dict[str, Any], preset: str | No
             hint = difflib.get_close_matches(preset, list(presets), n=1)
             raise OptionError(f"no preset {preset!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                               + f"; presets: {', '.join(presets) or 'none declared'}")
-        given.append((f"preset {preset}", dict(presets[preset].get("set") or {})))
+        given.append((f"preset {preset}", dict(presets[preset].set)))
     if sets:
         given.append(("--set", sets))
     for where, items in given:
@@ -231,13 +285,12 @@ def choose(opts: dict[str, Option], *, presets: dict[str, Any], preset: str | No
     for name, o in opts.items():
         for c in o.conflicts:
             mine = values[name]
-            if ("value" in c and mine != o.check(c["value"])) or ("value" not in c and mine == o.default):
+            if not c.applies(mine, o.default):
                 continue
-            others = c.get("with") or {}
-            if others and all(k in opts and values[k] == opts[k].check(v) for k, v in others.items()):
-                both = ", ".join(f"{k}={_show(values[k])}" for k in others)
+            if c.with_ and all(values[k] == v for k, v in c.with_.items()):
+                both = ", ".join(f"{k}={_show(values[k])}" for k in c.with_)
                 raise OptionError(f"option {name}={_show(mine)} conflicts with {both}"
-                                  + (f": {c['why']}" if c.get("why") else ""))
+                                  + (f": {c.why}" if c.why else ""))
     return values
 
 
@@ -256,12 +309,12 @@ def apply(data: SourceMap, opts: dict[str, Option], values: dict[str, Any], merg
     return data
 
 
-def explicit_names(presets: dict[str, dict[str, Any]], preset: str | None,
+def explicit_names(presets: dict[str, Preset], preset: str | None,
                    sets: dict[str, Any] | None) -> set[str]:
     """The options a preset or ``--set`` names (their patches apply even at the default value)."""
     out = set(sets or ())
     if preset in presets:
-        out |= set(presets[preset].get("set") or ())
+        out |= set(presets[preset].set)
     return out
 
 
@@ -297,5 +350,5 @@ def describe(values: dict[str, Any], opts: dict[str, Option]) -> str:
     return ", ".join(f"{k}={_show(v)}" for k, v in values.items() if k in opts and v != opts[k].default)
 
 
-__all__ = ["Option", "OptionError", "apply", "check_defaults", "choose", "declared", "describe",
-           "explicit_names"]
+__all__ = ["Conflict", "Option", "OptionError", "Preset", "apply", "check_defaults", "choose", "declared",
+           "describe", "explicit_names"]

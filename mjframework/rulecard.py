@@ -131,13 +131,12 @@ class _Searcher:
         self.rng = rng
         self.kinds = list(self.rs.tileset.kinds)
         self.copies = self.rs.tileset.copies
-        self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.get(w)]
+        self.win_by_allowed = [w for w in ("self_draw", "discard", "robbed_kong") if self.rs.win.allows(w)]
         self.suits = sorted({suit_of(t) for t in self.kinds if not is_honor(t)})
         # Each seat declares a void suit and may not win holding it (`declarations.void_suit.win_holding:
         # false`): only hands missing a suit can occur as wins.
-        void = (self.rs.data.get("declarations") or {}).get("void_suit") if isinstance(
-            self.rs.data.get("declarations"), dict) else None
-        self.void_suit_needed = isinstance(void, dict) and void.get("win_holding", True) is False
+        void = self.rs.flow.void_suit
+        self.void_suit_needed = void is not None and not void.win_holding
         # What makes a win: shapes and waits of the shaped / wait patterns.
         self.win_bases: list[Shape | Wait] = []
         for p in self.rs.patterns_for("win"):
@@ -256,12 +255,12 @@ class _Searcher:
         """The meld exposed (claimed or declared), or None if it must stay concealed."""
         src = (self.seat + 3) % self.rs.players  # claimed from the left-hand player
         if tiles[0] != tiles[1]:
-            return Meld("chow", tuple(tiles), src) if self.rs.claims.get("chow") else None
+            return Meld("chow", tuple(tiles), src) if self.rs.claims.chow else None
         kind = "pung"
         t = tiles[0]
         if counts[t] + 1 <= self.copies and self.rng.random() < 0.25:
             kind = self.rng.choice([k for k in ("kong", "added-kong", "concealed-kong")
-                                    if self.rs.claims.get(k.replace("-", "_"), True)] or ["kong"])
+                                    if self.rs.claims.allows_kong(k)] or ["kong"])
             counts[t] += 1
             return Meld(kind, (t,) * 4, src if kind == "kong" else None)
         return Meld(kind, (t,) * 3, src)
@@ -696,7 +695,7 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
             rows.append(("fixed", format_tiles(w.fixed, "chinese") + " — wild in every hand"
                          + ("" if w.flips else "; nothing is flipped")))
         if w.flips:
-            rows.append(("indicator", _fmt(w.indicator) or "defaults"))
+            rows.append(("indicator", _fmt((rs.data.get("wildcard") or {}).get("indicator") or {})))
         if w.flips and w.names == "itself":
             rows.append(("flipped", "the indicator's own kind is wild (翻混)"))
         suited = [t for t in ts.kinds if not is_honor(t)] if w.flips and w.names == "successor" else []
@@ -726,16 +725,16 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
         may = {"discarded": w.may_discard, "claimed": w.may_claim, "melded": w.may_meld}
         rows.append(("wildcards may be", ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in may.items())))
         out.append(("Wildcard", rows))
-    claims = dict(rs.claims)
+    # The table sections as the file writes them (the merged YAML), defaults left out.
+    claims = dict(rs.data.get("claims") or {})
     prio = claims.pop("priority", None)
     rows = [(k, _fmt(v)) for k, v in claims.items()]
     if prio:
         rows.append(("priority", " > ".join(map(str, prio))))
     out.append(("Claims", rows))
-    out.append(("Win", [(k, _fmt(v)) for k, v in rs.win.items()]))
-    out.append(("Wall, break, deal", [("wall", _fmt(rs.wall)), ("break", _fmt(rs.break_)),
-                                      ("deal", _fmt(rs.deal))]))
-    out.append(("Dealer", [(k, _fmt(v)) for k, v in rs.dealer.items()]))
+    out.append(("Win", [(k, _fmt(v)) for k, v in (rs.data.get("win") or {}).items()]))
+    out.append(("Wall, break, deal", [(k, _fmt(rs.data.get(k) or {})) for k in ("wall", "break", "deal")]))
+    out.append(("Dealer", [(k, _fmt(v)) for k, v in (rs.data.get("dealer") or {}).items()]))
     fl = rs.flow
     rows = []
     if fl.exchange is not None:
@@ -817,19 +816,16 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
 
 def _options(rs: Ruleset) -> list[tuple[str, str]]:
     """The house-rule options (``--set NAME=VALUE``) and presets (``--preset NAME``)."""
-    from . import options as option_mod
-
-    declared, presets = option_mod.declared(rs.data, [])
     rows = []
-    for name, o in declared.items():
+    for name, o in rs.option_decls.items():
         text = f"{o.description}; " if o.description else ""
         text += f"{o.kind()}, default {_show(o.default)}"
         if rs.options.get(name, o.default) != o.default:
             text += f"; this card: {_show(rs.options[name])}"
         rows.append((f"--set {name}=…", text))
-    for name, p in presets.items():
-        sets = ", ".join(f"{k}={_show(v)}" for k, v in p["set"].items())
-        rows.append((f"--preset {name}", (f"{p['description']}: " if p["description"] else "") + sets))
+    for name, p in rs.preset_decls.items():
+        sets = ", ".join(f"{k}={_show(v)}" for k, v in p.set.items())
+        rows.append((f"--preset {name}", (f"{p.description}: " if p.description else "") + sets))
     return rows
 
 
@@ -839,9 +835,7 @@ def _show(v: Any) -> str:
 
 def _check(ex: Example, rs: Ruleset) -> str:
     """The ``mj score`` command that reproduces ``ex`` (with the card's non-default options)."""
-    from . import options as option_mod
-
-    declared, _ = option_mod.declared(rs.data, [])
+    declared = rs.option_decls
     sets = [f" --set {k}={_show(v)}" for k, v in rs.options.items()
             if k in declared and v != declared[k].default]
     return ex.command(ruleset_ref(rs)) + "".join(sets)
@@ -875,7 +869,7 @@ def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, li
     assert res is not None and res.settlement is not None
     lines = []
     win_by = "self_draw" if ex.opening else ex.win_by
-    rule = sc.payout.get(win_by, "each_other" if win_by == "self_draw" else "discarder")
+    rule = sc.payer(win_by)
     lines.append(f"Winner: seat {ex.seat} ({SEAT_NAMES[ex.seat]}), by {win_by}"
                  + (f" on seat {ex.discarder}'s tile" if ex.discarder is not None else "")
                  + f"; patterns {' + '.join(ex.names)} = {res.score.points} points; payout rule: {rule}.")

@@ -28,12 +28,17 @@ from .errors import Location, Problem, RulesetError
 from .model import (
     FLAGS,
     GROUP_KINDS,
+    BreakRule,
+    Claims,
     Count,
+    DealerRule,
+    DealRule,
     DrawnPayment,
     Exchange,
     Exclusion,
     Flow,
     GroupFilter,
+    IndicatorRule,
     KongPayment,
     LeaveRule,
     Pattern,
@@ -46,8 +51,10 @@ from .model import (
     TileFilter,
     VoidSuit,
     Wait,
+    WallRule,
     When,
     WildcardRule,
+    WinRule,
 )
 from .tiles import (
     HONOR_BASE,
@@ -260,6 +267,37 @@ def ruleset_ref(rs: Ruleset) -> str:
 def schema() -> dict[str, Any]:
     text = resources.files("mjframework").joinpath("schema/ruleset.schema.json").read_text("utf-8")
     return json.loads(text)
+
+
+def schema_defaults() -> dict[tuple[str, ...], Any]:
+    """Every ``default`` the ruleset schema states, by YAML path (``("win", "self_draw")``).
+
+    Defaults of keys inside list items are under the list's key (``("deal", "then",
+    "tiles")``). They are the typed sections' field defaults (tests check that).
+    """
+    sch = schema()
+    out: dict[tuple[str, ...], Any] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, list):
+            for x in node:
+                walk(x, path)
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(path) < 8:
+            walk(sch["$defs"][ref.removeprefix("#/$defs/")], path)
+        for k, v in node.items():
+            if k == "properties":
+                for name, sub in v.items():
+                    walk(sub, (*path, name))
+            elif k == "default" and path:
+                out[path] = v
+            elif k not in ("$defs", "$ref"):
+                walk(v, path)
+
+    walk({k: v for k, v in sch.items() if k != "$defs"}, ())
+    return out
 
 
 def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Any:
@@ -605,7 +643,7 @@ class _Builder:
         s = w.get("successors", {}) or {}
         if not flips or names == "itself":
             return WildcardRule(successors={}, stand_ins=self.stand_ins(w, tileset),
-                                indicator=dict(w.get("indicator", {}) or {}), fixed=tuple(fixed),
+                                indicator=IndicatorRule.from_yaml(w.get("indicator")), fixed=tuple(fixed),
                                 flips=flips, names=names, **rule_may)
         if s.get("suits", "cycle") == "cycle":
             for t in tileset.kinds:
@@ -628,7 +666,7 @@ class _Builder:
                              f"{tile_name(t)} has no successor: every tile must be able to be an indicator")
                 break
         return WildcardRule(successors=succ, stand_ins=self.stand_ins(w, tileset),
-                            indicator=dict(w.get("indicator", {}) or {}), fixed=tuple(fixed),
+                            indicator=IndicatorRule.from_yaml(w.get("indicator")), fixed=tuple(fixed),
                             flips=flips, names=names, **rule_may)
 
     def stand_ins(self, w: dict[str, Any], tileset: TileSet) -> tuple[StandIn, ...]:
@@ -972,7 +1010,7 @@ class _Builder:
             if isinstance(v, dict) and v:
                 payer, amount = next(iter(v.items()))
                 kongs[k] = KongPayment(payer, int(amount))
-        value_kind = s.get("value", "points")
+        value_kind = s.get("value", Scoring.value)
         table = tuple(int(x) for x in s.get("table") or ())
         if value_kind == "table" and not table:
             self.problem(("scoring", "value"),
@@ -998,31 +1036,30 @@ class _Builder:
         return Scoring(
             minimum=minimum if isinstance(minimum, int) else None,
             cap=cap if isinstance(cap, int) else None,
-            value=value_kind, value_base=int(s.get("base", 1)), value_table=table,
+            value=value_kind, value_base=int(s.get("base", Scoring.value_base)), value_table=table,
             multipliers={k: int(v) for k, v in (s.get("multipliers") or {}).items()},
             bonuses={k: int(v) for k, v in bonuses.items()},
-            combine=s.get("combine", "highest"),
+            combine=s.get("combine", Scoring.combine),
             tiers=tuple(t for t in s.get("tiers", []) if isinstance(t, str))
             if isinstance(s.get("tiers"), list) else (),
             payout=dict(s.get("payout", {}) or {}),
-            dealer_bonus=int(s.get("dealer_bonus", 0) or 0),
+            dealer_bonus=int(s.get("dealer_bonus", Scoring.dealer_bonus) or 0),
             kongs=kongs,
-            kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", True)),
-            set_combinations=str(s.get("set_combinations", "each")),
-            won_triplet=str(s.get("won_triplet", "concealed")),
-            exclusions=str(s.get("exclusions", "all")),
-            each_pays=int(s.get("each_pays", 0) or 0),
-            ties=str(s.get("ties", "first_declared")),
+            kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", Scoring.kongs_void_on_draw)),
+            set_combinations=str(s.get("set_combinations", Scoring.set_combinations)),
+            won_triplet=str(s.get("won_triplet", Scoring.won_triplet)),
+            exclusions=str(s.get("exclusions", Scoring.exclusions)),
+            each_pays=int(s.get("each_pays", Scoring.each_pays) or 0),
+            ties=str(s.get("ties", Scoring.ties)),
             negative_points=s.get("negative_points") is True,
         )
 
     def flow(self, tileset: TileSet | None) -> Flow:
         """Hand flow, phases before play, declarations, kong and drawn-end settlements."""
         d = self.data
-        players = d.get("players") if isinstance(d.get("players"), int) else 4
-        win = d.get("win") or {}
-        after_win = win.get("after_win", "end")
-        after_winners = win.get("after_winners")
+        players: int = d["players"] if isinstance(d.get("players"), int) else 4
+        win = WinRule.from_yaml(d.get("win"))
+        after_win, after_winners = win.after_win, win.after_winners
         if after_winners is not None:
             if after_win == "end":
                 self.problem(("win", "after_winners"), "`after_winners` needs `after_win: leave` or `stay` "
@@ -1075,14 +1112,12 @@ class _Builder:
         void = None
         if isinstance(decl.get("void_suit"), dict):
             v = decl["void_suit"]
-            void = VoidSuit(discard_first=bool(v.get("discard_first", True)),
-                            claim=bool(v.get("claim", False)),
-                            win_holding=bool(v.get("win_holding", False)))
+            void = VoidSuit.from_yaml(v)
             if tileset is not None and not any(not is_honor(t) for t in tileset.kinds):
                 self.problem(("declarations", "void_suit"), "a void suit needs suits in the tile set")
         sc = d.get("scoring") or {}
         kongs = sc.get("kongs") or {}
-        paid = kongs.get("paid", "at_win")
+        paid = kongs.get("paid", Flow.kongs_paid)
         refund = kongs.get("refund") or None
         if paid == "at_kong" and "void_on_draw" in kongs:
             self.problem(("scoring", "kongs", "void_on_draw"), "kongs paid `at_kong` are never voided: "
@@ -1099,11 +1134,10 @@ class _Builder:
                 self.problem(("scoring", "on_draw", i), "`holding_void` needs `declarations: {void_suit: …}`")
             on_draw.append(DrawnPayment(amount=item.get("pay", 0), payer=tuple(item.get("from") or ()),
                                         payee=tuple(item.get("to") or ())))
-        kong_flags = win.get("kong_flags")
         return Flow(
             after_win=after_win, after_winners=after_winners,
-            which_win=(d.get("dealer") or {}).get("which_win", "first"),
-            kong_flags=frozenset(kong_flags) if isinstance(kong_flags, list) else Flow.kong_flags,
+            which_win=DealerRule.from_yaml(d.get("dealer")).which_win,
+            kong_flags=frozenset(win.kong_flags),
             exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
             kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
             prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
@@ -1129,31 +1163,30 @@ class _Builder:
         return out
 
     def table_checks(self, tileset: TileSet | None) -> None:
+        # Sections the schema rejected are skipped (their error is reported already).
         players = self.data.get("players")
-        wall = self.data.get("wall") or {}
-        if tileset and isinstance(players, int) and wall:
-            stacks = wall.get("stacks_per_seat", 0)
-            total_stacks = sum(stacks) if isinstance(stacks, list) else stacks * players
-            if isinstance(stacks, list) and len(stacks) != players:
+        if tileset and isinstance(players, int) and self.data.get("wall") and "wall" not in self.broken:
+            wall = WallRule.from_yaml(self.data["wall"])
+            stacks = wall.stacks_per_seat
+            total_stacks = sum(stacks) if isinstance(stacks, tuple) else stacks * players
+            if isinstance(stacks, tuple) and len(stacks) != players:
                 self.problem(("wall", "stacks_per_seat"), f"give one number per player ({players})")
-            if total_stacks * wall.get("height", 2) != tileset.size:
-                self.problem(("wall",), f"the wall holds {total_stacks * wall.get('height', 2)} tiles "
+            if total_stacks * wall.height != tileset.size:
+                self.problem(("wall",), f"the wall holds {total_stacks * wall.height} tiles "
                              f"but the tile set has {tileset.size}")
-        brk = self.data.get("break") or {}
-        w = brk.get("wall") or {}
-        if w:
-            dice = brk.get("dice", 2)
-            values = range(dice, 6 * dice + 1) if w.get("die") == "sum" else range(1, 7)
-            missing = [v for v in values if str(v) not in (w.get("seats") or {})]
+        if (self.data.get("break") or {}).get("wall") and "break" not in self.broken:
+            brk = BreakRule.from_yaml(self.data["break"])
+            dice = brk.dice
+            values = range(dice, 6 * dice + 1) if brk.wall.die == "sum" else range(1, 7)
+            missing = [v for v in values if v not in brk.wall.seats]
             if missing:
                 self.problem(("break", "wall", "seats"), f"no wall for die value(s) {missing}")
-        deal = self.data.get("deal") or {}
-        if deal and isinstance(players, int):
-            per = [deal.get("rounds", 0) * deal.get("block", 0)] * players
-            for step in deal.get("then", []) or []:
-                seat = step.get("seat", 0)
-                if seat < players:
-                    per[seat] += step.get("tiles", 0) + len(step.get("take", []) or [])
+        if self.data.get("deal") and isinstance(players, int) and "deal" not in self.broken:
+            deal = DealRule.from_yaml(self.data["deal"])
+            per = [deal.rounds * deal.block] * players
+            for step in deal.then:
+                if step.seat < players:
+                    per[step.seat] += step.tiles + len(step.take)
             if per[0] != 14 or any(x != 13 for x in per[1:]):
                 self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs 14 and the others 13")
 
@@ -1241,18 +1274,13 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         id=data["id"], name=data["name"], description=str(data.get("description", "")),
         source=str(p), players=data["players"], tileset=tileset, wildcard=wildcard,
         scoring=scoring, patterns=tuple(patterns), shapes=shapes,
-        claims=dict(data.get("claims") or {}), win=dict(data.get("win") or {}),
-        dealer=dict(data.get("dealer") or {}), wall=dict(data.get("wall") or {}),
-        break_=dict(data.get("break") or {}), deal=dict(data.get("deal") or {}),
+        claims=Claims.from_yaml(data.get("claims")), win=WinRule.from_yaml(data.get("win")),
+        dealer=DealerRule.from_yaml(data.get("dealer")), wall=WallRule.from_yaml(data.get("wall")),
+        break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
         plugins=plugins, data=data, flags=flags, flow=flow,
-        leave=_leave_rule(data.get("leave") or {}), options=chosen,
+        leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
     )
     return rs, problems
-
-
-def _leave_rule(d: dict[str, Any]) -> LeaveRule:
-    return LeaveRule(penalty=int(d.get("penalty", 0)), paid_to=str(d.get("paid_to", "none")),
-                     hand=str(d.get("hand", "abandon")))
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None, *, options: dict[str, Any] | None = None,
@@ -1284,5 +1312,5 @@ def _load_cached(path: str, _mtime: int, options: tuple[tuple[str, str], ...] = 
 __all__ = [
     "BUILTIN", "HONOR_BASE", "RULESETS_GROUP", "RulesetSource", "available_rulesets", "check_file",
     "load_ruleset", "refresh_ruleset_sources", "resolve_ruleset_ref", "ruleset_origins", "ruleset_ref",
-    "ruleset_sources", "schema",
+    "ruleset_sources", "schema", "schema_defaults",
 ]

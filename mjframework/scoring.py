@@ -298,8 +298,7 @@ class Evaluator:
                every: list[tuple] | None = None) -> Score:
         if wildcard is None:
             wildcard = self._default_wild
-        win_rules = self.ruleset.win
-        if not win_rules.get(ctx.win_by, False):
+        if not self.ruleset.win.allows(ctx.win_by):
             return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
         if self._void_rule and self.void_refuses(hand, ctx):
             return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",

@@ -115,11 +115,8 @@ def _tile_info(t: int) -> dict[str, Any]:
 
 def _options_info(rs: Any, start: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The ruleset's house-rule options (with the value the page starts with) and presets."""
-    from . import options as option_mod
-
-    declared, presets = option_mod.declared(rs.data, [])
     opts = []
-    for name, o in declared.items():
+    for name, o in rs.option_decls.items():
         value = o.default
         if name in start:
             with contextlib.suppress(ValueError):  # (not this ruleset's kind of value: keep the default)
@@ -127,7 +124,7 @@ def _options_info(rs: Any, start: dict[str, Any]) -> tuple[list[dict[str, Any]],
         opts.append({"name": name, "type": o.type, "default": o.default, "value": value,
                      "description": o.description, "choices": list(o.choices),
                      "minimum": o.minimum, "maximum": o.maximum, "kind": o.kind()})
-    pres = [{"name": n, "description": p["description"], "set": p["set"]} for n, p in presets.items()]
+    pres = [{"name": n, "description": p.description, "set": p.set} for n, p in rs.preset_decls.items()]
     return opts, pres
 
 
@@ -161,9 +158,9 @@ def list_rulesets(start: dict[str, Any] | None = None,
             "flags": list(FLAGS), "win_by": list(WIN_BY),
         })
         chosen = dict(start or {})
-        presets = rs.presets()
+        presets = rs.preset_decls
         if start_preset in presets:
-            chosen = {**dict((presets[start_preset] or {}).get("set") or {}), **chosen}
+            chosen = {**presets[start_preset].set, **chosen}
         out[-1]["options"], out[-1]["presets"] = _options_info(rs, chosen)
         out[-1]["preset"] = start_preset if start_preset in presets else None
     return out
@@ -714,8 +711,6 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = Fals
 
 def check_start_options(options: dict[str, Any], preset: str | None) -> None:
     """Each ``mj serve --set`` name and ``--preset`` must be declared by some ruleset (value fitting)."""
-    from . import options as option_mod
-
     names: dict[str, list[Any]] = {}
     presets: set[str] = set()
     for rid in available_rulesets():
@@ -723,10 +718,9 @@ def check_start_options(options: dict[str, Any], preset: str | None) -> None:
             rs = load_ruleset(rid)
         except MJError:
             continue
-        declared, pres = option_mod.declared(rs.data, [])
-        for n, o in declared.items():
+        for n, o in rs.option_decls.items():
             names.setdefault(n, []).append(o)
-        presets |= set(pres)
+        presets |= set(rs.preset_decls)
     for n, v in options.items():
         if n not in names:
             raise BadRequest(f"--set {n}: no ruleset declares that option "

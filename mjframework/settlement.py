@@ -87,7 +87,7 @@ def win_payments(
     ``payers``: the seats that may pay (default: everyone but the winner) —
     in a hand that goes on after a win, those still in it.
     """
-    rule = ruleset.scoring.payout.get(win_by, "each_other" if win_by == "self_draw" else "discarder")
+    rule = ruleset.scoring.payer(win_by)
     if rule == "discarder" and discarder is not None:
         who: Iterable[int] = [discarder]
     else:

@@ -87,7 +87,7 @@ def bot_rng(seed: int, game: int, hand: int, seat: int) -> random.Random:
 
 def first_dealer(ruleset: Ruleset, seed: int, game: int) -> int:
     """The first dealer of a game, as ``dealer.first`` says."""
-    rule = str(ruleset.dealer.get("first", "random"))
+    rule = ruleset.dealer.first
     if rule == "random":
         return random.Random(f"{seed}/{game}/dealer").randrange(ruleset.players)
     if rule in ("seat0", "seed0"):

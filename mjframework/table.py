@@ -164,10 +164,9 @@ def ready_waits(ev: Any, concealed: Sequence[Tile], melds: Sequence[Meld], *, se
     A tile counts if it wins by self-draw, or on a discard where the ruleset
     allows that (:meth:`Evaluator.waits` in each of those contexts).
     """
-    wins = ev.ruleset.win
     found: set[Tile] = set()
     for win_by in ("self_draw", "discard"):
-        if not wins.get(win_by, False):
+        if not ev.ruleset.win.allows(win_by):
             continue
         ctx = WinContext(seat=seat, win_by=win_by, dealer=dealer,
                          discarder=None if win_by == "self_draw" else (seat + players - 1) % players)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .model import Ruleset
+from .model import IndicatorRule, Ruleset
 from .tiles import Tile
 
 
@@ -46,10 +46,10 @@ class Wall:
         self.dealer = dealer
         players = ruleset.players
         spec = ruleset.wall
-        height = int(spec.get("height", 2))
-        per = spec.get("stacks_per_seat", 17)
+        height = spec.height
+        per = spec.stacks_per_seat
         # stacks_per_seat as a list is per seat counted from the dealer.
-        self.sizes = [per[(s - dealer) % players] if isinstance(per, list) else per
+        self.sizes = [per[(s - dealer) % players] if isinstance(per, tuple) else per
                       for s in range(players)]
         self.height = height
         tiles = ruleset.tileset.full_wall()
@@ -69,13 +69,11 @@ class Wall:
         """Roll for the break and lay the ring out in draw order from the start."""
         spec = self.ruleset.break_
         players = self.ruleset.players
-        dice = self.roll(int(spec.get("dice", 2)))
-        wall_rule = spec.get("wall", {"die": "high", "seats": {}})
-        value = _die(dice, wall_rule.get("die", "high"))
-        rel = int(wall_rule.get("seats", {}).get(str(value), 0))
+        dice = self.roll(spec.dice)
+        value = _die(dice, spec.wall.die)
+        rel = spec.wall.seats.get(value, 0)
         owner = (self.dealer + rel) % players
-        stack_rule = spec.get("stack", {"die": "low", "from": "owner_left"})
-        n = _die(dice, stack_rule.get("die", "low"))
+        n = _die(dice, spec.stack.die)
         # Walls in draw order from the owner: owner, owner-1, … (clockwise).
         order = [(owner - i) % players for i in range(players)]
         offsets = {}
@@ -90,7 +88,7 @@ class Wall:
             ring.extend(self.tiles_in_seat_order[offsets[s]:offsets[s] + self.sizes[s] * self.height])
         size = self.sizes[owner]
         n = max(1, min(n, size))
-        start = size - n if stack_rule.get("from", "owner_left") == "owner_left" else n - 1
+        start = size - n if spec.stack.from_ == "owner_left" else n - 1
         self.stacks = len(ring) // self.height
         cut = start * self.height
         self.slots = ring[cut:] + ring[:cut]
@@ -223,17 +221,16 @@ class Wall:
 
     def flip_indicator(self) -> tuple[tuple[int, ...], Tile]:
         """Roll and flip the indicator as the ruleset's ``wildcard.indicator`` says."""
-        rule = self.ruleset.wildcard.indicator if self.ruleset.wildcard else {}
-        dice = self.roll(int(rule.get("dice", 2)))
+        rule = self.ruleset.wildcard.indicator if self.ruleset.wildcard else IndicatorRule()
+        dice = self.roll(rule.dice)
         s = sum(dice)
         players = self.ruleset.players
-        seat = (self._owner + 1) % players if rule.get("wall", "after_break_wall") == "after_break_wall" \
-            else self._owner
+        seat = (self._owner + 1) % players if rule.wall == "after_break_wall" else self._owner
         size = self.sizes[seat]
         s = max(1, min(s, size))
-        from_right = s - 1 if rule.get("count_from", "owner_right") == "owner_right" else size - s
+        from_right = s - 1 if rule.count_from == "owner_right" else size - s
         stack = self._ring_stack(seat, from_right)
-        layer = 0 if rule.get("layer", "top") == "top" or self.height == 1 else 1
+        layer = 0 if rule.layer == "top" or self.height == 1 else 1
         slot = stack * self.height + layer
         t = self.slots[slot]
         if t is None:  # already drawn in the deal: take the next stack's tile
@@ -246,6 +243,6 @@ class Wall:
         assert t is not None
         self.slots[slot] = None
         self.indicator = t
-        if rule.get("ends_live_wall", True):
+        if rule.ends_live_wall:
             self.indicator_stack = stack
         return dice, t

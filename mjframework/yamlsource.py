@@ -136,7 +136,7 @@ class SourceMap(dict):
     """A mapping with ``locations[key]`` (value) and ``key_locations[key]``."""
 
     location: Location | None = None
-    index: int | None = None
+    file_index: int | None = None  # its position in the list of its own file (see file_path)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -145,10 +145,14 @@ class SourceMap(dict):
 
 
 class SourceList(list):
-    """A sequence with ``locations[i]`` for each item."""
+    """A sequence with ``locations[i]`` for each item.
+
+    It is a real :class:`list`: its own attributes (``location``, ``locations``,
+    ``file_index``) are named so as not to hide a list method (``index``, ``count`` …).
+    """
 
     location: Location | None = None
-    index: int | None = None
+    file_index: int | None = None  # its position in the list of its own file (see file_path)
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -193,7 +197,7 @@ def _build(node: yaml.Node, loader: _Limits, name: str, path: tuple, depth: int 
         for i, item in enumerate(node.value):
             value = _build(item, loader, name, (*path, i), depth + 1)
             if isinstance(value, SourceMap | SourceList):
-                value.index = i  # position in its own file, kept through merges
+                value.file_index = i  # position in its own file, kept through merges
             out_l.append(value)
             out_l.locations.append(_loc(name, item.start_mark))
         return out_l
@@ -327,7 +331,7 @@ def file_path(data: Any, path: tuple) -> tuple:
     for part in path:
         if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
-            idx = node.index if isinstance(node, SourceMap | SourceList) else None
+            idx = node.file_index if isinstance(node, SourceMap | SourceList) else None
             out.append(part if idx is None else idx)
         elif isinstance(node, dict) and part in node:
             node = node[part]

@@ -19,7 +19,7 @@ def is_win(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = N
     """``Evaluator.is_win`` before the fast path: context checks, shape pre-checks, then scoring."""
     if hand.win_tile is None:
         return False
-    if not ev.ruleset.win.get(ctx.win_by, False):
+    if not ev.ruleset.win.allows(ctx.win_by):
         return False
     if ev._fixed:
         if wildcard is None:

@@ -104,9 +104,8 @@ def _bonus_ruleset(tmp_path: Path) -> Path:
     """A sum-combined ruleset where a bonus never scores alone and pays less than the base."""
     cs = load_ruleset("changsha")
     data = dict(BONUS_BASE)
-    data.update(players=cs.players, wall=cs.wall, deal=cs.deal, wildcard=None, claims=cs.claims,
-                win=cs.win, dealer=cs.dealer)
-    data["break"] = cs.break_
+    data.update({k: cs.data[k] for k in ("wall", "break", "deal", "claims", "win", "dealer")},
+                players=cs.players, wildcard=None)
     data["scoring"] = {"combine": "sum", "payout": dict(cs.scoring.payout)}
     data["patterns"] = [
         {"name": "平胡", "shape": "standard", "points": 4},
@@ -227,7 +226,7 @@ def test_option_conflicts_and_patches(tmp_path: Path) -> None:
     f = tmp_path / "opts.yaml"
     f.write_text(OPTS.split("presets:")[0], encoding="utf-8")
     rs = load_ruleset(f, options={"strict": "yes"})
-    assert rs.win["discard"] is False and rs.options["strict"] is True
+    assert rs.win.discard is False and rs.options["strict"] is True
     with pytest.raises(OptionError, match="birds=0 conflicts with strict=true"):
         load_ruleset(f, options={"strict": "true", "birds": 0})
     with pytest.raises(OptionError, match="not one of: a, b"):

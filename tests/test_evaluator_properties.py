@@ -135,7 +135,7 @@ def _exposed(draw, rid: str, g: tuple[str, tuple[int, ...]], counts: Counter[int
     ev = evaluator(rid)
     kind, tiles = g
     if kind == "seq":
-        if not ev.ruleset.claims.get("chow"):
+        if not ev.ruleset.claims.chow:
             return None
         return Meld("chow", tiles)
     options = ["pung"]
@@ -191,7 +191,7 @@ def winning_hands(draw, rid: str, *, melds: bool = False, wild: bool = True,
 def contexts(draw, rid: str, seat: int, with_birds: bool = True) -> WinContext:
     """A random context the ruleset allows (win_by, discarder, flags, dealer, birds)."""
     ev = evaluator(rid)
-    allowed = [w for w in ("self_draw", "discard", "robbed_kong") if ev.ruleset.win.get(w)]
+    allowed = [w for w in ("self_draw", "discard", "robbed_kong") if ev.ruleset.win.allows(w)]
     win_by = draw(st.sampled_from(allowed))
     discarder = None
     if win_by != "self_draw":

@@ -122,11 +122,11 @@ def stacked(game: Game, hands: dict[int, str], live: str = "", kong: str = "") -
         w = game.wall
         n = rs.players
         order: list[int] = []  # the seat each dealt tile goes to, in live order
-        for _ in range(rs.deal["rounds"]):
+        for _ in range(rs.deal.rounds):
             for i in range(n):
-                order.extend([(game.dealer + i) % n] * rs.deal["block"])
-        for step in rs.deal["then"]:
-            order.extend([(game.dealer + step["seat"]) % n] * step["tiles"])
+                order.extend([(game.dealer + i) % n] * rs.deal.block)
+        for step in rs.deal.then:
+            order.extend([(game.dealer + step.seat) % n] * step.tiles)
         want = {s: parse_tiles(h) for s, h in hands.items()}
         rest = Counter(rs.tileset.full_wall())
         for ts in [*want.values(), parse_tiles(live), parse_tiles(kong)]:

@@ -218,13 +218,13 @@ def test_examples_leave_a_suit_out_when_a_void_suit_must_be_declared() -> None:
     """With `declarations.void_suit.win_holding: false` (the engine's key) every example win misses a suit."""
     import dataclasses
 
+    from mjframework.model import VoidSuit
     from mjframework.rulecard import _Searcher
     from mjframework.tiles import is_honor, suit_of
 
     rs = load_ruleset(RULESETS / "base-108.yaml")
-    data = dict(rs.data)
-    data["declarations"] = {"void_suit": {"win_holding": False}}
-    ev = Evaluator(dataclasses.replace(rs, data=data))
+    flow = dataclasses.replace(rs.flow, void_suit=VoidSuit(win_holding=False))
+    ev = Evaluator(dataclasses.replace(rs, flow=flow))
     import random
     s = _Searcher(ev, random.Random(1))
     assert s.void_suit_needed

@@ -59,10 +59,10 @@ def engine_waits(ev: Evaluator, app: TableApp, concealed: list[int]) -> list[int
     if len(concealed) + 3 * len(melds) != 13:
         return []
     out: set[int] = set()
-    if ev.ruleset.win.get("self_draw", False):
+    if ev.ruleset.win.self_draw:
         out |= set(ev.waits(concealed, melds, WinContext(seat=0, win_by="self_draw", dealer=g.dealer),
                             g.wildcard))
-    if ev.ruleset.win.get("discard", False):
+    if ev.ruleset.win.discard:
         out |= set(ev.waits(concealed, melds, WinContext(seat=0, win_by="discard", discarder=3,
                                                          dealer=g.dealer), g.wildcard))
     return sorted(out)
