@@ -562,10 +562,6 @@ shares can add up to more than 100%.</p>
 """
 
 
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    write_atomic(path, data)
-
-
 def write_report(result: BalanceResult, out_dir: str | Path) -> tuple[Path, Path]:
     """Write ``balance.png`` and ``balance.html`` into ``out_dir``; return their paths."""
     try:
@@ -578,8 +574,8 @@ def write_report(result: BalanceResult, out_dir: str | Path) -> tuple[Path, Path
         raise BalanceError(f"-o {d}: not a directory")
     png, names_in_chart = render_png(result)
     png_path, html_path = d / "balance.png", d / "balance.html"
-    _write_bytes_atomic(png_path, png)
-    _write_bytes_atomic(html_path, render_html(result, png, names_in_chart).encode("utf-8"))
+    write_atomic(png_path, png)
+    write_atomic(html_path, render_html(result, png, names_in_chart).encode("utf-8"))
     return png_path, html_path
 
 
