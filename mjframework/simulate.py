@@ -55,7 +55,7 @@ from typing import IO, Any
 from . import wintable
 from .bots import BOTS
 from .errors import MJError
-from .events import Event
+from .events import Event, EventSink
 from .fileio import commit, is_stdio, temp_beside
 from .game import Game, HandResult
 from .model import Ruleset
@@ -330,49 +330,71 @@ def hand_deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
+               hands: int, first_hand_no: int = 0, emit: EventSink, evaluator: Evaluator,
+               play: Callable[[Game], HandResult] = Game.play) -> Iterator[tuple[Game, HandResult]]:
+    """Play the hands of one game in order; yield each ``(game, result)`` once it is played.
+
+    The one loop over a series of hands (``mj simulate``, ``mj play``'s two tables): hand
+    ``h`` gets ``players(h)`` and the seed ``hand_seed(seed, game, h)``; the first dealer is
+    :func:`first_dealer`'s, then each hand's ``next_dealer`` deals (an abandoned hand's
+    too: the same dealer again); the previous hand's win call (when it had exactly one)
+    is carried into the next hand for repeat calls. ``play`` plays one hand (the caller's
+    deadline or error handling, or screen set-up, goes there); stop early by leaving the loop.
+    """
+    calls: list[tuple[int, str]] = []  # this hand's win calls (for the next hand's repeat calls)
+
+    def tracked(e: Event) -> None:
+        if e["type"] == "win" and e.get("call"):
+            calls.append((e["seat"], e["call"]))
+        emit(e)
+
+    dealer = first_dealer(rs, seed, game)
+    last_call: tuple[int, str] | None = None
+    for h in range(hands):
+        g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
+                 emit=tracked, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h)
+        calls.clear()
+        result = play(g)
+        yield g, result
+        last_call = calls[0] if len(calls) == 1 else None
+        dealer = result.next_dealer
+
+
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
     """Play one game (its hands in order), counting into ``stats`` and logging to ``out``."""
     rs, ev = _load(spec.ruleset, spec.options, spec.preset)
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
-    calls: list[tuple[int, str]] = []  # this hand's win calls (for the next hand's repeat calls)
-
     def emit(e: Event) -> None:
-        t = e["type"]
-        if t == "hand_start":
+        if e["type"] == "hand_start":
             e = {"type": "hand_start", "game": game, **{k: v for k, v in e.items() if k != "type"}}
-        elif t == "win" and e.get("call"):
-            calls.append((e["seat"], e["call"]))
         sink(e)
         if write is not None:
             write(dump_event(e))
 
-    dealer = first_dealer(rs, spec.seed, game)
-    last_call: tuple[int, str] | None = None
-    stats.games += 1
-    for h in range(spec.hands_in_game(game)):
-        g = Game(rs, make_bots(spec.bots, spec.seed, game, h), seed=hand_seed(spec.seed, game, h),
-                 dealer=dealer, hand_no=game * spec.hands_per_game + h, emit=emit, evaluator=ev,
-                 last_winner_call=last_call, hand_in_game=h)
-        calls.clear()
+    def play(g: Game) -> HandResult:
         try:
             with hand_deadline(spec.hand_timeout):
-                result = g.play()
+                return g.play()
         except HandDeadline as e:  # the deadline passed outside any plugin (a bot, the engine)
             reason = f"timed out: {e}"
             emit({"type": "abandon", "reason": reason})
-            emit({"type": "hand_end", "result": "abandon", "next_dealer": dealer})
-            result = HandResult("abandon", [], dealer, [0] * rs.players, error=reason)
+            emit({"type": "hand_end", "result": "abandon", "next_dealer": g.dealer})
+            return HandResult("abandon", [], g.dealer, [0] * rs.players, error=reason)
         except Exception as e:  # an engine failure: count it, keep the log well-formed, go on
             reason = f"engine error: {type(e).__name__}: {e}"
             emit({"type": "abandon", "reason": reason, "engine_error": True})
-            emit({"type": "hand_end", "result": "abandon", "next_dealer": dealer})
-            result = HandResult("abandon", [], dealer, [0] * rs.players, error=reason)
+            emit({"type": "hand_end", "result": "abandon", "next_dealer": g.dealer})
             stats.engine_errors += 1
-        sink.hand_done(result, dealer)
-        last_call = calls[0] if len(calls) == 1 else None
-        dealer = result.next_dealer
+            return HandResult("abandon", [], g.dealer, [0] * rs.players, error=reason)
+
+    stats.games += 1
+    for g, result in play_hands(rs, lambda h: make_bots(spec.bots, spec.seed, game, h), seed=spec.seed,
+                                game=game, hands=spec.hands_in_game(game),
+                                first_hand_no=game * spec.hands_per_game, emit=emit, evaluator=ev, play=play):
+        sink.hand_done(result, g.dealer)
 
 
 def run_chunk(spec: SimSpec, games: Sequence[int], log_path: str | None) -> Stats:
@@ -721,4 +743,4 @@ def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_pa
 
 __all__ = ["HAND_TIMEOUT", "SimResult", "SimSpec", "SimulationError", "Stats", "abandon_summary", "bot_rng",
            "first_dealer", "hand_deadline", "hand_seed", "kill_pool", "make_bots", "parse_bots", "play_game",
-           "run_chunk", "simulate"]
+           "play_hands", "run_chunk", "simulate"]
