@@ -31,10 +31,8 @@ removes those whose writer is gone (after a SIGKILL).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
-import multiprocessing
 import os
 import random
 import shutil
@@ -42,13 +40,10 @@ import signal
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from multiprocessing.context import BaseContext
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -60,8 +55,8 @@ from .fileio import commit, is_stdio, temp_beside
 from .game import Game, HandResult
 from .model import Ruleset
 from .plugins import HandDeadline
-from .procs import die_with_parent
 from .ruleset import load_ruleset
+from .runner import ProcessPool, kill_pool, run_alone, run_windowed
 from .scoring import Evaluator
 
 LOG_FORMAT = 1
@@ -588,33 +583,9 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
     return SimResult(spec, rs.id, rs.name, stats, seconds, workers)
 
 
-def _worker_init() -> None:
-    """Workers die with the parent and leave Ctrl-C to it (it kills them and cleans up)."""
-    die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def kill_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: kill its processes (a hung hand would never let ``shutdown`` return)."""
-    for p in list((getattr(pool, "_processes", None) or {}).values()):  # no public API for this
-        with contextlib.suppress(OSError, AttributeError, ValueError):
-            p.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _submit(pool: ProcessPoolExecutor, spec: SimSpec, games: list[int], path: str | None) -> Future[Stats]:
-    """``run_chunk`` on the pool; if the pool broke already, a future that says so."""
-    try:
-        return pool.submit(run_chunk, spec, games, path)
-    except BrokenProcessPool as e:
-        failed: Future[Stats] = Future()
-        failed.set_exception(e)
-        return failed
-
-
-def _new_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, mp_context=_pool_context())
+def _run_part(spec: SimSpec, part: tuple[list[int], str | None]) -> Stats:
+    """A worker's unit: ``run_chunk`` on (games, the path its log lines go to)."""
+    return run_chunk(spec, *part)
 
 
 def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO[str] | None) -> Stats:
@@ -632,9 +603,10 @@ def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO
     return stats
 
 
-def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -> Stats:
+def _isolated(spec: SimSpec, players: int, part: tuple[list[int], str | None]) -> Stats:
     """Replay a chunk whose worker died, one game per fresh process; a game that kills its
     process again is abandoned (a plugin ending the process, memory, a crash)."""
+    games, path = part
     stats = Stats(players)
     out = open(path, "w", encoding="utf-8", newline="\n") if path is not None else None  # noqa: SIM115
     try:
@@ -643,19 +615,13 @@ def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -
             if path is not None:
                 fd, sub = tempfile.mkstemp(prefix=Path(path).name + ".", suffix=".tmp", dir=Path(path).parent)
                 os.close(fd)
-            pool = _new_pool(1)
             try:
-                st = pool.submit(run_chunk, spec, [g], sub).result()
-                pool.shutdown(wait=True)
-                if out is not None and sub is not None:
-                    with open(sub, encoding="utf-8", newline="\n") as part:
-                        shutil.copyfileobj(part, out)
-            except BrokenProcessPool:
-                kill_pool(pool)
-                st = _abandoned_game(spec, g, players, "worker process died", out)
-            except BaseException:
-                kill_pool(pool)
-                raise
+                st = run_alone(partial(_run_part, spec), ([g], sub))
+                if st is None:
+                    st = _abandoned_game(spec, g, players, "worker process died", out)
+                elif out is not None and sub is not None:
+                    with open(sub, encoding="utf-8", newline="\n") as part_file:
+                        shutil.copyfileobj(part_file, out)
             finally:
                 if sub is not None:
                     Path(sub).unlink(missing_ok=True)
@@ -666,40 +632,29 @@ def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -
     return stats
 
 
-def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
-                  tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
-    # The win tables (~45 MB) and the loaded ruleset are made here, once: forked workers
-    # share those pages with this process instead of each loading its own copy.
-    # gc.freeze() keeps the collector from writing to them (which would copy them).
+@contextmanager
+def shared_with_workers(spec: SimSpec) -> Iterator[None]:
+    """Load what every worker needs here, once, before the pool forks.
+
+    The win tables (~45 MB) and the loaded ruleset are made in this process: forked workers
+    share those pages instead of each loading its own copy. ``gc.freeze()`` keeps the
+    collector from writing to them (which would copy them).
+    """
     wintable.ensure_tables()
     _load(spec.ruleset, spec.options, spec.preset)
     gc.freeze()
     try:
-        _pool(spec, workers, stats, out, log_path, tmp_paths, progress)
+        yield
     finally:
         gc.unfreeze()
 
 
-def _pool_context() -> BaseContext | None:
-    """``fork`` where the platform has it (the workers inherit the tables), else the default."""
-    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return None
-
-
-def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
-          tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
-    chunks = _chunks(spec.games, workers)
-    pending: deque[tuple[Future[Stats], str | None, list[int]]] = deque()
-    window = workers * 3
-    it = iter(chunks)
+def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
+                  tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
     players = stats.players
-    pool = _new_pool(workers)
-    try:
-        def submit_next() -> bool:
-            games = next(it, None)
-            if games is None:
-                return False
+
+    def parts() -> Iterator[tuple[list[int], str | None]]:
+        for games in _chunks(spec.games, workers):
             path = None
             if out is not None:  # each chunk's events, copied into the log in game order
                 if log_path is not None:
@@ -708,37 +663,27 @@ def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_pa
                     fd, path = tempfile.mkstemp(prefix=f"mj-log.part{games[0]}.")
                 os.close(fd)
                 tmp_paths.append(path)
-            pending.append((_submit(pool, spec, games, path), path, games))
-            return True
+            yield games, path
 
-        while len(pending) < window and submit_next():
-            pass
-        while pending:
-            fut, path, games = pending.popleft()
-            try:
-                chunk_stats = fut.result()
-            except BrokenProcessPool:
-                # A worker died: every chunk in flight is lost. Replay this one game by game
-                # (the one that kills its process again is abandoned), then go on in a new pool.
-                kill_pool(pool)
-                chunk_stats = _isolated(spec, games, path, players)
-                pool = _new_pool(workers)
-                pending = deque((_submit(pool, spec, g, p), p, g) for _, p, g in pending)
-            stats.merge(chunk_stats)
-            if path is not None and out is not None:
-                with open(path, encoding="utf-8", newline="\n") as part:
-                    shutil.copyfileobj(part, out)
-                Path(path).unlink(missing_ok=True)
-                tmp_paths.remove(path)
-            if progress:
-                progress(sum(spec.hands_in_game(g) for g in games))
-            submit_next()
-        pool.shutdown(wait=True)
-    except BaseException:
-        for fut, _, _ in pending:
-            fut.cancel()
-        kill_pool(pool)  # one Ctrl-C (or SIGTERM) stops everything, even a hung hand
-        raise
+    def merge(part: tuple[list[int], str | None], chunk_stats: Stats) -> None:
+        games, path = part
+        stats.merge(chunk_stats)
+        if path is not None and out is not None:
+            with open(path, encoding="utf-8", newline="\n") as part_file:
+                shutil.copyfileobj(part_file, out)
+            Path(path).unlink(missing_ok=True)
+            tmp_paths.remove(path)
+        if progress:
+            progress(sum(spec.hands_in_game(g) for g in games))
+
+    with shared_with_workers(spec):
+        pool = ProcessPool(partial(_run_part, spec), workers, partial(_isolated, spec, players))
+        try:
+            run_windowed(parts(), pool.submit, workers * 3, merge)
+        except BaseException:
+            pool.kill()
+            raise
+        pool.shutdown()
 
 
 __all__ = ["HAND_TIMEOUT", "SimResult", "SimSpec", "SimulationError", "Stats", "abandon_summary", "bot_rng",
