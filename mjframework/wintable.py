@@ -409,7 +409,7 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
         if _INFO is not None:
             return _INFO
         t0 = time.perf_counter()
-        path = _cache_file(Path(cache_dir) if cache_dir is not None else default_cache_dir())
+        path: Path | None = _cache_file(Path(cache_dir) if cache_dir is not None else default_cache_dir())
         suit = honor = None
         source = "built"
         if use_cache:
