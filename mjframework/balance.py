@@ -326,10 +326,10 @@ def _ray_connect(address: str, timeout: float) -> tuple[Any, bool]:
         except OSError as e:
             raise BalanceError(f"cannot reach the Ray cluster at {address}: "
                                f"{type(e).__name__}: {e}") from None
+    local: dict[str, Any] = {} if address.startswith("ray://") else {"include_dashboard": False}
     try:
         ray.init(address=None if address == "ray" else address, log_to_driver=False,
-                 logging_level=logging.WARNING, **({} if address.startswith("ray://")
-                                                    else {"include_dashboard": False}))
+                 logging_level=logging.WARNING, **local)
     except Exception as e:  # ConnectionError, ValueError (e.g. Ray Client not installed) …
         hint = (" (a cluster with token authentication also needs RAY_AUTH_MODE=token here)"
                 if address.startswith("ray://") and isinstance(e, ConnectionError) else "")

@@ -386,7 +386,7 @@ class Announcer:
             won = "" if e.get("win_by") == "self_draw" else f" + {tile_label(_code_tile(e['tile']), w)}"
             self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
         rec = self.recorder.last_win.get(seat) if self.recorder is not None else None
-        if rec is not None and rec[1].pattern_names == e.get("patterns", []):
+        if rec is not None and self.recorder is not None and rec[1].pattern_names == e.get("patterns", []):
             groups, _ = reading_parts(rec[1], self.recorder.stand_in_for(w))
             if groups:
                 self.echo(f"      读法 {' '.join(groups)}")

@@ -156,12 +156,12 @@ class Stats:
             self.by_winners[k] = self.by_winners.get(k, 0) + n
         self.wins_by_seat = [a + b for a, b in zip(self.wins_by_seat, other.wins_by_seat, strict=True)]
         self.net_by_seat = [a + b for a, b in zip(self.net_by_seat, other.net_by_seat, strict=True)]
-        for k, (n, pay) in other.patterns.items():
-            mine = self.patterns.setdefault(k, [0, 0])
+        for name, (n, pay) in other.patterns.items():
+            mine = self.patterns.setdefault(name, [0, 0])
             mine[0] += n
             mine[1] += pay
-        for k, n in other.abandon_reasons.items():
-            self.abandon_reasons[k] = self.abandon_reasons.get(k, 0) + n
+        for reason, n in other.abandon_reasons.items():
+            self.abandon_reasons[reason] = self.abandon_reasons.get(reason, 0) + n
 
 
 class StatsSink:
@@ -326,7 +326,8 @@ def hand_deadline(seconds: float) -> Iterator[None]:
 
 
 def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
-               hands: int, first_hand_no: int = 0, emit: EventSink, evaluator: Evaluator,
+               hands: int, first_hand_no: int = 0, emit: EventSink,
+               evaluator: Evaluator | Any,  # or a stand-in that forwards to one (the table's ScoreRecorder)
                play: Callable[[Game], HandResult] = Game.play) -> Iterator[tuple[Game, HandResult]]:
     """Play the hands of one game in order; yield each ``(game, result)`` once it is played.
 

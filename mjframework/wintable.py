@@ -409,12 +409,13 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
         if _INFO is not None:
             return _INFO
         t0 = time.perf_counter()
-        path: Path | None = _cache_file(Path(cache_dir) if cache_dir is not None else default_cache_dir())
+        cache = _cache_file(Path(cache_dir) if cache_dir is not None else default_cache_dir())
+        path: Path | None = cache  # None: the cache could not be written
         suit = honor = None
         source = "built"
         if use_cache:
             try:
-                suit, honor = _deserialize(path.read_bytes())
+                suit, honor = _deserialize(cache.read_bytes())
                 source = "cache"
             except (OSError, ValueError, struct.error):
                 suit = honor = None
@@ -423,7 +424,7 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
             honor = _fill(7, 4 * 7, False)
             if use_cache:
                 try:
-                    write_atomic(path, _serialize(suit, honor))  # readers never see half a file
+                    write_atomic(cache, _serialize(suit, honor))  # readers never see half a file
                 except OSError:
                     path = None
         seconds = time.perf_counter() - t0

@@ -148,8 +148,8 @@ class SourceMap(dict):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.locations: dict[Any, Location] = {}
-        self.key_locations: dict[Any, Location] = {}
+        self.locations: dict[Any, Location | None] = {}
+        self.key_locations: dict[Any, Location | None] = {}
 
 
 class SourceList(list):
