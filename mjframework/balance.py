@@ -28,17 +28,15 @@ import shutil
 import socket
 import subprocess
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .errors import MJError
 from .fileio import write_atomic
+from .runner import ProcessPool, run_alone, run_windowed
 from .simulate import (
     SimSpec,
     Stats,
@@ -46,10 +44,9 @@ from .simulate import (
     _chunks,
     _load,
     _options_key,
-    _worker_init,
-    kill_pool,
     parse_bots,
     play_game,
+    shared_with_workers,
 )
 
 
@@ -220,15 +217,19 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         if progress:
             progress(r.stats.hands)
 
-    partial = False
+    def merged(games: list[int], r: ChunkResult) -> None:
+        merge(r)
+
+    stopped = False
     if _is_ray(cluster):
         ray, owned = _ray_connect(cluster.strip(), connect_timeout)
         runner = "ray (local)" if cluster.strip() == "ray" else f"ray cluster {cluster.strip()}"
         try:
             remote = ray.remote(balance_chunk)
             ncpus = max(int(ray.cluster_resources().get("CPU", 0)), 1)
-            partial = _run_windowed(spec, _chunks(spec.games, ncpus),
-                                    lambda g: _RayFuture(ray, remote.remote(spec, g)), ncpus * 3, merge)
+            stopped = run_windowed(_chunks(spec.games, ncpus),
+                                   lambda g: _RayFuture(ray, remote.remote(spec, g)), ncpus * 3, merged,
+                                   on_interrupt="stop")
         finally:
             if owned:
                 ray.shutdown()
@@ -237,9 +238,9 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         runner = f"dask cluster {_address(client)}"
         try:
             nthreads = sum(client.nthreads().values()) or workers
-            partial = _run_windowed(spec, _chunks(spec.games, max(nthreads, 1)),
-                                    lambda g: client.submit(balance_chunk, spec, g, pure=False),
-                                    max(nthreads, 1) * 3, merge)
+            stopped = run_windowed(_chunks(spec.games, max(nthreads, 1)),
+                                   lambda g: client.submit(balance_chunk, spec, g, pure=False),
+                                   max(nthreads, 1) * 3, merged, on_interrupt="stop")
         finally:
             if owned:
                 client.close()
@@ -249,128 +250,44 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
             for g in range(spec.games):  # one game at a time: Ctrl-C loses at most one game
                 merge(balance_chunk(spec, [g]))
         except KeyboardInterrupt:
-            partial = True
+            stopped = True
     else:
         runner = f"{workers} worker processes"
-        pools = _Pools(spec, workers, rs.players)
-        try:
-            partial = _run_windowed(spec, _chunks(spec.games, workers), pools.submit, workers * 3, merge,
-                                    harvest=True)
-        finally:
-            pools.close()  # after a harvest, nothing is left to wait for; a hung hand is killed
-    seconds = time.perf_counter() - start
-    partial = partial or stats.hands < hands
-    return BalanceResult(rs.id, rs.name, spec, stats, total["paid"], seconds, runner, partial)
-
-
-class _Pools:
-    """A local process pool that survives a worker's death.
-
-    A chunk lost with a dead worker (every chunk in flight is) is replayed game by game,
-    each in a fresh process; a game that kills its process again counts as abandoned
-    hands (``worker process died``), as in ``mj simulate``.
-    """
-
-    def __init__(self, spec: SimSpec, workers: int, players: int) -> None:
-        self.spec, self.workers, self.players = spec, workers, players
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
-
-    def submit(self, games: list[int]) -> _Resilient:
-        try:
-            fut = self.pool.submit(balance_chunk, self.spec, games)
-        except BrokenProcessPool:
-            fut = None
-        return _Resilient(self, fut, games)
-
-    def replay(self, games: list[int]) -> ChunkResult:
-        if getattr(self.pool, "_broken", False):
-            kill_pool(self.pool)
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_init)
-        stats, paid = Stats(self.players), 0
-        for g in games:
-            one = ProcessPoolExecutor(max_workers=1, initializer=_worker_init)
+        with shared_with_workers(spec):
+            pool = ProcessPool(partial(balance_chunk, spec), workers, partial(_replay, spec, rs.players))
             try:
-                r = one.submit(balance_chunk, self.spec, [g]).result()
-                stats.merge(r.stats)
-                paid += r.paid
-            except BrokenProcessPool:
-                stats.merge(_abandoned_game(self.spec, g, self.players, "worker process died", None))
+                stopped = run_windowed(_chunks(spec.games, workers), pool.submit, workers * 3, merged,
+                                       on_interrupt="harvest")
             finally:
-                kill_pool(one)
-        return ChunkResult(list(games), stats, paid)
-
-    def close(self) -> None:
-        kill_pool(self.pool)
-
-
-class _Resilient:
-    """A chunk's future; if its worker died, :meth:`result` replays the chunk."""
-
-    def __init__(self, pools: _Pools, fut: Any, games: list[int]) -> None:
-        self.pools, self.fut, self.games = pools, fut, games
-
-    def result(self, timeout: float | None = None) -> ChunkResult:
-        if self.fut is not None:
-            try:
-                return self.fut.result(timeout=timeout)
-            except BrokenProcessPool:
-                pass
-        return self.pools.replay(self.games)
-
-    def cancel(self) -> bool:
-        return self.fut.cancel() if self.fut is not None else True
-
-    def cancelled(self) -> bool:
-        return self.fut.cancelled() if self.fut is not None else False
+                pool.kill()  # after a harvest, nothing is left to wait for; a hung hand is killed
+    seconds = time.perf_counter() - start
+    stopped = stopped or stats.hands < hands
+    return BalanceResult(rs.id, rs.name, spec, stats, total["paid"], seconds, runner, stopped)
 
 
-HARVEST_SECONDS = 10.0  # after Ctrl-C, how long running chunks may take to finish
-
-
-def _run_windowed(spec: SimSpec, chunks: list[list[int]], submit: Callable[[list[int]], Any],
-                  window: int, merge: Callable[[ChunkResult], None], *, harvest: bool = False) -> bool:
-    """Keep ``window`` chunks in flight; merge results in game order. True if interrupted.
-
-    On Ctrl-C the chunks not started are cancelled; with ``harvest`` (a local pool, whose
-    workers ignore SIGINT and finish their chunk anyway) the chunks already running are
-    still merged, in game order, unless Ctrl-C comes again.
-    """
-    pending: deque[Any] = deque()
-    it = iter(chunks)
-    try:
-        for games in it:
-            pending.append(submit(games))
-            if len(pending) >= window:
-                break
-        while pending:
-            merge(pending.popleft().result())
-            games = next(it, None)
-            if games is not None:
-                pending.append(submit(games))
-    except KeyboardInterrupt:
-        for fut in pending:
-            fut.cancel()
-        if harvest:  # for at most HARVEST_SECONDS: one Ctrl-C must stop the run, hung hand or not
-            deadline = time.monotonic() + HARVEST_SECONDS
-            try:
-                for fut in pending:
-                    if fut.cancelled():
-                        break
-                    merge(fut.result(timeout=max(deadline - time.monotonic(), 0.01)))
-            except (KeyboardInterrupt, FutureTimeout, BrokenProcessPool):
-                pass
-        return True
-    return False
+def _replay(spec: SimSpec, players: int, games: list[int]) -> ChunkResult:
+    """A chunk whose worker died, replayed game by game, each in a fresh process; a game that
+    kills its process again counts as abandoned hands (``worker process died``), as in
+    ``mj simulate``."""
+    stats, paid = Stats(players), 0
+    for g in games:
+        r = run_alone(partial(balance_chunk, spec), [g])
+        if r is None:
+            stats.merge(_abandoned_game(spec, g, players, "worker process died", None))
+        else:
+            stats.merge(r.stats)
+            paid += r.paid
+    return ChunkResult(list(games), stats, paid)
 
 
 class _RayFuture:
-    """What :func:`_run_windowed` needs of a future, for a Ray ``ObjectRef``."""
+    """What :func:`~mjframework.runner.run_windowed` needs of a future, for a Ray ``ObjectRef``."""
 
     def __init__(self, ray: Any, ref: Any) -> None:
         self._ray, self._ref, self._cancelled = ray, ref, False
 
-    def result(self) -> Any:
-        return self._ray.get(self._ref)
+    def result(self, timeout: float | None = None) -> Any:
+        return self._ray.get(self._ref, timeout=timeout)
 
     def cancel(self) -> bool:
         try:
@@ -409,10 +326,10 @@ def _ray_connect(address: str, timeout: float) -> tuple[Any, bool]:
         except OSError as e:
             raise BalanceError(f"cannot reach the Ray cluster at {address}: "
                                f"{type(e).__name__}: {e}") from None
+    local: dict[str, Any] = {} if address.startswith("ray://") else {"include_dashboard": False}
     try:
         ray.init(address=None if address == "ray" else address, log_to_driver=False,
-                 logging_level=logging.WARNING, **({} if address.startswith("ray://")
-                                                    else {"include_dashboard": False}))
+                 logging_level=logging.WARNING, **local)
     except Exception as e:  # ConnectionError, ValueError (e.g. Ray Client not installed) …
         hint = (" (a cluster with token authentication also needs RAY_AUTH_MODE=token here)"
                 if address.startswith("ray://") and isinstance(e, ConnectionError) else "")
@@ -562,10 +479,6 @@ shares can add up to more than 100%.</p>
 """
 
 
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    write_atomic(path, data)
-
-
 def write_report(result: BalanceResult, out_dir: str | Path) -> tuple[Path, Path]:
     """Write ``balance.png`` and ``balance.html`` into ``out_dir``; return their paths."""
     try:
@@ -578,8 +491,8 @@ def write_report(result: BalanceResult, out_dir: str | Path) -> tuple[Path, Path
         raise BalanceError(f"-o {d}: not a directory")
     png, names_in_chart = render_png(result)
     png_path, html_path = d / "balance.png", d / "balance.html"
-    _write_bytes_atomic(png_path, png)
-    _write_bytes_atomic(html_path, render_html(result, png, names_in_chart).encode("utf-8"))
+    write_atomic(png_path, png)
+    write_atomic(html_path, render_html(result, png, names_in_chart).encode("utf-8"))
     return png_path, html_path
 
 

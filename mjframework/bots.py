@@ -81,7 +81,7 @@ class GreedyBot:
             return self._claim(view, decision)
         if decision.kind == "exchange":
             return self._exchange(view, opts)
-        if decision.kind == "declare" and all(o.value in SUITS for o in opts):
+        if decision.kind == "declare" and all(o.value is not None and o.value in SUITS for o in opts):
             return self._void(view, opts)
         # A decision the bot doesn't know (a plugin's): plugins list the
         # recommended option first.
@@ -157,6 +157,7 @@ class GreedyBot:
         c, w = _counts(view.hand, wildcard, view.wildcards - {wildcard})
         now = missing(c, w)
         best: tuple[int, Option] | None = None
+        assert decision.tile is not None  # a claim is on the discarded tile
         for o in decision.options:
             if o.kind not in ("pung", "chow", "kong"):
                 continue

@@ -30,7 +30,7 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
         server = make_server(host, port, quiet=quiet, options=parse_sets(sets), preset=preset)
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    h, p = server.server_address[:2]
+    h, p = str(server.server_address[0]), server.server_address[1]
     shown = f"[{h}]" if ":" in str(h) else h
     click.echo(f"mj playground on http://{shown}:{p}/  (Ctrl-C stops)", err=True)
     from .procs import sigterm_raises

@@ -179,7 +179,7 @@ def run_case(ev: Evaluator, case: Any, file: str, cid: str, line: int | None) ->
         return CaseResult(file, cid, line, "error", message=msg)
     except RecursionError:  # pragma: no cover - the loader bounds nesting
         return CaseResult(file, cid, line, "error", message="the case is nested too deeply")
-    diffs = []
+    diffs: list[tuple[str, Any, Any]] = []
     for key in ("win", "patterns", "payments", "call"):
         if key not in expect:
             continue
@@ -249,9 +249,9 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             tiles = parse_tiles(str(case["hand"]))
         except TileParseError as e:
             raise HandError(f"hand: {e.reason} at column {e.position + 1}") from None
-        result = ev.evaluate_opening(tiles, ctx)
-        got = {"patterns": result.score.pattern_names,
-               "payments": result.payments, "win": result.score.win}
+        opened = ev.evaluate_opening(tiles, ctx)
+        got: dict[str, Any] = {"patterns": opened.score.pattern_names,
+                               "payments": opened.payments, "win": opened.score.win}
         return got, expect
     if kind != "win":
         raise CaseError(f"unknown kind {kind!r} (win or opening)")
@@ -269,7 +269,7 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
                      in_play=frozenset(in_play) if in_play is not None else None,
                      flowers=flowers, **winds)
     result: Result = ev.evaluate(hand, ctx, wildcard)
-    got: dict[str, Any] = {"win": result.score.win}
+    got = {"win": result.score.win}
     if result.score.win:
         got["patterns"] = result.score.pattern_names
         got["payments"] = result.payments

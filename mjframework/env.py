@@ -311,7 +311,7 @@ class MahjongEnv:
         assert self.decision is not None
         have = Counter(self._picks)
         base = self._exchange_base()
-        out = set()
+        out: set[int] = set()
         for o in self.decision.options:
             left = Counter(o.tiles)
             left.subtract(have)

@@ -81,7 +81,8 @@ class WinScreen:
         self.std: set[int] = set()  # melds of standard shapes with one pair
         self.pairs: set[int] = set()  # pairs of pairs shapes
         self.free = False
-        self.other: list[Shape] = []  # knitted, orphans, other standard shapes: generic check
+        # knitted, orphans, other standard shapes (with a quick may-it-fit test): generic check
+        self.other: list[tuple[Shape, Callable[[bytes, int], bool]]] = []
         for s in ev.shapes:
             if s.kind == "standard" and s.pair == 1:
                 self.std.add(s.melds)
@@ -248,8 +249,8 @@ class WinScreen:
                 if not any(held(c)) and not any(t in banned for m in melds for t in m.tiles):
                     return None
         if self.min_free is not None and w >= self.min_free and not self.waits_ok:
-            held = self.ev.split(concealed, wildcard)
-            if any(wait_holds(held, e, wt) for p in self.ev.wait_patterns for wt in p.waits):
+            split = self.ev.split(concealed, wildcard)
+            if any(wait_holds(split, e, wt) for p in self.ev.wait_patterns for wt in p.waits):
                 return None
         return False
 

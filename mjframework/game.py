@@ -758,7 +758,7 @@ class Game:
         flags_base: set[str] = set(extra_flags or ())
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
-        wants: list[tuple[int, int, Option]] = []  # (priority, turn distance, option)
+        wants: list[tuple[int, int, Option, int, set[str]]] = []  # (priority, distance, option, seat, flags)
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
@@ -868,7 +868,7 @@ class Game:
 
     @staticmethod
     def _chows(hand: list[Tile], tile: Tile) -> list[tuple[Tile, ...]]:
-        out = []
+        out: list[tuple[Tile, ...]] = []
         r = tile % 9
         for lo in (tile - 2, tile - 1, tile):
             if lo < 0 or lo // 9 != tile // 9 or lo % 9 > 6 or lo % 9 > r:

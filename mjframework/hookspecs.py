@@ -94,7 +94,7 @@ def mj_win_call(patterns: list[str], context: SettlementContext) -> str | None:
 
 
 @hookspec
-def mj_plugin_info() -> dict[str, Any]:
+def mj_plugin_info() -> dict[str, Any] | None:
     """Describe the plugin for ``mj plugins`` (``{"description": ...}``)."""
 
 

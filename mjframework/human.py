@@ -386,7 +386,7 @@ class Announcer:
             won = "" if e.get("win_by") == "self_draw" else f" + {tile_label(_code_tile(e['tile']), w)}"
             self.echo(f"      手牌 {tiles_label(view.hand, w)}{won}" + (f"   副露 {melds}" if melds else ""))
         rec = self.recorder.last_win.get(seat) if self.recorder is not None else None
-        if rec is not None and rec[1].pattern_names == e.get("patterns", []):
+        if rec is not None and self.recorder is not None and rec[1].pattern_names == e.get("patterns", []):
             groups, _ = reading_parts(rec[1], self.recorder.stand_in_for(w))
             if groups:
                 self.echo(f"      读法 {' '.join(groups)}")
@@ -425,7 +425,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     the human (from seat 0 with ``watch``); each decision waits at most
     ``bot_timeout`` seconds.
     """
-    from .simulate import _load, first_dealer
+    from .simulate import _load
 
     console = console or Console()
     echo = console.echo
@@ -443,7 +443,6 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     if speak:
         announcer.speaker = Speaker()
     names = ("greedy",) * rs.players
-    dealer = first_dealer(rs, seed, 0)
     # External programs (docs/bots.md) take the seats after the human's (all seats with --watch).
     first = 0 if watch else 1
     if len(bots) > rs.players - first:
@@ -455,7 +454,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
         for i, (bname, command) in enumerate(bots):
             externals[first + i] = ExternalBot(command, rs, name=bname,
                                                timeout=bot_timeout or DEFAULT_TIMEOUT)
-        return _session(rs, recorder, seed, hands, console, watch, human, me, announcer, tell, names, dealer,
+        return _session(rs, recorder, seed, hands, console, watch, human, me, announcer, tell, names,
                         externals)
     finally:
         for bot in externals.values():
@@ -464,10 +463,10 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
 
 def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, watch: bool,
              human: HumanPlayer, me: int | None, announcer: Announcer, tell: Callable[[Event], None],
-             names: tuple[str, ...], dealer: int, externals: dict[int, Any]) -> list[int]:
+             names: tuple[str, ...], externals: dict[int, Any]) -> list[int]:
     from .events import fan_out
-    from .game import Game
-    from .simulate import hand_seed, make_bots
+    from .game import Game, HandResult
+    from .simulate import make_bots, play_hands
 
     echo = console.echo
     totals = [0] * rs.players
@@ -478,19 +477,23 @@ def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, wa
     else:
         echo(f"{rs.name} ({rs.id}) — seed {seed}; 你 = seat 0, bots: 下家 / 对家 / 上家. 'q' quits.")
     played = 0
-    last_call: tuple[int, str] | None = None
-    for h in range(hands):
+
+    def seats(h: int) -> list[Any]:
         players = make_bots(names, seed, 0, h)
         if not watch:
             players[0] = human
         for s, bot in externals.items():
             bot.sit(s)
             players[s] = bot
-        game = Game(rs, players, seed=hand_seed(seed, 0, h), dealer=dealer, hand_no=h,
-                    emit=fan_out(tell, *externals.values()), evaluator=recorder, last_winner_call=last_call)
+        return players
+
+    def play(game: Game) -> HandResult:
         announcer.game = game
         announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
-        result = game.play()
+        return game.play()
+
+    for _, result in play_hands(rs, seats, seed=seed, hands=hands, emit=fan_out(tell, *externals.values()),
+                                evaluator=recorder, play=play):
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
         if human.stopped:
@@ -502,14 +505,10 @@ def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, wa
             break
         if result.result == "abandon":  # void: it neither counts nor pays; the same dealer deals again
             echo("(this hand is not counted)")
-            dealer = result.next_dealer
             continue
         played += 1
         # Every settlement of the hand (opening declarations included), as announced.
         totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
-        dealer = result.next_dealer
-        calls = announcer.win_calls
-        last_call = calls[0] if len(calls) == 1 else None  # for the calls plugin's repeat calls
     echo("═" * 60)
     echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, me, rs.players)} {v:+d}"
                                          for s, v in enumerate(totals)))

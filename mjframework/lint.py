@@ -189,6 +189,7 @@ def _example(ex: Example, ref: str) -> tuple[str, str]:
     if ex.opening:
         hand = f"dealt {format_tiles(sorted(ex.concealed))}"
     else:
+        assert ex.win_tile is not None  # (only an opening hand has none)
         hand = f"{format_tiles(sorted(ex.concealed))} + {tile_code(ex.win_tile)}"
         if ex.melds:
             hand += " melds " + ", ".join(ex.meld_args())
@@ -228,10 +229,10 @@ def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
         return [s for s in sampler.samples if a in s.matched and b in s.matched]
 
     for a in pats:
-        for b in sorted(a.excludes):
-            if b in by_name and not both(a.name, b) and not _disjoint_when(a, by_name[b]):
+        for ex in sorted(a.excludes):
+            if ex in by_name and not both(a.name, ex) and not _disjoint_when(a, by_name[ex]):
                 sampler.run(a, EXTRA_FOR_EXCLUSION)
-                sampler.run(by_name[b], EXTRA_FOR_EXCLUSION)
+                sampler.run(by_name[ex], EXTRA_FOR_EXCLUSION)
 
     smp = sampler.samples
     matches: dict[str, list[int]] = {p.name: [] for p in pats}
@@ -309,13 +310,14 @@ def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,
             aloc, apath = _where(rs, a)
             how = ("the same definition" if same_def
                    else f"exactly the same {len(matches[a.name])} sampled hands")
-            cmd = text = None
+            dup_cmd: str | None = None
+            dup_text: str | None = None
             if matches[a.name]:
-                cmd, text = _example(smp[matches[a.name][0]].example, ref)
+                dup_cmd, dup_text = _example(smp[matches[a.name][0]].example, ref)
             out.append(LintWarning(
                 "duplicate-patterns", loc, path,
                 f"{b.name!r} and {a.name!r} ({aloc}: {format_path(apath)}) match {how}, "
-                "and neither excludes the other", [b.name, a.name], cmd, text))
+                "and neither excludes the other", [b.name, a.name], dup_cmd, dup_text))
 
     # 4. inverted payouts (between base wins, or between bonuses: a bonus adds
     # to a base win, so a bonus paying more or less than a base is normal)
@@ -358,8 +360,8 @@ def _disjoint_when(a: Pattern, b: Pattern) -> str | None:
     return None
 
 
-def _excludes_list(rs: Ruleset, p: Pattern) -> list[str]:
-    """``excludes`` as written (for item locations)."""
+def _excludes_list(rs: Ruleset, p: Pattern) -> list[Any]:
+    """``excludes`` as written (for item locations): names, or ``{pattern: X, …}`` mappings."""
     raw = rs.data.get("patterns", [])
     item = raw[p.index] if isinstance(raw, list) and p.index < len(raw) else None
     ex = item.get("excludes") if isinstance(item, dict) else None
@@ -424,7 +426,7 @@ def lint_overrides(path: str | Path) -> list[LintWarning]:
                         out.append(LintWarning(
                             "no-op-override", location_of(own, ("patterns", i)), ("patterns", i),
                             f"pattern {name!r} overrides the inherited one with an identical definition"
-                            + where(("patterns", inherited[name])), [name]))
+                            + where(("patterns", inherited[name])), [str(name)]))
                 continue
             if isinstance(v, dict) and isinstance(bv, dict) and to_plain(v) != to_plain(bv):
                 walk(v, bv, kp)

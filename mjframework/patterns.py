@@ -381,7 +381,7 @@ def account_combinations(patterns: list[Pattern], m: Measures) -> dict[Pattern, 
                     q = min(found, key=lambda x: (-x.points, x.index))
                     out[q] = out.get(q, 0) + 1
             continue
-        links = {(i, j): q for i, j in combinations(range(n), 2) if (q := pair_pattern(i, j)) is not None}
+        links = {(i, j): pq for i, j in combinations(range(n), 2) if (pq := pair_pattern(i, j)) is not None}
         if not links:
             continue
         related = {x for ij in links for x in ij}

@@ -142,7 +142,9 @@ def _attribute_failures(pm: pluggy.PluginManager, plugin: object, name: str) -> 
     for caller in pm.get_hookcallers(plugin) or ():
         for impl in caller.get_hookimpls():
             if impl.plugin is plugin:
-                impl.function = _named(impl.function, name, caller.name, impl.wrapper or impl.hookwrapper)
+                # pluggy marks ``function`` Final; wrapped in place, a failure gets its plugin's name
+                impl.function = _named(  # type: ignore[misc]
+                    impl.function, name, caller.name, impl.wrapper or impl.hookwrapper)
 
 
 def _named(fn: Any, plugin: str, hook: str, is_wrapper: bool) -> Any:

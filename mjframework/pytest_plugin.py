@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 from .conformance import CaseResult, load_file, run_case
 from .errors import RulesetError
@@ -80,7 +83,8 @@ class ConformanceItem(pytest.Item):
         if not result.passed:
             raise ConformanceFailure(result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+                     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, ConformanceFailure):
             return excinfo.value.result.describe()
         return super().repr_failure(excinfo)

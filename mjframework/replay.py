@@ -33,8 +33,8 @@ def read_hands(path: str | Path) -> list[list[Event]]:
     p = Path(path)
     try:
         text = p.read_text("utf-8")
-    except OSError as e:
-        raise ReplayError(f"{path}: cannot read: {e.strerror or e}") from None
+    except OSError as err:
+        raise ReplayError(f"{path}: cannot read: {err.strerror or err}") from None
     hands: list[list[Event]] = []
     current: list[Event] | None = None
     for i, line in enumerate(text.splitlines(), 1):
@@ -108,8 +108,8 @@ class Replay:
         t = e["type"]
         S = self._seats
         if t == "deal":
-            for s, h in enumerate(e["hands"]):
-                S[s].hand = list(h)
+            for i, h in enumerate(e["hands"]):
+                S[i].hand = list(h)
         elif t == "draw":
             S[e["seat"]].hand.append(e["tile"])
         elif t == "discard":

@@ -94,6 +94,7 @@ class Example:
         if self.opening:
             args.append("--opening")
         else:
+            assert self.win_tile is not None  # (only an opening hand has none)
             args += ["--win-tile", tile_code(self.win_tile)]
         for m in self.meld_args():
             args += ["--melds", m]
@@ -235,11 +236,11 @@ class _Searcher:
             pair += [t, t]
         exposed: list[Meld] = []
         if exposable:
-            wanted = dict(p.counts).get("claimed_melds")
+            claimed = dict(p.counts).get("claimed_melds")
             r = self.rng.random()
             n = 0 if r < 0.5 else self.rng.randint(0, len(melds))
-            if wanted is not None and self.rng.random() < 0.7:
-                n = min(len(melds), wanted.min if wanted.min is not None else 0)
+            if claimed is not None and self.rng.random() < 0.7:
+                n = min(len(melds), claimed.min if claimed.min is not None else 0)
             kept = []
             for i, m in enumerate(melds):
                 em = self._expose(m, counts) if i < n else None
@@ -1020,6 +1021,7 @@ def render_markdown(card: Card) -> str:
                 out.append(f"  - dealt: `{format_tiles(sorted(ex.concealed))}` "
                            f"({format_tiles(sorted(ex.concealed), 'chinese')})")
             else:
+                assert ex.win_tile is not None  # (only an opening hand has none)
                 out.append(f"  - hand: `{format_tiles(sorted(ex.concealed))}` + `{tile_code(ex.win_tile)}` "
                            f"({format_tiles(sorted(ex.concealed), 'chinese')} + {tile_name(ex.win_tile)})")
                 for m in ex.meld_args():
@@ -1083,6 +1085,7 @@ def render_html(card: Card) -> str:
                 out.append(f'<div class="tiles" title="{e(format_tiles(sorted(ex.concealed), "chinese"))}">'
                            f"{tiles}</div>")
             else:
+                assert ex.win_tile is not None  # (only an opening hand has none)
                 melds = " ".join(format_tiles(m.tiles, "emoji") for m in ex.melds)
                 out.append(f'<div class="tiles" title="{e(format_tiles(sorted(ex.concealed), "chinese"))}">'
                            f"{tiles} + {format_tiles([ex.win_tile], 'emoji')}"

@@ -337,12 +337,12 @@ def _validator() -> jsonschema.Draft202012Validator:
     return cls(schema())
 
 
-def _describe_type(t: str | list[str]) -> str:
+def _describe_type(t: object) -> str:  # a schema's ``type``: a name or a list of names
     names = {"integer": "an integer", "string": "a string", "object": "a mapping",
              "array": "a list", "boolean": "true or false", "null": "null", "number": "a number"}
     if isinstance(t, list):
-        return " or ".join(names.get(x, x) for x in t)
-    return names.get(t, t)
+        return " or ".join(names.get(str(x), str(x)) for x in t)
+    return names.get(str(t), str(t))
 
 
 def _schema_problems(data: Any, file_data: Any) -> list[Problem]:
@@ -358,7 +358,7 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
     loc = location_of(data, abs_path)
     path = file_path(data, abs_path)
     v = err.validator
-    if v == "additionalProperties" and isinstance(err.instance, dict):
+    if v == "additionalProperties" and isinstance(err.instance, dict) and isinstance(err.schema, dict):
         allowed = sorted(err.schema.get("properties", {}))
         out = []
         for key in err.instance:
@@ -378,7 +378,7 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return [Problem(loc, path, f"missing required key {missing!r}")]
     if v == "enum":
-        opts = ", ".join(json.dumps(o, ensure_ascii=False) for o in err.validator_value)
+        opts = ", ".join(json.dumps(o, ensure_ascii=False) for o in err.validator_value)  # type: ignore[union-attr]  # an enum's list
         return [Problem(loc, path, f"{_short(err.instance)} is not one of: {opts}")]
     if v == "const":
         return [Problem(loc, path, f"must be {err.validator_value!r}")]
@@ -435,16 +435,16 @@ def _merge(base: Any, over: Any, key: str | None = None) -> Any:
         out_l = SourceList()
         out_l.location = getattr(over, "location", None)
         inherited: dict[Any, int] = {}  # base pattern name → position, until overridden
-        for src in (base, over):
-            locs = getattr(src, "locations", [None] * len(src))
-            for item, loc in zip(src, locs, strict=False):
+        for src_l in (base, over):
+            locs = getattr(src_l, "locations", [None] * len(src_l))
+            for item, loc in zip(src_l, locs, strict=False):
                 name = item.get("name") if isinstance(item, dict) else None
-                if src is over and name is not None and name in inherited:
+                if src_l is over and name is not None and name in inherited:
                     i = inherited.pop(name)  # once: a repeat in the same file stays a duplicate
                     out_l[i] = item
                     out_l.locations[i] = loc
                     continue
-                if src is base and name is not None:
+                if src_l is base and name is not None:
                     inherited[name] = len(out_l)
                 out_l.append(item)
                 out_l.locations.append(loc)
@@ -498,7 +498,7 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], lo
             load.stopped = True
         return None
     load.nodes_left -= stats.get("nodes", 0)
-    if not isinstance(data, dict):
+    if not isinstance(data, SourceMap):  # (what the loader makes of a mapping)
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
     problems.extend(_schema_problems(data, data))

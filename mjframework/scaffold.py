@@ -54,6 +54,7 @@ def _cases(base_id: str, name: str) -> str:
         if ex is None or ex.result is None or not ex.result.score.win or ex.flags:
             continue
         res = ex.result
+        assert ex.win_tile is not None  # a win pattern's example is won on a tile
         melds = ", ".join(f'"{m}"' for m in ex.meld_args())
         lines = [
             f"  - id: {name}-{len(out) + 1}",

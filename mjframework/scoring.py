@@ -191,6 +191,7 @@ class Evaluator:
                                                          and indicator not in rule.successors):
                 raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
             return rule.wildcard_for(indicator)
+        assert wildcard is not None  # (neither given: returned above)
         if wildcard not in self.ruleset.tileset:
             raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
         if not rule.flips and wildcard not in rule.fixed:
@@ -332,6 +333,7 @@ class Evaluator:
             p.name for p in self.wait_patterns
             if p.name in active and any(wait_holds(held, exposed, w) for w in p.waits)
         }
+        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         best: tuple | None = None
         for shape, candidates in by_shape:

@@ -158,11 +158,11 @@ class SeatStream:
                         **({"seat": me} if me is not None else {})})
             return out
         if t == "wall":
-            tiles = e.get("tiles")
+            wall_tiles = e.get("tiles")
             out.append({"type": "wall", "start_wall": e["start_wall"], "start_stack": e["start_stack"],
                         "height": e["height"],
-                        **({"tiles": [None if x is None else _pai(x) for x in tiles]}
-                           if tiles is not None else {"tiles": None})})
+                        **({"tiles": [None if x is None else _pai(x) for x in wall_tiles]}
+                           if wall_tiles is not None else {"tiles": None})})
             return out
         if t in ("reveal", "opening_win", "birds", "haidi_shown", "open_kong"):
             ev = self._generic(e)

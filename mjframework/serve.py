@@ -254,6 +254,7 @@ def score(req: Any) -> dict[str, Any]:
         if not win_tile:
             raise HandError("choose the winning tile")
         h = make_hand(hand_text, melds, win_tile)
+        assert h.win_tile is not None  # (given just above)
         result = ev.evaluate(h, ctx, wild)
         hand_info = {"concealed": [_tile_info(t) for t in sorted(h.concealed)],
                      "win_tile": _tile_info(h.win_tile),

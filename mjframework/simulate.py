@@ -31,10 +31,8 @@ removes those whose writer is gone (after a SIGKILL).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
-import multiprocessing
 import os
 import random
 import shutil
@@ -42,26 +40,23 @@ import signal
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from multiprocessing.context import BaseContext
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
 from . import wintable
 from .bots import BOTS
 from .errors import MJError
-from .events import Event
+from .events import Event, EventSink
 from .fileio import commit, is_stdio, temp_beside
 from .game import Game, HandResult
 from .model import Ruleset
 from .plugins import HandDeadline
-from .procs import die_with_parent
 from .ruleset import load_ruleset
+from .runner import ProcessPool, kill_pool, run_alone, run_windowed
 from .scoring import Evaluator
 
 LOG_FORMAT = 1
@@ -161,12 +156,12 @@ class Stats:
             self.by_winners[k] = self.by_winners.get(k, 0) + n
         self.wins_by_seat = [a + b for a, b in zip(self.wins_by_seat, other.wins_by_seat, strict=True)]
         self.net_by_seat = [a + b for a, b in zip(self.net_by_seat, other.net_by_seat, strict=True)]
-        for k, (n, pay) in other.patterns.items():
-            mine = self.patterns.setdefault(k, [0, 0])
+        for name, (n, pay) in other.patterns.items():
+            mine = self.patterns.setdefault(name, [0, 0])
             mine[0] += n
             mine[1] += pay
-        for k, n in other.abandon_reasons.items():
-            self.abandon_reasons[k] = self.abandon_reasons.get(k, 0) + n
+        for reason, n in other.abandon_reasons.items():
+            self.abandon_reasons[reason] = self.abandon_reasons.get(reason, 0) + n
 
 
 class StatsSink:
@@ -330,49 +325,72 @@ def hand_deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
+               hands: int, first_hand_no: int = 0, emit: EventSink,
+               evaluator: Evaluator | Any,  # or a stand-in that forwards to one (the table's ScoreRecorder)
+               play: Callable[[Game], HandResult] = Game.play) -> Iterator[tuple[Game, HandResult]]:
+    """Play the hands of one game in order; yield each ``(game, result)`` once it is played.
+
+    The one loop over a series of hands (``mj simulate``, ``mj play``'s two tables): hand
+    ``h`` gets ``players(h)`` and the seed ``hand_seed(seed, game, h)``; the first dealer is
+    :func:`first_dealer`'s, then each hand's ``next_dealer`` deals (an abandoned hand's
+    too: the same dealer again); the previous hand's win call (when it had exactly one)
+    is carried into the next hand for repeat calls. ``play`` plays one hand (the caller's
+    deadline or error handling, or screen set-up, goes there); stop early by leaving the loop.
+    """
+    calls: list[tuple[int, str]] = []  # this hand's win calls (for the next hand's repeat calls)
+
+    def tracked(e: Event) -> None:
+        if e["type"] == "win" and e.get("call"):
+            calls.append((e["seat"], e["call"]))
+        emit(e)
+
+    dealer = first_dealer(rs, seed, game)
+    last_call: tuple[int, str] | None = None
+    for h in range(hands):
+        g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
+                 emit=tracked, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h)
+        calls.clear()
+        result = play(g)
+        yield g, result
+        last_call = calls[0] if len(calls) == 1 else None
+        dealer = result.next_dealer
+
+
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
     """Play one game (its hands in order), counting into ``stats`` and logging to ``out``."""
     rs, ev = _load(spec.ruleset, spec.options, spec.preset)
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
-    calls: list[tuple[int, str]] = []  # this hand's win calls (for the next hand's repeat calls)
-
     def emit(e: Event) -> None:
-        t = e["type"]
-        if t == "hand_start":
+        if e["type"] == "hand_start":
             e = {"type": "hand_start", "game": game, **{k: v for k, v in e.items() if k != "type"}}
-        elif t == "win" and e.get("call"):
-            calls.append((e["seat"], e["call"]))
         sink(e)
         if write is not None:
             write(dump_event(e))
 
-    dealer = first_dealer(rs, spec.seed, game)
-    last_call: tuple[int, str] | None = None
-    stats.games += 1
-    for h in range(spec.hands_in_game(game)):
-        g = Game(rs, make_bots(spec.bots, spec.seed, game, h), seed=hand_seed(spec.seed, game, h),
-                 dealer=dealer, hand_no=game * spec.hands_per_game + h, emit=emit, evaluator=ev,
-                 last_winner_call=last_call, hand_in_game=h)
-        calls.clear()
+    def play(g: Game) -> HandResult:
         try:
             with hand_deadline(spec.hand_timeout):
-                result = g.play()
+                return g.play()
         except HandDeadline as e:  # the deadline passed outside any plugin (a bot, the engine)
             reason = f"timed out: {e}"
             emit({"type": "abandon", "reason": reason})
-            emit({"type": "hand_end", "result": "abandon", "next_dealer": dealer})
-            result = HandResult("abandon", [], dealer, [0] * rs.players, error=reason)
+            emit({"type": "hand_end", "result": "abandon", "next_dealer": g.dealer})
+            return HandResult("abandon", [], g.dealer, [0] * rs.players, error=reason)
         except Exception as e:  # an engine failure: count it, keep the log well-formed, go on
             reason = f"engine error: {type(e).__name__}: {e}"
             emit({"type": "abandon", "reason": reason, "engine_error": True})
-            emit({"type": "hand_end", "result": "abandon", "next_dealer": dealer})
-            result = HandResult("abandon", [], dealer, [0] * rs.players, error=reason)
+            emit({"type": "hand_end", "result": "abandon", "next_dealer": g.dealer})
             stats.engine_errors += 1
-        sink.hand_done(result, dealer)
-        last_call = calls[0] if len(calls) == 1 else None
-        dealer = result.next_dealer
+            return HandResult("abandon", [], g.dealer, [0] * rs.players, error=reason)
+
+    stats.games += 1
+    for g, result in play_hands(rs, lambda h: make_bots(spec.bots, spec.seed, game, h), seed=spec.seed,
+                                game=game, hands=spec.hands_in_game(game),
+                                first_hand_no=game * spec.hands_per_game, emit=emit, evaluator=ev, play=play):
+        sink.hand_done(result, g.dealer)
 
 
 def run_chunk(spec: SimSpec, games: Sequence[int], log_path: str | None) -> Stats:
@@ -566,33 +584,9 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
     return SimResult(spec, rs.id, rs.name, stats, seconds, workers)
 
 
-def _worker_init() -> None:
-    """Workers die with the parent and leave Ctrl-C to it (it kills them and cleans up)."""
-    die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def kill_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: kill its processes (a hung hand would never let ``shutdown`` return)."""
-    for p in list((getattr(pool, "_processes", None) or {}).values()):  # no public API for this
-        with contextlib.suppress(OSError, AttributeError, ValueError):
-            p.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _submit(pool: ProcessPoolExecutor, spec: SimSpec, games: list[int], path: str | None) -> Future[Stats]:
-    """``run_chunk`` on the pool; if the pool broke already, a future that says so."""
-    try:
-        return pool.submit(run_chunk, spec, games, path)
-    except BrokenProcessPool as e:
-        failed: Future[Stats] = Future()
-        failed.set_exception(e)
-        return failed
-
-
-def _new_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, mp_context=_pool_context())
+def _run_part(spec: SimSpec, part: tuple[list[int], str | None]) -> Stats:
+    """A worker's unit: ``run_chunk`` on (games, the path its log lines go to)."""
+    return run_chunk(spec, *part)
 
 
 def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO[str] | None) -> Stats:
@@ -610,9 +604,10 @@ def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO
     return stats
 
 
-def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -> Stats:
+def _isolated(spec: SimSpec, players: int, part: tuple[list[int], str | None]) -> Stats:
     """Replay a chunk whose worker died, one game per fresh process; a game that kills its
     process again is abandoned (a plugin ending the process, memory, a crash)."""
+    games, path = part
     stats = Stats(players)
     out = open(path, "w", encoding="utf-8", newline="\n") if path is not None else None  # noqa: SIM115
     try:
@@ -621,19 +616,13 @@ def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -
             if path is not None:
                 fd, sub = tempfile.mkstemp(prefix=Path(path).name + ".", suffix=".tmp", dir=Path(path).parent)
                 os.close(fd)
-            pool = _new_pool(1)
             try:
-                st = pool.submit(run_chunk, spec, [g], sub).result()
-                pool.shutdown(wait=True)
-                if out is not None and sub is not None:
-                    with open(sub, encoding="utf-8", newline="\n") as part:
-                        shutil.copyfileobj(part, out)
-            except BrokenProcessPool:
-                kill_pool(pool)
-                st = _abandoned_game(spec, g, players, "worker process died", out)
-            except BaseException:
-                kill_pool(pool)
-                raise
+                st = run_alone(partial(_run_part, spec), ([g], sub))
+                if st is None:
+                    st = _abandoned_game(spec, g, players, "worker process died", out)
+                elif out is not None and sub is not None:
+                    with open(sub, encoding="utf-8", newline="\n") as part_file:
+                        shutil.copyfileobj(part_file, out)
             finally:
                 if sub is not None:
                     Path(sub).unlink(missing_ok=True)
@@ -644,40 +633,29 @@ def _isolated(spec: SimSpec, games: list[int], path: str | None, players: int) -
     return stats
 
 
-def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
-                  tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
-    # The win tables (~45 MB) and the loaded ruleset are made here, once: forked workers
-    # share those pages with this process instead of each loading its own copy.
-    # gc.freeze() keeps the collector from writing to them (which would copy them).
+@contextmanager
+def shared_with_workers(spec: SimSpec) -> Iterator[None]:
+    """Load what every worker needs here, once, before the pool forks.
+
+    The win tables (~45 MB) and the loaded ruleset are made in this process: forked workers
+    share those pages instead of each loading its own copy. ``gc.freeze()`` keeps the
+    collector from writing to them (which would copy them).
+    """
     wintable.ensure_tables()
     _load(spec.ruleset, spec.options, spec.preset)
     gc.freeze()
     try:
-        _pool(spec, workers, stats, out, log_path, tmp_paths, progress)
+        yield
     finally:
         gc.unfreeze()
 
 
-def _pool_context() -> BaseContext | None:
-    """``fork`` where the platform has it (the workers inherit the tables), else the default."""
-    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return None
-
-
-def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
-          tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
-    chunks = _chunks(spec.games, workers)
-    pending: deque[tuple[Future[Stats], str | None, list[int]]] = deque()
-    window = workers * 3
-    it = iter(chunks)
+def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_path: Path | None,
+                  tmp_paths: list[str], progress: Callable[[int], None] | None) -> None:
     players = stats.players
-    pool = _new_pool(workers)
-    try:
-        def submit_next() -> bool:
-            games = next(it, None)
-            if games is None:
-                return False
+
+    def parts() -> Iterator[tuple[list[int], str | None]]:
+        for games in _chunks(spec.games, workers):
             path = None
             if out is not None:  # each chunk's events, copied into the log in game order
                 if log_path is not None:
@@ -686,39 +664,29 @@ def _pool(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None, log_pa
                     fd, path = tempfile.mkstemp(prefix=f"mj-log.part{games[0]}.")
                 os.close(fd)
                 tmp_paths.append(path)
-            pending.append((_submit(pool, spec, games, path), path, games))
-            return True
+            yield games, path
 
-        while len(pending) < window and submit_next():
-            pass
-        while pending:
-            fut, path, games = pending.popleft()
-            try:
-                chunk_stats = fut.result()
-            except BrokenProcessPool:
-                # A worker died: every chunk in flight is lost. Replay this one game by game
-                # (the one that kills its process again is abandoned), then go on in a new pool.
-                kill_pool(pool)
-                chunk_stats = _isolated(spec, games, path, players)
-                pool = _new_pool(workers)
-                pending = deque((_submit(pool, spec, g, p), p, g) for _, p, g in pending)
-            stats.merge(chunk_stats)
-            if path is not None and out is not None:
-                with open(path, encoding="utf-8", newline="\n") as part:
-                    shutil.copyfileobj(part, out)
-                Path(path).unlink(missing_ok=True)
-                tmp_paths.remove(path)
-            if progress:
-                progress(sum(spec.hands_in_game(g) for g in games))
-            submit_next()
-        pool.shutdown(wait=True)
-    except BaseException:
-        for fut, _, _ in pending:
-            fut.cancel()
-        kill_pool(pool)  # one Ctrl-C (or SIGTERM) stops everything, even a hung hand
-        raise
+    def merge(part: tuple[list[int], str | None], chunk_stats: Stats) -> None:
+        games, path = part
+        stats.merge(chunk_stats)
+        if path is not None and out is not None:
+            with open(path, encoding="utf-8", newline="\n") as part_file:
+                shutil.copyfileobj(part_file, out)
+            Path(path).unlink(missing_ok=True)
+            tmp_paths.remove(path)
+        if progress:
+            progress(sum(spec.hands_in_game(g) for g in games))
+
+    with shared_with_workers(spec):
+        pool = ProcessPool(partial(_run_part, spec), workers, partial(_isolated, spec, players))
+        try:
+            run_windowed(parts(), pool.submit, workers * 3, merge)
+        except BaseException:
+            pool.kill()
+            raise
+        pool.shutdown()
 
 
 __all__ = ["HAND_TIMEOUT", "SimResult", "SimSpec", "SimulationError", "Stats", "abandon_summary", "bot_rng",
            "first_dealer", "hand_deadline", "hand_seed", "kill_pool", "make_bots", "parse_bots", "play_game",
-           "run_chunk", "simulate"]
+           "play_hands", "run_chunk", "simulate"]

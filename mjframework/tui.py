@@ -187,30 +187,33 @@ class Session:
     # -- the game thread ---------------------------------------------------------------
 
     def run(self) -> None:
-        from .game import Game
-        from .simulate import first_dealer, hand_seed, make_bots
+        from .game import Game, HandResult
+        from .simulate import make_bots, play_hands
 
         rs = self.rs
-        dealer = first_dealer(rs, self.seed, 0)
-        last_call = None
-        for h in range(self.hands):
+
+        def seats(h: int) -> list[Any]:
             players = make_bots(("greedy",) * rs.players, self.seed, 0, h)
             if not self.watch:
                 players[0] = self.human
-            self.game = Game(rs, players, seed=hand_seed(self.seed, 0, h), dealer=dealer, hand_no=h,
-                             emit=self.on_event, evaluator=self.recorder, last_winner_call=last_call)
+            return players
+
+        def play(game: Game) -> HandResult:
+            self.game = game
             self.waits = []
+            return game.play()
+
+        hands = play_hands(rs, seats, seed=self.seed, hands=self.hands, emit=self.on_event,
+                           evaluator=self.recorder, play=play)
+        for h in range(self.hands):
             try:
-                result = self.game.play()
-            except _Quit:
+                _, result = next(hands)
+            except _Quit:  # q pressed during the hand
                 break
             self.totals = [sv.total for sv in self.state.seats]  # every settlement told, a leaver's too
             if self.human.stopped or self.quit.is_set():
                 break
             self.played += result.result != "abandon"
-            dealer = result.next_dealer
-            calls = self.announcer.win_calls
-            last_call = calls[0] if len(calls) == 1 else None
             last = h == self.hands - 1
             if not self.ui(self.app.hand_over, last):
                 break

@@ -60,6 +60,8 @@ from functools import lru_cache
 from itertools import product
 from pathlib import Path
 
+from .fileio import write_atomic
+
 __all__ = [
     "INF",
     "MAX_NEED",
@@ -382,13 +384,6 @@ def _deserialize(data: bytes) -> tuple[dict[bytes, int], dict[bytes, int]]:
     return suit, honor
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same folder + rename, so readers never see half."""
-    from .fileio import write_atomic
-
-    write_atomic(path, data)
-
-
 def _approx_bytes(*tables: dict[bytes, int]) -> int:
     """Dicts + key objects; keys of one table share a length, values are cached small ints."""
     total = 0
@@ -414,12 +409,13 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
         if _INFO is not None:
             return _INFO
         t0 = time.perf_counter()
-        path = _cache_file(Path(cache_dir) if cache_dir is not None else default_cache_dir())
+        cache = _cache_file(Path(cache_dir) if cache_dir is not None else default_cache_dir())
+        path: Path | None = cache  # None: the cache could not be written
         suit = honor = None
         source = "built"
         if use_cache:
             try:
-                suit, honor = _deserialize(path.read_bytes())
+                suit, honor = _deserialize(cache.read_bytes())
                 source = "cache"
             except (OSError, ValueError, struct.error):
                 suit = honor = None
@@ -428,7 +424,7 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
             honor = _fill(7, 4 * 7, False)
             if use_cache:
                 try:
-                    _write_atomic(path, _serialize(suit, honor))
+                    write_atomic(cache, _serialize(suit, honor))  # readers never see half a file
                 except OSError:
                     path = None
         seconds = time.perf_counter() - t0

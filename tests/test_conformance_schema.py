@@ -93,9 +93,29 @@ def test_doc_examples_validate_and_pass(validator: jsonschema.Draft202012Validat
         assert results and all(r.passed for r in results), [r.describe() for r in results]
 
 
-def test_packaged_schema_matches_the_repository_copy() -> None:
-    copy_ = json.loads((ROOT / "schema" / "conformance.schema.json").read_text("utf-8"))
-    assert copy_ == conformance.schema()
+def test_the_packaged_schemas_are_the_only_copies() -> None:
+    """One source of truth: the schemas live in ``mjframework/schema/`` (they ship in the
+    package; ``mj schema`` prints them). No second copy may exist in the repository to drift."""
+    import subprocess
+
+    packaged = {p.name for p in (ROOT / "mjframework" / "schema").glob("*.schema.json")}
+    assert packaged == {"ruleset.schema.json", "conformance.schema.json"}
+    assert not (ROOT / "schema").exists(), "a second copy of the schemas at the repository root"
+    try:
+        listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout (an sdist): walk the tree
+        listed = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.schema.json")
+                  if not any(part.startswith(".") or part in ("build", "dist") for part in p.parts)]
+    copies = sorted(f for f in listed
+                    if f.endswith(".schema.json") and not f.startswith("mjframework/schema/"))
+    assert copies == [], f"second copies of a schema: {copies}"
+    # and the loaders read exactly those files
+    from mjframework.ruleset import schema as ruleset_schema
+
+    root = ROOT / "mjframework" / "schema"
+    assert json.loads((root / "conformance.schema.json").read_text("utf-8")) == conformance.schema()
+    assert json.loads((root / "ruleset.schema.json").read_text("utf-8")) == ruleset_schema()
 
 
 def test_mj_schema_conformance_prints_and_writes_it(tmp_path: Path) -> None:

@@ -1,0 +1,94 @@
+"""The one parallel runner (mjframework.runner): results merged in the order of the chunks,
+whatever finishes first; Ctrl-C raises, stops or harvests; a dead worker's chunk is replayed."""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+
+import pytest
+
+from mjframework.runner import ProcessPool, run_alone, run_windowed
+
+
+def _square_or_die(die_on: int, x: int) -> int:
+    if x == die_on:
+        os._exit(3)  # the worker process dies (a crash, memory, a plugin ending it)
+    return x * x
+
+
+def test_results_come_in_the_order_of_the_chunks_whatever_finishes_first() -> None:
+    gates = {i: threading.Event() for i in range(6)}
+
+    def work(i: int) -> int:
+        gates[i].wait(5)
+        return i
+
+    got: list[tuple[int, int]] = []
+    with ThreadPoolExecutor(6) as ex:
+        for i in (5, 3, 1, 4, 2, 0):  # finish in reverse-ish order
+            gates[i].set()
+        stopped = run_windowed(range(6), lambda i: ex.submit(work, i), 6, lambda i, r: got.append((i, r)))
+    assert not stopped and got == [(i, i) for i in range(6)]
+
+
+def test_the_window_bounds_what_is_in_flight_and_items_are_taken_lazily() -> None:
+    taken: list[int] = []
+    in_flight: list[int] = []
+
+    def items():
+        for i in range(10):
+            taken.append(i)
+            yield i
+
+    def submit(i: int) -> Future[int]:
+        in_flight.append(len(taken) - len(merged))
+        f: Future[int] = Future()
+        f.set_result(i)
+        return f
+
+    merged: list[int] = []
+    run_windowed(items(), submit, 3, lambda i, r: merged.append(r))
+    assert merged == list(range(10)) and max(in_flight) <= 3
+
+
+@pytest.mark.parametrize("mode", ["raise", "stop"])
+def test_ctrl_c_raises_or_stops_with_what_was_merged(mode: str) -> None:
+    merged: list[int] = []
+
+    def merge(i: int, r: int) -> None:
+        merged.append(r)
+        if i == 2:
+            raise KeyboardInterrupt
+
+    def submit(i: int) -> Future[int]:
+        f: Future[int] = Future()
+        f.set_result(i)
+        return f
+
+    if mode == "raise":
+        with pytest.raises(KeyboardInterrupt):
+            run_windowed(range(8), submit, 2, merge, on_interrupt="raise")
+    else:
+        assert run_windowed(range(8), submit, 2, merge, on_interrupt="stop") is True
+    assert merged == [0, 1, 2]
+
+
+def test_a_dead_worker_s_chunk_is_replayed_and_the_rest_go_on() -> None:
+    replayed: list[int] = []
+
+    def replay(x: int) -> int:  # each chunk lost with the pool (4 and any in flight beside it)
+        replayed.append(x)
+        r = run_alone(partial(_square_or_die, 4), x)  # 4 dies again, alone: None
+        return -1 if r is None else r
+
+    pool = ProcessPool(partial(_square_or_die, 4), 2, replay)
+    got: list[int] = []
+    try:
+        run_windowed(range(8), pool.submit, 4, lambda i, r: got.append(r))
+    finally:
+        pool.kill()
+    assert got == [0, 1, 4, 9, -1, 25, 36, 49] and 4 in replayed
+    assert run_alone(partial(_square_or_die, 4), 5) == 25
