@@ -20,12 +20,16 @@ integers beyond :data:`MAX_INT` are located errors.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from .errors import Location, Problem, RulesetError
+
+if TYPE_CHECKING:
+    from yaml._yaml import Mark as _CMark
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: a large ruleset is ~10 kB, a large conformance file ~30 kB
 MAX_NODES = 100_000  # per file, counted as expanded (each alias use counts its whole subtree)
@@ -40,8 +44,9 @@ CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", 
 class _Limit(yaml.MarkedYAMLError):
     """A bound of the loader was reached (reported like a syntax error, with its place)."""
 
-    def __init__(self, message: str, mark: yaml.Mark | None, path: tuple = ()) -> None:
-        super().__init__(problem=message, problem_mark=mark)
+    def __init__(self, message: str, mark: yaml.Mark | _CMark | None, path: tuple = ()) -> None:
+        # libyaml's Mark has yaml.Mark's line and column; PyYAML's stubs keep the two types apart
+        super().__init__(problem=message, problem_mark=mark)  # type: ignore[arg-type]
         self.path = path
 
 
@@ -52,6 +57,7 @@ class _Limits:
     nodes: int
     built: int
     depth: int
+    construct_object: Callable[..., Any]  # the loader's, from the yaml class this mixes into
 
     def __init__(self, stream: str, max_nodes: int = MAX_NODES) -> None:
         super().__init__(stream)  # type: ignore[call-arg]
@@ -107,7 +113,8 @@ class _BoundedLoader(_Limits, yaml.SafeLoader):
             self.depth -= 1
 
 
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+# The stubs bound add_constructor's loader type to PyYAML's own classes; a mixin subclass is one.
+_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)  # type: ignore[type-var]
 
 if getattr(yaml, "__with_libyaml__", False):
 
@@ -127,9 +134,10 @@ if getattr(yaml, "__with_libyaml__", False):
                 if isinstance(event, yaml.CollectionStartEvent):
                     self.depth += 1
 
-    _CBoundedLoader.add_constructor("tag:yaml.org,2002:int", _CBoundedLoader.construct_yaml_int)
+    _CBoundedLoader.add_constructor(  # type: ignore[type-var]  # (as above)
+        "tag:yaml.org,2002:int", _CBoundedLoader.construct_yaml_int)
 else:  # pragma: no cover - PyYAML without libyaml
-    _CBoundedLoader = None
+    _CBoundedLoader = None  # type: ignore[misc,assignment]  # a class only where libyaml is
 
 
 class SourceMap(dict):
@@ -140,16 +148,12 @@ class SourceMap(dict):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.locations: dict[Any, Location] = {}
-        self.key_locations: dict[Any, Location] = {}
+        self.locations: dict[Any, Location | None] = {}
+        self.key_locations: dict[Any, Location | None] = {}
 
 
 class SourceList(list):
-    """A sequence with ``locations[i]`` for each item.
-
-    It is a real :class:`list`: its own attributes (``location``, ``locations``,
-    ``file_index``) are named so as not to hide a list method (``index``, ``count`` …).
-    """
+    """A sequence with ``locations[i]`` for each item."""
 
     location: Location | None = None
     file_index: int | None = None  # its position in the list of its own file (see file_path)
@@ -267,7 +271,7 @@ def _raise_located(e: yaml.YAMLError, text: str, name: str) -> None:
         mark = e.problem_mark or e.context_mark
         loc = _loc(name, mark) if mark else None
         last_line = text.count("\n") + (0 if text.endswith("\n") else 1)
-        if loc and loc.line > max(last_line, 1):  # "end of file" points past the last line
+        if mark and loc and loc.line > max(last_line, 1):  # "end of file" points past the last line
             ctx_mark = e.context_mark or mark
             loc = _loc(name, ctx_mark)
         msg = "; ".join(filter(None, [e.context, e.problem])) or str(e)
