@@ -98,11 +98,16 @@ class EventType(StrEnum):
     HAND_END = "hand_end"
 
 
-KONG_MELDS = frozenset({MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG})
-CLAIMED_MELDS = frozenset({MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG})
+# Tuples, not sets: iterated to build tables, their order must not depend on string hashing.
+KONG_MELDS = (MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG)
+CLAIMED_MELDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG)
 
 _PAYMENT_KEY = {MeldKind.KONG: "kong", MeldKind.ADDED_KONG: "added_kong",
                 MeldKind.CONCEALED_KONG: "concealed_kong"}
+KONG_PAYMENT_KEYS = frozenset(_PAYMENT_KEY.values())
+# How players call each meld at the table (the views' and prompts' words).
+MELD_WORDS: dict[str, str] = {MeldKind.CHOW: "吃", MeldKind.PUNG: "碰", MeldKind.KONG: "点杠",
+                              MeldKind.ADDED_KONG: "明杠", MeldKind.CONCEALED_KONG: "暗杠"}
 _EVENT_KIND = {MeldKind.KONG: KongKind.CLAIMED, MeldKind.ADDED_KONG: KongKind.ADDED,
                MeldKind.CONCEALED_KONG: KongKind.CONCEALED}
 _KONG_SPELLINGS: dict[str, MeldKind] = {

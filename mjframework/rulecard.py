@@ -24,6 +24,7 @@ from typing import Any
 
 from .errors import HandError
 from .hand import Hand, Meld, WinContext
+from .kinds import KONG_PAYMENT_KEYS, MeldKind
 from .model import Count, GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait
 from .ruleset import load_ruleset, ruleset_ref
 from .scoring import Evaluator, Result
@@ -261,7 +262,7 @@ class _Searcher:
         t = tiles[0]
         if counts[t] + 1 <= self.copies and self.rng.random() < 0.25:
             kind = self.rng.choice([k for k in ("kong", "added-kong", "concealed-kong")
-                                    if self.rs.claims.get(k.replace("-", "_"), True)] or ["kong"])
+                                    if self.rs.claims.get(MeldKind(k).payment_key, True)] or ["kong"])
             counts[t] += 1
             return Meld(kind, (t,) * 4, src if kind == "kong" else None)
         return Meld(kind, (t,) * 3, src)
@@ -867,7 +868,7 @@ def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, li
         n = 0 if x.opening else 1
         n += 2 * (x.win_by != "self_draw")
         n += 2 * bool(sc.dealer_bonus and 0 in (x.seat, x.discarder))
-        n += 3 * any(m.is_kong and m.kind.replace("-", "_") in sc.kongs for m in x.melds)
+        n += 3 * any(m.is_kong and MeldKind(m.kind).payment_key in sc.kongs for m in x.melds)
         return n
 
     ex = max(exs, key=interest)  # the first declared among the most instructive
@@ -882,7 +883,7 @@ def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, li
     for pay in res.settlement.payments:
         bonus = sc.dealer_bonus if sc.dealer_bonus and 0 in (pay.payer, pay.payee) else 0
         to = "nobody" if pay.payee is None else f"seat {pay.payee}"
-        if pay.reason in ("kong", "added_kong", "concealed_kong"):
+        if pay.reason in KONG_PAYMENT_KEYS:
             arith = f"{pay.amount} ({pay.reason} payment)"
         elif bonus and pay.amount == res.score.points + bonus:
             arith = f"{res.score.points} + {bonus} (dealer bonus) = {pay.amount}"
