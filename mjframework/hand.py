@@ -28,8 +28,9 @@ from .tiles import (
     tile_name,
 )
 
-CLAIMED_KINDS = CLAIMED_MELDS
-KONG_KINDS = KONG_MELDS
+# Plain str values: ``Meld.claimed`` / ``is_kong`` run in the scorer's hot path.
+CLAIMED_KINDS = tuple(m.value for m in CLAIMED_MELDS)
+KONG_KINDS = tuple(m.value for m in KONG_MELDS)
 # Settlement names of kong kinds (scoring.kongs keys).
 KONG_PAYMENT_KEY: dict[str, str] = {m: m.payment_key for m in KONG_MELDS}
 

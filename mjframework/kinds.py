@@ -105,6 +105,11 @@ CLAIMED_MELDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KON
 _PAYMENT_KEY = {MeldKind.KONG: "kong", MeldKind.ADDED_KONG: "added_kong",
                 MeldKind.CONCEALED_KONG: "concealed_kong"}
 KONG_PAYMENT_KEYS = frozenset(_PAYMENT_KEY.values())
+# The group kinds a ruleset's ``groups:`` measure names (YAML, input) → the readings' kinds:
+# ``sequence`` is spelled ``seq`` in a reading, and a ``triplet`` there counts kongs too.
+GROUP_KIND_NAMES: dict[str, tuple[GroupKind, ...]] = {
+    "sequence": (GroupKind.SEQUENCE,), "triplet": (GroupKind.TRIPLET, GroupKind.KONG),
+    "kong": (GroupKind.KONG,), "pair": (GroupKind.PAIR,), "single": (GroupKind.SINGLE,)}
 # How players call each meld at the table (the views' and prompts' words).
 MELD_WORDS: dict[str, str] = {MeldKind.CHOW: "吃", MeldKind.PUNG: "碰", MeldKind.KONG: "点杠",
                               MeldKind.ADDED_KONG: "明杠", MeldKind.CONCEALED_KONG: "暗杠"}

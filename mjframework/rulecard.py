@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import HandError
 from .hand import Hand, Meld, WinContext
-from .kinds import KONG_PAYMENT_KEYS, MeldKind
+from .kinds import KONG_PAYMENT_KEYS, GroupKind, MeldKind
 from .model import Count, GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait
 from .ruleset import load_ruleset, ruleset_ref
 from .scoring import Evaluator, Result
@@ -185,9 +185,9 @@ class _Searcher:
         for _ in range(20):
             t = self.rng.choice(pool)
             seq_ok = not is_honor(t) and rank_of(t) <= 7 and t + 1 in pool and t + 2 in pool
-            if kind == "seq" and not seq_ok:
+            if kind == GroupKind.SEQUENCE and not seq_ok:
                 continue
-            if kind == "seq" or (kind is None and self.rng.random() < 0.55 and seq_ok):
+            if kind == GroupKind.SEQUENCE or (kind is None and self.rng.random() < 0.55 and seq_ok):
                 tiles = [t, t + 1, t + 2]
             else:
                 tiles = [t, t, t]
@@ -213,8 +213,9 @@ class _Searcher:
         every = p.every_group if p.every_group is not None and self.rng.random() < 0.85 else None
         wanted: list[tuple[TileFilter | None, str | None]] = []
         if p.groups is not None and self.rng.random() < 0.85:
-            gk = p.groups.kinds or frozenset(("seq", "triplet"))
-            gkind = "seq" if gk <= {"seq"} else "triplet" if gk & {"triplet", "kong"} else None
+            gk = p.groups.kinds or frozenset((GroupKind.SEQUENCE, GroupKind.TRIPLET))
+            gkind = (GroupKind.SEQUENCE if gk <= {GroupKind.SEQUENCE}
+                     else GroupKind.TRIPLET if gk & {GroupKind.TRIPLET, GroupKind.KONG} else None)
             if gkind is not None:
                 n = p.groups_count.min if p.groups_count is not None and p.groups_count.min else 1
                 wanted = [(p.groups.holding, gkind)] * min(n, shape.melds)
