@@ -223,7 +223,7 @@ class Exchange(EventBase):
 class Declare(EventBase):
     seat: Seat
     what: str
-    value: str | bool
+    value: str | bool | None  # (an Option.value: None never reaches a log)
 
 
 @_event(EventType.FLOWER)

@@ -27,7 +27,8 @@ from mjframework.ruleset import load_ruleset
 def test_a_member_is_its_string() -> None:
     assert MeldKind.ADDED_KONG == "added-kong" and f"{MeldKind.ADDED_KONG}" == "added-kong"
     assert json.dumps({"kind": KongKind.CONCEALED}) == '{"kind": "concealed"}'
-    assert {MeldKind.PUNG: 1}["pung"] == 1 and "kong" in KONG_MELDS
+    table: dict[str, int] = {MeldKind.PUNG: 1}
+    assert table["pung"] == 1 and "kong" in KONG_MELDS
     assert EventType("draw") is EventType.DRAW and GroupKind("seq") is GroupKind.SEQUENCE
 
 
