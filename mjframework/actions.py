@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import MJError
+from .kinds import KONG_MELDS
 from .players import Decision, Option
 from .plugins import load_plugin_class
 from .tiles import to_mjai
@@ -19,7 +20,7 @@ class EnvError(MJError):
     """The environment can't map the engine's options to its action space (or a misuse)."""
 
 
-MELD_SLOTS = {"concealed-kong": "concealed_kong", "added-kong": "added_kong", "kong": "kong"}
+MELD_SLOTS: dict[str, str] = {m: m.payment_key for m in KONG_MELDS}  # a kong option's action name
 DECISION_KINDS = ("turn", "claim", "rob", "exchange", "declare", "other")
 VOID_SUITS = "mps"
 

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from . import wintable
+from .kinds import MeldKind
 from .players import Decision, Option, TableView
 from .tiles import HONOR_BASE, NUM_KINDS, Tile
 
@@ -113,7 +114,7 @@ class GreedyBot:
             if o.kind == "kong" and o.tile is not None:
                 t = o.tile
                 c2 = c[:]
-                c2[t] -= 4 if o.meld == "concealed-kong" else 1
+                c2[t] -= 4 if o.meld == MeldKind.CONCEALED_KONG else 1
                 # After the kong a replacement is drawn: compare as a 13-tile wait.
                 if missing(c2, w + 1) <= need:
                     return o

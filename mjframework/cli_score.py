@@ -18,6 +18,7 @@ from .conformance import (
 )
 from .errors import HandError
 from .hand import WinContext, make_hand
+from .kinds import MeldKind
 from .ruleset import load_ruleset
 from .scoring import Evaluator
 from .tiles import TileParseError, format_tiles, parse_tile, tile_name
@@ -152,9 +153,10 @@ LABELS = {
            "robbed_kong": "robbing {seat}'s kong", "opening": "opening declaration", "points": "points",
            "dealer_bonus": "dealer", "nobody": "(penalty)"},
 }
-MELD_NAMES = {"zh": {"pung": "碰", "chow": "吃", "kong": "明杠", "added-kong": "加杠",
-                     "concealed-kong": "暗杠"},
-              "en": {}}
+MELD_NAMES: dict[str, dict[str, str]] = {
+    "zh": {MeldKind.PUNG: "碰", MeldKind.CHOW: "吃", MeldKind.KONG: "明杠", MeldKind.ADDED_KONG: "加杠",
+           MeldKind.CONCEALED_KONG: "暗杠"},
+    "en": {}}
 
 
 def seat_label(seat: int | None, lang: str) -> str:

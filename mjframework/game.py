@@ -20,10 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import events as evt
 from . import settlement as st
 from .errors import HandError
 from .events import EventSink, make_event, tiles_out
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
+from .kinds import KongKind
 from .outcomes import Discard, EndDrawn, HandEnd, OptionOutcome, Win, option_outcome
 from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 from .plugins import EngineAbort, PluginError, call_hook, hook_is_live
@@ -146,8 +148,13 @@ class Game:
     # -- helpers -------------------------------------------------------------
 
     def _event(self, type_: str, **fields: Any) -> None:
+        """A plugin's event (``HandControl.emit``): any type, any fields."""
         if not self._silent:
             self.emit(make_event(type_, **fields))
+
+    def _send(self, event: evt.EventBase) -> None:
+        if not self._silent:
+            self.emit(event.to_json())
 
     def _emit_with_plugins(self, event: dict[str, Any]) -> None:
         self._emit_raw(event)
@@ -155,7 +162,7 @@ class Game:
             for text_seat in self.hook("mj_announce", hand=self.control, event=event):
                 if text_seat:
                     text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
-                    self._emit_raw(make_event("call", seat=seat, text=text, about=event["type"]))
+                    self._emit_raw(evt.Call(seat=seat, text=text, about=event["type"]).to_json())
 
     def hook(self, name: str, firstresult: bool = False, **kwargs: Any) -> Any:
         """Call the plugins' ``name`` hook in ruleset order.
@@ -214,22 +221,22 @@ class Game:
         rule = self.ruleset.leave
         n = self.ruleset.players
         self.left.append(seat)
-        self._event("leave", seat=seat, reason=why, penalty=rule.penalty, paid_to=rule.paid_to,
-                    hand=rule.hand)
+        self._send(evt.Leave(seat=seat, reason=why, penalty=rule.penalty, paid_to=rule.paid_to,
+                             hand=rule.hand))
         if rule.penalty:
             payees: list[int | None] = ([None] if rule.paid_to == "none"
                                         else [s for s in range(n) if s != seat])
             s = st.Settlement(n, [st.Payment(seat, p, rule.penalty, st.LEAVE_REASON) for p in payees])
             net = s.net()
             self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
-            self._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
+            self._send(evt.Settlement(payments=net, items=[p.to_dict() for p in s.payments]))
         if rule.hand == "bot":
             self.players[seat] = GreedyBot(random.Random(f"{self.seed}/left/{seat}"))
             return
         reason = f"seat {seat} left: {why}"
-        self._emit_raw(make_event("abandon", reason=reason))
+        self._emit_raw(evt.Abandon(reason=reason).to_json())
         self._reveal(self._emit_raw)
-        self._emit_raw(make_event("hand_end", result="abandon", next_dealer=self.dealer))
+        self._emit_raw(evt.HandEnd(result="abandon", next_dealer=self.dealer).to_json())
         raise _HandOver(HandResult("abandon", [], self.dealer, list(self.settled), error=reason))
 
     def _ctx(self, seat: int, win_by: str, discarder: int | None, flags: set[str],
@@ -309,8 +316,8 @@ class Game:
     def play(self) -> HandResult:
         rs = self.ruleset
         try:
-            self._event("hand_start", hand=self.hand_no, ruleset=rs.id, dealer=self.dealer,
-                        seed=self.seed)
+            self._send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer,
+                                     seed=self.seed))
             result = self._play()
         except _HandOver as over:
             result = over.result
@@ -318,42 +325,42 @@ class Game:
             # Told straight to the sinks: a failing plugin must not be asked again.
             nxt = self.dealer
             plugin = getattr(e, "plugin", None) or getattr(e.__cause__, "plugin", None)
-            self._emit_raw(make_event("abandon", reason=str(e), **({"plugin": plugin} if plugin else {})))
+            self._emit_raw(evt.Abandon(reason=str(e), plugin=plugin or None).to_json())
             self._reveal(self._emit_raw)
-            self._emit_raw(make_event("hand_end", result="abandon", next_dealer=nxt))
+            self._emit_raw(evt.HandEnd(result="abandon", next_dealer=nxt).to_json())
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
 
     def _play(self) -> HandResult:
         rs = self.ruleset
         brk = self.wall.break_wall()
-        self._event("dice", purpose="break", values=list(brk.dice))
+        self._send(evt.Dice(purpose="break", values=list(brk.dice)))
         if not self._silent:  # (136 tile codes: not made for nobody)
-            self._event("wall", start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
-                        tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
-                        hidden={"tiles": NOBODY})
+            self._send(evt.Wall(start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
+                                tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
+                                hidden={"tiles": NOBODY}))
         self._deal()
-        self._event("deal", hands=[tiles_out(sorted(s.hand)) for s in self.seats],
-                    hidden={"hands": BY_SEAT})
+        self._send(evt.Deal(hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                            hidden={"hands": BY_SEAT}))
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
         rule = rs.wildcard
         if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
-            self._event("dice", purpose="wildcard", values=list(dice))
+            self._send(evt.Dice(purpose="wildcard", values=list(dice)))
             self.indicator = ind
             self.wildcard = rule.wildcard_for(ind)
             self.wildcards = rule.kinds(self.wildcard)
             if rule.fixed:
-                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard),
-                            wildcards=tiles_out(sorted(self.wildcards)))
+                self._send(evt.Wildcard(indicator=tile_code(ind), wildcard=tile_code(self.wildcard),
+                                        wildcards=tiles_out(sorted(self.wildcards))))
             else:
-                self._event("wildcard", indicator=tile_code(ind), wildcard=tile_code(self.wildcard))
+                self._send(evt.Wildcard(indicator=tile_code(ind), wildcard=tile_code(self.wildcard)))
         elif rule is not None:  # fixed wildcards only: nothing flipped, nothing taken out of play
             self.wildcard = rule.fixed[0]
             self.wildcards = rule.kinds()
-            self._event("wildcard", indicator=None, wildcard=tile_code(self.wildcard),
-                        wildcards=tiles_out(sorted(self.wildcards)))
+            self._send(evt.Wildcard(indicator=None, wildcard=tile_code(self.wildcard),
+                                    wildcards=tiles_out(sorted(self.wildcards))))
         if self.flow.exchange is not None:
             self._exchange()
         if self.flow.void_suit is not None:
@@ -371,7 +378,7 @@ class Game:
         direction = ex.direction
         if direction is None:
             dice = self.wall.roll(ex.dice)
-            self._event("dice", purpose="exchange", values=list(dice))
+            self._send(evt.Dice(purpose="exchange", values=list(dice)))
             direction = ex.by_dice[sum(dice)]
         step = {"right": 1, "across": 2, "left": n - 1}[direction]
         chosen: dict[int, tuple[Tile, ...]] = {}
@@ -387,12 +394,13 @@ class Game:
         for seat, tiles in chosen.items():
             self.seats[(seat + step) % n].hand.extend(tiles)
         # The log keeps every pass (``passes``); a player sees only what it gave and got.
-        self._event("exchange", direction=direction,
-                    passes=[{"seat": seat, "to": (seat + step) % n, "tiles": tiles_out(list(t))}
-                            for seat, t in sorted(chosen.items())],
-                    given=[tiles_out(list(chosen[seat])) for seat in range(n)],
-                    received=[tiles_out(list(chosen[(seat - step) % n])) for seat in range(n)],
-                    hidden={"passes": NOBODY, "given": BY_SEAT, "received": BY_SEAT})
+        self._send(evt.Exchange(
+            direction=direction,
+            passes=[{"seat": seat, "to": (seat + step) % n, "tiles": tiles_out(list(t))}
+                    for seat, t in sorted(chosen.items())],
+            given=[tiles_out(list(chosen[seat])) for seat in range(n)],
+            received=[tiles_out(list(chosen[(seat - step) % n])) for seat in range(n)],
+            hidden={"passes": NOBODY, "given": BY_SEAT, "received": BY_SEAT}))
 
     @staticmethod
     def _exchange_options(hand: list[Tile], k: int, same_suit: bool) -> tuple[Option, ...]:
@@ -423,11 +431,11 @@ class Game:
             options = tuple(Option("declare", value="mps"[x]) for x in suits)
             choice = self._ask(Decision("declare", seat, options, prompt="declare a void suit"))
             self.seats[seat].state["void_suit"] = choice.value
-            self._event("declare", seat=seat, what="void_suit", value=choice.value)
+            self._send(evt.Declare(seat=seat, what="void_suit", value=choice.value))
 
     def _set_flower_aside(self, seat: int, t: Tile) -> None:
         self.seats[seat].flowers.append(t)
-        self._event("flower", seat=seat, tile=tile_code(t))
+        self._send(evt.Flower(seat=seat, tile=tile_code(t)))
 
     def _replace_dealt_flowers(self) -> None:
         """After the deal each player, from the dealer on, sets flowers aside and replaces them."""
@@ -442,7 +450,7 @@ class Game:
                 if rep is None:
                     raise HandAbandoned("the wall ran out replacing flowers")
                 hand.append(rep)
-                self._event("draw", seat=seat, tile=tile_code(rep), source="flower", hidden={"tile": seat})
+                self._send(evt.Draw(seat=seat, tile=tile_code(rep), source="flower", hidden={"tile": seat}))
 
     def _deal(self) -> None:
         d = self.ruleset.deal
@@ -593,7 +601,7 @@ class Game:
             if choice.value == "ready":
                 s.state["ready"] = True
                 self.locked.add(seat)
-                self._event("declare", seat=seat, what="ready", value=True)
+                self._send(evt.Declare(seat=seat, what="ready", value=True))
             return self._discard(seat, choice.tile, self._after_kong_discard())
 
     def _after_kong_discard(self) -> set[str]:
@@ -627,7 +635,7 @@ class Game:
         s.hand.remove(tile)
         s.discards.append(tile)
         self.replacement_seat = None
-        self._event("discard", seat=seat, tile=tile_code(tile))
+        self._send(evt.Discard(seat=seat, tile=tile_code(tile)))
         return ("discarded", tile, claim_flags)
 
     def _self_win(self, seat: int, drawn: Tile | None, flags: set[str]) -> tuple[Tile, list[Tile]] | None:
@@ -679,7 +687,7 @@ class Game:
                 self.replacement_seat = seat if source == "kong" else None
             if source != "wall" and self.wall.live_remaining() == 0:
                 self.last_tile_replacement = seat
-            self._event("draw", seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat})
+            self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
             if is_flower(t):
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
@@ -703,14 +711,15 @@ class Game:
                 s.hand.remove(tile)
             s.melds.append(Meld("concealed-kong", (tile,) * 4))
             # Laid face down: only the owner sees the tile until the hand's end.
-            self._event("kong", seat=seat, kind="concealed", tile=tile_code(tile), hidden={"tile": seat})
+            self._send(evt.Kong(seat=seat, kind=KongKind.CONCEALED, tile=tile_code(tile),
+                                hidden={"tile": seat}))
             self._record_kong(st.KongRecord(seat, "concealed_kong"))
             return None
         i = next((i for i, m in enumerate(s.melds) if m.kind == "pung" and m.tiles[0] == tile), None)
         if i is None or tile not in s.hand:
             raise ValueError(f"seat {seat} holds no kong of {tile_code(tile)}")
         s.hand.remove(tile)
-        self._event("kong", seat=seat, kind="added", tile=tile_code(tile))
+        self._send(evt.Kong(seat=seat, kind=KongKind.ADDED, tile=tile_code(tile)))
         if robbable:
             robbed = self._rob(seat, tile)
             if robbed is not None:
@@ -854,8 +863,8 @@ class Game:
                                                                 else choice.kind]
         s.melds.append(Meld(kind, tuple(sorted(choice.tiles)), discarder))
         s.drew_first = True
-        self._event("claim", seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
-                    from_seat=discarder)
+        self._send(evt.Claim(seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
+                             from_seat=discarder))
         if kind == "kong":
             self._record_kong(st.KongRecord(seat, "kong", discarder))
             if choice.kind != "kong":
@@ -913,10 +922,7 @@ class Game:
         settlements a win-or-draw ending doesn't explain: kong, draw, refund)."""
         net = settlement.net()
         self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
-        fields: dict[str, Any] = {"payments": net, "items": [p.to_dict() for p in settlement.payments]}
-        if kind is not None:
-            fields["kind"] = kind
-        self._event("settlement", **fields)
+        self._send(evt.Settlement(payments=net, items=[p.to_dict() for p in settlement.payments], kind=kind))
         return net
 
     def _settle_win(self, winners: list[int], tile: Tile, win_by: str, discarder: int | None,
@@ -931,9 +937,9 @@ class Game:
             if not score.win:  # an engine bug if it happens: is_win said yes
                 raise HandAbandoned(f"seat {w} was offered a win that does not score: {score.reason}")
             patterns[w] = score.pattern_names
-            self._event("win", seat=w, win_by=win_by, tile=tile_code(tile), from_seat=discarder,
-                        patterns=score.pattern_names, points=score.points,
-                        call=self.ev.call(ctx, score))
+            self._send(evt.Win(seat=w, win_by=win_by, tile=tile_code(tile), from_seat=discarder,
+                               patterns=score.pattern_names, points=score.points,
+                               call=self.ev.call(ctx, score)))
             ctx = self._with_inputs(ctx, "win", score)
             kongs: list[st.KongRecord] = []
             if w == winners[0] and self.flow.kongs_paid == "at_win":
@@ -995,10 +1001,8 @@ class Game:
 
     def _hand_end(self, kind: str, result: HandResult) -> None:
         self._reveal()
-        if self.flow.continues:
-            self._event("hand_end", result=kind, next_dealer=result.next_dealer, winners=result.winners)
-        else:
-            self._event("hand_end", result=kind, next_dealer=result.next_dealer)
+        self._send(evt.HandEnd(result=kind, next_dealer=result.next_dealer,
+                               winners=result.winners if self.flow.continues else None))
 
     def _reveal(self, emit: Any = None) -> None:
         """The hand is over: face-down melds (concealed kongs) are turned up, one ``reveal`` each."""
@@ -1009,7 +1013,7 @@ class Game:
         for seat, s in enumerate(self.seats):
             for m in s.melds:
                 if is_face_down(m):
-                    emit(make_event("reveal", seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)))
+                    emit(evt.Reveal(seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)).to_json())
 
     def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
@@ -1051,7 +1055,7 @@ class Game:
             st.apply_plugins(s, st.SettlementContext("kongs", n, self.dealer), self.pm)
             payments = [a + b for a, b in zip(self.settled, s.net(), strict=True)]
             self.settled = payments
-            self._event("settlement", payments=payments, items=[p.to_dict() for p in s.payments])
+            self._send(evt.Settlement(payments=payments, items=[p.to_dict() for p in s.payments]))
         self._drawn_settlements()
         if self.win_log:  # the wall ran out after some wins: the wins decide the dealer
             return self._end_with_wins() if next_dealer is None else self._end_with_wins_at(next_dealer)
@@ -1275,10 +1279,7 @@ class HandControl:
     def roll(self, n: int, purpose: str, text: str = "") -> tuple[int, ...]:
         """Roll ``n`` dice (a ``dice`` event; ``text`` says what for, to players)."""
         dice = self._g.wall.roll(n)
-        fields: dict[str, Any] = {"purpose": purpose, "values": list(dice)}
-        if text:
-            fields["text"] = text
-        self._g._event("dice", **fields)
+        self._g._send(evt.Dice(purpose=purpose, values=list(dice), text=text or None))
         return dice
 
     def ask(self, seat: int, options: Sequence[Option], tile: Tile | None = None,
@@ -1318,7 +1319,7 @@ class HandControl:
         g = self._g
         g.seats[seat].hand.remove(tile)
         g.seats[seat].discards.append(tile)
-        g._event("discard", seat=seat, tile=tile_code(tile))
+        g._send(evt.Discard(seat=seat, tile=tile_code(tile)))
 
     def offer_rob(self, seat: int, tile: Tile) -> Win | None:
         """Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say:
@@ -1392,13 +1393,13 @@ class HandControl:
         """Announce and settle a seat's opening declarations at once (like a self-draw)."""
         g = self._g
         g.opening_winners.append(seat)
-        g._event("opening_win", seat=seat, patterns=score.pattern_names, points=score.points,
-                 hand=[tile_code(t) for t in sorted(g.seats[seat].hand)])
+        g._send(evt.OpeningWin(seat=seat, patterns=score.pattern_names, points=score.points,
+                               hand=[tile_code(t) for t in sorted(g.seats[seat].hand)]))
         ctx = g._with_inputs(g._ctx(seat, "self_draw", None, set()), "opening", score)
         s = g.ev.settle_opening(ctx, score)
         net = s.net()
         g.settled = [a + b for a, b in zip(g.settled, net, strict=True)]
-        g._event("settlement", payments=net, items=[p.to_dict() for p in s.payments])
+        g._send(evt.Settlement(payments=net, items=[p.to_dict() for p in s.payments]))
         return net
 
 

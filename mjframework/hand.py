@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import HandError
+from .kinds import CLAIMED_MELDS, KONG_MELDS, MeldKind
 from .model import FLAGS, WIN_BY, Ruleset
 from .tiles import (
     HONOR_BASE as WIND_BASE,
@@ -27,17 +28,18 @@ from .tiles import (
     tile_name,
 )
 
-CLAIMED_KINDS = ("chow", "pung", "kong", "added-kong")
-KONG_KINDS = ("kong", "added-kong", "concealed-kong")
+# Plain str values: ``Meld.claimed`` / ``is_kong`` run in the scorer's hot path.
+CLAIMED_KINDS = tuple(m.value for m in CLAIMED_MELDS)
+KONG_KINDS = tuple(m.value for m in KONG_MELDS)
 # Settlement names of kong kinds (scoring.kongs keys).
-KONG_PAYMENT_KEY = {"kong": "kong", "added-kong": "added_kong", "concealed-kong": "concealed_kong"}
+KONG_PAYMENT_KEY: dict[str, str] = {m: m.payment_key for m in KONG_MELDS}
 
 
 @dataclass(frozen=True)
 class Meld:
     """An exposed meld (a concealed kong is declared, so it is one too)."""
 
-    kind: str  # chow | pung | kong | added-kong | concealed-kong
+    kind: str  # a MeldKind: chow | pung | kong | added-kong | concealed-kong
     tiles: tuple[Tile, ...]
     from_seat: int | None = None
 
@@ -60,9 +62,8 @@ def parse_meld(text: str) -> Meld:
     if not parts:
         raise HandError("empty meld")
     kind = parts[0]
-    if kind not in (*CLAIMED_KINDS, "concealed-kong"):
-        raise HandError(f"meld {text!r}: unknown kind {kind!r} "
-                        "(chow, pung, kong, added-kong, concealed-kong)")
+    if kind not in tuple(MeldKind):
+        raise HandError(f"meld {text!r}: unknown kind {kind!r} ({', '.join(MeldKind)})")
     from_seat = None
     rest = parts[1:]
     if len(rest) >= 2 and rest[-2] == "from":
@@ -72,7 +73,7 @@ def parse_meld(text: str) -> Meld:
             raise HandError(f"meld {text!r}: 'from' needs a seat number 0–3") from None
         if not 0 <= from_seat <= 3:
             raise HandError(f"meld {text!r}: seat {from_seat} is not 0–3")
-        if kind == "concealed-kong":
+        if kind == MeldKind.CONCEALED_KONG:
             raise HandError(f"meld {text!r}: a concealed kong is made of the player's own tiles; "
                             "it comes from no one (drop 'from')")
         rest = rest[:-2]
@@ -80,13 +81,13 @@ def parse_meld(text: str) -> Meld:
         tiles = parse_tiles(" ".join(rest))
     except TileParseError as e:
         raise HandError(f"meld {text!r}: {e.reason} (column {e.position + 1} of the tiles)") from None
-    size = 3 if kind in ("chow", "pung") else 4
-    if kind != "chow" and len(tiles) == 1:
+    size = 3 if kind in (MeldKind.CHOW, MeldKind.PUNG) else 4
+    if kind != MeldKind.CHOW and len(tiles) == 1:
         tiles = tiles * size
     if len(tiles) != size:
         raise HandError(f"meld {text!r}: a {kind} has {size} tiles, got {len(tiles)}")
     t = sorted(tiles)
-    if kind == "chow":
+    if kind == MeldKind.CHOW:
         if is_honor(t[0]) or t[0] // 9 != t[2] // 9 or t[1] != t[0] + 1 or t[2] != t[0] + 2:
             raise HandError(f"meld {text!r}: a chow is three consecutive tiles of one suit")
     elif len(set(t)) != 1:

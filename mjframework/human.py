@@ -38,14 +38,16 @@ from typing import Any
 import click
 
 from .events import Event
+from .kinds import KONG_MELDS, MELD_WORDS, MeldKind
 from .players import SUIT_NAMES, Decision, Option, PlayerLeft, TableView
 from .table import ScoreRecorder, match_input, reading_parts, reason_words, seat_words_in
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
-KONG_NAMES = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠",
-              "concealed": "暗杠", "added": "明杠"}
+KONG_NAMES: dict[str, str] = {m: MELD_WORDS[m] for m in KONG_MELDS}
+# A kong event's ``kind`` spells its kong kind differently (``concealed``, ``added``): read both.
+KONG_NAMES.update({m.event_kind: KONG_NAMES[m] for m in KONG_MELDS if m != MeldKind.KONG})
 KIND_NAMES = {"discard": "打", "win": "胡", "pung": "碰", "chow": "吃", "pass": "过", "kong": "杠"}
 WIN_BY = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from itertools import pairwise
 from typing import Any, Literal, Self
 
+from . import kinds as _kinds
 from .options import Option, Preset
 from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 
@@ -19,7 +20,7 @@ from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 WIN_BY = ("self_draw", "discard", "robbed_kong")
 FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard",
          "last_copy")
-MELD_KINDS = ("chow", "pung", "kong", "added-kong", "concealed-kong")
+MELD_KINDS = tuple(_kinds.MeldKind)
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,7 @@ class TileFilter:
 
 
 # Group kinds a `groups:` measure names → the reading's group kinds.
-GROUP_KINDS = {"sequence": ("seq",), "triplet": ("triplet", "kong"), "kong": ("kong",),
-               "pair": ("pair",), "single": ("single",)}
+GROUP_KINDS = {name: tuple(k.value for k in ks) for name, ks in _kinds.GROUP_KIND_NAMES.items()}  # str: hot
 # Where the winning tile sits in a reading (`win_wait`).
 WIN_WAITS = ("single", "pair_pair", "closed", "edge", "open")
 
@@ -98,7 +98,7 @@ class GroupFilter:
         return self.holding is None or any(self.holding.match(t, winds) for t in tiles)
 
 
-CLAIMED_MELDS = frozenset(("chow", "pung", "kong", "added-kong"))
+CLAIMED_MELDS = frozenset(m.value for m in _kinds.CLAIMED_MELDS)  # str: the scorer's hot path
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .hand import Meld
+from .kinds import KONG_MELDS, MELD_WORDS
 from .tiles import Tile, format_tiles, tile_name
 from .visibility import meld_for
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SUIT_NAMES = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 KIND_NAMES = {"discard": "打", "win": "胡", "kong": "杠", "pung": "碰", "chow": "吃", "pass": "过"}
+_KONG_LABELS: dict[str, str] = {m: MELD_WORDS[m] for m in KONG_MELDS}
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,7 @@ class Option:
     kind: str  # discard | win | kong | pung | chow | pass
     tile: Tile | None = None
     tiles: tuple[Tile, ...] = ()  # the whole meld for chow / pung / kong
-    meld: str | None = None  # kong: concealed-kong | added-kong | kong
+    meld: str | None = None  # a kong's MeldKind: concealed-kong | added-kong | kong
     # How to show a plugin's option to a player (e.g. its name in Chinese); not
     # part of the option's identity.
     text: str = field(default="", compare=False)
@@ -39,7 +41,7 @@ class Option:
             return self.text + (f" {tile_name(self.tile)}" if self.tile is not None else "")
         name = KIND_NAMES.get(self.kind, self.kind)
         if self.kind in ("chow", "pung", "kong"):
-            extra = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠"}.get(self.meld or "", "")
+            extra = _KONG_LABELS.get(self.meld or "", "")
             return f"{extra or name} {format_tiles(self.tiles, 'chinese')}"
         if self.kind == "exchange":
             return f"换 {format_tiles(self.tiles, 'chinese')}"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MJError
+from .kinds import KongKind, MeldKind
 from .tiles import parse_tile, tile_name
 from .visibility import view_for
 
@@ -135,17 +136,17 @@ class Replay:
         elif t == "kong":
             s = S[e["seat"]]
             tile = e["tile"]
-            if e["kind"] == "concealed":
+            if e["kind"] == KongKind.CONCEALED:
                 for _ in range(4):
                     if tile in s.hand:
                         s.hand.remove(tile)
-                s.melds.append(("concealed-kong", [tile] * 4))
+                s.melds.append((MeldKind.CONCEALED_KONG, [tile] * 4))
             else:
                 if tile in s.hand:
                     s.hand.remove(tile)
                 for k, (kind, tiles) in enumerate(s.melds):
-                    if kind == "pung" and tiles[0] == tile:
-                        s.melds[k] = ("kong", [tile] * 4)
+                    if kind == MeldKind.PUNG and tiles[0] == tile:
+                        s.melds[k] = (MeldKind.KONG, [tile] * 4)
                         break
         elif t == "exchange" and e.get("passes"):
             for p in e["passes"]:
@@ -178,7 +179,7 @@ class Replay:
             hand = _names(st.hand) if me is None or me == s else BACK * len(st.hand)
             melds = []
             for kind, tiles in st.melds:
-                hidden = kind == "concealed-kong" and not self._revealed and me is not None and me != s
+                hidden = kind == MeldKind.CONCEALED_KONG and not self._revealed and me is not None and me != s
                 melds.append(f"[{BACK * 4}]" if hidden else f"[{_names(tiles)}]")
             lines.append(f"{who:<18} {st.money:+5d}  {hand}  {' '.join(melds)}")
             lines.append(f"{'':<26}河: {_names(st.discards)}")

@@ -24,6 +24,7 @@ from typing import Any
 
 from .errors import HandError
 from .hand import Hand, Meld, WinContext
+from .kinds import KONG_PAYMENT_KEYS, GroupKind, MeldKind
 from .model import Count, GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait
 from .ruleset import load_ruleset, ruleset_ref
 from .scoring import Evaluator, Result
@@ -184,9 +185,9 @@ class _Searcher:
         for _ in range(20):
             t = self.rng.choice(pool)
             seq_ok = not is_honor(t) and rank_of(t) <= 7 and t + 1 in pool and t + 2 in pool
-            if kind == "seq" and not seq_ok:
+            if kind == GroupKind.SEQUENCE and not seq_ok:
                 continue
-            if kind == "seq" or (kind is None and self.rng.random() < 0.55 and seq_ok):
+            if kind == GroupKind.SEQUENCE or (kind is None and self.rng.random() < 0.55 and seq_ok):
                 tiles = [t, t + 1, t + 2]
             else:
                 tiles = [t, t, t]
@@ -212,8 +213,9 @@ class _Searcher:
         every = p.every_group if p.every_group is not None and self.rng.random() < 0.85 else None
         wanted: list[tuple[TileFilter | None, str | None]] = []
         if p.groups is not None and self.rng.random() < 0.85:
-            gk = p.groups.kinds or frozenset(("seq", "triplet"))
-            gkind = "seq" if gk <= {"seq"} else "triplet" if gk & {"triplet", "kong"} else None
+            gk = p.groups.kinds or frozenset((GroupKind.SEQUENCE, GroupKind.TRIPLET))
+            gkind = (GroupKind.SEQUENCE if gk <= {GroupKind.SEQUENCE}
+                     else GroupKind.TRIPLET if gk & {GroupKind.TRIPLET, GroupKind.KONG} else None)
             if gkind is not None:
                 n = p.groups_count.min if p.groups_count is not None and p.groups_count.min else 1
                 wanted = [(p.groups.holding, gkind)] * min(n, shape.melds)
@@ -862,7 +864,7 @@ def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, li
         n = 0 if x.opening else 1
         n += 2 * (x.win_by != "self_draw")
         n += 2 * bool(sc.dealer_bonus and 0 in (x.seat, x.discarder))
-        n += 3 * any(m.is_kong and m.kind.replace("-", "_") in sc.kongs for m in x.melds)
+        n += 3 * any(m.is_kong and MeldKind(m.kind).payment_key in sc.kongs for m in x.melds)
         return n
 
     ex = max(exs, key=interest)  # the first declared among the most instructive
@@ -877,7 +879,7 @@ def _settlement(ev: Evaluator, entries: list[PatternEntry]) -> tuple[Example, li
     for pay in res.settlement.payments:
         bonus = sc.dealer_bonus if sc.dealer_bonus and 0 in (pay.payer, pay.payee) else 0
         to = "nobody" if pay.payee is None else f"seat {pay.payee}"
-        if pay.reason in ("kong", "added_kong", "concealed_kong"):
+        if pay.reason in KONG_PAYMENT_KEYS:
             arith = f"{pay.amount} ({pay.reason} payment)"
         elif bonus and pay.amount == res.score.points + bonus:
             arith = f"{res.score.points} + {bonus} (dealer bonus) = {pay.amount}"

@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from .kinds import KongKind
 from .tiles import NUM_KINDS, parse_tile, tile_code, to_mjai
 from .visibility import view_for
 
@@ -117,7 +118,7 @@ class SeatStream:
             self._drawn.pop(e["seat"], None)
             return out
         if t == "kong":
-            if e["kind"] == "concealed":
+            if e["kind"] == KongKind.CONCEALED:
                 out.append({"type": "ankan", "actor": e["seat"], "consumed": [_pai(e["tile"])] * 4})
             else:
                 out.append({"type": "kakan", "actor": e["seat"], "pai": _pai(e["tile"]),

@@ -29,6 +29,7 @@ from typing import Any
 
 from .events import Event
 from .hand import Hand, Meld, WinContext
+from .kinds import KONG_MELDS, MELD_WORDS, KongKind, MeldKind
 from .players import Option
 from .tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from .visibility import view_for
@@ -178,7 +179,7 @@ def ready_waits(ev: Any, concealed: Sequence[Tile], melds: Sequence[Meld], *, se
 
 SEAT_WORDS = ("你", "下家", "对家", "上家")
 WATCH_WORDS = ("东家", "南家", "西家", "北家")
-KONG_WORDS = {"concealed-kong": "暗杠", "added-kong": "明杠", "kong": "点杠", "pung": "碰", "chow": "吃"}
+KONG_WORDS = MELD_WORDS
 
 
 @dataclass
@@ -346,15 +347,15 @@ class TableState:
     def _on_kong(self, e: Event) -> None:
         sv = self.seats[e["seat"]]
         tile = parse_tile(e["tile"]) if e.get("tile") else None
-        if e["kind"] == "concealed":
+        if e["kind"] == KongKind.CONCEALED:
             self._take(e["seat"], [tile] * 4)
-            sv.melds.append(("concealed-kong", (tile,) * 4))
+            sv.melds.append((MeldKind.CONCEALED_KONG, (tile,) * 4))
         else:
             assert tile is not None
             self._take(e["seat"], [tile])
             for i, (kind, ts) in enumerate(sv.melds):
-                if kind == "pung" and ts[0] == tile:
-                    sv.melds[i] = ("added-kong", (tile,) * 4)
+                if kind == MeldKind.PUNG and ts[0] == tile:
+                    sv.melds[i] = (MeldKind.ADDED_KONG, (tile,) * 4)
                     break
         self.turn = e["seat"]
 
@@ -452,7 +453,7 @@ def seat_words_in(text: str, viewer: int | None, players: int = 4) -> str:
 
 
 # Settlement reasons the engine writes in English (kong payments, leaving), as players say them.
-REASON_WORDS = {"kong": "点杠", "added_kong": "明杠", "concealed_kong": "暗杠", "leave": "离桌"}
+REASON_WORDS = {**{m.payment_key: KONG_WORDS[m] for m in KONG_MELDS}, "leave": "离桌"}
 
 
 def reason_words(reason: str) -> str:

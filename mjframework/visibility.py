@@ -32,12 +32,13 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .hand import Meld
+from .kinds import MeldKind
 
 Event = dict[str, Any]
 
 NOBODY = "none"
 BY_SEAT = "by_seat"
-FACE_DOWN_KINDS = frozenset({"concealed-kong"})
+FACE_DOWN_KINDS = frozenset({MeldKind.CONCEALED_KONG})
 
 
 def can_see(who: Any, seat: int | None) -> bool:
