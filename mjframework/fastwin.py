@@ -31,14 +31,16 @@ the kinds that could complete any shape; only those go to ``is_win``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import MISSING, fields
 from itertools import pairwise
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import wintable
 from .hand import Hand, Meld, WinContext
-from .model import Shape, When
-from .tiles import NUM_KINDS, Tile
+from .model import Count, Pattern, Shape, TileFilter
+from .readings import KNITTED_STRAIGHTS
+from .tiles import HONOR_BASE, NUM_KINDS, Tile
 from .waits import shape_possible, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,6 +50,36 @@ _is_standard_win = wintable.is_standard_win
 _need_melds = wintable.need_melds
 _need_pairs = wintable.need_pairs
 _ZEROS = [0] * NUM_KINDS
+#: Table verdicts remembered per evaluator (see :meth:`WinScreen.is_win`); the memo is
+#: emptied when it reaches this many entries (a few MB).
+MEMO_SIZE = 1 << 14
+_UNSEEN: Any = object()
+
+# Fields of a pattern that an acceptance rule may leave at any value: what it is called and
+# pays, its shapes, and the requirements the rule itself checks (``counts`` on the measures
+# below, ``pair``). Every other field must have its default, so a requirement kind added to
+# :class:`~.model.Pattern` later is never skipped over: it makes the pattern ineligible.
+_RULE_FIELDS = frozenset({"name", "points", "index", "tier", "phase", "shapes", "counts", "pair",
+                          "excludes", "partial_excludes", "description", "en", "example",
+                          "counts_to_minimum", "reads_groups"})
+
+# Hand-level measures (:class:`~.patterns.Measures`) that, when no wildcard and no stand-in is
+# in the concealed tiles, do not depend on the reading: functions of the counts of every tile
+# of the hand (concealed, winning tile, melds) and the number of suits in the tile set.
+_MEASURES: dict[str, Callable[[Sequence[int], int], int]] = {
+    "wildcards": lambda c, n: 0,
+    "wildcards_held": lambda c, n: 0,
+    "honors": lambda c, n: sum(c[HONOR_BASE:]),
+    "distinct_honors": lambda c, n: sum(1 for x in c[HONOR_BASE:] if x),
+    "suits": lambda c, n: sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9])),
+    "missing_suits": lambda c, n: n - sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9])),
+    "sets_of_four": lambda c, n: sum(1 for x in c if x >= 4),
+    "sets_of_three": lambda c, n: sum(1 for x in c if x >= 3),
+    "distinct_kinds": lambda c, n: sum(1 for x in c if x),
+}
+
+#: One acceptance rule: the pair kinds it allows (None: any) and its checks on hand measures.
+Rule = tuple[frozenset[Tile] | None, tuple[tuple[Callable[[Sequence[int], int], int], Count], ...]]
 
 
 
@@ -99,38 +131,131 @@ class WinScreen:
         self.uncond_std = {s.melds for s in ev._unconditional if s.kind == "standard" and s.pair == 1}
         self.uncond_pairs = {s.pairs for s in ev._unconditional if s.kind == "pairs"}
         self.uncond_other = [s for s in ev._unconditional if any(s is o for o, _ in self.other)]
-        self.pair_kinds = self._pair_accept()
+        self.rules = self._accept_rules()
         self.waits_ok = self._waits_imply_shapes()
         self.min_free = min((w.free_wildcards for p in ev.wait_patterns for w in p.waits), default=None)
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
+        self._memo: dict[tuple, bool | None] = {}
+        self._suits = ev._suits_in_set
+
+    def clear_memo(self) -> None:
+        """Forget the remembered table verdicts (benchmarks use it to time a first sight)."""
+        self._memo.clear()
 
     # -- compile -----------------------------------------------------------------
 
-    def _pair_accept(self) -> dict[int, tuple[Tile, ...]]:
-        """Per standard shape (by melds): pair kinds with which fitting the shape is a win.
+    def _accept_rules(self) -> dict[int, list[Rule]]:
+        """Per standard shape (by melds): the patterns that make fitting it a win by tiles alone.
 
-        From patterns whose only condition is a pair filter; only where nothing
-        can undo a matched pattern (a minimum, ``times``, an exclusion of it).
+        A pattern qualifies when it applies in every context, needs no wait, and
+        requires nothing but a filter on the pair and/or bounds on hand measures
+        that the tiles decide by themselves when no wildcard is involved
+        (:data:`_MEASURES`: missing suits, honors …). Then, on a hand without
+        wildcards or stand-ins that fits the shape, the measures are computed once
+        from the tile counts and the pair kinds tried from the table: if some rule
+        holds, the generic path would match the pattern on some reading — and
+        nothing can take it away again: the ruleset has no minimum to win, no
+        pattern excludes it (wholly or in part), it is in the highest tier (or
+        there are no tiers) and it counts once — or, more generally, no matched
+        win-making pattern can end up without a win (:meth:`_wins_stick`).
+        Otherwise the hand is scored.
         """
         ev = self.ev
         rs = ev.ruleset
-        if rs.scoring.minimum is not None or any(p.times_per is not None for p in ev.win_patterns):
+        if rs.scoring.minimum is not None:
             return {}
-        excluded = set().union(*(p.excludes for p in ev.win_patterns)) if ev.win_patterns else set()
-        out: dict[int, tuple[Tile, ...]] = {}
+        named: set[str] = set()
+        for p in ev.win_patterns:
+            named |= p.excludes
+            named |= {e.name for e in p.partial_excludes}
+        top = rs.scoring.tiers[0] if rs.scoring.tiers else None
+        stick = self._wins_stick()
+        out: dict[int, list[Rule]] = {}
         for s, cands in ev._by_shape:
             if s.kind != "standard" or s.pair != 1:
                 continue
-            kinds: set[Tile] = set()
             for p in cands:
-                if (p.shapes and not p.waits and p.pair is not None and p.when == When()
-                        and p.name not in excluded and not p.counts
-                        and all(x is None for x in (p.all_tiles, p.no_tiles, p.every_group, p.any_group,
-                                                    p.groups, p.win_wait))):
-                    kinds.update(t for t in self.kinds if p.pair.match(t))
-            if kinds:
-                out[s.melds] = tuple(sorted(kinds | set(out.get(s.melds, ()))))
+                if not p.shapes or not _only_rule_fields(p) or any(n not in _MEASURES for n, _ in p.counts):
+                    continue
+                if p.pair is not None and _reads_winds(p.pair):
+                    continue
+                if not stick and (p.name in named or (top is not None and (p.tier or top) != top)):
+                    continue
+                kinds = None if p.pair is None else frozenset(t for t in self.kinds if p.pair.match(t))
+                if kinds is not None and not kinds:
+                    continue
+                rule = (kinds, tuple((_MEASURES[n], c) for n, c in p.counts))
+                out.setdefault(s.melds, []).append(rule)
         return out
+
+    def _wins_stick(self) -> bool:
+        """Is every reading on which some win-making pattern matches scored as a win?
+
+        :meth:`~.scoring.Evaluator._combine` gives no result only when nothing is
+        left to count: every matched pattern excluded, or counted zero times. With
+        ranked exclusions the best-paying match always stays; otherwise an acyclic
+        ``excludes`` relation leaves some match unexcluded; tiers keep the highest
+        tier that matched. So a win sticks when, besides, there is no minimum, no
+        partial exclusion, no once-only set combination, and every pattern counted
+        ``times`` requires at least one count of what it is counted by.
+        """
+        ev = self.ev
+        sc = ev.ruleset.scoring
+        pats = ev.win_patterns
+        if sc.minimum is not None or any(p.partial_excludes or p.fallback for p in pats):
+            return False
+        if sc.set_combinations == "once" and any(p.sets is not None for p in pats):
+            return False
+        for p in pats:
+            if p.times_per is None:
+                continue
+            if p.times_per == "groups":
+                least = p.groups_count.min if p.groups is not None and p.groups_count is not None else None
+            else:
+                least = max((c.min for n, c in p.counts if n == p.times_per and c.min is not None),
+                            default=None)
+            if least is None or least < p.times_every:
+                return False
+        if sc.exclusions == "ranked":
+            return True
+        # Non-ranked: the excludes relation between patterns must have no cycle.
+        by_name = {p.name: p for p in pats}
+        state: dict[str, int] = {}  # 1: on the path, 2: done
+
+        def acyclic(name: str) -> bool:
+            st = state.get(name)
+            if st is not None:
+                return st == 2
+            state[name] = 1
+            q = by_name.get(name)
+            ok = q is None or all(acyclic(x) for x in sorted(q.excludes))
+            state[name] = 2 if ok else 1
+            return ok
+        return all(acyclic(p.name) for p in pats)
+
+    def _rules_hold(self, rules: list[Rule], c: list[int], melds: Sequence[Meld]) -> bool:
+        """Does some acceptance rule hold for the natural counts ``c`` (no wildcard in them) that
+        fit the rules' standard shape? ``c`` is left as it was."""
+        full: list[int] | None = None
+        for kinds, checks in rules:
+            if checks:
+                if full is None:
+                    full = c[:]
+                    for m in melds:
+                        for t in m.tiles:
+                            full[t] += 1
+                if not all(cnt.ok(f(full, self._suits)) for f, cnt in checks):
+                    continue
+            if kinds is None:
+                return True
+            for k in kinds:
+                if c[k] >= 2:
+                    c[k] -= 2
+                    ok = _need_melds(c) == 0
+                    c[k] += 2
+                    if ok:
+                        return True
+        return False
 
     def _waits_imply_shapes(self) -> bool:
         """Does every free-wildcard wait, when it holds, make its completed shape fit?
@@ -164,21 +289,40 @@ class WinScreen:
 
     # -- is_win --------------------------------------------------------------------
 
-    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> bool:
+    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
+        """:meth:`Evaluator.is_win`: the table verdict (remembered), the context checks, and
+        scoring only where the tables cannot decide."""
         win = hand.win_tile
         if win is None or ctx.win_by not in self.win_by:
             return False
-        wild, stand, eff = self.wild_info(wildcard)
-        win_wild = win in wild
+        try:
+            verdict = self._memo[(hand.concealed, hand.melds, win, wildcard)]
+        except KeyError:
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
+        except TypeError:  # a list of tiles: not remembered
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard, memo=False)
+        if verdict is False:
+            return False
         ev = self.ev
-        if win_wild and ctx.win_by != "self_draw" and not ev._wild_claims:
+        if ctx.win_by != "self_draw" and not ev._wild_claims and win in self.wild_info(wildcard)[0]:
             return False
         if ev._void_rule and ev.void_refuses(hand, ctx):
             return False
-        c, w, s = _split_counts(hand.concealed, win, wild, stand)
-        verdict = self._verdict(c, w, s, stand, eff, hand.concealed, hand.melds, win)
-        if verdict is None:
-            return ev._score(hand, ctx, wildcard).win
+        if verdict:
+            return True
+        return ev._score(hand, ctx, wildcard).win
+
+    def _verdict_for(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                     wildcard: Tile | None, memo: bool = True) -> bool | None:
+        """The context-free verdict on ``concealed`` + ``win`` (+ ``melds``), remembered."""
+        wild, stand, eff = self.wild_info(wildcard)
+        c, w, s = _split_counts(concealed, win, wild, stand)
+        verdict = self._verdict(c, w, s, stand, eff, concealed, melds, win)
+        if memo:
+            m = self._memo
+            if len(m) >= MEMO_SIZE:
+                m.clear()
+            m[(concealed, melds, win, wildcard)] = verdict
         return verdict
 
     def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
@@ -188,9 +332,12 @@ class WinScreen:
         The context-free half of :meth:`is_win`: the game asks it before it
         builds a context for each seat that might win on a discard.
         """
-        wild, stand, eff = self.wild_info(wildcard)
-        c, w, s = _split_counts(concealed, win, wild, stand)
-        return self._verdict(c, w, s, stand, eff, concealed, melds, win) is not False
+        concealed = tuple(concealed)
+        melds = tuple(melds)
+        verdict = self._memo.get((concealed, melds, win, wildcard), _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = self._verdict_for(concealed, melds, win, wildcard)
+        return verdict is not False
 
     def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
                  concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile) -> bool | None:
@@ -208,15 +355,9 @@ class WinScreen:
                     if std_m in self.uncond_std:
                         return True
                     possible = True
-                    kinds = self.pair_kinds.get(std_m)
-                    if kinds and not w and not s:
-                        for k in kinds:
-                            if c[k] >= 2:
-                                c[k] -= 2
-                                ok = _need_melds(c) == 0
-                                c[k] += 2
-                                if ok:
-                                    return True
+                    rules = self.rules.get(std_m)
+                    if rules and not w and not s and self._rules_hold(rules, c, melds):
+                        return True
                     break
         if not e and n % 2 == 0 and n // 2 in self.pairs:
             for v in views:
@@ -331,6 +472,27 @@ class WinScreen:
                 and is_win(Hand(concealed, melds, t), ctx, wildcard)]
 
 
+def _only_rule_fields(p: Pattern) -> bool:
+    """Is every field of ``p`` outside :data:`_RULE_FIELDS` at its default?"""
+    for f in fields(Pattern):
+        if f.name in _RULE_FIELDS:
+            continue
+        if f.default is not MISSING:
+            default: Any = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            return False  # a required field the rules know nothing about
+        if getattr(p, f.name) != default:
+            return False
+    return True
+
+
+def _reads_winds(f: TileFilter) -> bool:
+    """Does the filter depend on the win's winds (``wind``, also inside ``any_of``)?"""
+    return f.wind is not None or any(_reads_winds(g) for g in f.any_of or ())
+
+
 def _getter(kinds: Collection[Tile]) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """The counts of ``kinds`` as a tuple, in one C call (``operator.itemgetter``)."""
     ks = sorted(kinds)
@@ -368,4 +530,11 @@ def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
         def orphans(b: bytes, n: int) -> bool:
             return n == size and not any(others(b))
         return orphans
+    if shape.kind == "knitted_straight":
+        straights = [itemgetter(*ks) for ks in KNITTED_STRAIGHTS]
+
+        def knitted_straight(b: bytes, n: int) -> bool:
+            # nine distinct suited kinds at least, then one of the six straights held
+            return b[:27].count(0) <= 18 and any(all(g(b)) for g in straights)
+        return knitted_straight
     return lambda b, n: True
