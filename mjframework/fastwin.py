@@ -54,6 +54,7 @@ _ZEROS = [0] * NUM_KINDS
 #: emptied when it reaches this many entries (a few MB).
 MEMO_SIZE = 1 << 14
 _UNSEEN: Any = object()
+_CONCEALED_ONLY = frozenset({"knitted", "orphans"})  # shapes with no declared meld
 
 # Fields of a pattern that an acceptance rule may leave at any value: what it is called and
 # pays, its shapes, and the requirements the rule itself checks (``counts`` on the measures
@@ -63,24 +64,50 @@ _RULE_FIELDS = frozenset({"name", "points", "index", "tier", "phase", "shapes", 
                           "excludes", "partial_excludes", "description", "en", "example",
                           "counts_to_minimum", "reads_groups"})
 
-# Hand-level measures (:class:`~.patterns.Measures`) that, when no wildcard and no stand-in is
-# in the concealed tiles, do not depend on the reading: functions of the counts of every tile
-# of the hand (concealed, winning tile, melds) and the number of suits in the tile set.
-_MEASURES: dict[str, Callable[[Sequence[int], int], int]] = {
-    "wildcards": lambda c, n: 0,
-    "wildcards_held": lambda c, n: 0,
-    "honors": lambda c, n: sum(c[HONOR_BASE:]),
-    "distinct_honors": lambda c, n: sum(1 for x in c[HONOR_BASE:] if x),
-    "suits": lambda c, n: sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9])),
-    "missing_suits": lambda c, n: n - sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9])),
-    "sets_of_four": lambda c, n: sum(1 for x in c if x >= 4),
-    "sets_of_three": lambda c, n: sum(1 for x in c if x >= 3),
-    "distinct_kinds": lambda c, n: sum(1 for x in c if x),
+# Measures (:class:`~.patterns.Measures`) an acceptance rule can check without a reading:
+# ``name: (function, needs natural tiles only, bounds it can judge)``. A function gets the
+# concealed-side counts with the winning tile, the counts of every tile of the hand (melds
+# too), the suits in the tile set, the wildcards, the wildcards held, and the melds. The
+# wildcard counts and the claimed melds never depend on the reading; the tile measures do
+# not when no wildcard and no stand-in is among the concealed tiles (each tile is read as
+# itself). ``sequences`` does depend on the reading, but "some reading has none" is decided
+# by the counts: then it is 0, else 1 (so only ``max: 0`` can be judged by it).
+_Measure = Callable[[Sequence[int], Sequence[int], int, int, int, Sequence[Meld]], int]
+_ANY: Callable[[Count], bool] = lambda cnt: True  # noqa: E731
+
+
+def _suits(c: Sequence[int]) -> int:
+    return sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9]))
+
+
+def _no_sequence_reading(c: Sequence[int], melds: Sequence[Meld]) -> int:
+    """0 when some standard reading has no sequence (no chow meld; the concealed side is
+    triplets and one pair: every count 3 but one 2), else 1. Natural tiles only."""
+    if any(m.kind == "chow" for m in melds):
+        return 1
+    return 0 if c.count(2) == 1 and 3 * c.count(3) + 2 == sum(c) else 1
+
+
+_MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
+    "wildcards": (lambda c, f, n, w, wh, ms: w, False, _ANY),
+    "wildcards_held": (lambda c, f, n, w, wh, ms: wh, False, _ANY),
+    "claimed_melds": (lambda c, f, n, w, wh, ms: sum(1 for m in ms if m.kind in _CLAIMED), False, _ANY),
+    "honors": (lambda c, f, n, w, wh, ms: sum(f[HONOR_BASE:]), True, _ANY),
+    "distinct_honors": (lambda c, f, n, w, wh, ms: sum(1 for x in f[HONOR_BASE:] if x), True, _ANY),
+    "suits": (lambda c, f, n, w, wh, ms: _suits(f), True, _ANY),
+    "missing_suits": (lambda c, f, n, w, wh, ms: n - _suits(f), True, _ANY),
+    "sets_of_four": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x >= 4), True, _ANY),
+    "sets_of_three": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x >= 3), True, _ANY),
+    "distinct_kinds": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x), True, _ANY),
+    "sequences": (lambda c, f, n, w, wh, ms: _no_sequence_reading(c, ms), True,
+                  lambda cnt: cnt.max == 0 and not cnt.min),
 }
+_CLAIMED = frozenset({"chow", "pung", "kong", "added-kong"})
 
-#: One acceptance rule: the pair kinds it allows (None: any) and its checks on hand measures.
-Rule = tuple[frozenset[Tile] | None, tuple[tuple[Callable[[Sequence[int], int], int], Count], ...]]
-
+#: One rule, from one win-making pattern: the pair kinds it allows (None: any); its checks on
+#: measures, each with "needs natural tiles only"; whether the rule is the pattern's whole
+#: requirement (else its checks are only necessary ones); whether its holding is a sure win.
+Rule = tuple[frozenset[Tile] | None, tuple[tuple[_Measure, Count, bool], ...], bool, bool]
 
 
 def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], stand: Tile | None
@@ -101,6 +128,7 @@ def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], 
         s = c[stand]
         c[stand] = 0
     return c, w, s
+
 
 class WinScreen:
     """The fast paths of one evaluator (built by :class:`~.scoring.Evaluator` on first use)."""
@@ -144,15 +172,17 @@ class WinScreen:
 
     # -- compile -----------------------------------------------------------------
 
-    def _accept_rules(self) -> dict[int, list[Rule]]:
-        """Per standard shape (by melds): the patterns that make fitting it a win by tiles alone.
+    def _accept_rules(self) -> dict[tuple[str, int], list[Rule]]:
+        """Per standard shape (by melds) and pairs shape (by pairs): rules, from the patterns
+        that make fitting it a win by the tiles alone; and (``self.exact``) the shapes whose
+        every win-making pattern has a rule, so that no rule holding means no win by them.
 
         A pattern qualifies when it applies in every context, needs no wait, and
         requires nothing but a filter on the pair and/or bounds on hand measures
-        that the tiles decide by themselves when no wildcard is involved
-        (:data:`_MEASURES`: missing suits, honors …). Then, on a hand without
-        wildcards or stand-ins that fits the shape, the measures are computed once
-        from the tile counts and the pair kinds tried from the table: if some rule
+        that need no reading (:data:`_MEASURES`: wildcards always; missing suits,
+        honors … when no wildcard is involved). Then, on a hand that fits the
+        shape, the measures are computed once from the tile counts and the pair
+        kinds tried from the table: if some rule
         holds, the generic path would match the pattern on some reading — and
         nothing can take it away again: the ruleset has no minimum to win, no
         pattern excludes it (wholly or in part), it is in the highest tier (or
@@ -163,6 +193,7 @@ class WinScreen:
         ev = self.ev
         rs = ev.ruleset
         if rs.scoring.minimum is not None:
+            self.exact = set()
             return {}
         named: set[str] = set()
         for p in ev.win_patterns:
@@ -170,23 +201,50 @@ class WinScreen:
             named |= {e.name for e in p.partial_excludes}
         top = rs.scoring.tiers[0] if rs.scoring.tiers else None
         stick = self._wins_stick()
-        out: dict[int, list[Rule]] = {}
+        out: dict[tuple[str, int], list[Rule]] = {}
+        exact_by: dict[tuple[str, int], bool] = {}
         for s, cands in ev._by_shape:
-            if s.kind != "standard" or s.pair != 1:
+            if s.kind == "standard" and s.pair == 1:
+                key = ("standard", s.melds)
+            elif s.kind == "pairs":
+                key = ("pairs", s.pairs)
+            else:
                 continue
+            exact = True
             for p in cands:
-                if not p.shapes or not _only_rule_fields(p) or any(n not in _MEASURES for n, _ in p.counts):
+                if not p.makes_win or any(x.kind == "free" for x in p.shapes):
+                    continue  # bonus patterns; free-shaped ones are the free check's (_verdict)
+                kinds, checks, whole = self._rule(p, s)
+                if not checks and not whole:
+                    exact = False  # nothing the tiles alone can tell
                     continue
-                if p.pair is not None and _reads_winds(p.pair):
-                    continue
-                if not stick and (p.name in named or (top is not None and (p.tier or top) != top)):
-                    continue
-                kinds = None if p.pair is None else frozenset(t for t in self.kinds if p.pair.match(t))
-                if kinds is not None and not kinds:
-                    continue
-                rule = (kinds, tuple((_MEASURES[n], c) for n, c in p.counts))
-                out.setdefault(s.melds, []).append(rule)
+                safe = stick or (p.name not in named and (top is None or (p.tier or top) == top))
+                accepts = whole and safe
+                out.setdefault(key, []).append((kinds, checks, whole, accepts))
+            exact_by[key] = exact_by.get(key, True) and exact  # (shapes that differ in nothing read)
+        self.exact = {k for k, v in exact_by.items() if v}
         return out
+
+    def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple, bool]:
+        """``p`` on shape ``s`` as (pair kinds, checks, whole): the checks on measures the tiles
+        decide, and whether they (with the pair kinds) are all ``p`` requires — not so where
+        it also reads the context, a wait, groups …; then the checks are necessary only."""
+        whole = bool(p.shapes) and _only_rule_fields(p)
+        checks = []
+        for n, cnt in p.counts:
+            m = _MEASURES.get(n)
+            if m is None or not m[2](cnt) or (n == "sequences" and s.kind != "standard"):
+                whole = False
+            else:
+                checks.append((m[0], cnt, m[1]))
+        kinds: frozenset[Tile] | None = None
+        if whole and p.pair is not None and (s.kind == "standard" or s.pairs == 1):
+            # (a pairs reading of more than one pair has no single pair to judge)
+            if s.kind != "standard" or _reads_winds(p.pair) or any(n == "sequences" for n, _ in p.counts):
+                whole = False
+            else:
+                kinds = frozenset(t for t in self.kinds if p.pair.match(t))
+        return kinds, tuple(checks), whole
 
     def _wins_stick(self) -> bool:
         """Is every reading on which some win-making pattern matches scored as a win?
@@ -233,29 +291,52 @@ class WinScreen:
             return ok
         return all(acyclic(p.name) for p in pats)
 
-    def _rules_hold(self, rules: list[Rule], c: list[int], melds: Sequence[Meld]) -> bool:
-        """Does some acceptance rule hold for the natural counts ``c`` (no wildcard in them) that
-        fit the rules' standard shape? ``c`` is left as it was."""
+    def _rules_hold(self, key: tuple[str, int], c: list[int], w: int, s: int, wh: int,
+                    melds: Sequence[Meld]) -> bool | None:
+        """For natural counts ``c`` with ``w`` wildcards (``wh`` of them held, not the winning
+        tile) and ``s`` stand-ins, which fit shape ``key``: True when a rule that makes a sure
+        win holds, False when no win-making pattern can match by this shape, None when unsure.
+        ``c`` is left as it was."""
+        rules = self.rules.get(key)
+        unsure = key not in self.exact
+        if not rules:
+            return None if unsure else False
         full: list[int] | None = None
-        for kinds, checks in rules:
+        plain = not w and not s
+        for kinds, checks, whole, accepts in rules:
+            judged = True  # every check could be judged
             if checks:
                 if full is None:
                     full = c[:]
                     for m in melds:
                         for t in m.tiles:
                             full[t] += 1
-                if not all(cnt.ok(f(full, self._suits)) for f, cnt in checks):
+                failed = False
+                for f, cnt, natural in checks:
+                    if natural and not plain:
+                        judged = False
+                    elif not cnt.ok(f(c, full, self._suits, w, wh, melds)):
+                        failed = True
+                        break
+                if failed:
+                    continue  # the pattern can't match
+            if not whole or not judged or (kinds is not None and not plain):
+                unsure = True
+                continue
+            if kinds is not None:
+                for k in kinds:
+                    if c[k] >= 2:
+                        c[k] -= 2
+                        ok = _need_melds(c) == 0
+                        c[k] += 2
+                        if ok:
+                            break
+                else:
                     continue
-            if kinds is None:
+            if accepts:
                 return True
-            for k in kinds:
-                if c[k] >= 2:
-                    c[k] -= 2
-                    ok = _need_melds(c) == 0
-                    c[k] += 2
-                    if ok:
-                        return True
-        return False
+            unsure = True
+        return None if unsure else False
 
     def _waits_imply_shapes(self) -> bool:
         """Does every free-wildcard wait, when it holds, make its completed shape fit?
@@ -296,15 +377,19 @@ class WinScreen:
         if win is None or ctx.win_by not in self.win_by:
             return False
         try:
-            verdict = self._memo[(hand.concealed, hand.melds, win, wildcard)]
-        except KeyError:
-            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
+            verdict = self._memo.get((hand.concealed, hand.melds, win, wildcard), _UNSEEN)
         except TypeError:  # a list of tiles: not remembered
             verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard, memo=False)
+        if verdict is _UNSEEN:
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
         if verdict is False:
             return False
+        return self._in_context(hand, ctx, wildcard, verdict)
+
+    def _in_context(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, verdict: bool | None) -> bool:
+        """The rest of :meth:`is_win` once the tables have not said no (``verdict`` True or None)."""
         ev = self.ev
-        if ctx.win_by != "self_draw" and not ev._wild_claims and win in self.wild_info(wildcard)[0]:
+        if ctx.win_by != "self_draw" and not ev._wild_claims and hand.win_tile in self.wild_info(wildcard)[0]:
             return False
         if ev._void_rule and ev.void_refuses(hand, ctx):
             return False
@@ -317,7 +402,7 @@ class WinScreen:
         """The context-free verdict on ``concealed`` + ``win`` (+ ``melds``), remembered."""
         wild, stand, eff = self.wild_info(wildcard)
         c, w, s = _split_counts(concealed, win, wild, stand)
-        verdict = self._verdict(c, w, s, stand, eff, concealed, melds, win)
+        verdict = self._verdict(c, w, s, stand, eff, concealed, melds, win, win in wild)
         if memo:
             m = self._memo
             if len(m) >= MEMO_SIZE:
@@ -340,7 +425,7 @@ class WinScreen:
         return verdict is not False
 
     def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
-                 concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile) -> bool | None:
+                 concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile, win_wild: bool) -> bool | None:
         """True / False when the tables decide, None when the hand needs scoring."""
         e = len(melds)
         n = len(concealed) + 1
@@ -354,24 +439,32 @@ class WinScreen:
                 if _is_standard_win(v, w):
                     if std_m in self.uncond_std:
                         return True
-                    possible = True
-                    rules = self.rules.get(std_m)
-                    if rules and not w and not s and self._rules_hold(rules, c, melds):
+                    held = self._rules_hold(("standard", std_m), c, w, s, w - win_wild, melds)
+                    if held:
                         return True
+                    if held is None:
+                        possible = True
                     break
         if not e and n % 2 == 0 and n // 2 in self.pairs:
             for v in views:
                 if _need_pairs(v) <= w:
                     if n // 2 in self.uncond_pairs:
                         return True
-                    possible = True
+                    held = self._rules_hold(("pairs", n // 2), c, w, s, w - win_wild, melds)
+                    if held:
+                        return True
+                    if held is None:
+                        possible = True
                     break
         if self.other and (not possible or self.uncond_other):
             full = None
             for shape, may_fit in self.other:
-                if e and shape.kind in ("knitted", "orphans"):
+                if e and shape.kind in _CONCEALED_ONLY:
                     continue
-                if not any(may_fit(v, n) for v in views):
+                for v in views:
+                    if may_fit(v, n):
+                        break
+                else:
                     continue
                 if full is None:
                     full = self.ev.split([*concealed, win], wildcard)
@@ -410,11 +503,24 @@ class WinScreen:
 
     # -- waits ---------------------------------------------------------------------
 
-    def candidates(self, concealed: Sequence[Tile], melds: Sequence[Meld],
-                   wildcard: Tile | None) -> set[Tile] | None:
-        """A superset of the kinds that complete the 13-tile hand (None: every kind)."""
-        if self.free_any:
-            return None
+    def wait_sets(self, concealed: Sequence[Tile], melds: Sequence[Meld],
+                  wildcard: Tile | None) -> tuple[set[Tile], set[Tile] | None]:
+        """``(sure, candidates)`` for the 13-tile hand ``concealed`` (+ ``melds``).
+
+        *candidates*: a superset of the kinds that complete the hand (None: every
+        kind may). *sure*: natural kinds that complete it into a shape some
+        pattern makes a win by the tiles alone (unconditionally, or by an
+        acceptance rule on wildcard counts): :meth:`is_win` is True for each in
+        every context the ruleset allows a win in (empty where the context can
+        refuse a win: a declared void suit).
+
+        Both come from the per-suit wait tables (:func:`.wintable.standard_waits`)
+        and the odd counts (pairs shapes), once per way of reading the stand-ins:
+        the wildcards are one equivalence class — whatever natural tile wins, they
+        are the same ``w`` — so no kind is tried one by one. Wild and stand-in
+        kinds as the winning tile change ``w`` or the stand-ins instead: they are
+        always candidates, never sure.
+        """
         wild, stand, eff = self.wild_info(wildcard)
         c = _ZEROS[:]
         for t in concealed:
@@ -426,50 +532,86 @@ class WinScreen:
         s = 0
         if stand is not None:
             s, c[stand] = c[stand], 0
-        if self.min_free is not None and w >= self.min_free and not self.waits_ok:
-            return None
         e = len(melds)
-        out: set[Tile] = set()
+        n = len(concealed) + 1
         splits = self._splits(c, s, stand, eff) if s else [c]
+        every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
+        out: set[Tile] = set()
         for shape, may_fit in self.other:
-            if shape.kind in ("knitted", "orphans"):
+            if shape.kind in _CONCEALED_ONLY:
                 # The 13 tiles must already pass the shape's quick test (at its full size).
                 size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
                 if not e and any(may_fit(bytes(c2), size) for c2 in splits):
                     if shape.kind == "knitted":
-                        return None
+                        every = True
                     out.update(shape.orphans)
             else:
-                return None  # other standard shapes: every kind is checked
-        extra = set(wild)  # the winning tile may be a wildcard or a stand-in
-        if stand is not None:
-            extra.add(stand)
+                every = True  # other standard shapes: every kind is checked
+        std: set[Tile] = set()
         if self.std:
             for c2 in splits:
-                out.update(wintable.standard_waits(c2, w))
+                std.update(wintable.standard_waits(c2, w))
+        pairs: set[Tile] | None = set()
         if self.pairs and not e:
             for c2 in splits:
-                odd = [t for t in range(NUM_KINDS) if c2[t] & 1]
+                odd = {t for t in range(NUM_KINDS) if c2[t] & 1}
+                if len(odd) + 1 <= w:  # any kind may do
+                    pairs = None
+                    break
                 if len(odd) - 1 <= w:
-                    out.update(odd)
-                if len(odd) + 1 <= w:
-                    return None  # any kind may do
+                    pairs |= odd
+        sure: set[Tile] = set()
+        if not self.ev._void_rule:
+            std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
+            if std_m in self.uncond_std or self._facts_accept(("standard", std_m), w, melds):
+                sure |= std
+            if not e and n % 2 == 0 and (n // 2 in self.uncond_pairs
+                                         or self._facts_accept(("pairs", n // 2), w, melds)):
+                sure |= set(self.kinds) if pairs is None else pairs
+            sure -= wild
+            sure.discard(stand)  # type: ignore[arg-type]
+        if every or pairs is None:
+            return sure, None
+        out |= std | pairs | wild
+        if stand is not None:
+            out.add(stand)  # the winning tile may be a wildcard or a stand-in
         if self.free:
             meld_tiles = [t for m in melds for t in m.tiles]
             for banned in self.free_banned:
                 if banned is not None and not any(c[t] for t in banned) and not any(
                         t in banned for t in meld_tiles):
                     out.update(t for t in self.kinds if t not in banned)
-        return out | extra
+        return sure, out
+
+    def _facts_accept(self, key: tuple[str, int], w: int, melds: Sequence[Meld]) -> bool:
+        """Does an acceptance rule of shape ``key`` that reads only wildcard counts (no pair
+        filter) hold with ``w`` wildcards, all held (the winning tile natural)?"""
+        for kinds, checks, _whole, accepts in self.rules.get(key, ()):
+            if accepts and kinds is None and not any(nat for _f, _c, nat in checks) and all(
+                    cnt.ok(f(_ZEROS, _ZEROS, self._suits, w, w, melds)) for f, cnt, _n in checks):
+                return True
+        return False
 
     def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext,
               wildcard: Tile | None) -> list[Tile]:
-        cand = self.candidates(concealed, melds, wildcard)
+        """:meth:`Evaluator.waits`: the sure waits from the tables (:meth:`wait_sets`), then
+        :meth:`is_win`'s checks for the other candidate kinds only (not remembered: a hand's
+        34 kinds would crowd out the verdicts the game asks for again)."""
+        if ctx.win_by not in self.win_by:
+            return []
         concealed = tuple(concealed)
         melds = tuple(melds)
-        is_win = self.is_win
-        return [t for t in self.kinds if (cand is None or t in cand)
-                and is_win(Hand(concealed, melds, t), ctx, wildcard)]
+        sure, cand = self.wait_sets(concealed, melds, wildcard)
+        out = []
+        for t in self.kinds:
+            if t in sure:
+                out.append(t)
+            elif cand is None or t in cand:
+                verdict = self._verdict_for(concealed, melds, t, wildcard, memo=False)
+                if verdict is not False and self._in_context(Hand(concealed, melds, t), ctx, wildcard,
+                                                             verdict):
+                    out.append(t)
+        return out
 
 
 def _only_rule_fields(p: Pattern) -> bool:
