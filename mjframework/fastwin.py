@@ -602,14 +602,20 @@ class WinScreen:
         concealed = tuple(concealed)
         melds = tuple(melds)
         sure, cand = self.wait_sets(concealed, melds, wildcard)
+        wild = self.wild_info(wildcard)[0]
+        ev = self.ev
+        no_wild_win = ctx.win_by != "self_draw" and not ev._wild_claims
         out = []
         for t in self.kinds:
             if t in sure:
                 out.append(t)
             elif cand is None or t in cand:
                 verdict = self._verdict_for(concealed, melds, t, wildcard, memo=False)
-                if verdict is not False and self._in_context(Hand(concealed, melds, t), ctx, wildcard,
-                                                             verdict):
+                if verdict is False or (no_wild_win and t in wild):
+                    continue
+                if verdict and not ev._void_rule:
+                    out.append(t)  # (what _in_context would say, without building the hand)
+                elif self._in_context(Hand(concealed, melds, t), ctx, wildcard, verdict):
                     out.append(t)
         return out
 
