@@ -280,3 +280,25 @@ def test_discard_needs_is_need_melds_pair_of_each_reduced_hand() -> None:
         assert wintable.discard_needs(c, cands) == want, c
     with pytest.raises(ValueError):
         wintable.discard_needs([0] * 34, [3])
+
+
+def test_is_win_takes_tile_lists_and_a_full_memo() -> None:
+    """Hands given as lists (unhashable) are judged without the memo; a memo that fills up is
+    emptied and goes on giving the same answers."""
+    from mjframework import fastwin
+
+    ev = _evaluator("changsha")
+    rng = random.Random("memo")
+    cases = [random_case(ev, rng) for _ in range(300)]
+    want = [ref.is_win(ev, h, c, w) for h, c, w in cases]
+    as_lists = [ev.is_win(Hand(list(h.concealed), h.melds, h.win_tile), c, w) for h, c, w in cases]  # type: ignore[arg-type]
+    assert as_lists == want
+    old = fastwin.MEMO_SIZE
+    fastwin.MEMO_SIZE = 50
+    try:
+        ev.screen.clear_memo()
+        for _ in range(2):
+            assert [ev.is_win(h, c, w) for h, c, w in cases] == want
+            assert len(ev.screen._memo) <= 50
+    finally:
+        fastwin.MEMO_SIZE = old
