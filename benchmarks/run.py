@@ -13,12 +13,15 @@ Sections, each on fixed seeded inputs (see benchmarks/README.md):
    rulesets' own conformance cases;
 4. the reference, PyPI ``mahjong``'s ``HandCalculator.estimate_hand_value``,
    on the same no-wildcard hands;
-5. waits of 13-tile hands, ``Evaluator.waits`` and ``Evaluator.free_waits``;
-6. simulation: ``Game(...).play()`` with four ``GreedyBot`` s, one process;
+5. ``Evaluator.is_win`` against the bare table check, every shipped ruleset
+   (complete and random hands; remembered verdicts and first sight);
+6. waits of 13-tile hands, ``Evaluator.waits`` and ``Evaluator.free_waits``;
+7. simulation: ``Game(...).play()`` with four ``GreedyBot`` s, one process;
 
 then a table: line, hands/s, reference hands/s, ours/ref, target.
 ``--profile`` instead runs cProfile once over full scoring and over the
-simulation and prints the top functions.
+simulation and prints the top functions; ``--only SECTION`` (repeatable: wincheck,
+scoring, is_win, waits, mcr, simulation) runs just those.
 """
 
 from __future__ import annotations
@@ -155,11 +158,16 @@ def complete_cases(ev: Evaluator, rng: random.Random, n: int,
     kinds = ev.kinds
     has_wild = ev.ruleset.wildcard is not None
     pair_ranks = (1, 4, 7) if ev.ruleset.id == "changsha" else None
+    # 四川 hands win only lacking a suit (缺一门): each hand leaves out a random suit.
+    lack_suit = ev.ruleset.id.startswith("sichuan")
     bases: list[list[int]] = []
     out: dict[int, list[Case]] = {w: [] for w in wilds}
     while len(bases) < n:
         wildcard = rng.choice(kinds) if has_wild else None
-        tiles = complete_tiles(rng, [k for k in kinds if k != wildcard], pair_ranks=pair_ranks)
+        lacking = rng.randrange(3) if lack_suit else None
+        tiles = complete_tiles(rng, [k for k in kinds if k != wildcard
+                                     and (lacking is None or is_honor(k) or k // 9 != lacking)],
+                               pair_ranks=pair_ranks)
         order = list(range(14))
         rng.shuffle(order)  # which tiles become wildcards: the first w of this order
         win_index = rng.randrange(14)
@@ -312,7 +320,6 @@ def scoring_section(evs: dict[str, Evaluator], rng: random.Random, n: int, repea
             print(report_comparison(comp))
             rows.append(comparison_row(f"wildcard cost: {rid}, 4 wild vs 0", comp, ref="zero",
                                        target_ratio=WILD_COST_RATIO))
-        rows += is_win_rows(ev, rid, cases, repeat)
         conf = conformance_cases(ev)
         if conf:
             ours_r = bench(ev.evaluate, [c.args() for c in conf], repeat,
@@ -323,31 +330,78 @@ def scoring_section(evs: dict[str, Evaluator], rng: random.Random, n: int, repea
     return rows
 
 
-def is_win_rows(ev: Evaluator, rid: str, cases: dict[int, list[Case]], repeat: int) -> list[Row]:
-    """``Evaluator.is_win`` against the bare table check inside it, on complete and on random hands."""
-    rows = []
-    rng = random.Random(len(rid))
-    wall = ev.ruleset.tileset.full_wall()
-    sets = {"complete": cases[max(cases)]}
-    sets["random 14"] = [make_case(rng.sample(wall, 14), 0, c.wildcard) for c in sets["complete"]]
-    for name, cs in sets.items():
-        table_items = []
-        for c in cs:
-            counts = [0] * 34
-            w = 0
-            for t in (*c.hand.concealed, c.hand.win_tile):
-                if t == c.wildcard:
-                    w += 1
-                else:
-                    counts[t] += 1
-            table_items.append((counts, w))
-        comp = interleave(f"{rid}, is_win, {name} hands",
-                          {"ours": (ev.is_win, [c.args() for c in cs]),
-                           "table": (is_standard_win, table_items)}, repeat)
-        print(report_comparison(comp))
-        rows.append(comparison_row(f"is_win vs table: {rid}, {name}", comp, ref="table",
-                                   target_ratio=IS_WIN_RATIO))
+def is_win_section(evs: dict[str, Evaluator], seed: int, n: int, repeat: int) -> list[Row]:
+    """``Evaluator.is_win`` against the bare table check inside it, every shipped ruleset.
+
+    *complete*: complete hands (as for scoring; for rulesets with a wildcard
+    the i-th hand has ``i % 5`` wildcards; 国标: the oracle generator's hands,
+    melds, kongs and flags included, most but not all reaching 8 fans);
+    *random 14*: 14 tiles from the ruleset's wall. The table check gets the
+    natural counts of the 14 concealed-side tiles and the wildcard count
+    ready made. Every hand is a fresh object and no hand repeats within a
+    pass, but passes repeat: ``is_win`` remembers its table verdicts per
+    (tiles, melds, winning tile, wildcard), so after the first pass these are
+    the answers as the game gets them for a hand it asks about again; the
+    *first sight* line clears that memo before every pass (the cost of a
+    hand never seen).
+    """
+    print("\n== is_win: Evaluator.is_win(hand, ctx, wildcard) against wintable.is_standard_win ==")
+    print(f"({n} hands per line; interleaved CPU-time rounds, ours/table = table time ÷ ours)")
+    rows: list[Row] = []
+    for rid, ev in evs.items():
+        rng = random.Random(f"{seed} is_win {rid}")
+        wall = [t for t in ev.ruleset.tileset.full_wall() if t < 34]  # no flowers
+        if rid == "mcr":
+            sys.path.insert(0, str(CONFORMANCE_DIR.parent))
+            import mcr_hands
+
+            gen = mcr_hands.hands(seed, n_random=n, per_fan=1)
+            complete = [Case(*mcr_hands.engine_input(h), None) for h, _ in zip(gen, range(n), strict=False)]
+        else:
+            wilds = range(5) if ev.ruleset.wildcard is not None else (0,)
+            _, by_w = complete_cases(ev, rng, n, wilds)
+            complete = [by_w[wilds[i % len(wilds)]][i] for i in range(n)]
+        rand = [make_case(rng.sample(wall, 14), 0, c.wildcard) for c in complete]
+        for name, cs in (("complete", complete), ("random 14", rand)):
+            table_items = []
+            for c in cs:
+                counts = [0] * 34
+                w = 0
+                wild = ev.wild_kinds(c.wildcard) if c.wildcard is not None else ()
+                for t in (*c.hand.concealed, c.hand.win_tile):
+                    if t in wild:
+                        w += 1
+                    else:
+                        counts[t] += 1
+                table_items.append((counts, w))
+            args = [c.args() for c in cs]
+            wins = sum(ev.is_win(*a) for a in args)
+            comp = interleave(f"{rid}, is_win, {name} hands ({wins} win)",
+                              {"ours": (ev.is_win, args), "table": (is_standard_win, table_items)}, repeat)
+            print(report_comparison(comp))
+            rows.append(comparison_row(f"is_win vs table: {rid}, {name}", comp, ref="table",
+                                       target_ratio=IS_WIN_RATIO))
+            clear = getattr(ev.screen, "clear_memo", None)
+            if clear is not None:
+                comp = interleave(f"{rid}, is_win, {name} hands, first sight",
+                                  {"ours": (_first_sight(ev, clear), [(None, None, None), *args]),
+                                   "table": (is_standard_win, [([0] * 34, 0), *table_items])}, repeat)
+                print(report_comparison(comp))
+                rows.append(comparison_row(f"is_win vs table: {rid}, {name}, first sight", comp,
+                                           ref="table", target_ratio=IS_WIN_RATIO))
     return rows
+
+
+def _first_sight(ev: Evaluator, clear: Callable[[], None]) -> Callable[..., bool]:
+    """``ev.is_win``, except that a ``None`` hand (the first item of a pass) clears the memo."""
+    is_win = ev.is_win
+
+    def go(hand: Hand | None, ctx: WinContext | None, wildcard: int | None) -> bool:
+        if hand is None:
+            clear()
+            return False
+        return is_win(hand, ctx, wildcard)
+    return go
 
 
 def waits_section(evs: dict[str, Evaluator], rng: random.Random, n: int, repeat: int) -> list[Row]:
@@ -483,6 +537,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--quick", action="store_true", help="fewer hands and repeats (a smoke test)")
     ap.add_argument("--profile", action="store_true", help="cProfile scoring and simulation instead")
+    ap.add_argument("--only", choices=("wincheck", "scoring", "is_win", "waits", "mcr", "simulation"),
+                    action="append", help="run only these sections (repeatable)")
     args = ap.parse_args()
     t_start = time.perf_counter()
     win_hands, repeat = (300, 2) if args.quick else (2000, 5)
@@ -505,22 +561,31 @@ def main() -> None:
         profile(evs, args.seed)
         return
 
-    print()
-    tables = bench_wincheck.tables_section()
-    print("\n== win check: mjframework.wintable (bench_wincheck.py) ==")
-    rows = bench_wincheck.run(args.seed, win_hands, repeat, tables=False)
+    only = set(args.only or ("wincheck", "scoring", "is_win", "waits", "mcr", "simulation"))
+    sim_evs = {**evs, **{rid: Evaluator(load_ruleset(rid)) for rid in SIM_ONLY}}
+    rows: list[Row] = []
+    tables = None
+    if "wincheck" in only:
+        print()
+        tables = bench_wincheck.tables_section()
+        print("\n== win check: mjframework.wintable (bench_wincheck.py) ==")
+        rows += bench_wincheck.run(args.seed, win_hands, repeat, tables=False)
     rng = random.Random(args.seed)
-    rows += scoring_section(evs, rng, score_hands, repeat)
-    rows += waits_section(evs, rng, wait_hands, repeat)
-    if MahjongFanCalculator:  # 国标麻将 against the C++ calculator, interleaved on the same hands
+    if "scoring" in only:
+        rows += scoring_section(evs, rng, score_hands, repeat)
+    if "is_win" in only:
+        rows += is_win_section(sim_evs, args.seed, 200 if args.quick else 500, repeat)
+    if "waits" in only:
+        rows += waits_section(evs, rng, wait_hands, repeat)
+    if MahjongFanCalculator and "mcr" in only:  # 国标麻将 against the C++ calculator, on the same hands
         import bench_mcr
 
         print("\n== 国标麻将 full scoring: ours against MahjongFanCalculator (bench_mcr.py) ==")
         mcr = bench_mcr.run(args.seed, 200 if args.quick else 1000, repeat)
         if "row" in mcr:
             rows.append(dataclasses.replace(mcr["row"], target_ratio=GB_TARGET_RATIO))
-    sim_evs = {**evs, **{rid: Evaluator(load_ruleset(rid)) for rid in SIM_ONLY}}
-    rows += sim_section(sim_evs, args.seed, sim_hands, sim_repeat)
+    if "simulation" in only:
+        rows += sim_section(sim_evs, args.seed, sim_hands, sim_repeat)
 
     print("\n== summary ==")
     print(summary_table(rows))
@@ -531,9 +596,10 @@ def main() -> None:
         rss = f", process max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     except ImportError:  # not on POSIX
         rss = ""
-    print(f"tables: cold build {tables['cold_s']:.2f} s, cached load {tables['cached_s']:.2f} s, "
-          f"{tables['getsizeof_mb']:.1f} MB by getsizeof, {tables['tracemalloc_mb']:.1f} MB by tracemalloc "
-          f"({tables['tracemalloc_peak_mb']:.1f} MB peak){rss}")
+    if tables is not None:
+        print(f"tables: cold build {tables['cold_s']:.2f} s, cached load {tables['cached_s']:.2f} s, "
+              f"{tables['getsizeof_mb']:.1f} MB by getsizeof, {tables['tracemalloc_mb']:.1f} MB by "
+              f"tracemalloc ({tables['tracemalloc_peak_mb']:.1f} MB peak){rss}")
     load_end = _load()
     loads = ("" if load_end is None
              else f", 1-min load average {load_start:.2f} at start, {load_end:.2f} at end")

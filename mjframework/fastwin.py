@@ -31,14 +31,16 @@ the kinds that could complete any shape; only those go to ``is_win``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import MISSING, fields
 from itertools import pairwise
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import wintable
 from .hand import Hand, Meld, WinContext
-from .model import Shape, When
-from .tiles import NUM_KINDS, Tile
+from .model import Count, Pattern, Shape, TileFilter
+from .readings import KNITTED_STRAIGHTS
+from .tiles import HONOR_BASE, NUM_KINDS, Tile
 from .waits import shape_possible, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,7 +50,64 @@ _is_standard_win = wintable.is_standard_win
 _need_melds = wintable.need_melds
 _need_pairs = wintable.need_pairs
 _ZEROS = [0] * NUM_KINDS
+#: Table verdicts remembered per evaluator (see :meth:`WinScreen.is_win`); the memo is
+#: emptied when it reaches this many entries (a few MB).
+MEMO_SIZE = 1 << 14
+_UNSEEN: Any = object()
+_CONCEALED_ONLY = frozenset({"knitted", "orphans"})  # shapes with no declared meld
 
+# Fields of a pattern that an acceptance rule may leave at any value: what it is called and
+# pays, its shapes, and the requirements the rule itself checks (``counts`` on the measures
+# below, ``pair``). Every other field must have its default, so a requirement kind added to
+# :class:`~.model.Pattern` later is never skipped over: it makes the pattern ineligible.
+_RULE_FIELDS = frozenset({"name", "points", "index", "tier", "phase", "shapes", "counts", "pair",
+                          "excludes", "partial_excludes", "description", "en", "example",
+                          "counts_to_minimum", "reads_groups"})
+
+# Measures (:class:`~.patterns.Measures`) an acceptance rule can check without a reading:
+# ``name: (function, needs natural tiles only, bounds it can judge)``. A function gets the
+# concealed-side counts with the winning tile, the counts of every tile of the hand (melds
+# too), the suits in the tile set, the wildcards, the wildcards held, and the melds. The
+# wildcard counts and the claimed melds never depend on the reading; the tile measures do
+# not when no wildcard and no stand-in is among the concealed tiles (each tile is read as
+# itself). ``sequences`` does depend on the reading, but "some reading has none" is decided
+# by the counts: then it is 0, else 1 (so only ``max: 0`` can be judged by it).
+_Measure = Callable[[Sequence[int], Sequence[int], int, int, int, Sequence[Meld]], int]
+_ANY: Callable[[Count], bool] = lambda cnt: True  # noqa: E731
+
+
+def _suits(c: Sequence[int]) -> int:
+    return sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9]))
+
+
+def _no_sequence_reading(c: Sequence[int], melds: Sequence[Meld]) -> int:
+    """0 when some standard reading has no sequence (no chow meld; the concealed side is
+    triplets and one pair: every count 3 but one 2), else 1. Natural tiles only."""
+    if any(m.kind == "chow" for m in melds):
+        return 1
+    return 0 if c.count(2) == 1 and 3 * c.count(3) + 2 == sum(c) else 1
+
+
+_MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
+    "wildcards": (lambda c, f, n, w, wh, ms: w, False, _ANY),
+    "wildcards_held": (lambda c, f, n, w, wh, ms: wh, False, _ANY),
+    "claimed_melds": (lambda c, f, n, w, wh, ms: sum(1 for m in ms if m.kind in _CLAIMED), False, _ANY),
+    "honors": (lambda c, f, n, w, wh, ms: sum(f[HONOR_BASE:]), True, _ANY),
+    "distinct_honors": (lambda c, f, n, w, wh, ms: sum(1 for x in f[HONOR_BASE:] if x), True, _ANY),
+    "suits": (lambda c, f, n, w, wh, ms: _suits(f), True, _ANY),
+    "missing_suits": (lambda c, f, n, w, wh, ms: n - _suits(f), True, _ANY),
+    "sets_of_four": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x >= 4), True, _ANY),
+    "sets_of_three": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x >= 3), True, _ANY),
+    "distinct_kinds": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x), True, _ANY),
+    "sequences": (lambda c, f, n, w, wh, ms: _no_sequence_reading(c, ms), True,
+                  lambda cnt: cnt.max == 0 and not cnt.min),
+}
+_CLAIMED = frozenset({"chow", "pung", "kong", "added-kong"})
+
+#: One rule, from one win-making pattern: the pair kinds it allows (None: any); its checks on
+#: measures, each with "needs natural tiles only"; whether the rule is the pattern's whole
+#: requirement (else its checks are only necessary ones); whether its holding is a sure win.
+Rule = tuple[frozenset[Tile] | None, tuple[tuple[_Measure, Count, bool], ...], bool, bool]
 
 
 def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], stand: Tile | None
@@ -69,6 +128,7 @@ def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], 
         s = c[stand]
         c[stand] = 0
     return c, w, s
+
 
 class WinScreen:
     """The fast paths of one evaluator (built by :class:`~.scoring.Evaluator` on first use)."""
@@ -100,38 +160,184 @@ class WinScreen:
         self.uncond_std = {s.melds for s in ev._unconditional if s.kind == "standard" and s.pair == 1}
         self.uncond_pairs = {s.pairs for s in ev._unconditional if s.kind == "pairs"}
         self.uncond_other = [s for s in ev._unconditional if any(s is o for o, _ in self.other)]
-        self.pair_kinds = self._pair_accept()
+        self.rules = self._accept_rules()
         self.waits_ok = self._waits_imply_shapes()
         self.min_free = min((w.free_wildcards for p in ev.wait_patterns for w in p.waits), default=None)
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
+        self._memo: dict[tuple, bool | None] = {}
+        self._suits = ev._suits_in_set
+
+    def clear_memo(self) -> None:
+        """Forget the remembered table verdicts (benchmarks use it to time a first sight)."""
+        self._memo.clear()
 
     # -- compile -----------------------------------------------------------------
 
-    def _pair_accept(self) -> dict[int, tuple[Tile, ...]]:
-        """Per standard shape (by melds): pair kinds with which fitting the shape is a win.
+    def _accept_rules(self) -> dict[tuple[str, int], list[Rule]]:
+        """Per standard shape (by melds) and pairs shape (by pairs): rules, from the patterns
+        that make fitting it a win by the tiles alone; and (``self.exact``) the shapes whose
+        every win-making pattern has a rule, so that no rule holding means no win by them.
 
-        From patterns whose only condition is a pair filter; only where nothing
-        can undo a matched pattern (a minimum, ``times``, an exclusion of it).
+        A pattern qualifies when it applies in every context, needs no wait, and
+        requires nothing but a filter on the pair and/or bounds on hand measures
+        that need no reading (:data:`_MEASURES`: wildcards always; missing suits,
+        honors … when no wildcard is involved). Then, on a hand that fits the
+        shape, the measures are computed once from the tile counts and the pair
+        kinds tried from the table: if some rule
+        holds, the generic path would match the pattern on some reading — and
+        nothing can take it away again: the ruleset has no minimum to win, no
+        pattern excludes it (wholly or in part), it is in the highest tier (or
+        there are no tiers) and it counts once — or, more generally, no matched
+        win-making pattern can end up without a win (:meth:`_wins_stick`).
+        Otherwise the hand is scored.
         """
         ev = self.ev
         rs = ev.ruleset
-        if rs.scoring.minimum is not None or any(p.times_per is not None for p in ev.win_patterns):
+        if rs.scoring.minimum is not None:
+            self.exact = set()
             return {}
-        excluded = set().union(*(p.excludes for p in ev.win_patterns)) if ev.win_patterns else set()
-        out: dict[int, tuple[Tile, ...]] = {}
+        named: set[str] = set()
+        for p in ev.win_patterns:
+            named |= p.excludes
+            named |= {e.name for e in p.partial_excludes}
+        top = rs.scoring.tiers[0] if rs.scoring.tiers else None
+        stick = self._wins_stick()
+        out: dict[tuple[str, int], list[Rule]] = {}
+        exact_by: dict[tuple[str, int], bool] = {}
         for s, cands in ev._by_shape:
-            if s.kind != "standard" or s.pair != 1:
+            if s.kind == "standard" and s.pair == 1:
+                key = ("standard", s.melds)
+            elif s.kind == "pairs":
+                key = ("pairs", s.pairs)
+            else:
                 continue
-            kinds: set[Tile] = set()
+            exact = True
             for p in cands:
-                if (p.shapes and not p.waits and p.pair is not None and p.when == When()
-                        and p.name not in excluded and not p.counts
-                        and all(x is None for x in (p.all_tiles, p.no_tiles, p.every_group, p.any_group,
-                                                    p.groups, p.win_wait))):
-                    kinds.update(t for t in self.kinds if p.pair.match(t))
-            if kinds:
-                out[s.melds] = tuple(sorted(kinds | set(out.get(s.melds, ()))))
+                if not p.makes_win or any(x.kind == "free" for x in p.shapes):
+                    continue  # bonus patterns; free-shaped ones are the free check's (_verdict)
+                kinds, checks, whole = self._rule(p, s)
+                if not checks and not whole:
+                    exact = False  # nothing the tiles alone can tell
+                    continue
+                safe = stick or (p.name not in named and (top is None or (p.tier or top) == top))
+                accepts = whole and safe
+                out.setdefault(key, []).append((kinds, checks, whole, accepts))
+            exact_by[key] = exact_by.get(key, True) and exact  # (shapes that differ in nothing read)
+        self.exact = {k for k, v in exact_by.items() if v}
         return out
+
+    def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple, bool]:
+        """``p`` on shape ``s`` as (pair kinds, checks, whole): the checks on measures the tiles
+        decide, and whether they (with the pair kinds) are all ``p`` requires — not so where
+        it also reads the context, a wait, groups …; then the checks are necessary only."""
+        whole = bool(p.shapes) and _only_rule_fields(p)
+        checks = []
+        for n, cnt in p.counts:
+            m = _MEASURES.get(n)
+            if m is None or not m[2](cnt) or (n == "sequences" and s.kind != "standard"):
+                whole = False
+            else:
+                checks.append((m[0], cnt, m[1]))
+        kinds: frozenset[Tile] | None = None
+        if whole and p.pair is not None and (s.kind == "standard" or s.pairs == 1):
+            # (a pairs reading of more than one pair has no single pair to judge)
+            if s.kind != "standard" or _reads_winds(p.pair) or any(n == "sequences" for n, _ in p.counts):
+                whole = False
+            else:
+                kinds = frozenset(t for t in self.kinds if p.pair.match(t))
+        return kinds, tuple(checks), whole
+
+    def _wins_stick(self) -> bool:
+        """Is every reading on which some win-making pattern matches scored as a win?
+
+        :meth:`~.scoring.Evaluator._combine` gives no result only when nothing is
+        left to count: every matched pattern excluded, or counted zero times. With
+        ranked exclusions the best-paying match always stays; otherwise an acyclic
+        ``excludes`` relation leaves some match unexcluded; tiers keep the highest
+        tier that matched. So a win sticks when, besides, there is no minimum, no
+        partial exclusion, no once-only set combination, and every pattern counted
+        ``times`` requires at least one count of what it is counted by.
+        """
+        ev = self.ev
+        sc = ev.ruleset.scoring
+        pats = ev.win_patterns
+        if sc.minimum is not None or any(p.partial_excludes or p.fallback for p in pats):
+            return False
+        if sc.set_combinations == "once" and any(p.sets is not None for p in pats):
+            return False
+        for p in pats:
+            if p.times_per is None:
+                continue
+            if p.times_per == "groups":
+                least = p.groups_count.min if p.groups is not None and p.groups_count is not None else None
+            else:
+                least = max((c.min for n, c in p.counts if n == p.times_per and c.min is not None),
+                            default=None)
+            if least is None or least < p.times_every:
+                return False
+        if sc.exclusions == "ranked":
+            return True
+        # Non-ranked: the excludes relation between patterns must have no cycle.
+        by_name = {p.name: p for p in pats}
+        state: dict[str, int] = {}  # 1: on the path, 2: done
+
+        def acyclic(name: str) -> bool:
+            st = state.get(name)
+            if st is not None:
+                return st == 2
+            state[name] = 1
+            q = by_name.get(name)
+            ok = q is None or all(acyclic(x) for x in sorted(q.excludes))
+            state[name] = 2 if ok else 1
+            return ok
+        return all(acyclic(p.name) for p in pats)
+
+    def _rules_hold(self, key: tuple[str, int], c: list[int], w: int, s: int, wh: int,
+                    melds: Sequence[Meld]) -> bool | None:
+        """For natural counts ``c`` with ``w`` wildcards (``wh`` of them held, not the winning
+        tile) and ``s`` stand-ins, which fit shape ``key``: True when a rule that makes a sure
+        win holds, False when no win-making pattern can match by this shape, None when unsure.
+        ``c`` is left as it was."""
+        rules = self.rules.get(key)
+        unsure = key not in self.exact
+        if not rules:
+            return None if unsure else False
+        full: list[int] | None = None
+        plain = not w and not s
+        for kinds, checks, whole, accepts in rules:
+            judged = True  # every check could be judged
+            if checks:
+                if full is None:
+                    full = c[:]
+                    for m in melds:
+                        for t in m.tiles:
+                            full[t] += 1
+                failed = False
+                for f, cnt, natural in checks:
+                    if natural and not plain:
+                        judged = False
+                    elif not cnt.ok(f(c, full, self._suits, w, wh, melds)):
+                        failed = True
+                        break
+                if failed:
+                    continue  # the pattern can't match
+            if not whole or not judged or (kinds is not None and not plain):
+                unsure = True
+                continue
+            if kinds is not None:
+                for k in kinds:
+                    if c[k] >= 2:
+                        c[k] -= 2
+                        ok = _need_melds(c) == 0
+                        c[k] += 2
+                        if ok:
+                            break
+                else:
+                    continue
+            if accepts:
+                return True
+            unsure = True
+        return None if unsure else False
 
     def _waits_imply_shapes(self) -> bool:
         """Does every free-wildcard wait, when it holds, make its completed shape fit?
@@ -165,21 +371,44 @@ class WinScreen:
 
     # -- is_win --------------------------------------------------------------------
 
-    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> bool:
+    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
+        """:meth:`Evaluator.is_win`: the table verdict (remembered), the context checks, and
+        scoring only where the tables cannot decide."""
         win = hand.win_tile
         if win is None or ctx.win_by not in self.win_by:
             return False
-        wild, stand, eff = self.wild_info(wildcard)
-        win_wild = win in wild
+        try:
+            verdict = self._memo.get((hand.concealed, hand.melds, win, wildcard), _UNSEEN)
+        except TypeError:  # a list of tiles: not remembered
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard, memo=False)
+        if verdict is _UNSEEN:
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
+        if verdict is False:
+            return False
+        return self._in_context(hand, ctx, wildcard, verdict)
+
+    def _in_context(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, verdict: bool | None) -> bool:
+        """The rest of :meth:`is_win` once the tables have not said no (``verdict`` True or None)."""
         ev = self.ev
-        if win_wild and ctx.win_by != "self_draw" and not ev._wild_claims:
+        if ctx.win_by != "self_draw" and not ev._wild_claims and hand.win_tile in self.wild_info(wildcard)[0]:
             return False
         if ev._void_rule and ev.void_refuses(hand, ctx):
             return False
-        c, w, s = _split_counts(hand.concealed, win, wild, stand)
-        verdict = self._verdict(c, w, s, stand, eff, hand.concealed, hand.melds, win)
-        if verdict is None:
-            return ev._score(hand, ctx, wildcard).win
+        if verdict:
+            return True
+        return ev._score(hand, ctx, wildcard).win
+
+    def _verdict_for(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                     wildcard: Tile | None, memo: bool = True) -> bool | None:
+        """The context-free verdict on ``concealed`` + ``win`` (+ ``melds``), remembered."""
+        wild, stand, eff = self.wild_info(wildcard)
+        c, w, s = _split_counts(concealed, win, wild, stand)
+        verdict = self._verdict(c, w, s, stand, eff, concealed, melds, win, win in wild)
+        if memo:
+            m = self._memo
+            if len(m) >= MEMO_SIZE:
+                m.clear()
+            m[(concealed, melds, win, wildcard)] = verdict
         return verdict
 
     def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
@@ -189,12 +418,15 @@ class WinScreen:
         The context-free half of :meth:`is_win`: the game asks it before it
         builds a context for each seat that might win on a discard.
         """
-        wild, stand, eff = self.wild_info(wildcard)
-        c, w, s = _split_counts(concealed, win, wild, stand)
-        return self._verdict(c, w, s, stand, eff, concealed, melds, win) is not False
+        concealed = tuple(concealed)
+        melds = tuple(melds)
+        verdict = self._memo.get((concealed, melds, win, wildcard), _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = self._verdict_for(concealed, melds, win, wildcard)
+        return verdict is not False
 
     def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
-                 concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile) -> bool | None:
+                 concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile, win_wild: bool) -> bool | None:
         """True / False when the tables decide, None when the hand needs scoring."""
         e = len(melds)
         n = len(concealed) + 1
@@ -208,30 +440,32 @@ class WinScreen:
                 if _is_standard_win(v, w):
                     if std_m in self.uncond_std:
                         return True
-                    possible = True
-                    kinds = self.pair_kinds.get(std_m)
-                    if kinds and not w and not s:
-                        for k in kinds:
-                            if c[k] >= 2:
-                                c[k] -= 2
-                                ok = _need_melds(c) == 0
-                                c[k] += 2
-                                if ok:
-                                    return True
+                    held = self._rules_hold(("standard", std_m), c, w, s, w - win_wild, melds)
+                    if held:
+                        return True
+                    if held is None:
+                        possible = True
                     break
         if not e and n % 2 == 0 and n // 2 in self.pairs:
             for v in views:
                 if _need_pairs(v) <= w:
                     if n // 2 in self.uncond_pairs:
                         return True
-                    possible = True
+                    held = self._rules_hold(("pairs", n // 2), c, w, s, w - win_wild, melds)
+                    if held:
+                        return True
+                    if held is None:
+                        possible = True
                     break
         if self.other and (not possible or self.uncond_other):
             full = None
             for shape, may_fit in self.other:
-                if e and shape.kind in ("knitted", "orphans"):
+                if e and shape.kind in _CONCEALED_ONLY:
                     continue
-                if not any(may_fit(v, n) for v in views):
+                for v in views:
+                    if may_fit(v, n):
+                        break
+                else:
                     continue
                 if full is None:
                     full = self.ev.split([*concealed, win], wildcard)
@@ -270,11 +504,24 @@ class WinScreen:
 
     # -- waits ---------------------------------------------------------------------
 
-    def candidates(self, concealed: Sequence[Tile], melds: Sequence[Meld],
-                   wildcard: Tile | None) -> set[Tile] | None:
-        """A superset of the kinds that complete the 13-tile hand (None: every kind)."""
-        if self.free_any:
-            return None
+    def wait_sets(self, concealed: Sequence[Tile], melds: Sequence[Meld],
+                  wildcard: Tile | None) -> tuple[set[Tile], set[Tile] | None]:
+        """``(sure, candidates)`` for the 13-tile hand ``concealed`` (+ ``melds``).
+
+        *candidates*: a superset of the kinds that complete the hand (None: every
+        kind may). *sure*: natural kinds that complete it into a shape some
+        pattern makes a win by the tiles alone (unconditionally, or by an
+        acceptance rule on wildcard counts): :meth:`is_win` is True for each in
+        every context the ruleset allows a win in (empty where the context can
+        refuse a win: a declared void suit).
+
+        Both come from the per-suit wait tables (:func:`.wintable.standard_waits`)
+        and the odd counts (pairs shapes), once per way of reading the stand-ins:
+        the wildcards are one equivalence class — whatever natural tile wins, they
+        are the same ``w`` — so no kind is tried one by one. Wild and stand-in
+        kinds as the winning tile change ``w`` or the stand-ins instead: they are
+        always candidates, never sure.
+        """
         wild, stand, eff = self.wild_info(wildcard)
         c = _ZEROS[:]
         for t in concealed:
@@ -286,50 +533,113 @@ class WinScreen:
         s = 0
         if stand is not None:
             s, c[stand] = c[stand], 0
-        if self.min_free is not None and w >= self.min_free and not self.waits_ok:
-            return None
         e = len(melds)
-        out: set[Tile] = set()
+        n = len(concealed) + 1
         splits = self._splits(c, s, stand, eff) if s else [c]
+        every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
+        out: set[Tile] = set()
         for shape, may_fit in self.other:
-            if shape.kind in ("knitted", "orphans"):
+            if shape.kind in _CONCEALED_ONLY:
                 # The 13 tiles must already pass the shape's quick test (at its full size).
                 size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
                 if not e and any(may_fit(bytes(c2), size) for c2 in splits):
                     if shape.kind == "knitted":
-                        return None
+                        every = True
                     out.update(shape.orphans)
             else:
-                return None  # other standard shapes: every kind is checked
-        extra = set(wild)  # the winning tile may be a wildcard or a stand-in
-        if stand is not None:
-            extra.add(stand)
+                every = True  # other standard shapes: every kind is checked
+        std: set[Tile] = set()
         if self.std:
             for c2 in splits:
-                out.update(wintable.standard_waits(c2, w))
+                std.update(wintable.standard_waits(c2, w))
+        pairs: set[Tile] | None = set()
         if self.pairs and not e:
             for c2 in splits:
-                odd = [t for t in range(NUM_KINDS) if c2[t] & 1]
+                odd = {t for t in range(NUM_KINDS) if c2[t] & 1}
+                if len(odd) + 1 <= w:  # any kind may do
+                    pairs = None
+                    break
                 if len(odd) - 1 <= w:
-                    out.update(odd)
-                if len(odd) + 1 <= w:
-                    return None  # any kind may do
+                    pairs |= odd
+        sure: set[Tile] = set()
+        if not self.ev._void_rule:
+            std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
+            if std_m in self.uncond_std or self._facts_accept(("standard", std_m), w, melds):
+                sure |= std
+            if not e and n % 2 == 0 and (n // 2 in self.uncond_pairs
+                                         or self._facts_accept(("pairs", n // 2), w, melds)):
+                sure |= set(self.kinds) if pairs is None else pairs
+            sure -= wild
+            sure.discard(stand)  # type: ignore[arg-type]
+        if every or pairs is None:
+            return sure, None
+        out |= std | pairs | wild
+        if stand is not None:
+            out.add(stand)  # the winning tile may be a wildcard or a stand-in
         if self.free:
             meld_tiles = [t for m in melds for t in m.tiles]
             for banned in self.free_banned:
                 if banned is not None and not any(c[t] for t in banned) and not any(
                         t in banned for t in meld_tiles):
                     out.update(t for t in self.kinds if t not in banned)
-        return out | extra
+        return sure, out
+
+    def _facts_accept(self, key: tuple[str, int], w: int, melds: Sequence[Meld]) -> bool:
+        """Does an acceptance rule of shape ``key`` that reads only wildcard counts (no pair
+        filter) hold with ``w`` wildcards, all held (the winning tile natural)?"""
+        for kinds, checks, _whole, accepts in self.rules.get(key, ()):
+            if accepts and kinds is None and not any(nat for _f, _c, nat in checks) and all(
+                    cnt.ok(f(_ZEROS, _ZEROS, self._suits, w, w, melds)) for f, cnt, _n in checks):
+                return True
+        return False
 
     def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext,
               wildcard: Tile | None) -> list[Tile]:
-        cand = self.candidates(concealed, melds, wildcard)
+        """:meth:`Evaluator.waits`: the sure waits from the tables (:meth:`wait_sets`), then
+        :meth:`is_win`'s checks for the other candidate kinds only (not remembered: a hand's
+        34 kinds would crowd out the verdicts the game asks for again)."""
+        if ctx.win_by not in self.win_by:
+            return []
         concealed = tuple(concealed)
         melds = tuple(melds)
-        is_win = self.is_win
-        return [t for t in self.kinds if (cand is None or t in cand)
-                and is_win(Hand(concealed, melds, t), ctx, wildcard)]
+        sure, cand = self.wait_sets(concealed, melds, wildcard)
+        wild = self.wild_info(wildcard)[0]
+        ev = self.ev
+        no_wild_win = ctx.win_by != "self_draw" and not ev._wild_claims
+        out = []
+        for t in self.kinds:
+            if t in sure:
+                out.append(t)
+            elif cand is None or t in cand:
+                verdict = self._verdict_for(concealed, melds, t, wildcard, memo=False)
+                if verdict is False or (no_wild_win and t in wild):
+                    continue
+                if verdict and not ev._void_rule:
+                    out.append(t)  # (what _in_context would say, without building the hand)
+                elif self._in_context(Hand(concealed, melds, t), ctx, wildcard, verdict):
+                    out.append(t)
+        return out
+
+
+def _only_rule_fields(p: Pattern) -> bool:
+    """Is every field of ``p`` outside :data:`_RULE_FIELDS` at its default?"""
+    for f in fields(Pattern):
+        if f.name in _RULE_FIELDS:
+            continue
+        if f.default is not MISSING:
+            default: Any = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            return False  # a required field the rules know nothing about
+        if getattr(p, f.name) != default:
+            return False
+    return True
+
+
+def _reads_winds(f: TileFilter) -> bool:
+    """Does the filter depend on the win's winds (``wind``, also inside ``any_of``)?"""
+    return f.wind is not None or any(_reads_winds(g) for g in f.any_of or ())
 
 
 def _getter(kinds: Collection[Tile]) -> Callable[[Sequence[int]], tuple[int, ...]]:
@@ -369,4 +679,11 @@ def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
         def orphans(b: bytes, n: int) -> bool:
             return n == size and not any(others(b))
         return orphans
+    if shape.kind == "knitted_straight":
+        straights = [itemgetter(*ks) for ks in KNITTED_STRAIGHTS]
+
+        def knitted_straight(b: bytes, n: int) -> bool:
+            # nine distinct suited kinds at least, then one of the six straights held
+            return b[:27].count(0) <= 18 and any(all(g(b)) for g in straights)
+        return knitted_straight
     return lambda b, n: True

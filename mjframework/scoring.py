@@ -134,6 +134,9 @@ class Evaluator:
         """The table-level fast paths of :meth:`is_win` / :meth:`waits` (compiled on first use)."""
         if self._screen is None:
             self._screen = WinScreen(self)
+            # From now on `self.is_win` is the screen's own method: the game calls it on every
+            # discard, and one call layer is a measurable part of its cost.
+            self.__dict__["is_win"] = self._screen.is_win
         return self._screen
 
     # -- inputs ------------------------------------------------------------
@@ -469,7 +472,9 @@ class Evaluator:
     def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
         """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)
 
-        Table checks decide most hands (:class:`~.fastwin.WinScreen`); the rest are scored.
+        Table checks decide most hands (:class:`~.fastwin.WinScreen`, which remembers its
+        verdict per tiles, melds, winning tile and wildcard); the rest are scored. After the
+        first call this name is bound to :meth:`WinScreen.is_win` directly (same answers).
         """
         return self.screen.is_win(hand, ctx, wildcard)
 

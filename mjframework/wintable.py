@@ -452,6 +452,7 @@ def reset_tables() -> None:
         _SUIT, _HONOR, _INFO = {}, {}, None
         _block_mp.cache_clear()
         _removal_values.cache_clear()
+        _addition_values.cache_clear()
 
 
 # ---------------------------------------------------------------------------
@@ -677,20 +678,31 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
         return []
     wins = _win_set(w)
     total = sum(values)
-    waits = []
+    waits: list[int] = []
     for (a, z, seq), v in zip(_BLOCKS, values, strict=True):
         rest = total - v
-        table = _SUIT if seq else _HONOR
-        block = b[a:z]
-        for k in range(z - a):
-            block[k] += 1
-            v2 = table.get(bytes(block))
-            if v2 is None:
-                v2 = _encode(*_block_mp(tuple(block), seq))
-            block[k] -= 1
+        for k, v2 in enumerate(_addition_values(bytes(b[a:z]), seq)):
             if rest + v2 in wins:
                 waits.append(a + k)
     return waits
+
+
+@lru_cache(maxsize=1 << 15)  # a few MB at most
+def _addition_values(block: bytes, seq: bool) -> tuple[int, ...]:
+    """Per rank of a block: its table entry with one more tile of that rank.
+
+    Memoised like :func:`_removal_values`: the blocks of real hands repeat a lot,
+    so :func:`standard_waits` mostly costs four memo hits and one pass over the kinds.
+    """
+    table = _SUIT if seq else _HONOR
+    b = bytearray(block)
+    out = []
+    for k in range(len(b)):
+        b[k] += 1
+        v = table.get(bytes(b))
+        out.append(v if v is not None else _encode(*_block_mp(tuple(b), seq)))
+        b[k] -= 1
+    return tuple(out)
 
 
 def _waits_generic(c: tuple[int, ...], w: int) -> list[int]:

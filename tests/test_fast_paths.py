@@ -7,11 +7,20 @@ ruleset and the purpose-made ones under ``tests/rulesets``; 0–4 wildcards
 (flipped or fixed), exposed melds and kongs, every win context and flag,
 declared void suits. Hands are near-complete (a complete hand with a few
 tiles swapped) or random from the wall, so both the accepting and the
-rejecting paths are exercised. Counts and seeds are fixed.
+rejecting paths are exercised. Every hand is asked twice, in two contexts:
+the second answer comes from the verdict ``is_win`` remembered for the
+first. Counts and seeds are fixed.
+
+Size: ``MJ_FAST_PATH_HANDS`` hands per ruleset (default 10,000) for ``is_win``
+(each in two contexts) and the bot's discard, and a sixth of that for
+``waits`` (34 reference ``is_win`` calls each). The default run takes about
+52 s of CPU time for the whole file (measured on the shared 2-core machine,
+2026-11-30); ``MJ_FAST_PATH_HANDS=1000`` is a quick look (about 8 s).
 """
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -30,8 +39,8 @@ from mjframework.tiles import HONOR_BASE
 HERE = Path(__file__).resolve().parent
 RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan", "mcr",
             *(str(p) for p in sorted((HERE / "rulesets").glob("*.yaml")))]
-HANDS = 10_000  # is_win: per ruleset
-WAIT_HANDS = 1_500  # waits (34 reference is_win calls each): per ruleset
+HANDS = int(os.environ.get("MJ_FAST_PATH_HANDS", "10000"))  # is_win and discard: per ruleset
+WAIT_HANDS = max(100, HANDS // 6)  # waits (34 reference is_win calls each): per ruleset
 
 
 def _evaluator(rid: str) -> Evaluator:
@@ -115,6 +124,20 @@ def _singles(rng: random.Random, pool: list[int], kinds: list[int]) -> list[int]
     return tiles
 
 
+def random_context(ev: Evaluator, rng: random.Random, seat: int) -> WinContext:
+    """A random win context for the winner at ``seat``: how the tile came, dealer, flags, void suit."""
+    rs = ev.ruleset
+    win_by = rng.choice(["self_draw", "self_draw", "discard", "discard", "robbed_kong"])
+    dealer = rng.randrange(rs.players)
+    discarder = None if win_by == "self_draw" else rng.choice([s for s in range(rs.players) if s != seat])
+    flags = frozenset(f for f in (*FLAGS, *rs.flags) if rng.random() < 0.12)
+    state = {}
+    if rs.flow.void_suit is not None and rng.random() < 0.7:
+        state["void_suit"] = rng.choice("mps")
+    return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=flags, dealer=dealer,
+                      seat_state=state)
+
+
 def random_case(ev: Evaluator, rng: random.Random) -> tuple[Hand, WinContext, int | None]:
     """One hand (13 - 3 per meld tiles + a winning tile), a context and a wildcard."""
     rs = ev.ruleset
@@ -164,19 +187,11 @@ def random_case(ev: Evaluator, rng: random.Random) -> tuple[Hand, WinContext, in
                 pool.remove(tiles[i])
         rng.shuffle(tiles)
         break
-    win_by = rng.choice(["self_draw", "self_draw", "discard", "discard", "robbed_kong"])
     seat = rng.randrange(rs.players)
-    dealer = rng.randrange(rs.players)
-    discarder = None if win_by == "self_draw" else rng.choice([s for s in range(rs.players) if s != seat])
-    flags = frozenset(f for f in (*FLAGS, *rs.flags) if rng.random() < 0.12)
-    state = {}
-    if rs.flow.void_suit is not None and rng.random() < 0.7:
-        state["void_suit"] = rng.choice("mps")
+    ctx = random_context(ev, rng, seat)
     melds = [Meld(m.kind, m.tiles, (seat + 1 + (m.from_seat - 1) % (rs.players - 1)) % rs.players)
              if m.from_seat is not None else m
              for m in melds]  # claimed from another seat
-    ctx = WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=flags, dealer=dealer,
-                     seat_state=state)
     hand = Hand(tuple(tiles[:-1]), tuple(melds), tiles[-1])
     try:
         check_hand(hand, rs, wildcard)  # only hands the ruleset allows (its melds, its tiles)
@@ -196,6 +211,14 @@ def test_is_win_matches_reference(rid: str) -> None:
         got = ev.is_win(hand, ctx, wildcard)
         assert got == want, (i, hand, ctx, wildcard)
         wins += want
+        # The same tiles again (a fresh but equal hand), in another context: the remembered
+        # table verdict must give the same answer as the reference there too.
+        ctx2 = random_context(ev, rng, ctx.seat)
+        again = Hand(tuple(hand.concealed), tuple(hand.melds), hand.win_tile)
+        assert ev.is_win(again, ctx2, wildcard) == ref.is_win(ev, hand, ctx2, wildcard), (i, hand, ctx2)
+        # The context-free screen the game asks first never rules out a win.
+        if want:
+            assert ev.screen.possible(list(hand.concealed), list(hand.melds), hand.win_tile, wildcard)
     # Both answers occur often enough for the comparison to mean something.
     assert HANDS // 50 < wins < HANDS - HANDS // 50, wins
 
@@ -257,3 +280,25 @@ def test_discard_needs_is_need_melds_pair_of_each_reduced_hand() -> None:
         assert wintable.discard_needs(c, cands) == want, c
     with pytest.raises(ValueError):
         wintable.discard_needs([0] * 34, [3])
+
+
+def test_is_win_takes_tile_lists_and_a_full_memo() -> None:
+    """Hands given as lists (unhashable) are judged without the memo; a memo that fills up is
+    emptied and goes on giving the same answers."""
+    from mjframework import fastwin
+
+    ev = _evaluator("changsha")
+    rng = random.Random("memo")
+    cases = [random_case(ev, rng) for _ in range(300)]
+    want = [ref.is_win(ev, h, c, w) for h, c, w in cases]
+    as_lists = [ev.is_win(Hand(list(h.concealed), h.melds, h.win_tile), c, w) for h, c, w in cases]  # type: ignore[arg-type]
+    assert as_lists == want
+    old = fastwin.MEMO_SIZE
+    fastwin.MEMO_SIZE = 50
+    try:
+        ev.screen.clear_memo()
+        for _ in range(2):
+            assert [ev.is_win(h, c, w) for h, c, w in cases] == want
+            assert len(ev.screen._memo) <= 50
+    finally:
+        fastwin.MEMO_SIZE = old
