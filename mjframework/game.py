@@ -76,6 +76,17 @@ class _HandOver(BaseException):
         self.result = result
 
 
+_DISCARDS: dict[Tile, Option] = {}
+
+
+def _discard_option(t: Tile) -> Option:
+    """The (immutable, shared) plain discard option of ``t``: built once per kind, not per turn."""
+    o = _DISCARDS.get(t)
+    if o is None:
+        o = _DISCARDS[t] = Option("discard", t)
+    return o
+
+
 class Game:
     """Plays one hand. ``players`` are indexed by absolute seat."""
 
@@ -132,6 +143,8 @@ class Game:
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
+        # Per seat: (held tiles, melds) and the kinds that could complete them (_may_win_on).
+        self._candidates: list[tuple[Any, set[Tile] | None] | None] = [None] * ruleset.players
         self._emit_raw = self.emit
         # Events cost nothing when nobody listens: no sink and no plugin announcing.
         announces = hook_is_live(self.pm, "mj_announce")
@@ -292,6 +305,27 @@ class Game:
 
     def _wins(self, seat: int, hand: Hand, ctx: WinContext) -> bool:
         return self.ev.is_win(hand, ctx, self.wildcard) and not self._refused(seat, hand, ctx)
+
+    def _may_win_on(self, seat: int, tile: Tile, held: list[Tile] | None = None) -> bool:
+        """Could the seat's held tiles (or ``held``) + ``tile`` win in some context? False is certain.
+
+        The tables' context-free screen (``WinScreen.possible``), after a per-seat cache
+        of the kinds that could complete the held tiles at all (``WinScreen.candidates``,
+        a superset): a seat's tiles stay the same while the others discard, so they are
+        worked out once per change of the seat's tiles, not once per discard.
+        """
+        s = self.seats[seat]
+        if held is None:
+            held = s.hand
+        screen = self.ev.screen
+        key = (tuple(held), tuple(s.melds), self.wildcard)
+        cached = self._candidates[seat]
+        if cached is None or cached[0] != key:
+            cached = self._candidates[seat] = (key, screen.candidates(held, s.melds, self.wildcard))
+        cands = cached[1]
+        if cands is not None and tile not in cands:
+            return False
+        return screen.possible(held, s.melds, tile, self.wildcard)
 
     def _hand(self, seat: int, win_tile: Tile, held: list[Tile] | None = None) -> Hand:
         s = self.seats[seat]
@@ -529,11 +563,13 @@ class Game:
                 win_tile, held = win
                 options.append(Option("win", win_tile))
             locked = seat in self.locked
-            can_kong = self._kong_tiles_left() and not locked
+            can_kong = not locked and self._kong_tiles_left()
             void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
-            if can_kong and self.claims.get("concealed_kong", True):
-                for t, c in sorted(Counter(s.hand).items()):
-                    if (c == 4 and (self.wild_may[2] or not self._is_wild(t))
+            kinds = sorted(set(s.hand))
+            # Four of a kind needs at least three tiles more than kinds held.
+            if can_kong and len(s.hand) - len(kinds) >= 3 and self.claims.get("concealed_kong", True):
+                for t in kinds:
+                    if (s.hand.count(t) == 4 and (self.wild_may[2] or not self._is_wild(t))
                             and (void_kong or not self._in_void(seat, t))):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if can_kong and self.claims.get("added_kong", True):
@@ -543,13 +579,13 @@ class Game:
             if locked and drawn is not None:
                 options.append(Option("discard", drawn))
             else:
-                tiles = sorted(set(s.hand))
+                tiles = kinds
                 if not self.wild_may[0]:  # wildcards may not be discarded (unless nothing else is held)
                     tiles = [t for t in tiles if not self._is_wild(t)] or tiles
                 vs = self.flow.void_suit
                 if vs is not None and vs.discard_first and self._holds_void(seat):
                     tiles = [t for t in tiles if self._in_void(seat, t)] or tiles
-                options.extend(Option("discard", t) for t in tiles)
+                options.extend([_discard_option(t) for t in tiles])
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))
@@ -643,7 +679,8 @@ class Game:
         for t in candidates:
             held = list(hand)
             held.remove(t)
-            if not self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard):
+            if not (self._may_win_on(seat, t, held) if len(candidates) == 1 else
+                    self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard)):
                 continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "self_draw", None, flags, t)
             h = self._hand(seat, t, held)
@@ -760,7 +797,7 @@ class Game:
                 flags |= {"first_turn", "no_claims_yet"}
             elif self.no_claims:
                 flags.add("no_claims_yet")
-            if (can_discard_win and self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
+            if (can_discard_win and self._may_win_on(seat, tile)
                     and self._wins(seat, self._hand(seat, tile),
                                    self._ctx(seat, "discard", discarder, flags, tile))):
                 options.append(Option("win", tile))
@@ -840,15 +877,17 @@ class Game:
 
     @staticmethod
     def _chows(hand: list[Tile], tile: Tile) -> list[tuple[Tile, ...]]:
-        out = []
+        """The sequences ``hand`` can make with ``tile`` (a suited tile), lowest first."""
         r = tile % 9
-        for lo in (tile - 2, tile - 1, tile):
-            if lo < 0 or lo // 9 != tile // 9 or lo % 9 > 6 or lo % 9 > r:
-                continue
-            seq = (lo, lo + 1, lo + 2)
-            need = [t for t in seq if t != tile]
-            if all(hand.count(t) >= need.count(t) for t in need):
-                out.append(seq)
+        below1 = r >= 1 and tile - 1 in hand
+        above1 = r <= 7 and tile + 1 in hand
+        out = []
+        if below1 and r >= 2 and tile - 2 in hand:
+            out.append((tile - 2, tile - 1, tile))
+        if below1 and above1:
+            out.append((tile - 1, tile, tile + 1))
+        if above1 and r <= 6 and tile + 2 in hand:
+            out.append((tile, tile + 1, tile + 2))
         return out
 
     def _rob(self, kong_seat: int, tile: Tile) -> HandResult | None:
@@ -857,8 +896,7 @@ class Game:
             return None
         robbers = []
         for seat in self._seats_after(kong_seat):
-            s = self.seats[seat]
-            if not self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard):
+            if not self._may_win_on(seat, tile):
                 continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "robbed_kong", kong_seat, set(), tile)
             if not self._wins(seat, self._hand(seat, tile), ctx):
