@@ -51,14 +51,16 @@ def missing(counts: list[int], wilds: int) -> int:
     return wintable.need_melds_pair(counts) - wilds
 
 
+# Per kind: the base of its isolation (10 for an honor; 8, +1 at a terminal, for a suited
+# tile) and its neighbours within two ranks in its suit (none for an honor).
+_ISO_BASE = tuple(10 if t >= HONOR_BASE else 8 + (t % 9 in (0, 8)) for t in range(NUM_KINDS))
+_NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
+              for t in range(NUM_KINDS))
+
+
 def _isolation(c: list[int], t: Tile) -> int:
     """Lower is more useful: neighbours and copies make a tile worth keeping."""
-    if t >= HONOR_BASE:
-        return 10 - 3 * c[t]
-    r = t % 9
-    near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
-    edge = 1 if r in (0, 8) else 0
-    return 8 - 3 * c[t] - near + edge
+    return _ISO_BASE[t] - 3 * c[t] - sum(map(c.__getitem__, _NEAR[t]))
 
 
 class GreedyBot:
@@ -98,7 +100,11 @@ class GreedyBot:
         needs = wintable.discard_needs(c, candidates)
         least = min(needs)
         tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
-        tile = tied[0] if len(tied) == 1 else min(tied, key=lambda t: (-_isolation(c, t), t))
+        if len(tied) == 1:
+            tile = tied[0]
+        else:  # the most isolated, then the lowest: min of (-isolation, tile)
+            get = c.__getitem__
+            tile = min(tied, key=lambda t: (3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t))
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
