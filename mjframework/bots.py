@@ -132,16 +132,23 @@ class GreedyBot:
         hurt the hand least."""
         c, w = _counts(view.hand, view.wildcard)
 
+        def key_left(o: Option) -> int:
+            """Tiles of the passed suit left after passing (99: not one suit)."""
+            suit = o.tiles[0] // 9
+            if suit >= 3 or not all(t // 9 == suit for t in o.tiles):
+                return 99
+            return sum(c[suit * 9:suit * 9 + 9]) - len(o.tiles)
+
         def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
             c2 = c[:]
             for t in o.tiles:
                 c2[t] -= 1
-            suit = o.tiles[0] // 9
-            same = all(t // 9 == suit for t in o.tiles)
-            left = sum(c2[suit * 9:suit * 9 + 9]) if same and suit < 3 else 99
-            return (left, missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
+            return (key_left(o), missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
 
-        return min(opts, key=key)
+        # The first key part alone decides most of the choice: the rest only for those tied on it.
+        lefts = [key_left(o) for o in opts]
+        least = min(lefts)
+        return min((o for o, left in zip(opts, lefts, strict=True) if left == least), key=key)
 
     def _void(self, view: TableView, opts: Sequence[Option]) -> Option:
         """Declare void the suit it holds fewest of (ties: the one costing least)."""

@@ -143,8 +143,6 @@ class Game:
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
-        # Per seat: (held tiles, melds) and the kinds that could complete them (_may_win_on).
-        self._candidates: list[tuple[Any, set[Tile] | None] | None] = [None] * ruleset.players
         self._emit_raw = self.emit
         # Events cost nothing when nobody listens: no sink and no plugin announcing.
         announces = hook_is_live(self.pm, "mj_announce")
@@ -305,27 +303,6 @@ class Game:
 
     def _wins(self, seat: int, hand: Hand, ctx: WinContext) -> bool:
         return self.ev.is_win(hand, ctx, self.wildcard) and not self._refused(seat, hand, ctx)
-
-    def _may_win_on(self, seat: int, tile: Tile, held: list[Tile] | None = None) -> bool:
-        """Could the seat's held tiles (or ``held``) + ``tile`` win in some context? False is certain.
-
-        The tables' context-free screen (``WinScreen.possible``), after a per-seat cache
-        of the kinds that could complete the held tiles at all (``WinScreen.candidates``,
-        a superset): a seat's tiles stay the same while the others discard, so they are
-        worked out once per change of the seat's tiles, not once per discard.
-        """
-        s = self.seats[seat]
-        if held is None:
-            held = s.hand
-        screen = self.ev.screen
-        key = (tuple(held), tuple(s.melds), self.wildcard)
-        cached = self._candidates[seat]
-        if cached is None or cached[0] != key:
-            cached = self._candidates[seat] = (key, screen.candidates(held, s.melds, self.wildcard))
-        cands = cached[1]
-        if cands is not None and tile not in cands:
-            return False
-        return screen.possible(held, s.melds, tile, self.wildcard)
 
     def _hand(self, seat: int, win_tile: Tile, held: list[Tile] | None = None) -> Hand:
         s = self.seats[seat]
@@ -583,8 +560,10 @@ class Game:
                 if not self.wild_may[0]:  # wildcards may not be discarded (unless nothing else is held)
                     tiles = [t for t in tiles if not self._is_wild(t)] or tiles
                 vs = self.flow.void_suit
-                if vs is not None and vs.discard_first and self._holds_void(seat):
-                    tiles = [t for t in tiles if self._in_void(seat, t)] or tiles
+                if vs is not None and vs.discard_first:
+                    v = self._void_of(seat)
+                    if v is not None:  # the void suit's tiles first (t // 9 is never a suit for an honor)
+                        tiles = [t for t in tiles if t // 9 == v] or tiles
                 options.extend([_discard_option(t) for t in tiles])
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
@@ -679,8 +658,7 @@ class Game:
         for t in candidates:
             held = list(hand)
             held.remove(t)
-            if not (self._may_win_on(seat, t, held) if len(candidates) == 1 else
-                    self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard)):
+            if not self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard):
                 continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "self_draw", None, flags, t)
             h = self._hand(seat, t, held)
@@ -797,7 +775,7 @@ class Game:
                 flags |= {"first_turn", "no_claims_yet"}
             elif self.no_claims:
                 flags.add("no_claims_yet")
-            if (can_discard_win and self._may_win_on(seat, tile)
+            if (can_discard_win and self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
                     and self._wins(seat, self._hand(seat, tile),
                                    self._ctx(seat, "discard", discarder, flags, tile))):
                 options.append(Option("win", tile))
@@ -896,7 +874,8 @@ class Game:
             return None
         robbers = []
         for seat in self._seats_after(kong_seat):
-            if not self._may_win_on(seat, tile):
+            s = self.seats[seat]
+            if not self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard):
                 continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "robbed_kong", kong_seat, set(), tile)
             if not self._wins(seat, self._hand(seat, tile), ctx):
