@@ -71,14 +71,16 @@ class GreedyBot:
 
     def decide(self, view: TableView, decision: Decision) -> Option:
         opts = decision.options
+        extra = None  # the first option a plugin added
         for o in opts:
             if o.kind == "win":
                 return o
+            if extra is None and o.kind not in ENGINE_TURN_KINDS:
+                extra = o
         if decision.kind == "turn":
             # An option a plugin added (e.g. a special kong) is offered only when it
             # makes sense, so the bot takes it.
-            extra = [o for o in opts if o.kind not in ENGINE_TURN_KINDS]
-            return extra[0] if extra else self._turn(view, opts)
+            return extra if extra is not None else self._turn(view, opts)
         if decision.kind in ("claim", "rob"):
             return self._claim(view, decision)
         if decision.kind == "exchange":
@@ -111,12 +113,21 @@ class GreedyBot:
         wildcard = view.wildcard
         wilds = view.wildcards - {wildcard}
         c, w = _counts(view.hand, wildcard, wilds)
-        discards = [o for o in opts if o.kind == "discard" and o.value is None]
-        natural = [o.tile for o in discards
-                   if o.tile != wildcard and o.tile not in wilds and o.tile is not None]
-        need, tile = self._best_discard(c, w, natural)
+        discards = []
+        natural = []
+        kongs = []
         for o in opts:
-            if o.kind == "kong" and o.tile is not None:
+            if o.kind == "discard":
+                if o.value is None:
+                    discards.append(o)
+                    t = o.tile
+                    if t != wildcard and t not in wilds and t is not None:
+                        natural.append(t)
+            elif o.kind == "kong":
+                kongs.append(o)
+        need, tile = self._best_discard(c, w, natural)
+        for o in kongs:
+            if o.tile is not None:
                 t = o.tile
                 c2 = c[:]
                 c2[t] -= 4 if o.meld == "concealed-kong" else 1

@@ -767,18 +767,16 @@ class Game:
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option]] = []  # (priority, turn distance, option)
+        possible = self.ev.screen.possible
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
-            flags = set(flags_base)
-            if first and not s.drew_first and self.no_claims:
-                flags |= {"first_turn", "no_claims_yet"}
-            elif self.no_claims:
-                flags.add("no_claims_yet")
-            if (can_discard_win and self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
-                    and self._wins(seat, self._hand(seat, tile),
-                                   self._ctx(seat, "discard", discarder, flags, tile))):
-                options.append(Option("win", tile))
+            flags: set[str] | None = None  # made only for a seat that may claim
+            if can_discard_win and possible(s.hand, s.melds, tile, self.wildcard):
+                flags = self._claim_flags(s, flags_base, first)
+                ctx = self._ctx(seat, "discard", discarder, flags, tile)
+                if self._wins(seat, self._hand(seat, tile), ctx):
+                    options.append(Option("win", tile))
             void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
                        or not self._in_void(seat, tile))
             if not wild and not last and seat not in self.locked and void_ok:
@@ -794,6 +792,8 @@ class Game:
                             options.append(Option("chow", tile, seq))
             if not options:
                 continue
+            if flags is None:
+                flags = self._claim_flags(s, flags_base, first)
             decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
             extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
                                              decision=decision) for o in opts]
@@ -826,6 +826,15 @@ class Game:
                 raise HandAbandoned(f"no plugin carries out the claim {choice.kind!r}")
             return "outcome", seat, self._discard(seat, outcome[1], set(outcome[2]))
         return self._take_claim(seat, choice, discarder, tile)
+
+    def _claim_flags(self, s: SeatState, flags_base: set[str], first: bool) -> set[str]:
+        """The flags of a win on a discard by the seat ``s``: ``flags_base`` + its turn's."""
+        flags = set(flags_base)
+        if first and not s.drew_first and self.no_claims:
+            flags |= {"first_turn", "no_claims_yet"}
+        elif self.no_claims:
+            flags.add("no_claims_yet")
+        return flags
 
     def _take_claim(self, seat: int, choice: Option, discarder: int, tile: Tile) -> Any:
         """``seat`` takes the discard into the meld ``choice.tiles`` (a ``claim`` event);
