@@ -191,10 +191,14 @@ class Game:
             self._leave(seat, why)
             return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
         # Players return one of the offered objects: identity first, equality (dataclass) only else.
-        if not any(choice is o for o in decision.options) and choice not in decision.options:
-            raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
-                                f"for {decision.kind} (options: "
-                                f"{', '.join(o.label() for o in decision.options)})")
+        for o in decision.options:
+            if o is choice:
+                break
+        else:
+            if choice not in decision.options:
+                raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
+                                    f"for {decision.kind} (options: "
+                                    f"{', '.join(o.label() for o in decision.options)})")
         return choice
 
     def _restrict(self, decision: Decision) -> Decision:

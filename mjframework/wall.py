@@ -61,9 +61,11 @@ class Wall:
         self.indicator: Tile | None = None
         # Counts tiles taken out of ``slots`` (every write to it is here): with the two ends,
         # the indicator and the list itself (tests lay out a wall by replacing it) it keys
-        # the memo of ``live_remaining``, which the engine and plugins ask several times a turn.
+        # the memos of ``live_remaining`` / ``kong_remaining``, which the engine and plugins
+        # ask several times a turn.
         self._taken = 0
         self._live_memo: tuple[tuple[int, int, int | None, int, int], int] | None = None
+        self._kong_memo: tuple[tuple[int, int, int | None, int, int], int] | None = None
 
     # -- dice and the break ----------------------------------------------------
 
@@ -223,10 +225,16 @@ class Wall:
         return n
 
     def kong_remaining(self) -> int:
+        key = (self.live, self.kong_stack, self.indicator_stack, self._taken, id(self.slots))
+        memo = self._kong_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
         lo = (self.indicator_stack + 1) * self.height if self.indicator_stack is not None else self.live
         hi = (self.kong_stack + 1) * self.height
         seg = self.slots[max(lo, self.live):hi]
-        return len(seg) - seg.count(None)
+        n = len(seg) - seg.count(None)
+        self._kong_memo = (key, n)
+        return n
 
     def remaining(self) -> list[Tile]:
         """Every tile still in the wall (drawable or not), the indicator included."""
