@@ -52,14 +52,16 @@ def missing(counts: list[int], wilds: int) -> int:
     return wintable.need_melds_pair(counts) - wilds
 
 
+# Per kind: the base of its isolation (10 for an honor; 8, +1 at a terminal, for a suited
+# tile) and its neighbours within two ranks in its suit (none for an honor).
+_ISO_BASE = tuple(10 if t >= HONOR_BASE else 8 + (t % 9 in (0, 8)) for t in range(NUM_KINDS))
+_NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
+              for t in range(NUM_KINDS))
+
+
 def _isolation(c: list[int], t: Tile) -> int:
     """Lower is more useful: neighbours and copies make a tile worth keeping."""
-    if t >= HONOR_BASE:
-        return 10 - 3 * c[t]
-    r = t % 9
-    near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
-    edge = 1 if r in (0, 8) else 0
-    return 8 - 3 * c[t] - near + edge
+    return _ISO_BASE[t] - 3 * c[t] - sum(map(c.__getitem__, _NEAR[t]))
 
 
 class GreedyBot:
@@ -70,14 +72,16 @@ class GreedyBot:
 
     def decide(self, view: TableView, decision: Decision) -> Option:
         opts = decision.options
+        extra = None  # the first option a plugin added
         for o in opts:
             if o.kind == "win":
                 return o
+            if extra is None and o.kind not in ENGINE_TURN_KINDS:
+                extra = o
         if decision.kind == "turn":
             # An option a plugin added (e.g. a special kong) is offered only when it
             # makes sense, so the bot takes it.
-            extra = [o for o in opts if o.kind not in ENGINE_TURN_KINDS]
-            return extra[0] if extra else self._turn(view, opts)
+            return extra if extra is not None else self._turn(view, opts)
         if decision.kind in ("claim", "rob"):
             return self._claim(view, decision)
         if decision.kind == "exchange":
@@ -99,19 +103,32 @@ class GreedyBot:
         needs = wintable.discard_needs(c, candidates)
         least = min(needs)
         tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
-        tile = tied[0] if len(tied) == 1 else min(tied, key=lambda t: (-_isolation(c, t), t))
+        if len(tied) == 1:
+            tile = tied[0]
+        else:  # the most isolated, then the lowest: min of (-isolation, tile)
+            get = c.__getitem__
+            tile = min(tied, key=lambda t: (3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t))
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
         wildcard = view.wildcard
         wilds = view.wildcards - {wildcard}
         c, w = _counts(view.hand, wildcard, wilds)
-        discards = [o for o in opts if o.kind == "discard" and o.value is None]
-        natural = [o.tile for o in discards
-                   if o.tile != wildcard and o.tile not in wilds and o.tile is not None]
-        need, tile = self._best_discard(c, w, natural)
+        discards = []
+        natural = []
+        kongs = []
         for o in opts:
-            if o.kind == "kong" and o.tile is not None:
+            if o.kind == "discard":
+                if o.value is None:
+                    discards.append(o)
+                    t = o.tile
+                    if t != wildcard and t not in wilds and t is not None:
+                        natural.append(t)
+            elif o.kind == "kong":
+                kongs.append(o)
+        need, tile = self._best_discard(c, w, natural)
+        for o in kongs:
+            if o.tile is not None:
                 t = o.tile
                 c2 = c[:]
                 c2[t] -= 4 if o.meld == MeldKind.CONCEALED_KONG else 1
@@ -127,16 +144,23 @@ class GreedyBot:
         hurt the hand least."""
         c, w = _counts(view.hand, view.wildcard)
 
+        def key_left(o: Option) -> int:
+            """Tiles of the passed suit left after passing (99: not one suit)."""
+            suit = o.tiles[0] // 9
+            if suit >= 3 or not all(t // 9 == suit for t in o.tiles):
+                return 99
+            return sum(c[suit * 9:suit * 9 + 9]) - len(o.tiles)
+
         def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
             c2 = c[:]
             for t in o.tiles:
                 c2[t] -= 1
-            suit = o.tiles[0] // 9
-            same = all(t // 9 == suit for t in o.tiles)
-            left = sum(c2[suit * 9:suit * 9 + 9]) if same and suit < 3 else 99
-            return (left, missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
+            return (key_left(o), missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
 
-        return min(opts, key=key)
+        # The first key part alone decides most of the choice: the rest only for those tied on it.
+        lefts = [key_left(o) for o in opts]
+        least = min(lefts)
+        return min((o for o, left in zip(opts, lefts, strict=True) if left == least), key=key)
 
     def _void(self, view: TableView, opts: Sequence[Option]) -> Option:
         """Declare void the suit it holds fewest of (ties: the one costing least)."""

@@ -83,6 +83,17 @@ class _HandOver(BaseException):
         self.result = result
 
 
+_DISCARDS: dict[Tile, Option] = {}
+
+
+def _discard_option(t: Tile) -> Option:
+    """The (immutable, shared) plain discard option of ``t``: built once per kind, not per turn."""
+    o = _DISCARDS.get(t)
+    if o is None:
+        o = _DISCARDS[t] = Option("discard", t)
+    return o
+
+
 class Game:
     """Plays one hand. ``players`` are indexed by absolute seat."""
 
@@ -191,10 +202,14 @@ class Game:
             self._leave(seat, why)
             return self._ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
         # Players return one of the offered objects: identity first, equality (dataclass) only else.
-        if not any(choice is o for o in decision.options) and choice not in decision.options:
-            raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
-                                f"for {decision.kind} (options: "
-                                f"{', '.join(o.label() for o in decision.options)})")
+        for o in decision.options:
+            if o is choice:
+                break
+        else:
+            if choice not in decision.options:
+                raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
+                                    f"for {decision.kind} (options: "
+                                    f"{', '.join(o.label() for o in decision.options)})")
         return choice
 
     def _restrict(self, decision: Decision) -> Decision:
@@ -543,11 +558,13 @@ class Game:
                 win_tile, held = win
                 options.append(Option("win", win_tile))
             locked = seat in self.locked
-            can_kong = self._kong_tiles_left() and not locked
+            can_kong = not locked and self._kong_tiles_left()
             void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
-            if can_kong and self.claims.concealed_kong:
-                for t, c in sorted(Counter(s.hand).items()):
-                    if (c == 4 and (self.wild_may[2] or not self._is_wild(t))
+            kinds = sorted(set(s.hand))
+            # Four of a kind needs at least three tiles more than kinds held.
+            if can_kong and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong:
+                for t in kinds:
+                    if (s.hand.count(t) == 4 and (self.wild_may[2] or not self._is_wild(t))
                             and (void_kong or not self._in_void(seat, t))):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if can_kong and self.claims.added_kong:
@@ -557,13 +574,15 @@ class Game:
             if locked and drawn is not None:
                 options.append(Option("discard", drawn))
             else:
-                tiles = sorted(set(s.hand))
+                tiles = kinds
                 if not self.wild_may[0]:  # wildcards may not be discarded (unless nothing else is held)
                     tiles = [t for t in tiles if not self._is_wild(t)] or tiles
                 vs = self.flow.void_suit
-                if vs is not None and vs.discard_first and self._holds_void(seat):
-                    tiles = [t for t in tiles if self._in_void(seat, t)] or tiles
-                options.extend(Option("discard", t) for t in tiles)
+                if vs is not None and vs.discard_first:
+                    v = self._void_of(seat)
+                    if v is not None:  # the void suit's tiles first (t // 9 is never a suit for an honor)
+                        tiles = [t for t in tiles if t // 9 == v] or tiles
+                options.extend([_discard_option(t) for t in tiles])
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))
@@ -768,18 +787,16 @@ class Game:
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option, int, set[str]]] = []  # (priority, distance, option, seat, flags)
+        possible = self.ev.screen.possible
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
-            flags = set(flags_base)
-            if first and not s.drew_first and self.no_claims:
-                flags |= {"first_turn", "no_claims_yet"}
-            elif self.no_claims:
-                flags.add("no_claims_yet")
-            if (can_discard_win and self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
-                    and self._wins(seat, self._hand(seat, tile),
-                                   self._ctx(seat, "discard", discarder, flags, tile))):
-                options.append(Option("win", tile))
+            flags: set[str] | None = None  # made only for a seat that may claim
+            if can_discard_win and possible(s.hand, s.melds, tile, self.wildcard):
+                flags = self._claim_flags(s, flags_base, first)
+                ctx = self._ctx(seat, "discard", discarder, flags, tile)
+                if self._wins(seat, self._hand(seat, tile), ctx):
+                    options.append(Option("win", tile))
             void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
                        or not self._in_void(seat, tile))
             if not wild and not last and seat not in self.locked and void_ok:
@@ -795,6 +812,8 @@ class Game:
                             options.append(Option("chow", tile, seq))
             if not options:
                 continue
+            if flags is None:
+                flags = self._claim_flags(s, flags_base, first)
             decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
             extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
                                              decision=decision) for o in opts]
@@ -849,6 +868,15 @@ class Game:
             hands[w] = self._hand(w, end.tile, held)
         return self._settle_win(list(end.seats), end.tile, end.win_by, end.discarder, end.flag_sets(), hands)
 
+    def _claim_flags(self, s: SeatState, flags_base: set[str], first: bool) -> set[str]:
+        """The flags of a win on a discard by the seat ``s``: ``flags_base`` + its turn's."""
+        flags = set(flags_base)
+        if first and not s.drew_first and self.no_claims:
+            flags |= {"first_turn", "no_claims_yet"}
+        elif self.no_claims:
+            flags.add("no_claims_yet")
+        return flags
+
     def _take_claim(self, seat: int, choice: Option, discarder: int, tile: Tile) -> Any:
         """``seat`` takes the discard into the meld ``choice.tiles`` (a ``claim`` event);
         a kong then draws its replacement."""
@@ -877,15 +905,17 @@ class Game:
 
     @staticmethod
     def _chows(hand: list[Tile], tile: Tile) -> list[tuple[Tile, ...]]:
-        out: list[tuple[Tile, ...]] = []
+        """The sequences ``hand`` can make with ``tile`` (a suited tile), lowest first."""
         r = tile % 9
-        for lo in (tile - 2, tile - 1, tile):
-            if lo < 0 or lo // 9 != tile // 9 or lo % 9 > 6 or lo % 9 > r:
-                continue
-            seq = (lo, lo + 1, lo + 2)
-            need = [t for t in seq if t != tile]
-            if all(hand.count(t) >= need.count(t) for t in need):
-                out.append(seq)
+        below1 = r >= 1 and tile - 1 in hand
+        above1 = r <= 7 and tile + 1 in hand
+        out: list[tuple[Tile, ...]] = []
+        if below1 and r >= 2 and tile - 2 in hand:
+            out.append((tile - 2, tile - 1, tile))
+        if below1 and above1:
+            out.append((tile - 1, tile, tile + 1))
+        if above1 and r <= 6 and tile + 2 in hand:
+            out.append((tile, tile + 1, tile + 2))
         return out
 
     def _rob(self, kong_seat: int, tile: Tile) -> HandResult | None:

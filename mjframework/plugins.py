@@ -114,12 +114,28 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
         raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
                         "unlike its hook spec")
-    if not caller.get_hookimpls() and pm not in _traced and not (spec and spec.opts.get("historic")):
+    impls = caller.get_hookimpls()
+    if pm in _traced or spec is None or spec.opts.get("historic"):
+        return caller(**kwargs)
+    if not impls:
         # No implementation: pluggy would return exactly this, after building its call
         # machinery (the engine calls some hooks on every event). Traced managers still
         # see the call.
         return None if firstresult else []
-    return caller(**kwargs)
+    if any(i.wrapper or i.hookwrapper for i in impls) or any(a not in kwargs for a in spec.argnames):
+        return caller(**kwargs)  # wrappers, or pluggy's own warning about a missing argument
+    # Plain implementations with every argument given (pluggy checked at registration that
+    # each takes only arguments of the spec): call them as pluggy's ``_multicall`` does —
+    # last registered first, ``None`` answers dropped, a firstresult hook stopping at the
+    # first answer — without its wrapper machinery (the engine calls hooks on every turn).
+    results = []
+    for impl in reversed(impls):
+        res = impl.function(*[kwargs[a] for a in impl.argnames])
+        if res is not None:
+            if firstresult:
+                return res
+            results.append(res)
+    return None if firstresult else results
 
 
 def hook_is_live(pm: pluggy.PluginManager | None, hook: str) -> bool:

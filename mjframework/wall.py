@@ -59,6 +59,13 @@ class Wall:
         self.start_stack = 0
         self.indicator_stack: int | None = None
         self.indicator: Tile | None = None
+        # Counts tiles taken out of ``slots`` (every write to it is here): with the two ends,
+        # the indicator and the list itself (tests lay out a wall by replacing it) it keys
+        # the memos of ``live_remaining`` / ``kong_remaining``, which the engine and plugins
+        # ask several times a turn.
+        self._taken = 0
+        self._live_memo: tuple[tuple[int, int, int | None, int, int], int] | None = None
+        self._kong_memo: tuple[tuple[int, int, int | None, int, int], int] | None = None
 
     # -- dice and the break ----------------------------------------------------
 
@@ -92,6 +99,7 @@ class Wall:
         self.stacks = len(ring) // self.height
         cut = start * self.height
         self.slots = ring[cut:] + ring[:cut]
+        self._taken += 1
         self.start_stack = start
         self.live = 0  # next live slot
         self.kong_stack = self.stacks - 1  # next kong stack (backwards)
@@ -113,6 +121,7 @@ class Wall:
                 return None
             t = self.slots[self.live]
             self.slots[self.live] = None
+            self._taken += 1
             self.live += 1
             if t is not None:
                 return t
@@ -127,6 +136,7 @@ class Wall:
         if t is None:
             raise RuntimeError(f"deal: stack {stacks_ahead} {layer} is already taken")
         self.slots[slot] = None
+        self._taken += 1
         return t
 
     def peek_live(self, n: int) -> list[Tile]:
@@ -169,6 +179,7 @@ class Wall:
             if slot >= self.live and self.slots[slot] is not None:
                 t = self.slots[slot]
                 self.slots[slot] = None
+                self._taken += 1
                 return t
         return None
 
@@ -187,6 +198,7 @@ class Wall:
             t = self.slots[slot]
             if t is not None:
                 self.slots[slot] = None
+                self._taken += 1
                 return t
         return None
 
@@ -197,18 +209,30 @@ class Wall:
 
     def live_remaining(self) -> int:
         """Tiles still drawable from the live end."""
+        key = (self.live, self.kong_stack, self.indicator_stack, self._taken, id(self.slots))
+        memo = self._live_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
         if self.indicator_stack is not None:
             end = self.indicator_stack * self.height
         else:
             end = (self.kong_stack + 1) * self.height
         seg = self.slots[self.live:end]
-        return len(seg) - seg.count(None)
+        n = len(seg) - seg.count(None)
+        self._live_memo = (key, n)
+        return n
 
     def kong_remaining(self) -> int:
+        key = (self.live, self.kong_stack, self.indicator_stack, self._taken, id(self.slots))
+        memo = self._kong_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
         lo = (self.indicator_stack + 1) * self.height if self.indicator_stack is not None else self.live
         hi = (self.kong_stack + 1) * self.height
         seg = self.slots[max(lo, self.live):hi]
-        return len(seg) - seg.count(None)
+        n = len(seg) - seg.count(None)
+        self._kong_memo = (key, n)
+        return n
 
     def remaining(self) -> list[Tile]:
         """Every tile still in the wall (drawable or not), the indicator included."""
@@ -242,6 +266,7 @@ class Wall:
                     break
         assert t is not None
         self.slots[slot] = None
+        self._taken += 1
         self.indicator = t
         if rule.ends_live_wall:
             self.indicator_stack = stack

@@ -280,3 +280,63 @@ def test_a_hook_with_no_implementation_answers_like_pluggy_without_calling_it() 
     seen.clear()
     call_hook(pm, "mj_after_deal", hand=None)
     assert seen == []
+
+
+class _Offers:
+    """Plain implementations answering mj_extra_options / mj_win_call with ``answer`` (None: nothing)."""
+
+    answer: Any = None
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        pass
+
+    @hookimpl
+    def mj_extra_options(self, hand: Any, seat: int, decision: Any) -> Any:
+        CALLS.append(f"{type(self).__name__}:{seat}")
+        return self.answer
+
+    @hookimpl
+    def mj_win_call(self, patterns: list[str], context: Any) -> Any:
+        CALLS.append(type(self).__name__)
+        return self.answer
+
+
+class Silent(_Offers):
+    answer = None
+
+
+class OfferA(_Offers):
+    answer = ("a",)
+
+
+class OfferB(_Offers):
+    answer = ("b",)
+
+
+def test_plain_implementations_called_directly_answer_like_pluggy() -> None:
+    """Hooks whose implementations are all plain are called without pluggy's machinery: same
+    order, same answers (None dropped, a firstresult hook stopping at the first answer), same
+    calls made; a call missing a spec argument still goes through pluggy (and its warning)."""
+    for name, cls in (("silent", Silent), ("offer-a", OfferA), ("offer-b", OfferB)):
+        registry.register_plugin(name, cls)
+    try:
+        for order in (["silent", "offer-a", "offer-b"], ["offer-b", "silent", "offer-a"], ["silent"]):
+            pm = make_plugin_manager({n: {} for n in order})
+            CALLS.clear()
+            ours = call_hook(pm, "mj_extra_options", hand=None, seat=2, decision=None)
+            ours_calls = list(CALLS)
+            CALLS.clear()
+            theirs = pm.hook.mj_extra_options(hand=None, seat=2, decision=None)
+            assert (ours, ours_calls) == (theirs, CALLS), order
+            CALLS.clear()
+            ours = call_hook(pm, "mj_win_call", firstresult=True, patterns=[], context=None)
+            ours_calls = list(CALLS)
+            CALLS.clear()
+            theirs = pm.hook.mj_win_call(patterns=[], context=None)
+            assert (ours, ours_calls) == (theirs, CALLS), order
+        pm = make_plugin_manager({"offer-a": {}})
+        with pytest.warns(UserWarning, match="decision"), pytest.raises(Exception, match="decision"):
+            call_hook(pm, "mj_extra_options", hand=None, seat=0)
+    finally:
+        for name in ("silent", "offer-a", "offer-b"):
+            registry.unregister_plugin(name)
