@@ -88,6 +88,8 @@ def _no_sequence_reading(c: Sequence[int], melds: Sequence[Meld]) -> int:
     return 0 if c.count(2) == 1 and 3 * c.count(3) + 2 == sum(c) else 1
 
 
+_CLAIMED = frozenset({"chow", "pung", "kong", "added-kong"})
+
 _MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
     "wildcards": (lambda c, f, n, w, wh, ms: w, False, _ANY),
     "wildcards_held": (lambda c, f, n, w, wh, ms: wh, False, _ANY),
@@ -102,7 +104,6 @@ _MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
     "sequences": (lambda c, f, n, w, wh, ms: _no_sequence_reading(c, ms), True,
                   lambda cnt: cnt.max == 0 and not cnt.min),
 }
-_CLAIMED = frozenset({"chow", "pung", "kong", "added-kong"})
 
 #: One rule, from one win-making pattern: the pair kinds it allows (None: any); its checks on
 #: measures, each with "needs natural tiles only"; whether the rule is the pattern's whole
@@ -479,8 +480,8 @@ class WinScreen:
         if self.free:
             if self.free_any:
                 return None
-            for banned, held in self.free_getters:
-                if not any(held(c)) and not any(t in banned for m in melds for t in m.tiles):
+            for banned, held_of in self.free_getters:
+                if not any(held_of(c)) and not any(t in banned for m in melds for t in m.tiles):
                     return None
         if self.min_free is not None and w >= self.min_free and not self.waits_ok:
             split = self.ev.split(concealed, wildcard)
@@ -559,7 +560,7 @@ class WinScreen:
                 if len(odd) + 1 <= w:  # any kind may do
                     pairs = None
                     break
-                if len(odd) - 1 <= w:
+                if len(odd) - 1 <= w and pairs is not None:
                     pairs |= odd
         sure: set[Tile] = set()
         if not self.ev._void_rule:
