@@ -14,7 +14,7 @@ tile set's kinds so every pattern sees concrete tiles.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
@@ -88,17 +88,24 @@ def _src(t: Tile, wildcard: Tile | None) -> str:
 
 
 def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-              wildcard: Tile | None, acc: list[Group], out: list[tuple[Group, ...]], i: int = 0) -> None:
+              wildcard: Tile | None, acc: list[Group], out: list[tuple[Group, ...]], i: int = 0,
+              free: FreeKinds | None = None, first: bool = False) -> None:
     """Groups for the natural counts ``c`` (lowest tile first) with ``w`` wildcards.
 
     ``i``: every kind below it is already used up (the recursion only ever
     takes tiles from the lowest kind left, so it never needs to look back).
+    ``free``: the kinds groups of wildcards alone are read as (None: every kind);
+    ``first``: stop at the first reading found.
     """
     while i < NUM_KINDS and c[i] == 0:
         i += 1
     if i == NUM_KINDS:
         if w == 3 * melds + 2 * pairs:
-            _free_groups(w, melds, pairs, kinds, acc, out)
+            if free is not None and not first:
+                trips, seqs = free.choice(melds, pairs)
+                _free_groups(w, melds, pairs, trips, acc, out, seqs)
+            else:
+                _free_groups(w, melds, pairs, kinds, acc, out, None, first)
         return
     t = i
     src = _src(t, wildcard)
@@ -110,7 +117,9 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
             if need <= w:
                 c[t] -= a
                 acc.append(Group("triplet", (t, t, t), (src,) * a + ("w",) * need))
-                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t)
+                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
+                if first and out:
+                    return
                 acc.pop()
                 c[t] += a
     if pairs:
@@ -119,7 +128,9 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
             if need <= w:
                 c[t] -= a
                 acc.append(Group("pair", (t, t), (src,) * a + ("w",) * need))
-                _standard(c, w - need, melds, pairs - 1, kinds, wildcard, acc, out, t)
+                _standard(c, w - need, melds, pairs - 1, kinds, wildcard, acc, out, t, free, first)
+                if first and out:
+                    return
                 acc.pop()
                 c[t] += a
     if melds and t < HONOR_BASE:
@@ -144,7 +155,9 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                         src,
                         _src(t + 1, wildcard) if use1 else "w",
                         _src(t + 2, wildcard) if use2 else "w")))
-                    _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t)
+                    _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
+                    if first and out:
+                        return
                     acc.pop()
                     c[t] += 1
                     if use1:
@@ -164,7 +177,9 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                     c[t + 1] -= 1
                 acc.append(Group("seq", (t - 1, t, t + 1),
                                  ("w", src, _src(t + 1, wildcard) if use2 else "w")))
-                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t)
+                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
+                if first and out:
+                    return
                 acc.pop()
                 c[t] += 1
                 if use2:
@@ -173,7 +188,9 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
         if r >= 2 and w >= 2:
             c[t] -= 1
             acc.append(Group("seq", (t - 2, t - 1, t), ("w", "w", src)))
-            _standard(c, w - 2, melds - 1, pairs, kinds, wildcard, acc, out, t)
+            _standard(c, w - 2, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
+            if first and out:
+                return
             acc.pop()
             c[t] += 1
 
@@ -216,26 +233,85 @@ def _natural(c: list[int], melds: int, pairs: int, src_w: Tile | None, acc: list
 
 
 def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: list[Group],
-                 out: list[tuple[Group, ...]]) -> None:
-    """Wildcards left over form whole groups on their own: enumerate what they stand for."""
+                 out: list[tuple[Group, ...]], seq_starts: Sequence[Tile] | None = None,
+                 first: bool = False) -> None:
+    """Wildcards left over form whole groups on their own: enumerate what they stand for.
+
+    ``kinds``: the kinds a triplet or pair of wildcards may be read as; ``seq_starts``: the
+    lowest tiles of the sequences they may be read as (None: every sequence within ``kinds``).
+    """
     if not melds and not pairs:
         out.append(tuple(acc))
         return
     options: list[Group] = []
     if melds:
-        for t in kinds:
-            options.append(Group("triplet", (t, t, t), ("w", "w", "w")))
-            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
-                options.append(Group("seq", (t, t + 1, t + 2), ("w", "w", "w")))
+        if seq_starts is None:
+            for t in kinds:
+                options.append(Group("triplet", (t, t, t), ("w", "w", "w")))
+                if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
+                    options.append(Group("seq", (t, t + 1, t + 2), ("w", "w", "w")))
+        else:
+            options = [Group("triplet", (t, t, t), ("w", "w", "w")) for t in kinds]
+            options += [Group("seq", (t, t + 1, t + 2), ("w", "w", "w")) for t in seq_starts]
         for g in options:
             acc.append(g)
-            _free_groups(w - 3, melds - 1, pairs, kinds, acc, out)
+            _free_groups(w - 3, melds - 1, pairs, kinds, acc, out, seq_starts, first)
             acc.pop()
+            if first and out:
+                return
         return
     for t in kinds:
         acc.append(Group("pair", (t, t), ("w", "w")))
-        _free_groups(w - 2, melds, pairs - 1, kinds, acc, out)
+        _free_groups(w - 2, melds, pairs - 1, kinds, acc, out, seq_starts, first)
         acc.pop()
+        if first and out:
+            return
+
+
+class FreeKinds:
+    """Which kinds groups made of wildcards alone are read as, for one hand.
+
+    ``key(t)`` names a class of kinds that every pattern judged treats alike when a group
+    of wildcards alone is read as one of them (see ``Evaluator``'s reading search): a
+    reading with such a group judges as the same reading with the group read as any other
+    kind of its class. So ``n`` such groups need only the first ``n`` kinds of each class
+    (pairs and triplets), and sequences only the first ``n`` of each class of sequences.
+    Sequences next to triplets or pairs of wildcards alone (two or more groups with a
+    meld among them) fall back to every kind: there a class-preserving swap need not keep
+    a sequence a sequence.
+    """
+
+    def __init__(self, kinds: Sequence[Tile], key: Callable[[Tile], object]) -> None:
+        self.all_kinds = tuple(kinds)
+        have = set(kinds)
+        classes: dict[object, list[Tile]] = {}
+        seqs: dict[object, list[Tile]] = {}
+        for t in kinds:
+            k = key(t)
+            classes.setdefault(k, []).append(t)
+        # Each kind's class as a number (the classes in order of their first kind).
+        keys = {t: i for i, members in enumerate(classes.values()) for t in members}
+        for t in kinds:
+            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in have:  # as _free_groups reads sequences
+                seqs.setdefault((keys[t], keys.get(t + 1, -1), keys[t + 2]), []).append(t)
+        self.key: dict[Tile, int] = keys
+        self._choices: dict[tuple[int, int], tuple[tuple[Tile, ...], tuple[Tile, ...] | None]] = {}
+        self._classes = list(classes.values())
+        self._seqs = list(seqs.values())
+
+    def choice(self, melds: int, pairs: int) -> tuple[tuple[Tile, ...], tuple[Tile, ...] | None]:
+        """(triplet and pair kinds, sequence starts) for ``melds`` melds and ``pairs`` pairs of
+        wildcards alone."""
+        got = self._choices.get((melds, pairs))
+        if got is None:
+            n = melds + pairs
+            if melds and n > 1:
+                got = self.all_kinds, None
+            else:
+                got = (tuple(sorted(t for members in self._classes for t in members[:n])),
+                       tuple(sorted(t for members in self._seqs for t in members[:n])))
+            self._choices[melds, pairs] = got
+        return got
 
 
 def _meld_group(m: Meld) -> Group:
@@ -244,7 +320,8 @@ def _meld_group(m: Meld) -> Group:
 
 
 def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
-                      kinds: Sequence[Tile]) -> list[Reading]:
+                      kinds: Sequence[Tile], free: FreeKinds | None = None,
+                      first: bool = False) -> list[Reading]:
     need_melds = shape.melds - len(melds)
     if need_melds < 0:
         return []
@@ -265,13 +342,15 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
             if key not in seen:
                 seen.add(key)
                 unique.append(g)
-        return [Reading(shape, exposed + g) for g in unique]
+        return [Reading(shape, exposed + g) for g in unique[:1 if first else None]]
     found: set[tuple[Group, ...]] = set()
     for c, _k in stand_in_splits(t):
         out = []
-        _standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], out)
+        _standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], out, 0, free, first)
         for groups in out:
             found.add(tuple(sorted(groups, key=_group_key)))
+        if first and found:
+            break
     return [Reading(shape, exposed + g) for g in found]
 
 
@@ -284,7 +363,8 @@ def _group_key(g: Group) -> tuple:
 
 
 def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
-                   kinds: Sequence[Tile]) -> list[Reading]:
+                   kinds: Sequence[Tile], free: FreeKinds | None = None,
+                   first: bool = False) -> list[Reading]:
     if melds:
         return []
     total = sum(t.counts) + t.wilds + t.stand_ins
@@ -304,13 +384,16 @@ def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
                 need += 1
         if need > t.wilds:
             continue
-        free = (t.wilds - need) // 2
-        if free == 0:
+        n_free = (t.wilds - need) // 2
+        if n_free == 0:
             found.add(tuple(sorted(groups, key=_group_key)))
             continue
         out: list[tuple[Group, ...]] = []
-        _free_pairs(free, kinds, 0, groups, out)
+        _free_pairs(n_free, kinds[:1] if first else kinds if free is None else free.choice(0, n_free)[0],
+                    0, groups, out)
         found.update(tuple(sorted(g, key=_group_key)) for g in out)
+        if first and found:
+            break
     return [Reading(shape, g) for g in found]
 
 
@@ -475,6 +558,16 @@ READERS = {
 }
 
 
-def readings(t: Tiles, melds: Sequence[Meld], shape: Shape, kinds: Sequence[Tile]) -> list[Reading]:
-    """Every reading of the concealed tiles ``t`` plus ``melds`` under ``shape``."""
-    return READERS[shape.kind](t, melds, shape, kinds)
+def readings(t: Tiles, melds: Sequence[Meld], shape: Shape, kinds: Sequence[Tile],
+             free: FreeKinds | None = None, first: bool = False) -> list[Reading]:
+    """Every reading of the concealed tiles ``t`` plus ``melds`` under ``shape``.
+
+    ``free``: read groups of wildcards alone only as these kinds' representatives (see
+    :class:`FreeKinds`); ``first``: one reading (or none) is enough.
+    """
+    if shape.kind == "standard":
+        return standard_readings(t, melds, shape, kinds, free, first)
+    if shape.kind == "pairs":
+        return pairs_readings(t, melds, shape, kinds, free, first)
+    found = READERS[shape.kind](t, melds, shape, kinds)
+    return found[:1] if first else found
