@@ -95,15 +95,15 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
     ``i``: every kind below it is already used up (the recursion only ever
     takes tiles from the lowest kind left, so it never needs to look back).
     ``free``: the kinds groups of wildcards alone are read as (None: every kind);
-    ``first``: stop at the first reading found.
+    ``first``: stop at the first reading ``out`` takes (see :class:`_Visit`).
     """
     while i < NUM_KINDS and c[i] == 0:
         i += 1
     if i == NUM_KINDS:
         if w == 3 * melds + 2 * pairs:
-            if free is not None and not first:
+            if free is not None:
                 trips, seqs = free.choice(melds, pairs)
-                _free_groups(w, melds, pairs, trips, acc, out, seqs)
+                _free_groups(w, melds, pairs, trips, acc, out, seqs, first)
             else:
                 _free_groups(w, melds, pairs, kinds, acc, out, None, first)
         return
@@ -193,6 +193,133 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                 return
             acc.pop()
             c[t] += 1
+
+
+class _Visit(list):
+    """An ``out`` list for :func:`_standard` (with ``first``) that hands each reading found to
+    ``visit`` as it is found, and takes it only when ``visit`` says the search may stop."""
+
+    def __init__(self, visit: Callable[[tuple[Group, ...]], bool]) -> None:
+        super().__init__()
+        self.visit = visit
+
+    def append(self, groups: tuple[Group, ...]) -> None:  # type: ignore[override]
+        if self.visit(groups):
+            super().append(groups)
+
+
+def _standard_options(c: list[int], w: int, melds: int, pairs: int, t: Tile,
+                      wildcard: Tile | None) -> list[tuple[Group, tuple[Tile, ...], int]]:
+    """The groups :func:`_standard` may take for the lowest tile left ``t``, as (group,
+    natural tiles used, wildcards used): wholly natural groups first."""
+    src = _src(t, wildcard)
+    ct = c[t]
+    natural: list[tuple[Group, tuple[Tile, ...], int]] = []
+    wild: list[tuple[Group, tuple[Tile, ...], int]] = []
+    if melds:
+        for a in range(min(3, ct), 0, -1):
+            if 3 - a <= w:
+                (natural if a == 3 else wild).append(
+                    (Group("triplet", (t, t, t), (src,) * a + ("w",) * (3 - a)), (t,) * a, 3 - a))
+    if pairs:
+        for a in range(min(2, ct), 0, -1):
+            if 2 - a <= w:
+                (natural if a == 2 else wild).append(
+                    (Group("pair", (t, t), (src,) * a + ("w",) * (2 - a)), (t,) * a, 2 - a))
+    if melds and t < HONOR_BASE:
+        r = t % 9
+        if r <= 6:
+            for use1 in (True, False):
+                if use1 and c[t + 1] == 0:
+                    continue
+                for use2 in (True, False):
+                    if use2 and c[t + 2] == 0:
+                        continue
+                    need = (not use1) + (not use2)
+                    if need > w:
+                        continue
+                    used = (t,) + ((t + 1,) if use1 else ()) + ((t + 2,) if use2 else ())
+                    g = Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard) if use1 else "w",
+                                                         _src(t + 2, wildcard) if use2 else "w"))
+                    (wild if need else natural).append((g, used, need))
+        if 1 <= r <= 7 and w >= 1:
+            for use2 in (True, False):
+                if use2 and c[t + 1] == 0:
+                    continue
+                need = 1 + (not use2)
+                if need <= w:
+                    g = Group("seq", (t - 1, t, t + 1), ("w", src, _src(t + 1, wildcard) if use2 else "w"))
+                    wild.append((g, (t, t + 1) if use2 else (t,), need))
+        if r >= 2 and w >= 2:
+            wild.append((Group("seq", (t - 2, t - 1, t), ("w", "w", src)), (t,), 2))
+    return natural + wild
+
+
+def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
+                    wildcard: Tile | None, acc: list[Group], dead: set[tuple]) -> tuple[Group, ...] | None:
+    """One reading :func:`_standard` would find (or None), found fast: wholly natural groups
+    tried first, and states known to lead nowhere (``dead``) not tried again."""
+    i = 0
+    while i < NUM_KINDS and c[i] == 0:
+        i += 1
+    if i == NUM_KINDS:
+        if w != 3 * melds + 2 * pairs:
+            return None
+        out: list[tuple[Group, ...]] = []
+        _free_groups(w, melds, pairs, kinds, acc, out, None, True)
+        return out[0] if out else None
+    t = i
+    # Wholly natural groups first, without building the other options.
+    ct = c[t]
+    src = _src(t, wildcard)
+    if melds and ct >= 3:
+        c[t] -= 3
+        acc.append(Group("triplet", (t, t, t), (src, src, src)))
+        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead)
+        acc.pop()
+        c[t] += 3
+        if found is not None:
+            return found
+    if melds and t < HONOR_BASE and t % 9 <= 6 and c[t + 1] and c[t + 2]:
+        c[t] -= 1
+        c[t + 1] -= 1
+        c[t + 2] -= 1
+        acc.append(Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard), _src(t + 2, wildcard))))
+        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead)
+        acc.pop()
+        c[t] += 1
+        c[t + 1] += 1
+        c[t + 2] += 1
+        if found is not None:
+            return found
+    if pairs and ct >= 2:
+        c[t] -= 2
+        acc.append(Group("pair", (t, t), (src, src)))
+        found = _first_standard(c, w, melds, pairs - 1, kinds, wildcard, acc, dead)
+        acc.pop()
+        c[t] += 2
+        if found is not None:
+            return found
+    if not w:
+        return None
+    state = (t, tuple(c[t:]), w, melds, pairs)
+    if state in dead:
+        return None
+    for g, used, need in _standard_options(c, w, melds, pairs, t, wildcard):
+        if not need:
+            continue  # tried above
+        for x in used:
+            c[x] -= 1
+        acc.append(g)
+        found = _first_standard(c, w - need, melds - (g.kind != "pair"), pairs - (g.kind == "pair"),
+                                kinds, wildcard, acc, dead)
+        acc.pop()
+        for x in used:
+            c[x] += 1
+        if found is not None:
+            return found
+    dead.add(state)
+    return None
 
 
 def _natural(c: list[int], melds: int, pairs: int, src_w: Tile | None, acc: list[Group],
@@ -321,7 +448,7 @@ def _meld_group(m: Meld) -> Group:
 
 def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
                       kinds: Sequence[Tile], free: FreeKinds | None = None,
-                      first: bool = False) -> list[Reading]:
+                      first: bool = False, visit: Callable[[Reading], bool] | None = None) -> list[Reading]:
     need_melds = shape.melds - len(melds)
     if need_melds < 0:
         return []
@@ -344,6 +471,26 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
                 unique.append(g)
         return [Reading(shape, exposed + g) for g in unique[:1 if first else None]]
     found: set[tuple[Group, ...]] = set()
+    if visit is not None:
+        def each(groups: tuple[Group, ...]) -> bool:
+            key = tuple(sorted(groups, key=_group_key))
+            if key in found:
+                return False
+            found.add(key)
+            return visit(Reading(shape, exposed + key))
+        for c, _k in stand_in_splits(t):
+            out = _Visit(each)
+            _standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], out, 0, free, True)
+            if out:
+                break
+        return []
+    if first:
+        dead: set[tuple] = set()
+        for c, _k in stand_in_splits(t):
+            one = _first_standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], dead)
+            if one is not None:
+                return [Reading(shape, exposed + tuple(sorted(one, key=_group_key)))]
+        return []
     for c, _k in stand_in_splits(t):
         out = []
         _standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], out, 0, free, first)
@@ -559,15 +706,27 @@ READERS = {
 
 
 def readings(t: Tiles, melds: Sequence[Meld], shape: Shape, kinds: Sequence[Tile],
-             free: FreeKinds | None = None, first: bool = False) -> list[Reading]:
+             free: FreeKinds | None = None, first: bool = False,
+             visit: Callable[[Reading], bool] | None = None) -> list[Reading]:
     """Every reading of the concealed tiles ``t`` plus ``melds`` under ``shape``.
 
     ``free``: read groups of wildcards alone only as these kinds' representatives (see
-    :class:`FreeKinds`); ``first``: one reading (or none) is enough.
+    :class:`FreeKinds`); ``first``: one reading (or none) is enough; ``visit``: instead of
+    returning them, hand the readings to ``visit`` as they are found, until it returns True
+    (the search is over) — the list returned is then empty.
     """
     if shape.kind == "standard":
-        return standard_readings(t, melds, shape, kinds, free, first)
-    if shape.kind == "pairs":
-        return pairs_readings(t, melds, shape, kinds, free, first)
-    found = READERS[shape.kind](t, melds, shape, kinds)
-    return found[:1] if first else found
+        if visit is not None and not first:
+            return standard_readings(t, melds, shape, kinds, free, visit=visit)
+        found = standard_readings(t, melds, shape, kinds, free, first)
+    elif shape.kind == "pairs":
+        found = pairs_readings(t, melds, shape, kinds, free, first)
+    else:
+        found = READERS[shape.kind](t, melds, shape, kinds)
+        found = found[:1] if first else found
+    if visit is None:
+        return found
+    for r in found:
+        if visit(r):
+            break
+    return []

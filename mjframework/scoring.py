@@ -346,32 +346,52 @@ class Evaluator:
             if not any(p.makes_win for p in todo):
                 continue
             keys: dict[Tile, int] | None = None
-            if every is not None:  # every reading, for tools that list them
+            ceiling: tuple | None = None
+            free: FreeKinds | None = None
+            found: list[Reading] | None
+            if every is not None or not (full.wilds or full.stand_ins):
+                # every reading: for tools that list them; without wildcards, there are few
                 found = readings(full, hand.melds, shape, self.kinds)
             else:
                 todo, settled = self._possible(todo, full, hand, facts, wildcard)
                 if not any(p.makes_win for p in todo):
                     continue
-                found, keys = self._search(full, hand, shape, todo, settled, facts, wildcard)
-            judged: dict[tuple, Any] = {}
-            for reading in found:
+                found, keys, ceiling, free = self._search(full, hand, shape, todo, settled, facts, wildcard)
+            judged: set[tuple] = set()
+            wild = self.wild_kinds(wildcard)
+
+            def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
+                         ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
+                         wild: frozenset[Tile] = wild) -> bool:
+                """Judge one reading; True when no other reading of the shape can do better."""
+                nonlocal best
                 if keys is not None:
                     # Readings alike for every pattern judged (the same groups, each tile's
-                    # class in place of the tile) judge alike: judge one of them.
-                    sig = tuple(sorted((g.kind, g.meld or "", g.sources, tuple([keys[t] for t in g.tiles]))
-                                       for g in reading.groups))
+                    # class in place of the tile; where each tile comes from only in groups
+                    # holding a wild kind, the only ones where a measure of this level reads it)
+                    # judge alike: judge one of them.
+                    sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
+                                        tuple([keys[t] for t in g.tiles])) for g in reading.groups))
                     if sig in judged:
-                        continue
-                    judged[sig] = True
+                        return False
+                    judged.add(sig)
                 result = self._judge(reading, todo, facts, wildcard)
                 if result is None:
-                    continue
+                    return False
                 points, picked = result
                 key = (-points, self.tie_key(picked))
                 if every is not None:
                     every.append((key, reading, picked, points))
                 if best is None or key < best[0]:
                     best = (key, reading, picked, points)
+                return key == ceiling
+
+            if found is None:  # searched as the readings are found, up to the ceiling
+                readings(full, hand.melds, shape, self.kinds, free=free, visit=consider)
+            else:
+                for reading in found:
+                    if consider(reading):
+                        break
         if best is None:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
@@ -405,7 +425,8 @@ class Evaluator:
 
     def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
                 facts: HandFacts,
-                wildcard: Tile | None) -> tuple[list[Reading], dict[Tile, int] | None]:
+                wildcard: Tile | None
+                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None]:
         """The readings of ``shape`` worth judging: a subset of every reading on which the
         best result (points, then :meth:`tie_key`) is the same as on all of them.
 
@@ -421,13 +442,51 @@ class Evaluator:
         """
         level = max((self._level[p] for p in todo if p not in settled), default=0)
         if level == 0:
-            return readings(full, hand.melds, shape, self.kinds, first=True), None
-        if level == 3 or not full.wilds or shape.kind not in ("standard", "pairs"):
-            return readings(full, hand.melds, shape, self.kinds), None
-        free = self._free_kinds(full, hand, todo, level, facts, wildcard)
+            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None
+        # The best any reading could judge to; the first reading may already reach it.
+        first = readings(full, hand.melds, shape, self.kinds, first=True)
+        if not first:
+            return [], None, None, None
+        ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
+        if ceiling is not None:
+            result = self._judge(first[0], todo, facts, wildcard)
+            if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                return first, None, ceiling, None
+        free = None
+        if level < 3 and full.wilds and shape.kind in ("standard", "pairs"):
+            free = self._free_kinds(full, hand, todo, level, facts, wildcard)
         # With only suits and tile filters read (level 1), readings are told apart by their
         # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
-        return readings(full, hand.melds, shape, self.kinds, free=free), free.key if level == 1 else None
+        return None, free.key if free is not None and level == 1 else None, ceiling, free
+
+    def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
+                 wildcard: Tile | None) -> tuple | None:
+        """The best key (points, then :meth:`tie_key`) any reading of the shape could judge to,
+        or None where not cheaply known.
+
+        The patterns that don't depend on the reading hold alike on every reading (judged on
+        ``reading``); each of the others may or may not hold: the best over every such subset.
+        A reading that reaches it has the best result, so the search can stop there. Known only
+        when the patterns that depend on the reading count once and combine no sets.
+        """
+        maybe = [p for p in todo if self._level[p] and p not in settled]
+        if len(maybe) > 6 or any(p.times_per is not None or p.sets is not None or p.partial_excludes
+                                 for p in maybe):
+            return None
+        m = Measures(reading.tiles, reading, facts, wildcard)
+        fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
+        best: tuple | None = None
+        for mask in range(1 << len(maybe)):
+            matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
+            if not any(p.makes_win for p in matched):
+                continue
+            result = self._combine(matched, m)
+            if result is None:
+                continue
+            key = (-result[0], self.tie_key(result[1]))
+            if best is None or key < best:
+                best = key
+        return best
 
     def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
                     wildcard: Tile | None) -> FreeKinds:
@@ -743,18 +802,20 @@ class _Bounds:
         if name == "natural_wildcards":
             return 0, self.full.wilds
         if name == "self_wild_sequences":
-            # a wildcard read as its own kind next to two natural held tiles of its suit
+            # a wildcard read as its own kind with two natural held tiles of its suit beside it:
+            # at most one per wildcard, and per two such tiles
             held = list(self.full.counts)
             if self.full.stand_in_tile is not None:
                 held[self.full.stand_in_tile] += self.full.stand_ins
+            room = 0
             for k in self.wild_kinds:
-                if is_honor(k) or not self.full.wilds:
+                if is_honor(k):
                     continue
                 r, base = k % 9, k - k % 9
-                for a, b in ((-2, -1), (-1, 1), (1, 2)):
-                    if 0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]:
-                        return 0, self.full.wilds
-            return 0, 0
+                if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
+                       for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                    room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
+            return 0, min(self.full.wilds, room)
         return None
 
     def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
