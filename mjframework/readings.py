@@ -208,51 +208,40 @@ class _Visit(list):
             super().append(groups)
 
 
-def _standard_options(c: list[int], w: int, melds: int, pairs: int, t: Tile,
-                      wildcard: Tile | None) -> list[tuple[Group, tuple[Tile, ...], int]]:
-    """The groups :func:`_standard` may take for the lowest tile left ``t``, as (group,
-    natural tiles used, wildcards used): wholly natural groups first."""
+def _wild_options(c: list[int], w: int, melds: int, pairs: int, t: Tile,
+                  wildcard: Tile | None) -> Iterator[tuple[Group, tuple[Tile, ...], int]]:
+    """The groups :func:`_standard` may take for the lowest tile left ``t`` with wildcards in
+    them, as (group, natural tiles used, wildcards used), built as they are asked for."""
     src = _src(t, wildcard)
     ct = c[t]
-    natural: list[tuple[Group, tuple[Tile, ...], int]] = []
-    wild: list[tuple[Group, tuple[Tile, ...], int]] = []
+    if pairs and ct >= 1 and w >= 1:
+        yield Group("pair", (t, t), (src, "w")), (t,), 1
     if melds:
-        for a in range(min(3, ct), 0, -1):
-            if 3 - a <= w:
-                (natural if a == 3 else wild).append(
-                    (Group("triplet", (t, t, t), (src,) * a + ("w",) * (3 - a)), (t,) * a, 3 - a))
-    if pairs:
         for a in range(min(2, ct), 0, -1):
-            if 2 - a <= w:
-                (natural if a == 2 else wild).append(
-                    (Group("pair", (t, t), (src,) * a + ("w",) * (2 - a)), (t,) * a, 2 - a))
+            if 3 - a <= w:
+                yield Group("triplet", (t, t, t), (src,) * a + ("w",) * (3 - a)), (t,) * a, 3 - a
     if melds and t < HONOR_BASE:
         r = t % 9
         if r <= 6:
-            for use1 in (True, False):
-                if use1 and c[t + 1] == 0:
+            for use1, use2 in ((True, False), (False, True), (False, False)):
+                if (use1 and c[t + 1] == 0) or (use2 and c[t + 2] == 0):
                     continue
-                for use2 in (True, False):
-                    if use2 and c[t + 2] == 0:
-                        continue
-                    need = (not use1) + (not use2)
-                    if need > w:
-                        continue
-                    used = (t,) + ((t + 1,) if use1 else ()) + ((t + 2,) if use2 else ())
-                    g = Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard) if use1 else "w",
-                                                         _src(t + 2, wildcard) if use2 else "w"))
-                    (wild if need else natural).append((g, used, need))
-        if 1 <= r <= 7 and w >= 1:
+                need = (not use1) + (not use2)
+                if need > w:
+                    continue
+                used = (t,) + ((t + 1,) if use1 else ()) + ((t + 2,) if use2 else ())
+                yield Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard) if use1 else "w",
+                                                       _src(t + 2, wildcard) if use2 else "w")), used, need
+        if 1 <= r <= 7:
             for use2 in (True, False):
                 if use2 and c[t + 1] == 0:
                     continue
                 need = 1 + (not use2)
                 if need <= w:
                     g = Group("seq", (t - 1, t, t + 1), ("w", src, _src(t + 1, wildcard) if use2 else "w"))
-                    wild.append((g, (t, t + 1) if use2 else (t,), need))
+                    yield g, ((t, t + 1) if use2 else (t,)), need
         if r >= 2 and w >= 2:
-            wild.append((Group("seq", (t - 2, t - 1, t), ("w", "w", src)), (t,), 2))
-    return natural + wild
+            yield Group("seq", (t - 2, t - 1, t), ("w", "w", src)), (t,), 2
 
 
 def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
@@ -305,9 +294,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
     state = (t, tuple(c[t:]), w, melds, pairs)
     if state in dead:
         return None
-    for g, used, need in _standard_options(c, w, melds, pairs, t, wildcard):
-        if not need:
-            continue  # tried above
+    for g, used, need in _wild_options(c, w, melds, pairs, t, wildcard):
         for x in used:
             c[x] -= 1
         acc.append(g)
@@ -469,7 +456,13 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
             if key not in seen:
                 seen.add(key)
                 unique.append(g)
-        return [Reading(shape, exposed + g) for g in unique[:1 if first else None]]
+        found_n = [Reading(shape, exposed + g) for g in unique[:1 if first else None]]
+        if visit is not None:
+            for r in found_n:
+                if visit(r):
+                    break
+            return []
+        return found_n
     found: set[tuple[Group, ...]] = set()
     if visit is not None:
         def each(groups: tuple[Group, ...]) -> bool:
@@ -487,7 +480,9 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
     if first:
         dead: set[tuple] = set()
         for c, _k in stand_in_splits(t):
-            one = _first_standard(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, [], dead)
+            # groups of wildcards alone read as the kinds held most (as in pairs_readings)
+            order = sorted(kinds, key=lambda k: -c[k]) if t.wilds >= 2 else kinds
+            one = _first_standard(c, t.wilds, need_melds, shape.pair, order, t.wildcard, [], dead)
             if one is not None:
                 return [Reading(shape, exposed + tuple(sorted(one, key=_group_key)))]
         return []
@@ -517,7 +512,7 @@ def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
     total = sum(t.counts) + t.wilds + t.stand_ins
     if total != 2 * shape.pairs:
         return []
-    found: set[tuple[Group, ...]] = set()
+    found: dict[tuple[Group, ...], None] = {}  # in the order found (most-held kinds first)
     for c, _k in stand_in_splits(t):
         groups: list[Group] = []
         need = 0
@@ -533,15 +528,18 @@ def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
             continue
         n_free = (t.wilds - need) // 2
         if n_free == 0:
-            found.add(tuple(sorted(groups, key=_group_key)))
+            found[tuple(sorted(groups, key=_group_key))] = None
             continue
         out: list[tuple[Group, ...]] = []
-        _free_pairs(n_free, kinds[:1] if first else kinds if free is None else free.choice(0, n_free)[0],
-                    0, groups, out)
-        found.update(tuple(sorted(g, key=_group_key)) for g in out)
+        # Pairs of wildcards alone read as the kinds held most first: where a pattern counts
+        # copies (four of a kind), the best readings tend to come first.
+        choice = sorted(kinds if free is None else free.choice(0, n_free)[0], key=lambda k: -c[k])
+        _free_pairs(n_free, choice[:1] if first else choice, 0, groups, out)
+        for g in out:
+            found[tuple(sorted(g, key=_group_key))] = None
         if first and found:
             break
-    return [Reading(shape, g) for g in found]
+    return [Reading(shape, g) for g in list(found)[:1 if first else None]]
 
 
 def _free_pairs(n: int, kinds: Sequence[Tile], start: int, acc: list[Group],

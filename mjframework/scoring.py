@@ -26,7 +26,7 @@ from . import settlement as st
 from .errors import HandError
 from .fastwin import WinScreen
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
-from .model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
+from .model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait, When
 from .patterns import (
     HandFacts,
     Measures,
@@ -333,10 +333,14 @@ class Evaluator:
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
-        waits_ok = {
-            p.name for p in self.wait_patterns
-            if p.name in active and any(wait_holds(held, exposed, w) for w in p.waits)
-        }
+        held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
+        for p in self.wait_patterns:
+            if p.name in active:
+                for w in p.waits:
+                    if w not in held_waits:
+                        held_waits[w] = wait_holds(held, exposed, w)
+        waits_ok = {p.name for p in self.wait_patterns
+                    if p.name in active and any(held_waits[w] for w in p.waits)}
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         best: tuple | None = None
         for shape, candidates in by_shape:

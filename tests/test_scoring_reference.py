@@ -117,3 +117,26 @@ def test_wildcard_meld_matches_reference(rid: str) -> None:
         assert _facts(got) == _facts(want), (i, hand, ctx, wildcard)
         wins += got.score.win
     assert wins > HANDS // 10, wins
+
+
+@pytest.mark.parametrize("rid", WILD, ids=lambda r: Path(r).stem)
+def test_first_reading_and_visit_agree_with_every_reading(rid: str) -> None:
+    """``readings(first=True)`` finds a reading exactly when there is one, and it is one of
+    them; ``visit`` sees every reading (until it stops the search)."""
+    from mjframework.readings import readings
+
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"first {Path(rid).stem}")
+    for i in range(max(HANDS // 4, 100)):
+        hand, _ctx, wildcard = _free_group_case(ev, rng) if i % 2 else random_case(ev, rng)
+        full = ev.split([*hand.concealed, hand.win_tile], wildcard)
+        for shape in ev.shapes:
+            every = readings(full, hand.melds, shape, ev.kinds)
+            first = readings(full, hand.melds, shape, ev.kinds, first=True)
+            assert bool(first) == bool(every), (i, hand, wildcard, shape)
+            assert len(first) <= 1 or shape.kind not in ("standard", "pairs")
+            canon = {tuple(sorted(r.groups, key=repr)) for r in every}
+            assert all(tuple(sorted(r.groups, key=repr)) in canon for r in first), (i, hand, wildcard, shape)
+            seen: list = []
+            readings(full, hand.melds, shape, ev.kinds, visit=lambda r, seen=seen: seen.append(r) is not None)
+            assert {tuple(sorted(r.groups, key=repr)) for r in seen} == canon, (i, hand, wildcard, shape)
