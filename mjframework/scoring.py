@@ -343,6 +343,7 @@ class Evaluator:
                     if p.name in active and any(held_waits[w] for w in p.waits)}
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         best: tuple | None = None
+        bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
         for shape, candidates in by_shape:
             if not self._could_be(full, hand, shape):
                 continue
@@ -357,7 +358,9 @@ class Evaluator:
                 # every reading: for tools that list them; without wildcards, there are few
                 found = readings(full, hand.melds, shape, self.kinds)
             else:
-                todo, settled = self._possible(todo, full, hand, facts, wildcard)
+                if bounds is None:
+                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set)
+                todo, settled = self._possible(todo, bounds, facts)
                 if not any(p.makes_win for p in todo):
                     continue
                 found, keys, ceiling, free = self._search(full, hand, shape, todo, settled, facts, wildcard)
@@ -401,8 +404,8 @@ class Evaluator:
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
 
-    def _possible(self, todo: list[Pattern], full: Tiles, hand: Hand, facts: HandFacts,
-                  wildcard: Tile | None) -> tuple[list[Pattern], set[Pattern]]:
+    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts
+                  ) -> tuple[list[Pattern], set[Pattern]]:
         """``todo`` without the patterns no reading of the hand can meet, and those of them
         every reading meets alike (they no longer ask for a search).
 
@@ -411,14 +414,11 @@ class Evaluator:
         may add to any count.
         """
         settled: set[Pattern] = set()
-        bounds: _Bounds | None = None
         out = []
         for p in todo:
             if self._level[p] == 0:
                 out.append(p)
                 continue
-            if bounds is None:
-                bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set)
             verdict = bounds.decide(p, facts.winds)
             if verdict is False:
                 continue
@@ -607,10 +607,33 @@ class Evaluator:
         use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
         counts, not the patterns."""
         shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+        held = self.split(concealed, wildcard)
+        wild = self.wild_kinds(wildcard if wildcard is not None else self._default_wild)
+        # Without wildcards, a kind neither held nor within two of a held tile of its suit is a
+        # lone single: no standard or pairs shape (only a knitted straight) can take it.
+        knitted = [s for s in shapes if s.kind == "knitted_straight"]
+        near: set[Tile] | None = None
+        if not held.wilds and not held.stand_ins:
+            near = set()
+            for t, c in enumerate(held.counts):
+                if c:
+                    near.update(x for x in range(t - 2, t + 3) if x == t or (
+                        t < HONOR_BASE and 0 <= x < HONOR_BASE and x // 9 == t // 9))
+        counts = list(held.counts)
         n = 0
         for t in self.kinds:
-            full = self.split([*concealed, t], wildcard)
-            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
+            lone = near is not None and t not in near and t not in wild and t != held.stand_in_tile
+            if lone and not knitted:
+                continue
+            if t in wild:
+                full = Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
+            elif t == held.stand_in_tile:
+                full = Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
+            else:
+                counts[t] += 1
+                full = Tiles(tuple(counts), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
+                counts[t] -= 1
+            if any(shape_possible(full, len(melds), s, self.kinds) for s in (knitted if lone else shapes)):
                 n += 1
         return n
 
@@ -776,6 +799,7 @@ class _Bounds:
         self.wild_kinds = wild_kinds
         self.suits_in_set = suits_in_set
         self._cache: dict[str, tuple[int, int] | None] = {}
+        self._decided: dict[Pattern, bool | None] = {}
 
     def get(self, name: str) -> tuple[int, int] | None:
         if name not in self._cache:
@@ -825,6 +849,13 @@ class _Bounds:
     def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
         """False: no reading meets ``p``; True: every reading does, alike (same times);
         None: it depends on the reading."""
+        if p in self._decided:
+            return self._decided[p]
+        verdict = self._decide(p, winds)
+        self._decided[p] = verdict
+        return verdict
+
+    def _decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
         settled = True
         for name, count in p.counts:
             if _MEASURE_LEVEL.get(name) == 0:

@@ -43,7 +43,7 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
         melds=len(hand.melds),
         won_on_discard=ctx.win_by != "self_draw",
         won_triplet_exposed=ev.ruleset.scoring.won_triplet == "exposed",
-        waiting=lambda: ev.waiting_tiles(hand.concealed, hand.melds, wildcard),
+        waiting=lambda: waiting_tiles(ev, hand.concealed, hand.melds, wildcard),
         wild_kinds=ev.wild_kinds(wildcard) if ev._fixed else None,
     )
     exposed = len(hand.melds)
@@ -72,6 +72,18 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
         return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
     _, reading, picked, points = best
     return ev._finish(reading, picked, points, wildcard)
+
+
+def waiting_tiles(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+                  wildcard: Tile | None = None) -> int:
+    """``Evaluator.waiting_tiles`` before it skipped lone kinds: every kind, split afresh."""
+    shapes = [s for s in ev.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+    n = 0
+    for t in ev.kinds:
+        full = ev.split([*concealed, t], wildcard)
+        if any(shape_possible(full, len(melds), s, ev.kinds) for s in shapes):
+            n += 1
+    return n
 
 
 def is_win(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:

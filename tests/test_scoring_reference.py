@@ -140,3 +140,15 @@ def test_first_reading_and_visit_agree_with_every_reading(rid: str) -> None:
             seen: list = []
             readings(full, hand.melds, shape, ev.kinds, visit=lambda r, seen=seen: seen.append(r) is not None)
             assert {tuple(sorted(r.groups, key=repr)) for r in seen} == canon, (i, hand, wildcard, shape)
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_waiting_tiles_matches_reference(rid: str) -> None:
+    """The `waiting_tiles` measure (kinds that complete the held tiles) skips lone kinds; the
+    count is the one every kind gives."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"waiting {Path(rid).stem}")
+    for i in range(max(HANDS // 2, 100)):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        want = ref.waiting_tiles(ev, hand.concealed, hand.melds, wildcard)
+        assert ev.waiting_tiles(hand.concealed, hand.melds, wildcard) == want, (i, hand, wildcard)
