@@ -457,8 +457,11 @@ class Evaluator:
             if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
                 return first, None, ceiling, None
         free = None
-        if level < 3 and full.wilds and shape.kind in ("standard", "pairs"):
-            free = self._free_kinds(full, hand, todo, level, facts, wildcard)
+        if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
+            # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
+            odd = sum(n % 2 for n in full.counts) - full.stand_ins
+            if shape.kind == "standard" or full.wilds - odd >= 2:
+                free = self._free_kinds(full, hand, todo, level, facts, wildcard)
         # With only suits and tile filters read (level 1), readings are told apart by their
         # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
         return None, free.key if free is not None and level == 1 else None, ceiling, free
