@@ -5,9 +5,14 @@ The flow of :meth:`Evaluator.score`:
 1. the win must be allowed (``win:`` section; a wildcard is never won on a
    discard);
 2. wait patterns are judged once, on the 13 tiles held and the winning tile;
-3. every reading of the 14 tiles under every shape the patterns use is
+3. the readings of the 14 tiles under every shape the patterns use are
    judged: shaped patterns on their shape, bonus patterns on any reading that
-   is already a win, wait patterns on every reading;
+   is already a win, wait patterns on every reading. With wildcards, only the
+   readings that can decide the result are searched (:meth:`Evaluator._search`:
+   patterns no reading meets are dropped, a shape no remaining pattern reads is
+   judged on one reading, the search stops at the best result possible, and
+   groups of wildcards alone are read per class of kinds); the result is the
+   one every reading gives (``tests/slow_reference.py`` keeps that search);
 4. exclusions, then tiers (only the highest tier that matched counts), then
    ``combine`` (the highest single pattern, or the sum);
 5. the reading that pays the winner most is chosen; equal pay is decided by
