@@ -5,9 +5,14 @@ The flow of :meth:`Evaluator.score`:
 1. the win must be allowed (``win:`` section; a wildcard is never won on a
    discard);
 2. wait patterns are judged once, on the 13 tiles held and the winning tile;
-3. every reading of the 14 tiles under every shape the patterns use is
+3. the readings of the 14 tiles under every shape the patterns use are
    judged: shaped patterns on their shape, bonus patterns on any reading that
-   is already a win, wait patterns on every reading;
+   is already a win, wait patterns on every reading. With wildcards, only the
+   readings that can decide the result are searched (:meth:`Evaluator._search`:
+   patterns no reading meets are dropped, a shape no remaining pattern reads is
+   judged on one reading, the search stops at the best result possible, and
+   groups of wildcards alone are read per class of kinds); the result is the
+   one every reading gives (``tests/slow_reference.py`` keeps that search);
 4. exclusions, then tiers (only the highest tier that matched counts), then
    ``combine`` (the highest single pattern, or the sum);
 5. the reading that pays the winner most is chosen; equal pay is decided by
@@ -26,7 +31,7 @@ from . import settlement as st
 from .errors import HandError
 from .fastwin import WinScreen
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
-from .model import Pattern, Ruleset, Shape, When
+from .model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait, When
 from .patterns import (
     HandFacts,
     Measures,
@@ -37,8 +42,8 @@ from .patterns import (
     times,
 )
 from .plugins import call_hook, make_plugin_manager
-from .readings import Reading, Tiles, readings
-from .tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_code, tile_name
+from .readings import FreeKinds, Reading, Tiles, readings
+from .tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from .waits import completed_shape, shape_possible, wait_holds
 
 
@@ -128,6 +133,10 @@ class Evaluator:
         self._tier_rank = {t: i for i, t in enumerate(tiers)}
         self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
         self._screen: WinScreen | None = None
+        # The reading search (see _score): how much of a reading each pattern looks at.
+        self._level = {p: _reading_level(p) for p in self.win_patterns}
+        self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
+        self._free_cache: dict[tuple, FreeKinds] = {}
 
     @property
     def screen(self) -> WinScreen:
@@ -332,33 +341,198 @@ class Evaluator:
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
-        waits_ok = {
-            p.name for p in self.wait_patterns
-            if p.name in active and any(wait_holds(held, exposed, w) for w in p.waits)
-        }
+        held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
+        for p in self.wait_patterns:
+            if p.name in active:
+                for w in p.waits:
+                    if w not in held_waits:
+                        held_waits[w] = wait_holds(held, exposed, w)
+        waits_ok = {p.name for p in self.wait_patterns
+                    if p.name in active and any(held_waits[w] for w in p.waits)}
         assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
         full = self.split([*hand.concealed, hand.win_tile], wildcard)
         best: tuple | None = None
+        bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
         for shape, candidates in by_shape:
             if not self._could_be(full, hand, shape):
                 continue
             todo = [p for p in candidates if not p.waits or p.name in waits_ok]
             if not any(p.makes_win for p in todo):
                 continue
-            for reading in readings(full, hand.melds, shape, self.kinds):
+            keys: dict[Tile, int] | None = None
+            ceiling: tuple | None = None
+            free: FreeKinds | None = None
+            found: list[Reading] | None
+            if every is not None or not (full.wilds or full.stand_ins):
+                # every reading: for tools that list them; without wildcards, there are few
+                found = readings(full, hand.melds, shape, self.kinds)
+            else:
+                if bounds is None:
+                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set)
+                todo, settled = self._possible(todo, bounds, facts)
+                if not any(p.makes_win for p in todo):
+                    continue
+                found, keys, ceiling, free = self._search(full, hand, shape, todo, settled, facts, wildcard)
+            judged: set[tuple] = set()
+            wild = self.wild_kinds(wildcard)
+
+            def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
+                         ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
+                         wild: frozenset[Tile] = wild) -> bool:
+                """Judge one reading; True when no other reading of the shape can do better."""
+                nonlocal best
+                if keys is not None:
+                    # Readings alike for every pattern judged (the same groups, each tile's
+                    # class in place of the tile; where each tile comes from only in groups
+                    # holding a wild kind, the only ones where a measure of this level reads it)
+                    # judge alike: judge one of them.
+                    sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
+                                        tuple([keys[t] for t in g.tiles])) for g in reading.groups))
+                    if sig in judged:
+                        return False
+                    judged.add(sig)
                 result = self._judge(reading, todo, facts, wildcard)
                 if result is None:
-                    continue
+                    return False
                 points, picked = result
                 key = (-points, self.tie_key(picked))
                 if every is not None:
                     every.append((key, reading, picked, points))
                 if best is None or key < best[0]:
                     best = (key, reading, picked, points)
+                return key == ceiling
+
+            if found is None:  # searched as the readings are found, up to the ceiling
+                readings(full, hand.melds, shape, self.kinds, free=free, visit=consider)
+            else:
+                for reading in found:
+                    if consider(reading):
+                        break
         if best is None:
             return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
+
+    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts
+                  ) -> tuple[list[Pattern], set[Pattern]]:
+        """``todo`` without the patterns no reading of the hand can meet, and those of them
+        every reading meets alike (they no longer ask for a search).
+
+        Decided on bounds of the measures over all readings (:class:`_Bounds`): the
+        natural tiles are read as themselves in every reading; wildcards and stand-ins
+        may add to any count.
+        """
+        settled: set[Pattern] = set()
+        out = []
+        for p in todo:
+            if self._level[p] == 0:
+                out.append(p)
+                continue
+            verdict = bounds.decide(p, facts.winds)
+            if verdict is False:
+                continue
+            if verdict:
+                settled.add(p)
+            out.append(p)
+        return out, settled
+
+    def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
+                facts: HandFacts,
+                wildcard: Tile | None
+                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None]:
+        """The readings of ``shape`` worth judging: a subset of every reading on which the
+        best result (points, then :meth:`tie_key`) is the same as on all of them.
+
+        * No pattern judged looks at the reading (only at hand-level measures and the
+          context): every reading judges alike, one is enough.
+        * Otherwise groups made of wildcards alone are read as one kind per class of kinds
+          the patterns judged cannot tell apart (:class:`~.readings.FreeKinds`): same suit
+          (or honor), same answer from every tile filter, and, where a pattern counts
+          copies of kinds (``sets_of_four``, ``distinct_kinds``, …), no tile of the kind or
+          next to it in the hand. Wild kinds, the stand-in and the winning tile are each a
+          class of their own; patterns reading ranks (``rank_span``, set combinations,
+          ``win_wait``) get every kind.
+        """
+        level = max((self._level[p] for p in todo if p not in settled), default=0)
+        if level == 0:
+            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None
+        # The best any reading could judge to; the first reading may already reach it.
+        first = readings(full, hand.melds, shape, self.kinds, first=True)
+        if not first:
+            return [], None, None, None
+        ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
+        if ceiling is not None:
+            result = self._judge(first[0], todo, facts, wildcard)
+            if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                return first, None, ceiling, None
+        free = None
+        if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
+            # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
+            odd = sum(n % 2 for n in full.counts) - full.stand_ins
+            if shape.kind == "standard" or full.wilds - odd >= 2:
+                free = self._free_kinds(full, hand, todo, level, facts, wildcard)
+        # With only suits and tile filters read (level 1), readings are told apart by their
+        # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
+        return None, free.key if free is not None and level == 1 else None, ceiling, free
+
+    def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
+                 wildcard: Tile | None) -> tuple | None:
+        """The best key (points, then :meth:`tie_key`) any reading of the shape could judge to,
+        or None where not cheaply known.
+
+        The patterns that don't depend on the reading hold alike on every reading (judged on
+        ``reading``); each of the others may or may not hold: the best over every such subset.
+        A reading that reaches it has the best result, so the search can stop there. Known only
+        when the patterns that depend on the reading count once and combine no sets.
+        """
+        maybe = [p for p in todo if self._level[p] and p not in settled]
+        if len(maybe) > 6 or any(p.times_per is not None or p.sets is not None or p.partial_excludes
+                                 for p in maybe):
+            return None
+        m = Measures(reading.tiles, reading, facts, wildcard)
+        fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
+        best: tuple | None = None
+        for mask in range(1 << len(maybe)):
+            matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
+            if not any(p.makes_win for p in matched):
+                continue
+            result = self._combine(matched, m)
+            if result is None:
+                continue
+            key = (-result[0], self.tie_key(result[1]))
+            if best is None or key < best:
+                best = key
+        return best
+
+    def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
+                    wildcard: Tile | None) -> FreeKinds:
+        filters: list[TileFilter] = []
+        for p in todo:
+            filters.extend(f for f in self._tile_filters[p] if f not in filters)
+        special = set(self.wild_kinds(wildcard))
+        for t in (wildcard, full.stand_in_tile, hand.win_tile):
+            if t is not None:
+                special.add(t)
+        if level >= 2:  # kinds whose copies the reading may hold besides wildcard-alone groups
+            held = [k for k, n in enumerate(full.counts) if n]
+            for t in [*held, *(x for m in hand.melds for x in m.tiles)]:
+                special.add(t)
+                if t < HONOR_BASE:
+                    special.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9)
+        winds = facts.winds
+        cache_key = (tuple(sorted(special)), tuple(id(f) for f in filters),
+                     tuple(sorted(winds.items())) if winds and filters else None)
+        free = self._free_cache.get(cache_key)
+        if free is None:
+            def key(t: Tile) -> object:
+                if t in special:
+                    return t
+                return (-1 if is_honor(t) else suit_of(t), tuple(f.match(t, winds) for f in filters))
+            free = FreeKinds(self.kinds, key)
+            if len(self._free_cache) > 4096:
+                self._free_cache.clear()
+            self._free_cache[cache_key] = free
+        return free
 
     def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
         """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
@@ -445,10 +619,33 @@ class Evaluator:
         use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
         counts, not the patterns."""
         shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+        held = self.split(concealed, wildcard)
+        wild = self.wild_kinds(wildcard if wildcard is not None else self._default_wild)
+        # Without wildcards, a kind neither held nor within two of a held tile of its suit is a
+        # lone single: no standard or pairs shape (only a knitted straight) can take it.
+        knitted = [s for s in shapes if s.kind == "knitted_straight"]
+        near: set[Tile] | None = None
+        if not held.wilds and not held.stand_ins:
+            near = set()
+            for t, c in enumerate(held.counts):
+                if c:
+                    near.update(x for x in range(t - 2, t + 3) if x == t or (
+                        t < HONOR_BASE and 0 <= x < HONOR_BASE and x // 9 == t // 9))
+        counts = list(held.counts)
         n = 0
         for t in self.kinds:
-            full = self.split([*concealed, t], wildcard)
-            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
+            lone = near is not None and t not in near and t not in wild and t != held.stand_in_tile
+            if lone and not knitted:
+                continue
+            if t in wild:
+                full = Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
+            elif t == held.stand_in_tile:
+                full = Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
+            else:
+                counts[t] += 1
+                full = Tiles(tuple(counts), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
+                counts[t] -= 1
+            if any(shape_possible(full, len(melds), s, self.kinds) for s in (knitted if lone else shapes)):
                 n += 1
         return n
 
@@ -572,6 +769,145 @@ class Evaluator:
     def evaluate_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Result:
         score = self.score_opening(tiles, ctx)
         return Result(score, self.settle_opening(ctx, score))
+
+
+# How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
+# (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
+# a measure not listed here (ranks: rank_span, knitted_straights) gets 3, the whole reading.
+_MEASURE_LEVEL = {
+    "wildcards": 0, "wildcards_held": 0, "flowers": 0, "waiting_tiles": 0,
+    "honors": 1, "suits": 1, "missing_suits": 1, "sequences": 1, "triplets": 1, "kongs": 1,
+    "claimed_melds": 1, "concealed_kongs": 1, "exposed_kongs": 1, "concealed_triplets": 1,
+    "natural_wildcards": 1, "self_wild_sequences": 1,
+    "distinct_honors": 2, "sets_of_four": 2, "sets_of_three": 2, "fours_not_kong": 2, "distinct_kinds": 2,
+}
+
+
+def _reading_level(p: Pattern) -> int:
+    """How much of a reading pattern ``p`` looks at (see ``_MEASURE_LEVEL``); tile filters and
+    group filters are 1 (their answers per kind are part of the kind's class)."""
+    if p.sets is not None or p.win_wait is not None:
+        return 3
+    names = [n for n, _ in p.counts]
+    if p.times_per is not None and p.times_per != "groups":
+        names.append(p.times_per)
+    level = max((_MEASURE_LEVEL.get(n, 3) for n in names), default=0)
+    if any(x is not None for x in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group, p.groups)):
+        level = max(level, 1)
+    return level
+
+
+class _Bounds:
+    """Lowest and highest value of measures over every reading of one hand (where cheap to
+    know): the natural tiles (held and in melds) are in every reading as themselves;
+    each wildcard or stand-in adds at most one tile of any kind."""
+
+    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int) -> None:
+        c = list(full.counts)
+        for m in hand.melds:
+            for t in m.tiles:
+                c[t] += 1
+        self.counts = c
+        self.full = full
+        self.extra = full.wilds + full.stand_ins
+        self.wild_kinds = wild_kinds
+        self.suits_in_set = suits_in_set
+        self._cache: dict[str, tuple[int, int] | None] = {}
+        self._decided: dict[Pattern, bool | None] = {}
+
+    def get(self, name: str) -> tuple[int, int] | None:
+        if name not in self._cache:
+            self._cache[name] = self._bounds(name)
+        return self._cache[name]
+
+    def _bounds(self, name: str) -> tuple[int, int] | None:
+        c, x = self.counts, self.extra
+        if name == "honors":
+            lo = sum(c[HONOR_BASE:])
+            return lo, lo + x
+        if name in ("suits", "missing_suits"):
+            lo = sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
+            hi = min(3, lo + x)
+            return (lo, hi) if name == "suits" else (self.suits_in_set - hi, self.suits_in_set - lo)
+        if name == "distinct_honors":
+            lo = sum(1 for n in c[HONOR_BASE:] if n)
+            return lo, lo + x
+        if name == "distinct_kinds":
+            lo = sum(1 for n in c if n)
+            return lo, lo + x
+        if name == "sets_of_four":
+            lo = sum(1 for n in c if n >= 4)
+            return lo, lo + x
+        if name == "sets_of_three":
+            lo = sum(1 for n in c if n >= 3)
+            return lo, lo + x
+        if name == "natural_wildcards":
+            return 0, self.full.wilds
+        if name == "self_wild_sequences":
+            # a wildcard read as its own kind with two natural held tiles of its suit beside it:
+            # at most one per wildcard, and per two such tiles
+            held = list(self.full.counts)
+            if self.full.stand_in_tile is not None:
+                held[self.full.stand_in_tile] += self.full.stand_ins
+            room = 0
+            for k in self.wild_kinds:
+                if is_honor(k):
+                    continue
+                r, base = k % 9, k - k % 9
+                if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
+                       for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                    room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
+            return 0, min(self.full.wilds, room)
+        return None
+
+    def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+        """False: no reading meets ``p``; True: every reading does, alike (same times);
+        None: it depends on the reading."""
+        if p in self._decided:
+            return self._decided[p]
+        verdict = self._decide(p, winds)
+        self._decided[p] = verdict
+        return verdict
+
+    def _decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+        settled = True
+        for name, count in p.counts:
+            if _MEASURE_LEVEL.get(name) == 0:
+                continue
+            b = self.get(name)
+            if b is None:
+                settled = False
+                continue
+            lo, hi = b
+            if (count.min is not None and hi < count.min) or (count.max is not None and lo > count.max):
+                return False
+            if not ((count.min is None or lo >= count.min) and (count.max is None or hi <= count.max)):
+                settled = False
+        naturals = [t for t, n in enumerate(self.counts) if n]
+        if p.all_tiles is not None:
+            if any(not p.all_tiles.match(t, winds) for t in naturals):
+                return False
+            settled = False
+        if p.no_tiles is not None:
+            if any(p.no_tiles.match(t, winds) for t in naturals):
+                return False
+            settled = False
+        if any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets, p.win_wait)):
+            settled = False
+        if p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
+            b = None if p.times_per == "groups" else self.get(p.times_per)
+            if b is None or b[0] != b[1]:
+                settled = False
+        return True if settled else None
+
+
+def _tile_filters(p: Pattern) -> list[TileFilter]:
+    """Every tile filter a pattern applies to the tiles of a reading."""
+    out = [f for f in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group) if f is not None]
+    g: GroupFilter | None = p.groups
+    if g is not None and g.holding is not None:
+        out.append(g.holding)
+    return out
 
 
 def _shape_key(s: Shape) -> tuple:

@@ -2,7 +2,8 @@
 
 ``tests/test_fast_paths.py`` checks the table-driven fast paths
 (:mod:`mjframework.fastwin`, the bot's table-driven discard choice) against
-these on many hands: answers must be identical.
+these on many hands, ``tests/test_scoring_reference.py`` the scoring's reading
+search: answers must be identical.
 """
 
 from __future__ import annotations
@@ -10,9 +11,79 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mjframework.hand import Hand, Meld, WinContext
-from mjframework.scoring import Evaluator
+from mjframework.patterns import HandFacts
+from mjframework.readings import readings
+from mjframework.scoring import Evaluator, Score
 from mjframework.tiles import Tile
 from mjframework.waits import shape_possible, wait_holds
+
+
+def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
+    """``Evaluator._score`` before the reading search: every reading of every shape is judged."""
+    if wildcard is None:
+        wildcard = ev._default_wild
+    if not ev.ruleset.win.get(ctx.win_by, False):
+        return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
+    if ev._void_rule and ev.void_refuses(hand, ctx):
+        return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
+                     wildcard=wildcard)
+    win_wild = ev._is_wild(hand.win_tile, wildcard)
+    if win_wild and ctx.win_by != "self_draw" and not ev._wild_claims:
+        return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
+    held = ev.split(hand.concealed, wildcard)
+    facts = HandFacts(
+        wildcards=held.wilds + win_wild,
+        wildcards_held=held.wilds,
+        win_tile_wild=win_wild,
+        suits_in_set=ev._suits_in_set,
+        win_tile=hand.win_tile,
+        winds=ctx.winds(ev.ruleset.players),
+        flowers=ctx.flowers,
+        held=tuple(hand.concealed),
+        melds=len(hand.melds),
+        won_on_discard=ctx.win_by != "self_draw",
+        won_triplet_exposed=ev.ruleset.scoring.won_triplet == "exposed",
+        waiting=lambda: waiting_tiles(ev, hand.concealed, hand.melds, wildcard),
+        wild_kinds=ev.wild_kinds(wildcard) if ev._fixed else None,
+    )
+    exposed = len(hand.melds)
+    by_shape, active = ev._for_context(ctx, facts)
+    waits_ok = {
+        p.name for p in ev.wait_patterns
+        if p.name in active and any(wait_holds(held, exposed, w) for w in p.waits)
+    }
+    full = ev.split([*hand.concealed, hand.win_tile], wildcard)
+    best: tuple | None = None
+    for shape, candidates in by_shape:
+        if not ev._could_be(full, hand, shape):
+            continue
+        todo = [p for p in candidates if not p.waits or p.name in waits_ok]
+        if not any(p.makes_win for p in todo):
+            continue
+        for reading in readings(full, hand.melds, shape, ev.kinds):
+            result = ev._judge(reading, todo, facts, wildcard)
+            if result is None:
+                continue
+            points, picked = result
+            key = (-points, ev.tie_key(picked))
+            if best is None or key < best[0]:
+                best = (key, reading, picked, points)
+    if best is None:
+        return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+    _, reading, picked, points = best
+    return ev._finish(reading, picked, points, wildcard)
+
+
+def waiting_tiles(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+                  wildcard: Tile | None = None) -> int:
+    """``Evaluator.waiting_tiles`` before it skipped lone kinds: every kind, split afresh."""
+    shapes = [s for s in ev.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+    n = 0
+    for t in ev.kinds:
+        full = ev.split([*concealed, t], wildcard)
+        if any(shape_possible(full, len(melds), s, ev.kinds) for s in shapes):
+            n += 1
+    return n
 
 
 def is_win(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
@@ -39,7 +110,7 @@ def is_win(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = N
         held = ev.split(hand.concealed, wildcard)
         if not any(wait_holds(held, exposed, w) for p in ev.wait_patterns for w in p.waits):
             return False
-    return ev._score(hand, ctx, wildcard).win
+    return score(ev, hand, ctx, wildcard).win
 
 
 def waits(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),

@@ -1,0 +1,154 @@
+"""Differential test: the scoring's reading search against the slow reference.
+
+``Evaluator.score`` judges only the readings that can decide the result (one reading
+when no pattern looks at it; groups of wildcards alone read as one kind per class of
+kinds the patterns can't tell apart). ``tests/slow_reference.py`` keeps the previous
+algorithm, which judges every reading of every shape. Both must give identical
+results — win or not and why, patterns with their points and times, points, payments
+and the call — on hands of every shipped ruleset, the purpose-made ones under
+``tests/rulesets`` and ``tests/data/scoring``, with 0–4 wildcards, exposed melds and
+kongs, every win context and flag (the hands of ``test_fast_paths.random_case``).
+
+``MJ_SCORING_HANDS`` sets the hands per ruleset: 1,000 by default (CI time), 10,000
+for the full check (``MJ_SCORING_HANDS=10000 python -m pytest tests/test_scoring_reference.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+import slow_reference as ref
+from test_fast_paths import RULESETS, _complete, random_case
+
+from mjframework.errors import HandError
+from mjframework.hand import Hand, WinContext, check_hand
+from mjframework.ruleset import load_ruleset
+from mjframework.scoring import Evaluator, Result, Score
+
+HERE = Path(__file__).resolve().parent
+HANDS = int(os.environ.get("MJ_SCORING_HANDS", "1000"))
+ALL = [*RULESETS, str(HERE / "data" / "scoring" / "wild-measures.yaml")]
+
+
+def _reference(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: int | None) -> Result:
+    score = ref.score(ev, hand, ctx, wildcard)
+    if not score.win:
+        return Result(score, None)
+    return Result(score, ev.settle(hand, ctx, score), ev.call(ctx, score))
+
+
+def _facts(r: Result) -> tuple:
+    s: Score = r.score
+    return (s.win, s.reason, s.points, s.uncapped, s.wildcard,
+            [(p.name, p.points, p.times) for p in s.patterns], r.payments, r.call)
+
+
+def _winning(ev: Evaluator, rng: random.Random) -> tuple[Hand, WinContext, int | None]:
+    """random_case, with hands the engine can win (the rest of the time) preferred 3 to 1."""
+    for _ in range(4):
+        hand, ctx, wildcard = random_case(ev, rng)
+        if ev.is_win(hand, ctx, wildcard):
+            break
+    return hand, ctx, wildcard
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_score_matches_reference(rid: str) -> None:
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"score {Path(rid).stem}")
+    wins = wild = 0
+    for i in range(HANDS):
+        hand, ctx, wildcard = _winning(ev, rng)
+        want = _reference(ev, hand, ctx, wildcard)
+        got = ev.evaluate(hand, ctx, wildcard)
+        assert _facts(got) == _facts(want), (i, hand, ctx, wildcard)
+        if got.score.win:
+            # The reading reported is one of the hand's readings and judges to the same result.
+            assert got.score.reading is not None
+            wins += 1
+            wild += any(t in ev.wild_kinds(got.score.wildcard) for t in (*hand.concealed, hand.win_tile))
+    assert wins > HANDS // 20, wins
+    if ev.ruleset.wildcard is not None:
+        assert wild > HANDS // 20, wild
+
+
+def _free_group_case(ev: Evaluator, rng: random.Random) -> tuple[Hand, WinContext, int | None]:
+    """A complete concealed hand with one whole meld (and sometimes one more tile) turned into
+    wildcards: the reading search's classes of kinds decide what that meld is read as."""
+    _hand, ctx, wildcard = random_case(ev, rng)  # a context and a wildcard
+    wild = sorted(ev.wild_kinds(ev.wildcard_from(wildcard) if wildcard is not None else None))
+    kinds = [k for k in ev.kinds if k not in wild and k != ev.stand_in_for(wildcard)]
+    while True:
+        pool = [t for t in ev.ruleset.tileset.full_wall() if t in kinds]
+        rng.shuffle(pool)
+        tiles = _complete(rng, pool, kinds, 4)
+        if tiles is None:
+            continue
+        tiles[:3] = [rng.choice(wild)] * 3  # the first meld _complete took
+        if rng.random() < 0.5:
+            tiles[rng.randrange(3, 14)] = rng.choice(wild)
+        rng.shuffle(tiles)
+        hand = Hand(tuple(tiles[:-1]), (), tiles[-1])
+        try:
+            check_hand(hand, ev.ruleset, wildcard)
+        except HandError:
+            continue
+        return hand, ctx, wildcard
+
+
+WILD = ["yongzhou-wangba", "yongzhou-huandiao", str(HERE / "rulesets" / "hongzhong.yaml"),
+        str(HERE / "data" / "scoring" / "wild-measures.yaml")]
+
+
+@pytest.mark.parametrize("rid", WILD, ids=lambda r: Path(r).stem)
+def test_wildcard_meld_matches_reference(rid: str) -> None:
+    """Hands whose wildcards make up a whole group: what it stands for is where the search
+    reads one kind per class."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"free groups {Path(rid).stem}")
+    wins = 0
+    for i in range(max(HANDS // 2, 100)):
+        hand, ctx, wildcard = _free_group_case(ev, rng)
+        want = _reference(ev, hand, ctx, wildcard)
+        got = ev.evaluate(hand, ctx, wildcard)
+        assert _facts(got) == _facts(want), (i, hand, ctx, wildcard)
+        wins += got.score.win
+    assert wins > HANDS // 10, wins
+
+
+@pytest.mark.parametrize("rid", WILD, ids=lambda r: Path(r).stem)
+def test_first_reading_and_visit_agree_with_every_reading(rid: str) -> None:
+    """``readings(first=True)`` finds a reading exactly when there is one, and it is one of
+    them; ``visit`` sees every reading (until it stops the search)."""
+    from mjframework.readings import readings
+
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"first {Path(rid).stem}")
+    for i in range(max(HANDS // 4, 100)):
+        hand, _ctx, wildcard = _free_group_case(ev, rng) if i % 2 else random_case(ev, rng)
+        full = ev.split([*hand.concealed, hand.win_tile], wildcard)
+        for shape in ev.shapes:
+            every = readings(full, hand.melds, shape, ev.kinds)
+            first = readings(full, hand.melds, shape, ev.kinds, first=True)
+            assert bool(first) == bool(every), (i, hand, wildcard, shape)
+            assert len(first) <= 1 or shape.kind not in ("standard", "pairs")
+            canon = {tuple(sorted(r.groups, key=repr)) for r in every}
+            assert all(tuple(sorted(r.groups, key=repr)) in canon for r in first), (i, hand, wildcard, shape)
+            seen: list = []
+            readings(full, hand.melds, shape, ev.kinds, visit=lambda r, seen=seen: seen.append(r) is not None)
+            assert {tuple(sorted(r.groups, key=repr)) for r in seen} == canon, (i, hand, wildcard, shape)
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_waiting_tiles_matches_reference(rid: str) -> None:
+    """The `waiting_tiles` measure (kinds that complete the held tiles) skips lone kinds; the
+    count is the one every kind gives."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"waiting {Path(rid).stem}")
+    for i in range(max(HANDS // 2, 100)):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        want = ref.waiting_tiles(ev, hand.concealed, hand.melds, wildcard)
+        assert ev.waiting_tiles(hand.concealed, hand.melds, wildcard) == want, (i, hand, wildcard)
