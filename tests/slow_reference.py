@@ -22,7 +22,7 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
     """``Evaluator._score`` before the reading search: every reading of every shape is judged."""
     if wildcard is None:
         wildcard = ev._default_wild
-    if not ev.ruleset.win.get(ctx.win_by, False):
+    if not ev.ruleset.win.allows(ctx.win_by):
         return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
     if ev._void_rule and ev.void_refuses(hand, ctx):
         return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
