@@ -30,7 +30,6 @@ import pluggy
 
 from . import hookspecs
 from . import plugins as registry
-from .cli import main
 
 IMPL_ATTR = f"{hookspecs.PROJECT}_impl"  # set by pluggy.HookimplMarker on an @hookimpl function
 SPEC_ATTR = f"{hookspecs.PROJECT}_spec"  # set by pluggy.HookspecMarker on a hook specification
@@ -308,7 +307,7 @@ def _show(r: PluginReport, full_schema: bool) -> None:
         click.echo(f"  problem  {p}")
 
 
-@main.command("plugins")
+@click.command("plugins")
 @click.argument("names", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per plugin.")
 @click.option("--schema", "full_schema", is_flag=True, help="Print each options schema in full.")
