@@ -35,8 +35,10 @@ def _fail(message: str) -> None:
     sys.exit(1)
 
 
-# Commands that live in their own modules, imported only when run or listed (click's
-# "lazily loading subcommands" pattern), so `import mjframework.cli` loads none of them.
+# Every command, as "module:attribute", imported only when run or listed (click's "lazily
+# loading subcommands" pattern): `import mjframework.cli` loads no command module. The group
+# has no eagerly added commands, so tools that read `group.commands` (mkdocs-click) fall back
+# to list_commands/get_command and see them all.
 LAZY_COMMANDS: dict[str, str] = {
     "balance": "mjframework.cli_balance:balance_cmd",
     "conformance": "mjframework.cli_score:conformance",
@@ -48,9 +50,12 @@ LAZY_COMMANDS: dict[str, str] = {
     "play": "mjframework.cli_game:play_cmd",
     "plugins": "mjframework.cli_plugins:plugins_cmd",
     "replay": "mjframework.cli_agents:replay_cmd",
+    "rulesets": "mjframework.cli:rulesets_cmd",
+    "schema": "mjframework.cli:schema_cmd",
     "score": "mjframework.cli_score:score",
     "serve": "mjframework.cli_serve:serve",
     "simulate": "mjframework.cli_game:simulate_cmd",
+    "validate": "mjframework.cli:validate",
 }
 
 
@@ -104,7 +109,7 @@ def main(trace_hooks: bool) -> None:
         set_hook_tracing(lambda line: click.echo(line, err=True))
 
 
-@main.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=InputPath(path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per file: file, ok, kind (ruleset/fragment), summary, problems.")
@@ -152,7 +157,7 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(1)
 
 
-@main.command("rulesets")
+@click.command("rulesets")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per ruleset.")
 def rulesets_cmd(as_json: bool) -> None:
     """List the rulesets: built-in, and those of installed ruleset packages (where each comes from).
@@ -192,7 +197,7 @@ def rulesets_cmd(as_json: bool) -> None:
         sys.exit(1)
 
 
-@main.command("schema")
+@click.command("schema")
 @click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True),
               help="Write to this file (`-`: standard output).")
 @click.option("--conformance", is_flag=True,
