@@ -10,12 +10,10 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from .hand import FLAGS as FLAGS
+from .hand import WIN_BY as WIN_BY
 from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 
-# Win contexts and flags (conformance FORMAT.md uses the same words).
-WIN_BY = ("self_draw", "discard", "robbed_kong")
-FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard",
-         "last_copy")
 MELD_KINDS = ("chow", "pung", "kong", "added-kong", "concealed-kong")
 
 
