@@ -42,14 +42,14 @@ from .fileio import write_atomic
 from .simulate import (
     SimSpec,
     Stats,
-    _abandoned_game,
-    _chunks,
-    _load,
-    _options_key,
-    _worker_init,
+    abandoned_game,
+    game_chunks,
     kill_pool,
+    load_cached,
+    options_key,
     parse_bots,
     play_game,
+    worker_init,
 )
 
 
@@ -92,7 +92,7 @@ class ChunkResult:
 
 def balance_chunk(spec: SimSpec, games: Sequence[int]) -> ChunkResult:
     """Play ``games`` in order (the unit of work of every runner; picklable, importable)."""
-    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
+    rs, _ = load_cached(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     tap = _PaidTap()
     for g in games:
@@ -145,7 +145,7 @@ class BalanceResult:
         return {"ruleset": self.ruleset_id, "name": self.ruleset_name, "seed": self.spec.seed,
                 "hands_asked": self.spec.hands, "bots": list(self.spec.bots),
                 "hands_per_game": self.spec.hands_per_game, "preset": self.spec.preset,
-                "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+                "options": load_cached(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
                 "runner": self.runner, "seconds": round(self.seconds, 3), "partial": self.partial,
                 **self.numbers(),
                 "rows": [{"index": r.index, "name": r.name, "count": r.count,
@@ -207,9 +207,9 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         raise BalanceError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise BalanceError(f"workers must be positive, got {workers}")
-    rs, _ = _load(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
+    rs, _ = load_cached(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=_options_key(options), preset=preset)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()
@@ -227,7 +227,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         try:
             remote = ray.remote(balance_chunk)
             ncpus = max(int(ray.cluster_resources().get("CPU", 0)), 1)
-            partial = _run_windowed(spec, _chunks(spec.games, ncpus),
+            partial = _run_windowed(spec, game_chunks(spec.games, ncpus),
                                     lambda g: _RayFuture(ray, remote.remote(spec, g)), ncpus * 3, merge)
         finally:
             if owned:
@@ -237,7 +237,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         runner = f"dask cluster {_address(client)}"
         try:
             nthreads = sum(client.nthreads().values()) or workers
-            partial = _run_windowed(spec, _chunks(spec.games, max(nthreads, 1)),
+            partial = _run_windowed(spec, game_chunks(spec.games, max(nthreads, 1)),
                                     lambda g: client.submit(balance_chunk, spec, g, pure=False),
                                     max(nthreads, 1) * 3, merge)
         finally:
@@ -254,7 +254,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         runner = f"{workers} worker processes"
         pools = _Pools(spec, workers, rs.players)
         try:
-            partial = _run_windowed(spec, _chunks(spec.games, workers), pools.submit, workers * 3, merge,
+            partial = _run_windowed(spec, game_chunks(spec.games, workers), pools.submit, workers * 3, merge,
                                     harvest=True)
         finally:
             pools.close()  # after a harvest, nothing is left to wait for; a hung hand is killed
@@ -273,7 +273,7 @@ class _Pools:
 
     def __init__(self, spec: SimSpec, workers: int, players: int) -> None:
         self.spec, self.workers, self.players = spec, workers, players
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_init)
 
     def submit(self, games: list[int]) -> _Resilient:
         try:
@@ -285,16 +285,16 @@ class _Pools:
     def replay(self, games: list[int]) -> ChunkResult:
         if getattr(self.pool, "_broken", False):
             kill_pool(self.pool)
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_init)
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init)
         stats, paid = Stats(self.players), 0
         for g in games:
-            one = ProcessPoolExecutor(max_workers=1, initializer=_worker_init)
+            one = ProcessPoolExecutor(max_workers=1, initializer=worker_init)
             try:
                 r = one.submit(balance_chunk, self.spec, [g]).result()
                 stats.merge(r.stats)
                 paid += r.paid
             except BrokenProcessPool:
-                stats.merge(_abandoned_game(self.spec, g, self.players, "worker process died", None))
+                stats.merge(abandoned_game(self.spec, g, self.players, "worker process died", None))
             finally:
                 kill_pool(one)
         return ChunkResult(list(games), stats, paid)
