@@ -162,9 +162,8 @@ def _try_instance(name: str, cls: type, schema: dict[str, Any] | None, report: P
 
 def inspect_plugin(name: str) -> PluginReport:
     """Everything ``mj plugins`` shows about ``name``; never raises for a broken plugin."""
-    eps = registry._entry_point_plugins()
-    ep = eps.get(name)
-    registered = registry._registered.get(name)
+    ep = registry.plugin_entry_point(name)
+    registered = registry.registered_plugin(name)
     if registered is not None:
         report = PluginReport(name, "registered",
                               f"{registered.__module__}:{registered.__qualname__}")
