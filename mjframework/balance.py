@@ -40,10 +40,10 @@ from .runner import ProcessPool, run_alone, run_windowed
 from .simulate import (
     SimSpec,
     Stats,
-    _abandoned_game,
-    _chunks,
-    _load,
-    _options_key,
+    abandoned_game,
+    game_chunks,
+    load_cached,
+    options_key,
     parse_bots,
     play_game,
     shared_with_workers,
@@ -89,7 +89,7 @@ class ChunkResult:
 
 def balance_chunk(spec: SimSpec, games: Sequence[int]) -> ChunkResult:
     """Play ``games`` in order (the unit of work of every runner; picklable, importable)."""
-    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
+    rs, _ = load_cached(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     tap = _PaidTap()
     for g in games:
@@ -142,7 +142,7 @@ class BalanceResult:
         return {"ruleset": self.ruleset_id, "name": self.ruleset_name, "seed": self.spec.seed,
                 "hands_asked": self.spec.hands, "bots": list(self.spec.bots),
                 "hands_per_game": self.spec.hands_per_game, "preset": self.spec.preset,
-                "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+                "options": load_cached(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
                 "runner": self.runner, "seconds": round(self.seconds, 3), "partial": self.partial,
                 **self.numbers(),
                 "rows": [{"index": r.index, "name": r.name, "count": r.count,
@@ -204,9 +204,9 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         raise BalanceError(f"hands per game must be positive, got {hands_per_game}")
     if workers <= 0:
         raise BalanceError(f"workers must be positive, got {workers}")
-    rs, _ = _load(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
+    rs, _ = load_cached(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=_options_key(options), preset=preset)
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()
@@ -227,7 +227,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         try:
             remote = ray.remote(balance_chunk)
             ncpus = max(int(ray.cluster_resources().get("CPU", 0)), 1)
-            stopped = run_windowed(_chunks(spec.games, ncpus),
+            stopped = run_windowed(game_chunks(spec.games, ncpus),
                                    lambda g: _RayFuture(ray, remote.remote(spec, g)), ncpus * 3, merged,
                                    on_interrupt="stop")
         finally:
@@ -238,7 +238,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         runner = f"dask cluster {_address(client)}"
         try:
             nthreads = sum(client.nthreads().values()) or workers
-            stopped = run_windowed(_chunks(spec.games, max(nthreads, 1)),
+            stopped = run_windowed(game_chunks(spec.games, max(nthreads, 1)),
                                    lambda g: client.submit(balance_chunk, spec, g, pure=False),
                                    max(nthreads, 1) * 3, merged, on_interrupt="stop")
         finally:
@@ -256,7 +256,7 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
         with shared_with_workers(spec):
             pool = ProcessPool(partial(balance_chunk, spec), workers, partial(_replay, spec, rs.players))
             try:
-                stopped = run_windowed(_chunks(spec.games, workers), pool.submit, workers * 3, merged,
+                stopped = run_windowed(game_chunks(spec.games, workers), pool.submit, workers * 3, merged,
                                        on_interrupt="harvest")
             finally:
                 pool.kill()  # after a harvest, nothing is left to wait for; a hung hand is killed
@@ -273,7 +273,7 @@ def _replay(spec: SimSpec, players: int, games: list[int]) -> ChunkResult:
     for g in games:
         r = run_alone(partial(balance_chunk, spec), [g])
         if r is None:
-            stats.merge(_abandoned_game(spec, g, players, "worker process died", None))
+            stats.merge(abandoned_game(spec, g, players, "worker process died", None))
         else:
             stats.merge(r.stats)
             paid += r.paid

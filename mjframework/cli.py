@@ -17,14 +17,16 @@ for standard input or output wherever a file is read or written.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
 from . import ruleset as rs_mod
+from .cli_common import InputPath, shown
 from .errors import MJError, RulesetError, format_path
 from .fileio import write_atomic
 
@@ -34,80 +36,45 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-# Temporary files standing for standard input → the name messages show instead.
-_STDIN_FILES: dict[str, str] = {}
-
-
-def shown(text: str) -> str:
-    """``text`` with any stdin stand-in file named as ``<stdin>``."""
-    for tmp, name in _STDIN_FILES.items():
-        text = text.replace(tmp, name)
-    return text
-
-
-def stdin_to_file(ctx: click.Context | None = None) -> Path:
-    """Standard input saved as a YAML file (removed when the command ends), for ``-`` as an input.
-
-    Relative ``extends`` / ``ruleset:`` references in it resolve from the current folder.
-    """
-    import shutil
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="mj-stdin-"))
-    path = folder / "stdin.yaml"
-    path.write_text(click.get_text_stream("stdin").read(), encoding="utf-8")
-    _STDIN_FILES[str(path)] = "<stdin>"
-    ctx = ctx or click.get_current_context(silent=True)
-    if ctx is not None:
-        ctx.call_on_close(lambda: shutil.rmtree(folder, ignore_errors=True))
-    return path
-
-
-class RulesetRef(click.ParamType):
-    """A ruleset id or path; ``-`` reads the ruleset's YAML from standard input."""
-
-    name = "RULESET"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and value == "-":
-            return str(stdin_to_file(ctx))
-        return value
-
-
-class InputPath(click.Path):
-    """A file or folder to read; ``-`` is standard input (saved to a temporary file)."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and value == "-":
-            return stdin_to_file(ctx)
-        return super().convert(value, param, ctx)
-
-
-RULESET = RulesetRef()
-
-
-def option_flags(f: Any) -> Any:
-    """``--set NAME=VALUE`` (repeat) and ``--preset NAME``: a ruleset's declared house-rule options."""
-    f = click.option("--preset", "preset", metavar="NAME",
-                     help="Play with one of the ruleset's presets (a named set of options).")(f)
-    f = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                     help="Set one of the ruleset's options (repeat); `mj doc` lists them.")(f)
-    return f
-
-
-def parse_sets(sets: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """``("birds=4", ...)`` → ``{"birds": "4"}``; a malformed item is a user error (exit 1)."""
-    out: dict[str, str] = {}
-    for item in sets:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise MJError(f"--set {item!r}: write NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
+# Every command, as "module:attribute", imported only when run or listed (click's "lazily
+# loading subcommands" pattern): `import mjframework.cli` loads no command module. The group
+# has no eagerly added commands, so tools that read `group.commands` (mkdocs-click) fall back
+# to list_commands/get_command and see them all.
+LAZY_COMMANDS: dict[str, str] = {
+    "balance": "mjframework.cli_balance:balance_cmd",
+    "conformance": "mjframework.cli_score:conformance",
+    "diff": "mjframework.cli_design:diff",
+    "doc": "mjframework.cli_doc:doc",
+    "lint": "mjframework.cli_lint:lint",
+    "match": "mjframework.cli_agents:match_cmd",
+    "new-variant": "mjframework.cli_design:new_variant",
+    "play": "mjframework.cli_game:play_cmd",
+    "plugins": "mjframework.cli_plugins:plugins_cmd",
+    "replay": "mjframework.cli_agents:replay_cmd",
+    "rulesets": "mjframework.cli:rulesets_cmd",
+    "schema": "mjframework.cli:schema_cmd",
+    "score": "mjframework.cli_score:score",
+    "serve": "mjframework.cli_serve:serve",
+    "simulate": "mjframework.cli_game:simulate_cmd",
+    "validate": "mjframework.cli:validate",
+}
 
 
 class _Group(click.Group):
-    """Turns any :class:`MJError` into a message and exit 1 (no traceback)."""
+    """Loads the :data:`LAZY_COMMANDS` on demand; turns any :class:`MJError` into a message and exit 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = LAZY_COMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module, _, attr = target.partition(":")
+        command = getattr(importlib.import_module(module), attr)
+        if not isinstance(command, click.Command):  # pragma: no cover - a wrong table entry
+            raise TypeError(f"{target} is not a click command")
+        return command
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -143,7 +110,7 @@ def main(trace_hooks: bool) -> None:
         set_hook_tracing(lambda line: click.echo(line, err=True))
 
 
-@main.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=InputPath(path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per file: file, ok, kind (ruleset/fragment), summary, problems.")
@@ -191,7 +158,7 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(1)
 
 
-@main.command("rulesets")
+@click.command("rulesets")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per ruleset.")
 def rulesets_cmd(as_json: bool) -> None:
     """List the rulesets: built-in, and those of installed ruleset packages (where each comes from).
@@ -231,7 +198,7 @@ def rulesets_cmd(as_json: bool) -> None:
         sys.exit(1)
 
 
-@main.command("schema")
+@click.command("schema")
 @click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True),
               help="Write to this file (`-`: standard output).")
 @click.option("--conformance", is_flag=True,
@@ -251,25 +218,6 @@ def schema_cmd(output: Path | None, conformance: bool) -> None:
     else:
         click.echo(text, nl=False)
 
-
-def _register_more() -> None:
-    """Commands that live in their own modules."""
-    # Imported for their side effect: they register `score`, `conformance`,
-    # `simulate`, `play` and `plugins` on this group.
-    from . import (  # noqa: F401
-        cli_agents,
-        cli_balance,
-        cli_design,
-        cli_doc,
-        cli_game,
-        cli_lint,
-        cli_plugins,
-        cli_score,
-        cli_serve,
-    )
-
-
-_register_more()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

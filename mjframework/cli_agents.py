@@ -7,11 +7,10 @@ import sys
 
 import click
 
-from .cli import main
 from .cli_game import _int, bot_timeout_seconds
 
 
-@main.command("match")
+@click.command("match")
 @click.argument("ruleset")
 @click.option("--seats", required=True, metavar="P1,P2,…",
               help="One player per seat: built-in bots (greedy, random) or the names of --bot programs.")
@@ -50,7 +49,7 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
     click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.table())
 
 
-@main.command("replay")
+@click.command("replay")
 @click.argument("log", type=click.Path(dir_okay=False))
 @click.option("--hand", "hand", default="0", show_default=True, metavar="N",
               help="Which hand of the log (0 = the first).")

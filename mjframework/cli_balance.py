@@ -7,11 +7,11 @@ import sys
 
 import click
 
-from .cli import RULESET, main, option_flags, parse_sets
+from .cli_common import RULESET, option_flags, parse_sets
 from .cli_game import _hands_and_seed, _int, _progress
 
 
-@main.command("balance")
+@click.command("balance")
 @click.argument("ruleset", type=RULESET)
 @click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from . import ruleset as rs_mod
-from .cli import RULESET, main
+from .cli_common import RULESET
 from .diff import diff_rulesets, render_text
 
 
-@main.command()
+@click.command()
 @click.argument("a", type=RULESET)
 @click.argument("b", type=RULESET)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of text.")
@@ -33,7 +33,7 @@ def diff(a: str, b: str, as_json: bool) -> None:
         click.echo(render_text(d))
 
 
-@main.command("new-variant")
+@click.command("new-variant")
 @click.argument("name")
 @click.option("--base", "-b", required=True, metavar="ID",
               help="The ruleset the new one extends (any id `mj rulesets` lists).")

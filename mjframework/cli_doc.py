@@ -6,12 +6,13 @@ from pathlib import Path
 
 import click
 
-from .cli import RULESET, main, option_flags, parse_sets, write_atomic
+from .cli_common import RULESET, option_flags, parse_sets
+from .fileio import write_atomic
 from .rulecard import build_card, render
 from .ruleset import load_ruleset
 
 
-@main.command()
+@click.command()
 @click.argument("ruleset", type=RULESET)
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown (compact + Chinese tile names) or one self-contained HTML file (emoji tiles).")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import RULESET, main, option_flags, parse_sets
+from .cli_common import RULESET, option_flags, parse_sets
 from .errors import MJError
 
 # Hands before a progress bar is worth showing (and only when stderr is a terminal).
@@ -77,7 +77,7 @@ def _progress(hands: int) -> Iterator:
         yield bar.update
 
 
-@main.command("simulate")
+@click.command("simulate")
 @click.argument("ruleset", type=RULESET)
 @click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
 @click.option("--seed", "-s", "seed", metavar="S",
@@ -185,7 +185,7 @@ def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
         convert_log(src, dst, seat)
 
 
-@main.command("play")
+@click.command("play")
 @click.argument("ruleset", type=RULESET)
 @click.option("--seed", "-s", "seed", metavar="S",
               help="Seed (integer). Default: a random one, printed so the game can be replayed.")

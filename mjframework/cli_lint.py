@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from .cli import RULESET, main
+from .cli_common import RULESET
 from .errors import MJError
 from .lint import DEFAULT_SAMPLES, NOTES, lint_file
 
 
-@main.command()
+@click.command()
 @click.argument("ruleset", type=RULESET)
 @click.option("--strict", is_flag=True,
               help="Exit 1 when there is any warning not accepted in the ruleset's `lint.accept`.")

@@ -30,7 +30,6 @@ import pluggy
 
 from . import hookspecs
 from . import plugins as registry
-from .cli import main
 
 IMPL_ATTR = f"{hookspecs.PROJECT}_impl"  # set by pluggy.HookimplMarker on an @hookimpl function
 SPEC_ATTR = f"{hookspecs.PROJECT}_spec"  # set by pluggy.HookspecMarker on a hook specification
@@ -163,9 +162,8 @@ def _try_instance(name: str, cls: type, schema: dict[str, Any] | None, report: P
 
 def inspect_plugin(name: str) -> PluginReport:
     """Everything ``mj plugins`` shows about ``name``; never raises for a broken plugin."""
-    eps = registry._entry_point_plugins()
-    ep = eps.get(name)
-    registered = registry._registered.get(name)
+    ep = registry.plugin_entry_point(name)
+    registered = registry.registered_plugin(name)
     if registered is not None:
         report = PluginReport(name, "registered",
                               f"{registered.__module__}:{registered.__qualname__}")
@@ -308,7 +306,7 @@ def _show(r: PluginReport, full_schema: bool) -> None:
         click.echo(f"  problem  {p}")
 
 
-@main.command("plugins")
+@click.command("plugins")
 @click.argument("names", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per plugin.")
 @click.option("--schema", "full_schema", is_flag=True, help="Print each options schema in full.")

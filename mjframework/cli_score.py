@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .cli import RULESET, InputPath, main, option_flags, parse_sets, shown
+from .cli_common import RULESET, InputPath, option_flags, parse_sets, shown
 from .conformance import (
     conformance_files,
     context_value,
@@ -44,7 +44,7 @@ def _tile_opt(value: str | None, what: str) -> int | None:
         raise HandError(f"{what} {value!r}: {e.reason}") from None
 
 
-@main.command()
+@click.command()
 @click.argument("ruleset", type=RULESET)
 @click.argument("hand")
 @click.option("--win-tile", "-t", help="The winning tile (8p, 八筒); not with --opening.")
@@ -246,7 +246,7 @@ def _reading_text(result, lang: str = "zh") -> str:
     return " ".join(parts)
 
 
-@main.command()
+@click.command()
 @click.argument("paths", nargs=-1, type=InputPath(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")

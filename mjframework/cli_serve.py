@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .cli import main, option_flags, parse_sets
+from .cli_common import option_flags, parse_sets
 
 
-@main.command()
+@click.command()
 @click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0 picks a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,

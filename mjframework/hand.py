@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import HandError
 from .kinds import CLAIMED_MELDS, KONG_MELDS, MeldKind
-from .model import FLAGS, WIN_BY, Ruleset
 from .tiles import (
     HONOR_BASE as WIND_BASE,
 )
@@ -27,6 +26,14 @@ from .tiles import (
     tile_code,
     tile_name,
 )
+
+if TYPE_CHECKING:  # only annotations: the ruleset model (mjframework.model) sits above hands
+    from .model import Ruleset
+
+# Win contexts and flags (the conformance format uses the same words).
+WIN_BY = ("self_draw", "discard", "robbed_kong")
+FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard",
+         "last_copy")
 
 # Plain str values: ``Meld.claimed`` / ``is_kong`` run in the scorer's hot path.
 CLAIMED_KINDS = tuple(m.value for m in CLAIMED_MELDS)

@@ -427,11 +427,11 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     the human (from seat 0 with ``watch``); each decision waits at most
     ``bot_timeout`` seconds.
     """
-    from .simulate import _load
+    from .simulate import load_cached
 
     console = console or Console()
     echo = console.echo
-    rs, ev = _load(ruleset_ref, options, preset)
+    rs, ev = load_cached(ruleset_ref, options, preset)
     recorder = ScoreRecorder(ev)
     human = HumanPlayer(console, 0)
     me = None if watch else 0

@@ -375,7 +375,7 @@ def _excludes_list(rs: Ruleset, p: Pattern) -> list[Any]:
 def _base_data(path: Path, own: Any) -> tuple[Any, list[Problem]]:
     """What ``path`` extends, merged, as the loader merges it.
 
-    Uses the loader's own chain loading (``ruleset._load_chain`` / ``_merge``):
+    Uses the loader's own chain loading (``ruleset.load_chain`` / ``merge_data``):
     the loader has no public "load what this file extends" yet.
     """
     from . import ruleset as rs_mod
@@ -391,9 +391,9 @@ def _base_data(path: Path, own: Any) -> tuple[Any, list[Problem]]:
             target = rs_mod.resolve_ruleset_ref(ref, path.parent)
         except FileNotFoundError:
             continue
-        base = rs_mod._load_chain(target, problems, (path.resolve(),))
+        base = rs_mod.load_chain(target, problems, (path.resolve(),))
         if isinstance(base, dict):
-            merged = rs_mod._merge(merged, base)
+            merged = rs_mod.merge_data(merged, base)
     return merged, problems
 
 
@@ -446,10 +446,10 @@ def lint_overrides(path: str | Path) -> list[LintWarning]:
 def stale_options(rs: Ruleset) -> list[LintWarning]:
     """Inherited options whose default this ruleset no longer has."""
     from . import options as option_mod
-    from .ruleset import _merge
+    from .ruleset import merge_data
 
     problems: list[Problem] = []
-    option_mod.check_defaults(rs.data, rs.option_decls, _merge, problems)  # type: ignore[arg-type]
+    option_mod.check_defaults(rs.data, rs.option_decls, merge_data, problems)  # type: ignore[arg-type]
     return [LintWarning("stale-option", q.location, q.path, q.message, [str(q.path[1])])
             for q in problems if len(q.path) > 1]
 

@@ -22,7 +22,7 @@ from .bots import BOTS
 from .errors import MJError
 from .events import fan_out
 from .game import Game
-from .simulate import _load, hand_seed
+from .simulate import hand_seed, load_cached
 
 
 class MatchError(MJError):
@@ -105,7 +105,7 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
     """Play ``hands`` hands between ``seats`` (built-in bot names or the names of ``bots``)."""
     from .extbot import ExternalBot
 
-    rs, ev = _load(ruleset_ref)
+    rs, ev = load_cached(ruleset_ref)
     n = rs.players
     if len(seats) != n:
         raise MatchError(f"--seats: {rs.id} needs {n} players, got {len(seats)} ({', '.join(seats)})")

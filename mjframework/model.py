@@ -13,13 +13,12 @@ from itertools import pairwise
 from typing import Any, Literal, Self
 
 from . import kinds as _kinds
+from .hand import FLAGS as FLAGS
+from .hand import WIN_BY as WIN_BY
 from .options import Option, Preset
 from .tiles import Tile, TileSet, is_honor, rank_of, suit_of
 
-# Win contexts and flags (conformance FORMAT.md uses the same words).
-WIN_BY = ("self_draw", "discard", "robbed_kong")
-FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard",
-         "last_copy")
+# Meld kinds as the YAML writes them.
 MELD_KINDS = tuple(_kinds.MeldKind)
 
 

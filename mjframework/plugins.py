@@ -64,6 +64,16 @@ def _entry_point_plugins() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+def plugin_entry_point(name: str) -> Any | None:
+    """The installed entry point named ``name`` (None if there is none)."""
+    return _entry_point_plugins().get(name)
+
+
+def registered_plugin(name: str) -> type | None:
+    """The class :func:`register_plugin` made available as ``name`` (None if none)."""
+    return _registered.get(name)
+
+
 def available_plugins() -> dict[str, type]:
     """Every installed plugin class that loads, by name (see ``mj plugins`` for broken ones)."""
     out: dict[str, type] = {}

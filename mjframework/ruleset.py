@@ -417,7 +417,7 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
 # extends
 
 
-def _merge(base: Any, over: Any, key: str | None = None) -> Any:
+def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
     if isinstance(base, dict) and isinstance(over, dict):
         out = SourceMap()
         out.location = getattr(over, "location", None) or getattr(base, "location", None)
@@ -426,7 +426,7 @@ def _merge(base: Any, over: Any, key: str | None = None) -> Any:
                 if src is over and v is None and k in out:
                     del out[k]
                     continue
-                out[k] = _merge(out[k], v, k) if (src is over and k in out) else v
+                out[k] = merge_data(out[k], v, k) if (src is over and k in out) else v
                 if isinstance(src, SourceMap):
                     out.locations[k] = src.locations.get(k)
                     out.key_locations[k] = src.key_locations.get(k)
@@ -481,7 +481,7 @@ def _confined(ref: str, base_dir: Path, roots: tuple[Path, ...]) -> Path | None:
     return target
 
 
-def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None
+def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None
                 ) -> Any:
     """Load ``path`` with everything it extends merged in (base first), each file once per load."""
     load = load or _Load()
@@ -538,9 +538,9 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], lo
             problems.append(Problem(loc, where, f"more than {MAX_FILES} files in one `extends` graph "
                                     "(see docs/limits.md)"))
             continue
-        base = _load_chain(target, problems, (*stack, real), load)
+        base = load_chain(target, problems, (*stack, real), load)
         if isinstance(base, dict):
-            merged = _merge(merged, base)
+            merged = merge_data(merged, base)
     own = SourceMap()
     own.location = getattr(data, "location", None)
     for k, v in data.items():
@@ -553,7 +553,7 @@ def _load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], lo
     for k in ("id", "fragment"):
         if k in merged and k not in own:
             del merged[k]
-    result = _merge(merged, own)
+    result = merge_data(merged, own)
     load.done[real] = result
     return result
 
@@ -1224,7 +1224,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     """
     p = Path(path)
     problems: list[Problem] = []
-    data = _load_chain(p, problems, (), _Load(roots))
+    data = load_chain(p, problems, (), _Load(roots))
     if not isinstance(data, SourceMap):
         return None, problems
     opts, presets = option_mod.declared(data, problems)
@@ -1232,7 +1232,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     chosen = {name: o.default for name, o in opts.items()}
     if not problems and (options or preset):
         chosen = option_mod.choose(opts, presets=presets, preset=preset, sets=options)
-        data = option_mod.apply(data, opts, chosen, _merge,
+        data = option_mod.apply(data, opts, chosen, merge_data,
                                 option_mod.explicit_names(presets, preset, options))
     # The merged result must be schema-valid too (an override can break a base).
     if not problems:
@@ -1261,7 +1261,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         _guard(b.table_checks, tileset)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
         stale: list[Problem] = []
-        option_mod.check_defaults(as_written, opts, _merge, stale)
+        option_mod.check_defaults(as_written, opts, merge_data, stale)
         # Options declared in this very file must be right; inherited ones are `mj lint`'s business.
         problems.extend(q for q in stale if q.location is None or q.location.file == str(p))
     # This file's problems first, in file order; then those in files it extends.

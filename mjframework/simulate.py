@@ -268,7 +268,7 @@ class SimSpec:
         out: Event = {"type": "simulation", "format": LOG_FORMAT, "ruleset": ruleset_id, "seed": self.seed,
                       "hands": self.hands, "hands_per_game": self.hands_per_game, "bots": list(self.bots)}
         if self.options or self.preset:
-            rs, _ = _load(self.ruleset, self.options, self.preset)
+            rs, _ = load_cached(self.ruleset, self.options, self.preset)
             out["options"] = rs.options
             if self.preset:
                 out["preset"] = self.preset
@@ -278,14 +278,14 @@ class SimSpec:
 _EVALUATORS: dict[tuple, tuple[Ruleset, Evaluator]] = {}
 
 
-def _options_key(options: Any) -> tuple[tuple[str, str], ...]:
+def options_key(options: Any) -> tuple[tuple[str, str], ...]:
     items = options.items() if isinstance(options, dict) else options or ()
     return tuple(sorted((str(k), str(v)) for k, v in items))
 
 
-def _load(ref: str, options: Any = (), preset: str | None = None) -> tuple[Ruleset, Evaluator]:
+def load_cached(ref: str, options: Any = (), preset: str | None = None) -> tuple[Ruleset, Evaluator]:
     """The ruleset (with its chosen options) and an evaluator, once per process."""
-    key = (ref, _options_key(options), preset)
+    key = (ref, options_key(options), preset)
     if key not in _EVALUATORS:
         from .wintable import ensure_tables
 
@@ -359,7 +359,7 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
 
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
     """Play one game (its hands in order), counting into ``stats`` and logging to ``out``."""
-    rs, ev = _load(spec.ruleset, spec.options, spec.preset)
+    rs, ev = load_cached(spec.ruleset, spec.options, spec.preset)
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
@@ -395,7 +395,7 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
 
 def run_chunk(spec: SimSpec, games: Sequence[int], log_path: str | None) -> Stats:
     """Worker entry point: play ``games`` in order; log lines go to ``log_path``."""
-    rs, _ = _load(spec.ruleset, spec.options, spec.preset)
+    rs, _ = load_cached(spec.ruleset, spec.options, spec.preset)
     stats = Stats(rs.players)
     if log_path is None:
         for g in games:
@@ -433,7 +433,7 @@ class SimResult:
         pats = sorted(s.patterns.items(), key=lambda kv: (-kv[1][0], kv[0]))
         return {
             "ruleset": self.ruleset_id,
-            "options": _load(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
+            "options": load_cached(self.spec.ruleset, self.spec.options, self.spec.preset)[0].options,
             "preset": self.spec.preset,
             "seed": self.spec.seed,
             "bots": list(self.spec.bots),
@@ -520,7 +520,7 @@ def _width(text: str) -> int:
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
 
 
-def _chunks(games: int, workers: int) -> list[list[int]]:
+def game_chunks(games: int, workers: int) -> list[list[int]]:
     size = max(1, min(16, games // (workers * 8) or 1))
     return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
 
@@ -543,9 +543,9 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
         raise SimulationError(f"workers must be positive, got {workers}")
     if not hand_timeout >= 0:
         raise SimulationError(f"the hand timeout must be 0 (none) or positive, got {hand_timeout}")
-    rs, _ = _load(ruleset, options, preset)
+    rs, _ = load_cached(ruleset, options, preset)
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
-    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=_options_key(options), preset=preset,
+    spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset,
                    hand_timeout=hand_timeout)
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
@@ -589,7 +589,7 @@ def _run_part(spec: SimSpec, part: tuple[list[int], str | None]) -> Stats:
     return run_chunk(spec, *part)
 
 
-def _abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO[str] | None) -> Stats:
+def abandoned_game(spec: SimSpec, game: int, players: int, reason: str, out: IO[str] | None) -> Stats:
     """Stats (and log lines) for a game whose worker process died: every hand abandoned."""
     stats = Stats(players)
     stats.games = 1
@@ -619,7 +619,7 @@ def _isolated(spec: SimSpec, players: int, part: tuple[list[int], str | None]) -
             try:
                 st = run_alone(partial(_run_part, spec), ([g], sub))
                 if st is None:
-                    st = _abandoned_game(spec, g, players, "worker process died", out)
+                    st = abandoned_game(spec, g, players, "worker process died", out)
                 elif out is not None and sub is not None:
                     with open(sub, encoding="utf-8", newline="\n") as part_file:
                         shutil.copyfileobj(part_file, out)
@@ -642,7 +642,7 @@ def shared_with_workers(spec: SimSpec) -> Iterator[None]:
     collector from writing to them (which would copy them).
     """
     wintable.ensure_tables()
-    _load(spec.ruleset, spec.options, spec.preset)
+    load_cached(spec.ruleset, spec.options, spec.preset)
     gc.freeze()
     try:
         yield
@@ -655,7 +655,7 @@ def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None
     players = stats.players
 
     def parts() -> Iterator[tuple[list[int], str | None]]:
-        for games in _chunks(spec.games, workers):
+        for games in game_chunks(spec.games, workers):
             path = None
             if out is not None:  # each chunk's events, copied into the log in game order
                 if log_path is not None:

@@ -157,10 +157,10 @@ class Session:
     def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
                  speak: bool, speed: float, options: dict[str, Any] | None = None,
                  preset: str | None = None) -> None:
-        from .simulate import _load
+        from .simulate import load_cached
 
         self.app = app
-        self.rs, ev = _load(ruleset_ref, options or (), preset)
+        self.rs, ev = load_cached(ruleset_ref, options or (), preset)
         self.recorder = ScoreRecorder(ev)
         self.seed, self.hands, self.watch = seed, hands, watch
         self.speed = speed

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -85,7 +86,7 @@ REPORTING = ["validate", "rulesets", "score", "conformance", "simulate", "plugin
 
 @pytest.mark.parametrize("name", REPORTING)
 def test_every_reporting_command_has_json(name: str) -> None:
-    cmd = main.commands[name]
+    cmd = main.get_command(click.Context(main), name)
     assert any("--json" in p.opts for p in cmd.params), name
 
 

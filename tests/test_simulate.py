@@ -248,7 +248,7 @@ def test_engine_hand_result_payments_include_opening_declarations() -> None:
     ``make_bots(("greedy",) * 4, 5, 0, 32)``: seat 2 declares an opening win, the hand's
     settlement events sum to [-20, -50, 0, 70] but ``result.payments`` is [0, -10, 10, 0].
     """
-    rs, ev = sim._load("changsha")
+    rs, ev = sim.load_cached("changsha")
     for h in range(200):
         events = Collector()
         game = Game(rs, sim.make_bots(("greedy",) * 4, 5, 0, h), seed=sim.hand_seed(5, 0, h),
@@ -271,7 +271,7 @@ def test_engine_keeps_events_for_an_empty_collector() -> None:
     Collector is falsy, so ``Game(..., emit=Collector())`` silently records nothing.
     (Fix: ``emit if emit is not None else …``.)
     """
-    rs, ev = sim._load("yongzhou-wangba")
+    rs, ev = sim.load_cached("yongzhou-wangba")
     events = Collector()
     Game(rs, sim.make_bots(("greedy",) * 4, 1, 0, 0), seed=1, emit=events, evaluator=ev).play()
     assert events, "a Collector passed as emit= received no events"

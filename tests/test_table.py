@@ -8,7 +8,7 @@ from mjframework.events import Collector
 from mjframework.game import Game
 from mjframework.human import Announcer, Console, HumanPlayer, play_session
 from mjframework.players import Decision, Option
-from mjframework.simulate import _load, hand_seed, make_bots
+from mjframework.simulate import hand_seed, load_cached, make_bots
 from mjframework.table import (
     ScoreRecorder,
     TableState,
@@ -74,7 +74,7 @@ def test_seat_words_and_reasons() -> None:
 
 
 def _play_watched(ruleset: str, seed: int, viewer: int, check) -> Game:
-    rs, ev = _load(ruleset)
+    rs, ev = load_cached(ruleset)
     rec = ScoreRecorder(ev)
     state = TableState(rs.players, viewer, copies=rs.tileset.copies, recorder=rec, stand_in=ev.stand_in_for)
     game: Game | None = None
@@ -162,7 +162,7 @@ def test_ready_waits_is_the_evaluators_answer() -> None:
     from mjframework.hand import WinContext
     from mjframework.tiles import parse_tiles
 
-    _, ev = _load("changsha")
+    _, ev = load_cached("changsha")
     hand = parse_tiles("123m 456m 789p 22s 35s")
     got = ready_waits(ev, hand, [], seat=0, dealer=0, players=4, wildcard=None)
     assert got == [T("4s")]
@@ -221,7 +221,7 @@ def test_line_mode_speaks_chinese_and_names_seats_relatively() -> None:
 
 
 def test_announcer_shows_a_wins_reading_with_the_wildcards() -> None:
-    rs, ev = _load("yongzhou-huandiao")
+    rs, ev = load_cached("yongzhou-huandiao")
     rec = ScoreRecorder(ev)
     lines: list[str] = []
     ann = Announcer(lines.append, None, 4)

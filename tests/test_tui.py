@@ -352,9 +352,8 @@ def test_plain_forces_the_line_mode_in_a_terminal() -> None:
 def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:
     import sys
 
-    import mjframework.cli  # noqa: F401  (loads the commands, cli_game among them)
+    from mjframework import cli_game
 
-    cli_game = sys.modules["mjframework.cli_game"]
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     assert cli_game._full_screen_ok()
