@@ -238,6 +238,20 @@ def test_waits_match_reference(rid: str) -> None:
 
 
 @pytest.mark.parametrize("rid", RULESETS, ids=lambda r: Path(r).stem)
+def test_waiting_tiles_match_reference(rid: str) -> None:
+    """The ``waiting_tiles`` measure checks only candidate kinds; the count must not change."""
+    ev = _evaluator(rid)
+    rng = random.Random(f"waiting_tiles {Path(rid).stem}")
+    waiting = 0
+    for i in range(WAIT_HANDS):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        want = ref.waiting_tiles(ev, hand.concealed, hand.melds, wildcard)
+        assert ev.waiting_tiles(hand.concealed, hand.melds, wildcard) == want, (i, hand, wildcard)
+        waiting += bool(want)
+    assert waiting > WAIT_HANDS // 50, waiting
+
+
+@pytest.mark.parametrize("rid", RULESETS, ids=lambda r: Path(r).stem)
 def test_bot_discard_matches_reference(rid: str) -> None:
     """The greedy bot's discard choice (per-block need tables) is the previous one on the same hands."""
     ev = _evaluator(rid)
