@@ -547,6 +547,11 @@ class WinScreen:
                     if shape.kind == "knitted":
                         every = True
                     out.update(shape.orphans)
+            elif shape.kind == "knitted_straight":
+                # Nine kinds of one straight in the 14 tiles, so eight of them in the 13 already
+                # (natural tiles: the screen never fits it with a wildcard held).
+                if any(sum(1 for x in ks if c2[x]) >= 8 for ks in KNITTED_STRAIGHTS for c2 in splits):
+                    every = True
             else:
                 every = True  # other standard shapes: every kind is checked
         std: set[Tile] = set()
