@@ -680,7 +680,7 @@ class Game:
         for t in candidates:
             held = list(hand)
             held.remove(t)
-            if not self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard):
+            if not self._may_win_after_draw(seat, held, t):
                 continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "self_draw", None, flags, t)
             h = self._hand(seat, t, held)
@@ -869,6 +869,18 @@ class Game:
         if cand is None:
             return self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
         return tile in cand
+
+    def _may_win_after_draw(self, seat: int, held: list[Tile], tile: Tile) -> bool:
+        """:meth:`_may_win_on` for a drawn ``tile`` (the last tile of the hand, ``held`` the
+        rest): the kinds remembered for the held hand while the others discarded, when it is
+        still that hand; else :meth:`WinScreen.possible`."""
+        s = self.seats[seat]
+        got = self._win_cands[seat]
+        if got is not None and got[1] is not None and s.hand and s.hand[-1] == tile:
+            key = got[0]
+            if key[2] == self.wildcard and tuple(s.hand[:-1]) == key[0] and tuple(s.melds) == key[1]:
+                return tile in got[1]
+        return self.ev.screen.possible(held, s.melds, tile, self.wildcard)
 
     def _handle_option(self, seat: int, choice: Option) -> OptionOutcome | None:
         """Ask the plugins to carry out ``choice``: their typed outcome (old tuples converted)."""
