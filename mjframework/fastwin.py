@@ -31,7 +31,7 @@ the kinds that could complete any shape; only those go to ``is_win``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, fields, replace
 from itertools import pairwise
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -44,7 +44,7 @@ from .tiles import HONOR_BASE, NUM_KINDS, Tile
 from .waits import shape_possible, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .scoring import Evaluator
+    from .scoring import Evaluator, Score
 
 _is_standard_win = wintable.is_standard_win
 _need_melds = wintable.need_melds
@@ -166,6 +166,7 @@ class WinScreen:
         self.min_free = min((w.free_wildcards for p in ev.wait_patterns for w in p.waits), default=None)
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
         self._memo: dict[tuple, bool | None] = {}
+        self.last_scored: tuple[Hand, WinContext, dict, dict, Tile | None, Score] | None = None
         self._suits = ev._suits_in_set
 
     def clear_memo(self) -> None:
@@ -397,7 +398,22 @@ class WinScreen:
             return False
         if verdict:
             return True
-        return ev._score(hand, ctx, wildcard).win
+        score = ev._score(hand, ctx, wildcard)
+        if isinstance(hand.concealed, tuple) and isinstance(hand.melds, tuple):
+            # Kept for Evaluator.score: the game scores the same win again to settle it.
+            self.last_scored = (hand, ctx, dict(ctx.seat_state), dict(ctx.extra), wildcard, score)
+        return score.win
+
+    def scored_before(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score | None:
+        """A copy of the score :meth:`is_win` worked out last, if it was for these very inputs
+        (equal hand, context — its mappings compared as they were then — and wildcard)."""
+        last = self.last_scored
+        if last is None:
+            return None
+        h, c, state, extra, wild, score = last
+        if wild != wildcard or h != hand or c != ctx or ctx.seat_state != state or ctx.extra != extra:
+            return None
+        return replace(score, patterns=list(score.patterns))
 
     def _verdict_for(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
                      wildcard: Tile | None, memo: bool = True) -> bool | None:

@@ -256,6 +256,10 @@ class Evaluator:
                                 f"'kong {tile_code(m.tiles[0])} from SEAT'")
         if hand.win_tile is None:
             raise HandError("a win needs a winning tile")
+        if self._screen is not None:  # the game asks is_win first, then scores the same win
+            again = self._screen.scored_before(hand, ctx, wildcard)
+            if again is not None:
+                return again
         return self._score(hand, ctx, wildcard)
 
     def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
