@@ -522,7 +522,7 @@ class WinScreen:
     # -- waits ---------------------------------------------------------------------
 
     def wait_sets(self, concealed: Sequence[Tile], melds: Sequence[Meld],
-                  wildcard: Tile | None) -> tuple[set[Tile], set[Tile] | None]:
+                  wildcard: Tile | None, sure_too: bool = True) -> tuple[set[Tile], set[Tile] | None]:
         """``(sure, candidates)`` for the 13-tile hand ``concealed`` (+ ``melds``).
 
         *candidates*: a superset of the kinds that complete the hand (None: every
@@ -537,7 +537,8 @@ class WinScreen:
         the wildcards are one equivalence class — whatever natural tile wins, they
         are the same ``w`` — so no kind is tried one by one. Wild and stand-in
         kinds as the winning tile change ``w`` or the stand-ins instead: they are
-        always candidates, never sure.
+        always candidates, never sure. With ``sure_too`` False, *sure* is left empty
+        (the game's claim screen needs only the candidates).
         """
         wild, stand, eff = self.wild_info(wildcard)
         c = _ZEROS[:]
@@ -584,7 +585,7 @@ class WinScreen:
                 if len(odd) - 1 <= w and pairs is not None:
                     pairs |= odd
         sure: set[Tile] = set()
-        if not self.ev._void_rule:
+        if sure_too and not self.ev._void_rule:
             std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
             if std_m in self.uncond_std or self._facts_accept(("standard", std_m), w, melds):
                 sure |= std

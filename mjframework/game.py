@@ -863,7 +863,7 @@ class Game:
         key = (tuple(s.hand), tuple(s.melds), self.wildcard)
         got = self._win_cands[seat]
         if got is None or got[0] != key:
-            got = (key, self.ev.screen.wait_sets(key[0], key[1], self.wildcard)[1])
+            got = (key, self.ev.screen.wait_sets(key[0], key[1], self.wildcard, sure_too=False)[1])
             self._win_cands[seat] = got
         cand = got[1]
         if cand is None:
