@@ -31,7 +31,7 @@ the kinds that could complete any shape; only those go to ``is_win``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, fields, replace
 from itertools import pairwise
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -44,7 +44,7 @@ from .tiles import HONOR_BASE, NUM_KINDS, Tile
 from .waits import shape_possible, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .scoring import Evaluator
+    from .scoring import Evaluator, Score
 
 _is_standard_win = wintable.is_standard_win
 _need_melds = wintable.need_melds
@@ -166,6 +166,7 @@ class WinScreen:
         self.min_free = min((w.free_wildcards for p in ev.wait_patterns for w in p.waits), default=None)
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
         self._memo: dict[tuple, bool | None] = {}
+        self.last_scored: tuple[Hand, WinContext, dict, dict, Tile | None, Score] | None = None
         self._suits = ev._suits_in_set
 
     def clear_memo(self) -> None:
@@ -397,7 +398,22 @@ class WinScreen:
             return False
         if verdict:
             return True
-        return ev._score(hand, ctx, wildcard).win
+        score = ev._score(hand, ctx, wildcard)
+        if isinstance(hand.concealed, tuple) and isinstance(hand.melds, tuple):
+            # Kept for Evaluator.score: the game scores the same win again to settle it.
+            self.last_scored = (hand, ctx, dict(ctx.seat_state), dict(ctx.extra), wildcard, score)
+        return score.win
+
+    def scored_before(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score | None:
+        """A copy of the score :meth:`is_win` worked out last, if it was for these very inputs
+        (equal hand, context — its mappings compared as they were then — and wildcard)."""
+        last = self.last_scored
+        if last is None:
+            return None
+        h, c, state, extra, wild, score = last
+        if wild != wildcard or h != hand or c != ctx or ctx.seat_state != state or ctx.extra != extra:
+            return None
+        return replace(score, patterns=list(score.patterns))
 
     def _verdict_for(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
                      wildcard: Tile | None, memo: bool = True) -> bool | None:
@@ -506,7 +522,7 @@ class WinScreen:
     # -- waits ---------------------------------------------------------------------
 
     def wait_sets(self, concealed: Sequence[Tile], melds: Sequence[Meld],
-                  wildcard: Tile | None) -> tuple[set[Tile], set[Tile] | None]:
+                  wildcard: Tile | None, sure_too: bool = True) -> tuple[set[Tile], set[Tile] | None]:
         """``(sure, candidates)`` for the 13-tile hand ``concealed`` (+ ``melds``).
 
         *candidates*: a superset of the kinds that complete the hand (None: every
@@ -521,7 +537,8 @@ class WinScreen:
         the wildcards are one equivalence class — whatever natural tile wins, they
         are the same ``w`` — so no kind is tried one by one. Wild and stand-in
         kinds as the winning tile change ``w`` or the stand-ins instead: they are
-        always candidates, never sure.
+        always candidates, never sure. With ``sure_too`` False, *sure* is left empty
+        (the game's claim screen needs only the candidates).
         """
         wild, stand, eff = self.wild_info(wildcard)
         c = _ZEROS[:]
@@ -547,6 +564,11 @@ class WinScreen:
                     if shape.kind == "knitted":
                         every = True
                     out.update(shape.orphans)
+            elif shape.kind == "knitted_straight":
+                # Nine kinds of one straight in the 14 tiles, so eight of them in the 13 already
+                # (natural tiles: the screen never fits it with a wildcard held).
+                if any(sum(1 for x in ks if c2[x]) >= 8 for ks in KNITTED_STRAIGHTS for c2 in splits):
+                    every = True
             else:
                 every = True  # other standard shapes: every kind is checked
         std: set[Tile] = set()
@@ -563,7 +585,7 @@ class WinScreen:
                 if len(odd) - 1 <= w and pairs is not None:
                     pairs |= odd
         sure: set[Tile] = set()
-        if not self.ev._void_rule:
+        if sure_too and not self.ev._void_rule:
             std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
             if std_m in self.uncond_std or self._facts_accept(("standard", std_m), w, melds):
                 sure |= std

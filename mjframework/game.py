@@ -138,6 +138,9 @@ class Game:
         self.revealed = False  # face-down melds shown (at the hand's end)
         self.left: list[int] = []  # seats that left the table this hand
         self._offered: tuple[int, Tile] | None = None  # (discarder, tile) a plugin's claim takes
+        # Per seat: (its held tiles, melds, wildcard) and the kinds that could complete them
+        # (None: any kind may), from WinScreen.wait_sets — see _may_win_on.
+        self._win_cands: list[tuple[tuple, set[Tile] | None] | None] = [None] * ruleset.players
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.flow = ruleset.flow
@@ -677,7 +680,7 @@ class Game:
         for t in candidates:
             held = list(hand)
             held.remove(t)
-            if not self.ev.screen.possible(held, self.seats[seat].melds, t, self.wildcard):
+            if not self._may_win_after_draw(seat, held, t):
                 continue  # the tables rule the win out in any context
             ctx = self._ctx(seat, "self_draw", None, flags, t)
             h = self._hand(seat, t, held)
@@ -787,12 +790,11 @@ class Game:
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option, int, set[str]]] = []  # (priority, distance, option, seat, flags)
-        possible = self.ev.screen.possible
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
             flags: set[str] | None = None  # made only for a seat that may claim
-            if can_discard_win and possible(s.hand, s.melds, tile, self.wildcard):
+            if can_discard_win and self._may_win_on(seat, tile):
                 flags = self._claim_flags(s, flags_base, first)
                 ctx = self._ctx(seat, "discard", discarder, flags, tile)
                 if self._wins(seat, self._hand(seat, tile), ctx):
@@ -847,6 +849,38 @@ class Game:
                 raise HandAbandoned(f"no plugin carries out the claim {choice.kind!r}")
             return "outcome", seat, self._discard(seat, outcome.tile, set(outcome.flags))
         return self._take_claim(seat, choice, discarder, tile)
+
+    def _may_win_on(self, seat: int, tile: Tile) -> bool:
+        """Could ``seat`` win on ``tile`` in some context? False is certain (as
+        :meth:`WinScreen.possible`).
+
+        A seat's held tiles stay the same while the others discard, so the kinds
+        that could complete them (:meth:`WinScreen.wait_sets`: one pass over the
+        wait tables) are worked out once per held hand and remembered for the
+        seat; each discard is then a set lookup instead of a table verdict.
+        """
+        s = self.seats[seat]
+        key = (tuple(s.hand), tuple(s.melds), self.wildcard)
+        got = self._win_cands[seat]
+        if got is None or got[0] != key:
+            got = (key, self.ev.screen.wait_sets(key[0], key[1], self.wildcard, sure_too=False)[1])
+            self._win_cands[seat] = got
+        cand = got[1]
+        if cand is None:
+            return self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
+        return tile in cand
+
+    def _may_win_after_draw(self, seat: int, held: list[Tile], tile: Tile) -> bool:
+        """:meth:`_may_win_on` for a drawn ``tile`` (the last tile of the hand, ``held`` the
+        rest): the kinds remembered for the held hand while the others discarded, when it is
+        still that hand; else :meth:`WinScreen.possible`."""
+        s = self.seats[seat]
+        got = self._win_cands[seat]
+        if got is not None and got[1] is not None and s.hand and s.hand[-1] == tile:
+            key = got[0]
+            if key[2] == self.wildcard and tuple(s.hand[:-1]) == key[0] and tuple(s.melds) == key[1]:
+                return tile in got[1]
+        return self.ev.screen.possible(held, s.melds, tile, self.wildcard)
 
     def _handle_option(self, seat: int, choice: Option) -> OptionOutcome | None:
         """Ask the plugins to carry out ``choice``: their typed outcome (old tuples converted)."""

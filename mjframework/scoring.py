@@ -28,6 +28,7 @@ from typing import Any
 import pluggy
 
 from . import settlement as st
+from . import wintable
 from .errors import HandError
 from .fastwin import WinScreen
 from .hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
@@ -42,7 +43,7 @@ from .patterns import (
     times,
 )
 from .plugins import call_hook, make_plugin_manager
-from .readings import FreeKinds, Reading, Tiles, readings
+from .readings import KNITTED_STRAIGHTS, FreeKinds, Reading, Tiles, readings
 from .tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from .waits import completed_shape, shape_possible, wait_holds
 
@@ -264,6 +265,10 @@ class Evaluator:
                                 f"'kong {tile_code(m.tiles[0])} from SEAT'")
         if hand.win_tile is None:
             raise HandError("a win needs a winning tile")
+        if self._screen is not None:  # the game asks is_win first, then scores the same win
+            again = self._screen.scored_before(hand, ctx, wildcard)
+            if again is not None:
+                return again
         return self._score(hand, ctx, wildcard)
 
     def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
@@ -617,37 +622,57 @@ class Evaluator:
         """How many tile kinds complete these held tiles to a standard shape (melds + a pair), a
         knitted straight with melds, or, with no declared meld, pairs, as this ruleset's patterns
         use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
-        counts, not the patterns."""
+        counts, not the patterns.
+
+        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before."""
         shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
-        held = self.split(concealed, wildcard)
-        wild = self.wild_kinds(wildcard if wildcard is not None else self._default_wild)
-        # Without wildcards, a kind neither held nor within two of a held tile of its suit is a
-        # lone single: no standard or pairs shape (only a knitted straight) can take it.
-        knitted = [s for s in shapes if s.kind == "knitted_straight"]
-        near: set[Tile] | None = None
-        if not held.wilds and not held.stand_ins:
-            near = set()
-            for t, c in enumerate(held.counts):
-                if c:
-                    near.update(x for x in range(t - 2, t + 3) if x == t or (
-                        t < HONOR_BASE and 0 <= x < HONOR_BASE and x // 9 == t // 9))
-        counts = list(held.counts)
+        cand = self._waiting_candidates(concealed, len(melds), shapes, wildcard)
         n = 0
         for t in self.kinds:
-            lone = near is not None and t not in near and t not in wild and t != held.stand_in_tile
-            if lone and not knitted:
+            if cand is not None and t not in cand:
                 continue
-            if t in wild:
-                full = Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
-            elif t == held.stand_in_tile:
-                full = Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
-            else:
-                counts[t] += 1
-                full = Tiles(tuple(counts), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
-                counts[t] -= 1
-            if any(shape_possible(full, len(melds), s, self.kinds) for s in (knitted if lone else shapes)):
+            full = self.split([*concealed, t], wildcard)
+            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
                 n += 1
         return n
+
+    def _waiting_candidates(self, concealed: Sequence[Tile], exposed: int, shapes: Sequence[Shape],
+                            wildcard: Tile | None) -> set[Tile] | None:
+        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may).
+
+        With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
+        only by the table's waits (:func:`.wintable.standard_waits`), a pairs shape only by the
+        one kind held an odd number of times, a knitted straight only when eight of its nine
+        kinds are held; a wild or stand-in kind as the added tile is always a candidate."""
+        held = self.split(concealed, wildcard)
+        if held.wilds or held.stand_ins:
+            return None
+        c = held.counts
+        n = len(concealed) + 1
+        out: set[Tile] = set()
+        for s in shapes:
+            if s.kind == "standard" and s.pair == 1:
+                if n == 3 * (s.melds - exposed) + 2:
+                    out.update(wintable.standard_waits(c, 0))
+            elif s.kind == "pairs":
+                if not exposed and n == 2 * s.pairs:
+                    odd = [k for k, x in enumerate(c) if x & 1]
+                    if len(odd) == 1:
+                        out.update(odd)
+            elif s.kind == "knitted_straight":
+                if any(sum(1 for x in ks if c[x]) >= 8 for ks in KNITTED_STRAIGHTS):
+                    return None
+            else:
+                return None
+        eff = self._default_wild if wildcard is None else wildcard
+        if self._fixed:
+            out.update(self.wild_kinds(eff))
+        elif eff is not None:
+            out.add(eff)
+        stand = self.stand_in_for(eff)
+        if stand is not None:
+            out.add(stand)
+        return out
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""

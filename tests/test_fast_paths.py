@@ -238,6 +238,20 @@ def test_waits_match_reference(rid: str) -> None:
 
 
 @pytest.mark.parametrize("rid", RULESETS, ids=lambda r: Path(r).stem)
+def test_waiting_tiles_match_reference(rid: str) -> None:
+    """The ``waiting_tiles`` measure checks only candidate kinds; the count must not change."""
+    ev = _evaluator(rid)
+    rng = random.Random(f"waiting_tiles {Path(rid).stem}")
+    waiting = 0
+    for i in range(WAIT_HANDS):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        want = ref.waiting_tiles(ev, hand.concealed, hand.melds, wildcard)
+        assert ev.waiting_tiles(hand.concealed, hand.melds, wildcard) == want, (i, hand, wildcard)
+        waiting += bool(want)
+    assert waiting > WAIT_HANDS // 50, waiting
+
+
+@pytest.mark.parametrize("rid", RULESETS, ids=lambda r: Path(r).stem)
 def test_bot_discard_matches_reference(rid: str) -> None:
     """The greedy bot's discard choice (per-block need tables) is the previous one on the same hands."""
     ev = _evaluator(rid)
@@ -302,3 +316,27 @@ def test_is_win_takes_tile_lists_and_a_full_memo() -> None:
             assert len(ev.screen._memo) <= 50
     finally:
         fastwin.MEMO_SIZE = old
+
+
+def test_score_after_is_win_is_a_fresh_score() -> None:
+    """``Evaluator.score`` reuses the score ``is_win`` just worked out for the same inputs
+    (mcr: its minimum makes ``is_win`` score every hand a shape fits): it must equal a
+    fresh one, be a copy, and not be reused once the inputs differ."""
+    ev = _evaluator("mcr")
+    rng = random.Random("score again mcr")
+    reused = 0
+    for i in range(max(200, HANDS // 10)):
+        hand, ctx, wildcard = random_case(ev, rng)
+        ev.is_win(hand, ctx, wildcard)
+        last = ev.screen.last_scored
+        try:
+            got = ev.score(hand, ctx, wildcard)
+        except HandError:
+            continue
+        assert got == ev._score(hand, ctx, wildcard), (i, hand, ctx)
+        if last is not None and last[0] is hand:
+            reused += 1
+            assert got is not last[5] and got.patterns is not last[5].patterns
+            other = random_context(ev, rng, ctx.seat)
+            assert ev.score(hand, other, wildcard) == ev._score(hand, other, wildcard), (i, hand, other)
+    assert reused > 10, reused
