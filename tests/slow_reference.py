@@ -76,7 +76,7 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
 
 def waiting_tiles(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
                   wildcard: Tile | None = None) -> int:
-    """``Evaluator.waiting_tiles`` before it skipped lone kinds: every kind, split afresh."""
+    """``Evaluator.waiting_tiles`` before it checked only candidate kinds: every kind, split afresh."""
     shapes = [s for s in ev.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
     n = 0
     for t in ev.kinds:
@@ -119,18 +119,6 @@ def waits(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
     ctx = ctx or WinContext()
     return [t for t in ev.kinds
             if is_win(ev, Hand(tuple(concealed), tuple(melds), t), ctx, wildcard)]
-
-
-def waiting_tiles(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
-                  wildcard: Tile | None = None) -> int:
-    """``Evaluator.waiting_tiles`` before the candidate screen: every kind added and checked."""
-    shapes = [s for s in ev.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
-    n = 0
-    for t in ev.kinds:
-        full = ev.split([*concealed, t], wildcard)
-        if any(shape_possible(full, len(melds), s, ev.kinds) for s in shapes):
-            n += 1
-    return n
 
 
 def best_discard(c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int, Tile | None]:
