@@ -1,4 +1,4 @@
-"""Throughput of the learning-agent environment (mjframework.env) and the stepper.
+"""Throughput of the learning-agent environment (mjframework.run.env) and the stepper.
 
     python benchmarks/bench_env.py            # 100 hands per ruleset, ~30 s of CPU
     python benchmarks/bench_env.py --hands 20 # a quick look
@@ -25,11 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from mjframework import load_ruleset
-from mjframework.env import make_env
-from mjframework.game import Game
-from mjframework.players import Decision
-from mjframework.ruleset import available_rulesets
-from mjframework.stepper import Table
+from mjframework.play.game import Game
+from mjframework.play.players import Decision
+from mjframework.play.stepper import Table
+from mjframework.rules.loader import available_rulesets
+from mjframework.run.env import make_env
 
 
 class _Pick:

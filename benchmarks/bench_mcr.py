@@ -57,8 +57,8 @@ def make_hands(seed: int, n: int):
 def run(seed: int = 1, hands: int = 1000, rounds: int = 5) -> dict[str, Any]:
     from MahjongGB import MahjongFanCalculator
 
-    from mjframework.ruleset import load_ruleset
-    from mjframework.scoring import Evaluator
+    from mjframework.evaluate.scoring import Evaluator
+    from mjframework.rules.loader import load_ruleset
 
     ev = Evaluator(load_ruleset("mcr"))
     ours_items, ref_items = make_hands(seed, hands)

@@ -7,7 +7,7 @@
 Two ways of playing are timed (CPU time, ``time.process_time``):
 
 * default — what ``mj simulate R --hands N --seed S`` does without a log:
-  :func:`mjframework.simulate.run_chunk` (games of 8 hands, the statistics
+  :func:`mjframework.run.simulate.run_chunk` (games of 8 hands, the statistics
   sink receiving every event, no per-hand deadline);
 * ``--silent`` — what ``run.py``'s simulation section does: ``Game(...).play()``
   with no sink (events are not built at all), seeds S..S+N-1.
@@ -24,9 +24,9 @@ import argparse
 import random
 import time
 
-from mjframework import simulate
-from mjframework.bots import GreedyBot
-from mjframework.game import Game
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game
+from mjframework.run import simulate
 
 RULESETS = ("changsha", "yongzhou-huandiao", "yongzhou-wangba", "sichuan-xuezhan", "mcr")
 TARGET = 1000.0  # hands per CPU second (issue 13)

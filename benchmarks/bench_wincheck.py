@@ -1,4 +1,4 @@
-"""Benchmark of the win-check core (mjframework.wintable) against `mahjong`.
+"""Benchmark of the win-check core (mjframework.evaluate.wintable) against `mahjong`.
 
 Run from the repository root:
 
@@ -27,10 +27,10 @@ import tracemalloc
 from pathlib import Path
 
 try:
-    from mjframework import wintable as W
+    from mjframework.evaluate import wintable as W
 except ImportError:  # run from a checkout that isn't installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from mjframework import wintable as W
+    from mjframework.evaluate import wintable as W
 
 from _timing import BenchResult, Row, bench, comparison_row, interleave, report, report_comparison, row
 

@@ -7,7 +7,7 @@ Run from the repository root (about a minute on 2 cores):
 Sections, each on fixed seeded inputs (see benchmarks/README.md):
 
 1. lookup tables: cold build, cached load, memory (``bench_wincheck``);
-2. the win check, ``mjframework.wintable`` (``bench_wincheck``);
+2. the win check, ``mjframework.evaluate.wintable`` (``bench_wincheck``);
 3. full scoring, ``Evaluator.evaluate`` (best reading + patterns + settlement)
    on complete winning hands with 0-4 wildcards, per ruleset, plus the
    rulesets' own conformance cases;
@@ -61,13 +61,13 @@ from _timing import (
     summary_table,
 )
 
-from mjframework.bots import GreedyBot
-from mjframework.game import Game
-from mjframework.hand import Hand, WinContext
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.tiles import format_tiles, is_honor, parse_tile
-from mjframework.wintable import is_standard_win
+from mjframework.core.hand import Hand, WinContext
+from mjframework.core.tiles import format_tiles, is_honor, parse_tile
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.evaluate.wintable import is_standard_win
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game
+from mjframework.rules.loader import load_ruleset
 
 try:
     from mahjong.constants import EAST
@@ -194,7 +194,7 @@ def conformance_cases(ev: Evaluator) -> list[Case]:
     """The ruleset's own winning conformance cases (realistic: melds, flags, seven pairs …)."""
     import yaml
 
-    from mjframework.hand import make_hand
+    from mjframework.core.hand import make_hand
 
     path = CONFORMANCE_DIR / f"{ev.ruleset.id}.yaml"
     if not path.exists():
@@ -568,7 +568,7 @@ def main() -> None:
     if "wincheck" in only:
         print()
         tables = bench_wincheck.tables_section()
-        print("\n== win check: mjframework.wintable (bench_wincheck.py) ==")
+        print("\n== win check: mjframework.evaluate.wintable (bench_wincheck.py) ==")
         rows += bench_wincheck.run(args.seed, win_hands, repeat, tables=False)
     rng = random.Random(args.seed)
     if "scoring" in only:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A random masked agent through mjframework.env — the skeleton of a training loop.
+"""A random masked agent through mjframework.run.env — the skeleton of a training loop.
 
     pip install 'mjframework[env]'
     python examples/train_random.py changsha --hands 50 --seed 1
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from mjframework.env import make_aec_env, make_env
+from mjframework.run.env import make_aec_env, make_env
 
 
 def run_env(ruleset: str, hands: int, seed: int) -> tuple[np.ndarray, int]:
@@ -59,7 +59,7 @@ def run_aec(ruleset: str, hands: int, seed: int) -> tuple[np.ndarray, int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description="A random masked agent playing through mjframework.env.")
+    ap = argparse.ArgumentParser(description="A random masked agent playing through mjframework.run.env.")
     ap.add_argument("ruleset", nargs="?", default="sichuan-xuezhan")
     ap.add_argument("--hands", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _compat  # noqa: F401  (the old flat import paths, deprecated)
+
 __version__ = "0.2.0"
 
 # name → the module (relative to this package) that defines it, or (module, name there).
@@ -72,17 +74,17 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover — what a type checker sees
-    from .bots import GreedyBot, RandomBot
-    from .errors import HandError, MJError, RulesetError
-    from .game import Game, HandResult
-    from .hand import Hand, Meld, WinContext, make_hand, parse_meld
-    from .model import Ruleset
-    from .players import Decision, Option, Player, TableView
-    from .plugins import PluginError
-    from .ruleset import available_rulesets, load_ruleset
-    from .scoring import Evaluator, Result, Score
-    from .settlement import Payment, Settlement, SettlementContext
-    from .simulate import SimResult, SimulationError
-    from .simulate import simulate as run_simulation
-    from .stepper import Table, play_hand, run_policy
-    from .tiles import Tile, TileParseError, format_tiles, parse_tile, parse_tiles, tile_code, tile_name
+    from .core.errors import HandError, MJError, RulesetError
+    from .core.hand import Hand, Meld, WinContext, make_hand, parse_meld
+    from .core.tiles import Tile, TileParseError, format_tiles, parse_tile, parse_tiles, tile_code, tile_name
+    from .evaluate.scoring import Evaluator, Result, Score
+    from .hooks.registry import PluginError
+    from .play.bots import GreedyBot, RandomBot
+    from .play.game import Game, HandResult
+    from .play.players import Decision, Option, Player, TableView
+    from .play.stepper import Table, play_hand, run_policy
+    from .rules.loader import available_rulesets, load_ruleset
+    from .rules.model import Ruleset
+    from .run.simulate import SimResult, SimulationError
+    from .run.simulate import simulate as run_simulation
+    from .settle.settlement import Payment, Settlement, SettlementContext

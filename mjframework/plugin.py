@@ -15,7 +15,7 @@
         def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> Discard | None:
             ...
 
-What the hooks are and when they are called: :mod:`mjframework.hookspecs`
+What the hooks are and when they are called: :mod:`mjframework.hooks.specs`
 and docs/plugins.md; every name here is documented in docs/api.md. A plugin
 that imports only from this module keeps working when the package's inner
 modules move.
@@ -36,17 +36,10 @@ modules move.
 
 from __future__ import annotations
 
-from .errors import MJError
-from .game import HandControl, HandResult
-from .hand import Meld, WinContext
-from .hookspecs import hookimpl
-from .outcomes import Continue, Discard, EndDrawn, HandEnd, OptionOutcome, Win
-from .players import Decision, Option
-from .plugins import PluginError
-from .scoring import Score
-from .settlement import Payment, Settlement, SettlementContext
-from .stash import Stash, StashKey
-from .tiles import (
+from .core.errors import MJError
+from .core.hand import Meld, WinContext
+from .core.stash import Stash, StashKey
+from .core.tiles import (
     Tile,
     TileParseError,
     format_tiles,
@@ -58,6 +51,13 @@ from .tiles import (
     tile_code,
     tile_name,
 )
+from .evaluate.scoring import Score
+from .hooks.registry import PluginError
+from .hooks.specs import hookimpl
+from .play.game import HandControl, HandResult
+from .play.outcomes import Continue, Discard, EndDrawn, HandEnd, OptionOutcome, Win
+from .play.players import Decision, Option
+from .settle.settlement import Payment, Settlement, SettlementContext
 
 __all__ = [
     "Continue",

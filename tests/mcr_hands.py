@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-# Tile kinds as the engine numbers them (mjframework.tiles): 0–8 万, 9–17 筒,
+# Tile kinds as the engine numbers them (mjframework.core.tiles): 0–8 万, 9–17 筒,
 # 18–26 索/条, 27–30 东南西北, 31 白, 32 发, 33 中.
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = 27, 28, 29, 30, 31, 32, 33
 WINDS = (EAST, SOUTH, WEST, NORTH)
@@ -162,7 +162,7 @@ class MCRHand:
 
     def describe(self) -> str:
         """A one-line, human-readable form (for failure messages and the contract notes)."""
-        from mjframework.tiles import format_tiles
+        from mjframework.core.tiles import format_tiles
 
         parts = [format_tiles(self.concealed, sort=True) or "-", f"win {format_tiles([self.win_tile])}"]
         for m in self.melds:
@@ -1110,7 +1110,7 @@ def engine_input(h: MCRHand, seat: int | None = None):
     seat wind agrees; both winds are also given explicitly. A claimed meld's offer maps to the
     seat it came from: 1 = left (上家, seat − 1), 2 = opposite, 3 = right.
     """
-    from mjframework.hand import Hand, Meld, WinContext
+    from mjframework.core.hand import Hand, Meld, WinContext
 
     if seat is None:
         seat = (h.win_tile + h.flowers + len(h.concealed)) % 4

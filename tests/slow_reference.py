@@ -1,7 +1,7 @@
 """The evaluator's and the greedy bot's previous implementations, kept as slow references.
 
 ``tests/test_fast_paths.py`` checks the table-driven fast paths
-(:mod:`mjframework.fastwin`, the bot's table-driven discard choice) against
+(:mod:`mjframework.evaluate.fastwin`, the bot's table-driven discard choice) against
 these on many hands, ``tests/test_scoring_reference.py`` the scoring's reading
 search: answers must be identical.
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mjframework.hand import Hand, Meld, WinContext
-from mjframework.patterns import HandFacts
-from mjframework.readings import readings
-from mjframework.scoring import Evaluator, Score
-from mjframework.tiles import Tile
-from mjframework.waits import shape_possible, wait_holds
+from mjframework.core.hand import Hand, Meld, WinContext
+from mjframework.core.tiles import Tile
+from mjframework.evaluate.patterns import HandFacts
+from mjframework.evaluate.readings import readings
+from mjframework.evaluate.scoring import Evaluator, Score
+from mjframework.evaluate.waits import shape_possible, wait_holds
 
 
 def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
@@ -124,7 +124,7 @@ def waits(ev: Evaluator, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
 def best_discard(c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int, Tile | None]:
     """``GreedyBot._best_discard`` before the per-block version: every candidate's need and
     isolation, one full table query each."""
-    from mjframework.bots import _isolation, missing
+    from mjframework.play.bots import _isolation, missing
 
     best: tuple[int, int, Tile] | None = None
     for t in candidates:

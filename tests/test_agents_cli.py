@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from mjframework import load_ruleset
 from mjframework.cli import main
-from mjframework.extbot import ExternalBot, parse_bot_specs
-from mjframework.players import Decision, Option, PlayerLeft
-from mjframework.replay import Replay, read_hands, run
+from mjframework.play.players import Decision, Option, PlayerLeft
+from mjframework.run.extbot import ExternalBot, parse_bot_specs
+from mjframework.run.replay import Replay, read_hands, run
 
 ROOT = Path(__file__).resolve().parent.parent
 ECHO = f"{sys.executable} {ROOT / 'examples' / 'echo_bot.py'}"
@@ -128,7 +128,7 @@ def test_replay_steps_and_masks(tmp_path: Path) -> None:
 
 
 def test_duplicate_match_400_hands_twice_same_numbers() -> None:
-    from mjframework.match import run_match
+    from mjframework.run.match import run_match
 
     a = run_match("yongzhou-wangba", ["greedy", "random", "greedy", "random"], 400, seed=9, duplicate=True)
     b = run_match("yongzhou-wangba", ["greedy", "random", "greedy", "random"], 400, seed=9, duplicate=True)

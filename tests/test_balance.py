@@ -1,4 +1,4 @@
-"""``mj balance`` and :mod:`mjframework.balance`: report files, equal results whatever runs the games,
+"""``mj balance`` and :mod:`mjframework.design.balance`: report files, equal results whatever runs the games,
 partial reports on Ctrl-C, bad input."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mjframework import balance as bal
-from mjframework.balance import BalanceError, run_balance
 from mjframework.cli import main
+from mjframework.design import balance as bal
+from mjframework.design.balance import BalanceError, run_balance
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

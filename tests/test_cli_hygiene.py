@@ -15,8 +15,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from mjframework import simulate as sim
 from mjframework.cli import main
+from mjframework.run import simulate as sim
 
 REPO = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u4e00-\u9fff]")

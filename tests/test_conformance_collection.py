@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjframework.conformance import conformance_files, run_file
+from mjframework.run.conformance import conformance_files, run_file
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = ROOT / "tests" / "conformance"

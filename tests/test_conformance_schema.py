@@ -19,8 +19,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from mjframework import conformance
 from mjframework.cli import main
+from mjframework.run import conformance
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "conformance.md"
@@ -32,8 +32,8 @@ def _conformance_files() -> list[Path]:
     tests/fuzz/corpus/ holds hostile YAML on purpose (alias and merge-key bombs):
     it is left out, and a file the bounded loader refuses is not a case file.
     """
-    from mjframework.errors import RulesetError
-    from mjframework.yamlsource import load_yaml_file
+    from mjframework.core.errors import RulesetError
+    from mjframework.rules.yamlsource import load_yaml_file
 
     out = []
     for p in sorted((ROOT / "tests").rglob("*.y*ml")):
@@ -111,7 +111,7 @@ def test_the_packaged_schemas_are_the_only_copies() -> None:
                     if f.endswith(".schema.json") and not f.startswith("mjframework/schema/"))
     assert copies == [], f"second copies of a schema: {copies}"
     # and the loaders read exactly those files
-    from mjframework.ruleset import schema as ruleset_schema
+    from mjframework.rules.loader import schema as ruleset_schema
 
     root = ROOT / "mjframework" / "schema"
     assert json.loads((root / "conformance.schema.json").read_text("utf-8")) == conformance.schema()

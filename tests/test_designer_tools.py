@@ -12,11 +12,11 @@ import yaml
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.lint import lint_file
-from mjframework.options import OptionError
-from mjframework.rulecard import build_card, render
-from mjframework.ruleset import builtin_rulesets_dir, check_file, load_ruleset
-from mjframework.yamlsource import to_plain
+from mjframework.design.lint import lint_file
+from mjframework.design.rulecard import build_card, render
+from mjframework.rules.loader import builtin_rulesets_dir, check_file, load_ruleset
+from mjframework.rules.options import OptionError
+from mjframework.rules.yamlsource import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -90,7 +90,7 @@ def test_lint_stale_accept_is_reported(tmp_path: Path) -> None:
 
 
 def test_lint_has_no_clock() -> None:
-    src = (REPO / "mjframework" / "lint.py").read_text(encoding="utf-8")
+    src = (REPO / "mjframework" / "design" / "lint.py").read_text(encoding="utf-8")
     assert "import time" not in src and "monotonic" not in src
 
 
@@ -243,7 +243,7 @@ def test_rule_card_lists_options() -> None:
 
 
 def test_playground_offers_options() -> None:
-    from mjframework import serve
+    from mjframework.ui import serve
 
     cs = next(r for r in serve.list_rulesets({"birds": "4"}) if r["id"] == "changsha")
     birds = next(o for o in cs["options"] if o["name"] == "birds")

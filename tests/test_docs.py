@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjframework import conformance
-from mjframework.model import FLAGS, MELD_KINDS, WIN_BY
+from mjframework.rules.model import FLAGS, MELD_KINDS, WIN_BY
+from mjframework.run import conformance
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

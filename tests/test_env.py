@@ -1,4 +1,4 @@
-"""The learning-agent environment (mjframework.env).
+"""The learning-agent environment (mjframework.run.env).
 
 A random masked agent plays every shipped ruleset: masks are exactly the
 engine's legal options, illegal actions are refused, observations never hold
@@ -19,12 +19,12 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from mjframework.env import EnvError, make_aec_env, make_env  # noqa: E402
-from mjframework.hand import Meld  # noqa: E402
-from mjframework.players import Decision  # noqa: E402
-from mjframework.ruleset import available_rulesets  # noqa: E402
-from mjframework.tiles import to_mjai  # noqa: E402
-from mjframework.visibility import is_face_down  # noqa: E402
+from mjframework.core.hand import Meld  # noqa: E402
+from mjframework.core.tiles import to_mjai  # noqa: E402
+from mjframework.play.players import Decision  # noqa: E402
+from mjframework.play.visibility import is_face_down  # noqa: E402
+from mjframework.rules.loader import available_rulesets  # noqa: E402
+from mjframework.run.env import EnvError, make_aec_env, make_env  # noqa: E402
 
 SHIPPED = sorted(available_rulesets())
 HANDS = int(os.environ.get("MJ_ENV_HANDS", "60"))

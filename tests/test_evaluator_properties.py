@@ -1,4 +1,4 @@
-"""Property tests of the scoring engine (:class:`mjframework.scoring.Evaluator`).
+"""Property tests of the scoring engine (:class:`mjframework.evaluate.scoring.Evaluator`).
 
 Hands are built from the rules of the game, not from the engine: four melds
 (sequences within a suit, triplets, honors only as triplets) and a pair taken
@@ -22,12 +22,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mjframework import wintable
-from mjframework.hand import Hand, Meld, WinContext
-from mjframework.model import FLAGS
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator, Result
-from mjframework.tiles import NUM_KINDS, counts_of, format_tiles, is_honor
+from mjframework.core.hand import Hand, Meld, WinContext
+from mjframework.core.tiles import NUM_KINDS, counts_of, format_tiles, is_honor
+from mjframework.evaluate import wintable
+from mjframework.evaluate.scoring import Evaluator, Result
+from mjframework.rules.loader import load_ruleset
+from mjframework.rules.model import FLAGS
 
 RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha")
 WILD_RULESETS = ("yongzhou-huandiao", "yongzhou-wangba")

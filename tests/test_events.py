@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjframework import events as ev
-from mjframework.bots import GreedyBot
-from mjframework.events import EVENT_TYPES, EventBase, EventError, PluginEvent, from_json
-from mjframework.game import Game
-from mjframework.kinds import EventType
-from mjframework.ruleset import load_ruleset
-from mjframework.simulate import simulate
-from mjframework.visibility import view_for
+from mjframework.core.kinds import EventType
+from mjframework.play import events as ev
+from mjframework.play.bots import GreedyBot
+from mjframework.play.events import EVENT_TYPES, EventBase, EventError, PluginEvent, from_json
+from mjframework.play.game import Game
+from mjframework.play.visibility import view_for
+from mjframework.rules.loader import load_ruleset
+from mjframework.run.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))

@@ -1,6 +1,6 @@
 """Differential test: the table-driven fast paths against their slow references.
 
-``Evaluator.is_win`` / ``Evaluator.waits`` (:mod:`mjframework.fastwin`) must
+``Evaluator.is_win`` / ``Evaluator.waits`` (:mod:`mjframework.evaluate.fastwin`) must
 give exactly the answers of the previous implementation (kept in
 ``tests/slow_reference.py``) on many hands per ruleset: every shipped
 ruleset and the purpose-made ones under ``tests/rulesets``; 0–4 wildcards
@@ -27,14 +27,14 @@ from pathlib import Path
 import pytest
 import slow_reference as ref
 
-from mjframework import wintable
-from mjframework.bots import GreedyBot
-from mjframework.errors import HandError
-from mjframework.hand import Hand, Meld, WinContext, check_hand
-from mjframework.model import FLAGS
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.tiles import HONOR_BASE
+from mjframework.core.errors import HandError
+from mjframework.core.hand import Hand, Meld, WinContext, check_hand
+from mjframework.core.tiles import HONOR_BASE
+from mjframework.evaluate import wintable
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.bots import GreedyBot
+from mjframework.rules.loader import load_ruleset
+from mjframework.rules.model import FLAGS
 
 HERE = Path(__file__).resolve().parent
 RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan", "mcr",
@@ -299,7 +299,7 @@ def test_discard_needs_is_need_melds_pair_of_each_reduced_hand() -> None:
 def test_is_win_takes_tile_lists_and_a_full_memo() -> None:
     """Hands given as lists (unhashable) are judged without the memo; a memo that fills up is
     emptied and goes on giving the same answers."""
-    from mjframework import fastwin
+    from mjframework.evaluate import fastwin
 
     ev = _evaluator("changsha")
     rng = random.Random("memo")

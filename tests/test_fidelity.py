@@ -13,16 +13,16 @@ import pytest
 from click.testing import CliRunner
 from mjframework_plugins.calls import Plugin as Calls
 
-from mjframework.bots import GreedyBot
 from mjframework.cli import main
-from mjframework.events import Collector
-from mjframework.game import Game
-from mjframework.hand import WinContext, make_hand
-from mjframework.players import Decision, Option, PlayerLeft, TableView
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.settlement import SettlementContext, check_balance
-from mjframework.tiles import parse_tile, parse_tiles
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.core.tiles import parse_tile, parse_tiles
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.bots import GreedyBot
+from mjframework.play.events import Collector
+from mjframework.play.game import Game
+from mjframework.play.players import Decision, Option, PlayerLeft, TableView
+from mjframework.rules.loader import load_ruleset
+from mjframework.settle.settlement import SettlementContext, check_balance
 
 
 class _Hand:

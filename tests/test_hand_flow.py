@@ -31,14 +31,14 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from mjframework.bots import GreedyBot
 from mjframework.cli import main
-from mjframework.game import Game, HandResult
-from mjframework.hookspecs import hookimpl
-from mjframework.players import Decision, Option, TableView
-from mjframework.plugins import register_plugin, unregister_plugin
-from mjframework.ruleset import check_file, load_ruleset
-from mjframework.tiles import is_honor, parse_tile, parse_tiles, tile_code
+from mjframework.core.tiles import is_honor, parse_tile, parse_tiles, tile_code
+from mjframework.hooks.registry import register_plugin, unregister_plugin
+from mjframework.hooks.specs import hookimpl
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game, HandResult
+from mjframework.play.players import Decision, Option, TableView
+from mjframework.rules.loader import check_file, load_ruleset
 
 BASE: dict[str, Any] = {
     "format": 1,
@@ -582,8 +582,8 @@ def test_void_suit_discard_first_no_claim_no_win(tmp_path: Path) -> None:
 
 def test_void_suit_refused_by_the_evaluator_too(tmp_path: Path) -> None:
     """mj score / conformance / the game agree: a hand holding its void suit is no win."""
-    from mjframework.hand import Hand, WinContext
-    from mjframework.scoring import Evaluator
+    from mjframework.core.hand import Hand, WinContext
+    from mjframework.evaluate.scoring import Evaluator
 
     rs = ruleset(tmp_path, {"declarations": {"void_suit": {}}})
     ev = Evaluator(rs)
@@ -731,8 +731,8 @@ def test_across_needs_four_players(tmp_path: Path) -> None:
 
 
 def test_a_player_sees_only_its_own_exchange_and_everyone_the_declarations(tmp_path: Path) -> None:
-    from mjframework.human import Announcer
-    from mjframework.visibility import view_for
+    from mjframework.play.visibility import view_for
+    from mjframework.ui.human import Announcer
 
     rs = ruleset(tmp_path, BLOOD)
     events: list[dict[str, Any]] = []

@@ -18,14 +18,20 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mjframework import plugins as registry
-from mjframework.bots import GreedyBot
 from mjframework.cli import main
-from mjframework.errors import MJError
-from mjframework.game import Game
-from mjframework.hookspecs import hookimpl
-from mjframework.plugins import PluginError, call_hook, make_plugin_manager, set_hook_tracing, trace_hooks
-from mjframework.ruleset import load_ruleset
+from mjframework.core.errors import MJError
+from mjframework.hooks import registry
+from mjframework.hooks.registry import (
+    PluginError,
+    call_hook,
+    make_plugin_manager,
+    set_hook_tracing,
+    trace_hooks,
+)
+from mjframework.hooks.specs import hookimpl
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game
+from mjframework.rules.loader import load_ruleset
 
 CALLS: list[str] = []
 

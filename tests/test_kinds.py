@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from mjframework.hand import KONG_PAYMENT_KEY, parse_meld
-from mjframework.kinds import (
+from mjframework.core.hand import KONG_PAYMENT_KEY, parse_meld
+from mjframework.core.kinds import (
     CLAIMED_MELDS,
     GROUP_KIND_NAMES,
     KONG_MELDS,
@@ -19,9 +19,9 @@ from mjframework.kinds import (
     MeldKind,
     kong_meld,
 )
-from mjframework.model import CLAIMED_MELDS as MODEL_CLAIMED
-from mjframework.model import GROUP_KINDS
-from mjframework.ruleset import load_ruleset
+from mjframework.rules.loader import load_ruleset
+from mjframework.rules.model import CLAIMED_MELDS as MODEL_CLAIMED
+from mjframework.rules.model import GROUP_KINDS
 
 
 def test_a_member_is_its_string() -> None:

@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.errors import HandError
-from mjframework.hand import WinContext, make_hand
-from mjframework.rulecard import build_card
-from mjframework.ruleset import check_file, load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.simulate import simulate
-from mjframework.tiles import format_tiles, parse_tiles, tile_code, tile_name
+from mjframework.core.errors import HandError
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.core.tiles import format_tiles, parse_tiles, tile_code, tile_name
+from mjframework.design.rulecard import build_card
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.rules.loader import check_file, load_ruleset
+from mjframework.run.simulate import simulate
 
 RULESET = Path(__file__).resolve().parent / "rulesets" / "combos-136.yaml"
 

@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.errors import HandError
-from mjframework.hand import WinContext, make_hand
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
+from mjframework.core.errors import HandError
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.rules.loader import load_ruleset
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 

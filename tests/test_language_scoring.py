@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.hand import WinContext, make_hand
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.rules.loader import load_ruleset
 
 HERE = Path(__file__).resolve().parent
 RULESETS = HERE / "rulesets"

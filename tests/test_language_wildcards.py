@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.errors import HandError
-from mjframework.hand import WinContext, make_hand
-from mjframework.rulecard import build_card
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.simulate import simulate
-from mjframework.tiles import parse_tile
+from mjframework.core.errors import HandError
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.core.tiles import parse_tile
+from mjframework.design.rulecard import build_card
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.rules.loader import load_ruleset
+from mjframework.run.simulate import simulate
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 HONGZHONG = RULESETS / "hongzhong.yaml"
@@ -210,7 +210,7 @@ def test_a_fixed_wildcard_scores_as_a_flipped_one(tmp_path: Path) -> None:
 
 
 def parse_tiles_list(text: str) -> list[int]:
-    from mjframework.tiles import parse_tiles
+    from mjframework.core.tiles import parse_tiles
     return parse_tiles(text)
 
 
@@ -218,9 +218,9 @@ def test_examples_leave_a_suit_out_when_a_void_suit_must_be_declared() -> None:
     """With `declarations.void_suit.win_holding: false` (the engine's key) every example win misses a suit."""
     import dataclasses
 
-    from mjframework.model import VoidSuit
-    from mjframework.rulecard import _Searcher
-    from mjframework.tiles import is_honor, suit_of
+    from mjframework.core.tiles import is_honor, suit_of
+    from mjframework.design.rulecard import _Searcher
+    from mjframework.rules.model import VoidSuit
 
     rs = load_ruleset(RULESETS / "base-108.yaml")
     flow = dataclasses.replace(rs.flow, void_suit=VoidSuit(win_holding=False))

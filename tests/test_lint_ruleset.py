@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.lint import NOTES, lint_file
+from mjframework.design.lint import NOTES, lint_file
 
 # Real findings in the shipped rulesets, acknowledged in their YAML (`lint.accept`):
 # exclusions between wait patterns whose `when.win_tile` differs, so they never both apply.

@@ -221,8 +221,8 @@ def report(groups: dict, limit: int = 25) -> str:
 def _evaluator():
     if not (Path(__file__).resolve().parents[1] / "rulesets" / "mcr.yaml").exists():
         pytest.skip("rulesets/mcr.yaml is not on this branch yet")
-    from mjframework.ruleset import load_ruleset
-    from mjframework.scoring import Evaluator
+    from mjframework.evaluate.scoring import Evaluator
+    from mjframework.rules.loader import load_ruleset
 
     return Evaluator(load_ruleset("mcr"))
 
@@ -262,7 +262,7 @@ def test_rules_page_lists_every_fan_of_the_ruleset():
     import re
 
     _evaluator()  # skips until the ruleset exists
-    from mjframework.ruleset import load_ruleset
+    from mjframework.rules.loader import load_ruleset
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "mcr.md").read_text(encoding="utf-8")
     rows = {}
@@ -295,7 +295,7 @@ def test_rule_card_examples_agree_with_pymahjonggb():
     """Each fan's example hand in mcr.yaml (what `mj doc mcr` shows) is a win PyMahjongGB scores
     with that fan, and we score it exactly as PyMahjongGB does."""
     ev = _evaluator()
-    from mjframework.rulecard import declared_example
+    from mjframework.design.rulecard import declared_example
 
     missing, wrong = [], []
     for p in ev.ruleset.patterns:

@@ -1,4 +1,4 @@
-"""Other tools' tile notations (mjframework.tiles): mpsz with red 0, mjai, 34/136, Botzone."""
+"""Other tools' tile notations (mjframework.core.tiles): mpsz with red 0, mjai, 34/136, Botzone."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mjframework.tiles import (
+from mjframework.core.tiles import (
     NUM_KINDS,
     TileParseError,
     format_mpsz,

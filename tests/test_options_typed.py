@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mjframework.options import Conflict, Option, OptionError, Preset, choose, declared
-from mjframework.ruleset import load_ruleset
-from mjframework.yamlsource import load_yaml_text
+from mjframework.rules.loader import load_ruleset
+from mjframework.rules.options import Conflict, Option, OptionError, Preset, choose, declared
+from mjframework.rules.yamlsource import load_yaml_text
 
 DECL = """\
 options:

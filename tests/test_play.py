@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.human import Console, HumanPlayer, option_label, play_session
-from mjframework.players import Decision, Option
+from mjframework.play.players import Decision, Option
+from mjframework.ui.human import Console, HumanPlayer, option_label, play_session
 
 ONES = "1\n" * 400  # always the first option: enough for any hand
 
@@ -209,7 +209,7 @@ def test_speak_without_espeak_ng_is_silent(monkeypatch) -> None:
 
 
 def test_human_player_types_the_tiles_of_an_exchange() -> None:
-    from mjframework.game import Game
+    from mjframework.play.game import Game
 
     hand = [0, 1, 2, 10, 10, 11, 19, 20, 21, 27, 27, 28, 28, 31]
     options = Game._exchange_options(hand, 3, same_suit=False)

@@ -25,10 +25,10 @@ import pytest
 
 import mjframework
 import mjframework.plugin as api
-from mjframework import plugins as registry
-from mjframework.bots import GreedyBot
-from mjframework.game import Game, HandResult
-from mjframework.outcomes import option_outcome
+from mjframework.hooks import registry
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game, HandResult
+from mjframework.play.outcomes import option_outcome
 from mjframework.plugin import (
     Continue,
     Decision,
@@ -42,7 +42,7 @@ from mjframework.plugin import (
     Win,
     hookimpl,
 )
-from mjframework.ruleset import load_ruleset
+from mjframework.rules.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 API_DOC = ROOT / "docs" / "api.md"
@@ -82,14 +82,15 @@ def test_every_exported_name_resolves_and_is_documented(module: Any) -> None:
 
 def test_the_plugin_face_reexports_the_engine_objects() -> None:
     assert api.HandControl is HandControl
-    assert api.hookimpl is __import__("mjframework.hookspecs", fromlist=["hookimpl"]).hookimpl
+    assert api.hookimpl is __import__("mjframework.hooks.specs", fromlist=["hookimpl"]).hookimpl
     assert mjframework.__all__ == sorted(mjframework._WHERE)
-    assert mjframework.run_simulation is __import__("mjframework.simulate", fromlist=["x"]).simulate
+    assert mjframework.run_simulation is __import__("mjframework.run.simulate", fromlist=["x"]).simulate
 
 
 def test_import_mjframework_is_light() -> None:
-    code = ("import sys, mjframework; heavy = [m for m in ('mjframework.game', 'mjframework.scoring', "
-            "'mjframework.ruleset', 'jsonschema', 'pluggy', 'yaml') if m in sys.modules]; print(heavy)")
+    code = ("import sys, mjframework; heavy = [m for m in ('mjframework.play.game', "
+            "'mjframework.evaluate.scoring', 'mjframework.rules.loader', 'jsonschema', 'pluggy', 'yaml') "
+            "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

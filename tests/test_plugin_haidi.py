@@ -18,15 +18,15 @@ import pytest
 from click.testing import CliRunner
 from mjframework_plugins import haidi
 
-from mjframework.bots import GreedyBot, RandomBot
 from mjframework.cli import main
-from mjframework.game import Game, HandResult
-from mjframework.players import Decision, Option
+from mjframework.core.tiles import parse_tiles
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.hooks.registry import available_plugins
+from mjframework.play.bots import GreedyBot, RandomBot
+from mjframework.play.game import Game, HandResult
+from mjframework.play.players import Decision, Option
 from mjframework.plugin import EndDrawn, Win
-from mjframework.plugins import available_plugins
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.tiles import parse_tiles
+from mjframework.rules.loader import load_ruleset
 
 PLUGINS_ON = """\
     format: 1

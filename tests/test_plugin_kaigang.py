@@ -21,16 +21,16 @@ import pytest
 from click.testing import CliRunner
 from mjframework_plugins import kaigang
 
-from mjframework.bots import GreedyBot
 from mjframework.cli import main
-from mjframework.game import Game, HandControl, HandResult
-from mjframework.hand import Meld, WinContext, parse_meld
-from mjframework.players import Decision, Option
+from mjframework.core.hand import Meld, WinContext, parse_meld
+from mjframework.core.tiles import parse_tiles, tile_code
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.hooks.registry import available_plugins
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game, HandControl, HandResult
+from mjframework.play.players import Decision, Option
 from mjframework.plugin import Discard, Win
-from mjframework.plugins import available_plugins
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.tiles import parse_tiles, tile_code
+from mjframework.rules.loader import load_ruleset
 
 PLUGINS_ON = """\
     format: 1

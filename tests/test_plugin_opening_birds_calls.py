@@ -17,15 +17,15 @@ import pytest
 from mjframework_plugins.calls import Plugin as Calls
 from mjframework_plugins.zhaniao import Plugin as Zhaniao
 
-from mjframework.bots import GreedyBot
-from mjframework.game import Game, HandResult
-from mjframework.players import Decision, Option, TableView
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.settlement import SettlementContext
-from mjframework.simulate import SimSpec, Stats, play_game
-from mjframework.stash import Stash
-from mjframework.tiles import parse_tile, rank_of, tile_name
+from mjframework.core.stash import Stash
+from mjframework.core.tiles import parse_tile, rank_of, tile_name
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game, HandResult
+from mjframework.play.players import Decision, Option, TableView
+from mjframework.rules.loader import load_ruleset
+from mjframework.run.simulate import SimSpec, Stats, play_game
+from mjframework.settle.settlement import SettlementContext
 
 Event = dict[str, Any]
 NUMBERS = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]

@@ -51,14 +51,14 @@ from typing import Any
 
 import pytest
 
-from mjframework.errors import HandError
-from mjframework.hand import Hand, Meld, WinContext
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
-from mjframework.settlement import check_balance
-from mjframework.simulate import simulate
-from mjframework.tiles import is_honor, parse_tile, rank_of
-from mjframework.wall import Wall
+from mjframework.core.errors import HandError
+from mjframework.core.hand import Hand, Meld, WinContext
+from mjframework.core.tiles import is_honor, parse_tile, rank_of
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.wall import Wall
+from mjframework.rules.loader import load_ruleset
+from mjframework.run.simulate import simulate
+from mjframework.settle.settlement import check_balance
 
 # 2,000 hands per ruleset, as the game-engine issue asks; MJ_REPLAY_HANDS=300 for a quick run.
 HANDS = int(os.environ.get("MJ_REPLAY_HANDS", "2000"))
@@ -1522,7 +1522,7 @@ class _Leaver:
     hands = 0
 
     def __init__(self, rng: random.Random | None = None) -> None:
-        from mjframework.bots import GreedyBot
+        from mjframework.play.bots import GreedyBot
 
         self.bot = GreedyBot(rng or random.Random(0))
         self.calls = 0
@@ -1530,7 +1530,7 @@ class _Leaver:
         self.leaves = _Leaver.hands % 3 == 0
 
     def decide(self, view: Any, decision: Any) -> Any:
-        from mjframework.players import PlayerLeft
+        from mjframework.play.players import PlayerLeft
 
         self.calls += 1
         if self.leaves and self.calls == 5:
@@ -1542,7 +1542,7 @@ def test_replay_accepts_exactly_the_declared_leave_penalty(monkeypatch: pytest.M
                                                             tmp_path: Path) -> None:
     """changsha declares leave: {penalty: 70, paid_to: none}: a leaver's settlement sums to
     -70 and the replay check accepts it — and nothing else paid to nobody."""
-    from mjframework.bots import BOTS
+    from mjframework.play.bots import BOTS
 
     monkeypatch.setitem(BOTS, "leaver", _Leaver)
     _Leaver.hands = 0

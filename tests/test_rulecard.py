@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mjframework.cli import main
-from mjframework.ruleset import load_ruleset
+from mjframework.rules.loader import load_ruleset
 
 RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba"]
 
@@ -181,7 +181,7 @@ def test_bad_format() -> None:
 
 def test_patterns_without_examples_are_flagged() -> None:
     """With a search budget of one candidate, most patterns have no (exact) example: the card says so."""
-    from mjframework.rulecard import build_card, render_html, render_markdown
+    from mjframework.design.rulecard import build_card, render_html, render_markdown
 
     c = build_card(load_ruleset("yongzhou-wangba"), seed=7, budget=1)
     missing = c.missing()

@@ -1,4 +1,4 @@
-"""The one parallel runner (mjframework.runner): results merged in the order of the chunks,
+"""The one parallel runner (mjframework.run.runner): results merged in the order of the chunks,
 whatever finishes first; Ctrl-C raises, stops or harvests; a dead worker's chunk is replayed."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from functools import partial
 
 import pytest
 
-from mjframework.runner import ProcessPool, run_alone, run_windowed
+from mjframework.run.runner import ProcessPool, run_alone, run_windowed
 
 
 def _square_or_die(die_on: int, x: int) -> int:

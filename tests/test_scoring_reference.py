@@ -23,10 +23,10 @@ import pytest
 import slow_reference as ref
 from test_fast_paths import RULESETS, _complete, random_case
 
-from mjframework.errors import HandError
-from mjframework.hand import Hand, WinContext, check_hand
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator, Result, Score
+from mjframework.core.errors import HandError
+from mjframework.core.hand import Hand, WinContext, check_hand
+from mjframework.evaluate.scoring import Evaluator, Result, Score
+from mjframework.rules.loader import load_ruleset
 
 HERE = Path(__file__).resolve().parent
 HANDS = int(os.environ.get("MJ_SCORING_HANDS", "1000"))
@@ -123,7 +123,7 @@ def test_wildcard_meld_matches_reference(rid: str) -> None:
 def test_first_reading_and_visit_agree_with_every_reading(rid: str) -> None:
     """``readings(first=True)`` finds a reading exactly when there is one, and it is one of
     them; ``visit`` sees every reading (until it stops the search)."""
-    from mjframework.readings import readings
+    from mjframework.evaluate.readings import readings
 
     ev = Evaluator(load_ruleset(rid))
     rng = random.Random(f"first {Path(rid).stem}")

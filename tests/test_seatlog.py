@@ -1,4 +1,4 @@
-"""Per-seat event streams (mjframework.seatlog, mj simulate --log-seat)."""
+"""Per-seat event streams (mjframework.play.seatlog, mj simulate --log-seat)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework import load_ruleset
-from mjframework.bots import GreedyBot
 from mjframework.cli import main
-from mjframework.events import Collector
-from mjframework.game import Game
-from mjframework.ruleset import available_rulesets
-from mjframework.seatlog import HIDDEN, seat_log
+from mjframework.play.bots import GreedyBot
+from mjframework.play.events import Collector
+from mjframework.play.game import Game
+from mjframework.play.seatlog import HIDDEN, seat_log
+from mjframework.rules.loader import available_rulesets
 
 MJAI_TYPES = {"start_kyoku", "tsumo", "dahai", "pon", "chi", "daiminkan", "ankan", "kakan", "hora",
               "ryukyoku", "end_kyoku"}

@@ -2,7 +2,7 @@
 
 Each table section (``claims``, ``win``, ``dealer``, ``wall``, ``break``, ``deal``,
 ``wildcard.indicator``, ``declarations.void_suit``, ``leave``) is a dataclass in
-:mod:`mjframework.model` whose field defaults are the section's defaults; the
+:mod:`mjframework.rules.model` whose field defaults are the section's defaults; the
 schema states them as ``default`` keywords (for editors and readers). These
 tests walk both and fail on any difference, on a key one has and the other
 lacks, and on a schema ``default`` no dataclass accounts for.
@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from mjframework.model import (
+from mjframework.rules.loader import load_ruleset, schema
+from mjframework.rules.model import (
     PAYOUT_DEFAULTS,
     BreakRule,
     Claims,
@@ -34,7 +35,6 @@ from mjframework.model import (
     WinRule,
     yaml_key,
 )
-from mjframework.ruleset import load_ruleset, schema
 
 # schema path of the section's object schema → its dataclass
 SECTIONS: dict[tuple[str, ...], type[Section]] = {

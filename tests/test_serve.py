@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mjframework.serve import make_server
+from mjframework.ui.serve import make_server
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "234m 345p 666s 789s 8p"

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mjframework.cli import main
-from mjframework.hand import WinContext, make_hand
-from mjframework.ruleset import load_ruleset
-from mjframework.scoring import Evaluator
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.rules.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,7 +95,7 @@ def test_simulate_has_several_wins_exchanges_and_declarations(tmp_path: Path) ->
 
 def test_conformance_in_play_key(tmp_path: Path) -> None:
     """`in_play` (seats still in the hand) decides who pays a self-draw; a bad value is a case error."""
-    from mjframework.conformance import run_file
+    from mjframework.run.conformance import run_file
 
     f = tmp_path / "cases.yaml"
     f.write_text(

@@ -1,4 +1,4 @@
-"""``mj simulate`` and :mod:`mjframework.simulate`: determinism, statistics, logs, bad input."""
+"""``mj simulate`` and :mod:`mjframework.run.simulate`: determinism, statistics, logs, bad input."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mjframework import simulate as sim
-from mjframework.bots import BOTS
 from mjframework.cli import main
-from mjframework.events import Collector
-from mjframework.game import Game
-from mjframework.simulate import SimulationError, simulate
+from mjframework.play.bots import BOTS
+from mjframework.play.events import Collector
+from mjframework.play.game import Game
+from mjframework.run import simulate as sim
+from mjframework.run.simulate import SimulationError, simulate
 
 RULESETS = ["yongzhou-huandiao", "yongzhou-wangba", "changsha"]
 
@@ -69,7 +69,7 @@ def test_log_structure(tmp_path: Path) -> None:
 
 
 def test_first_dealer_follows_the_ruleset() -> None:
-    from mjframework.ruleset import load_ruleset
+    from mjframework.rules.loader import load_ruleset
 
     wangba, changsha = load_ruleset("yongzhou-wangba"), load_ruleset("changsha")
     assert {sim.first_dealer(wangba, 1, g) for g in range(20)} == {0}  # seat0

@@ -1,4 +1,4 @@
-"""The hand as a stepper (mjframework.stepper): stepped from outside == bot-driven."""
+"""The hand as a stepper (mjframework.play.stepper): stepped from outside == bot-driven."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mjframework import load_ruleset
-from mjframework.bots import GreedyBot, RandomBot
-from mjframework.events import Collector
-from mjframework.game import Game, HandResult
-from mjframework.players import Decision, IllegalDecision, Option
-from mjframework.stepper import Table, play_hand, run_policy
+from mjframework.play.bots import GreedyBot, RandomBot
+from mjframework.play.events import Collector
+from mjframework.play.game import Game, HandResult
+from mjframework.play.players import Decision, IllegalDecision, Option
+from mjframework.play.stepper import Table, play_hand, run_policy
 
 RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan"]
 BACKENDS = ["greenlet", "thread"]

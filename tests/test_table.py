@@ -1,15 +1,16 @@
-"""The table model shared by the line mode and the full-screen table (``mjframework.table``)."""
+"""The table model shared by the line mode and the full-screen table (``mjframework.ui.table``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from mjframework.events import Collector
-from mjframework.game import Game
-from mjframework.human import Announcer, Console, HumanPlayer, play_session
-from mjframework.players import Decision, Option
-from mjframework.simulate import hand_seed, load_cached, make_bots
-from mjframework.table import (
+from mjframework.core.tiles import parse_tile, tile_code, tile_name
+from mjframework.play.events import Collector
+from mjframework.play.game import Game
+from mjframework.play.players import Decision, Option
+from mjframework.run.simulate import hand_seed, load_cached, make_bots
+from mjframework.ui.human import Announcer, Console, HumanPlayer, play_session
+from mjframework.ui.table import (
     ScoreRecorder,
     TableState,
     match_input,
@@ -17,7 +18,6 @@ from mjframework.table import (
     reason_words,
     seat_words_in,
 )
-from mjframework.tiles import parse_tile, tile_code, tile_name
 
 T = parse_tile
 
@@ -159,8 +159,8 @@ def test_unseen_counts_what_the_viewer_has_not_seen() -> None:
 
 
 def test_ready_waits_is_the_evaluators_answer() -> None:
-    from mjframework.hand import WinContext
-    from mjframework.tiles import parse_tiles
+    from mjframework.core.hand import WinContext
+    from mjframework.core.tiles import parse_tiles
 
     _, ev = load_cached("changsha")
     hand = parse_tiles("123m 456m 789p 22s 35s")

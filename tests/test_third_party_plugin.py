@@ -5,7 +5,7 @@ The package (``mj-double-pay``: entry point ``double-pay`` → module
 ``double_pay`` event per settlement) is written to ``tmp_path``. It is used
 
 * in-process: its folder on ``sys.path`` and the class registered with
-  :func:`mjframework.plugins.register_plugin` (unregistered afterwards);
+  :func:`mjframework.hooks.registry.register_plugin` (unregistered afterwards);
 * in a subprocess, found as a real entry point: the ``*.dist-info`` folder
   (``METADATA`` + ``entry_points.txt``) a build backend would write, made here
   from the package's ``pyproject.toml`` and put on ``PYTHONPATH``. No
@@ -31,13 +31,13 @@ from typing import Any, ClassVar
 import pytest
 from click.testing import CliRunner, Result
 
-from mjframework import plugins as registry
-from mjframework.bots import GreedyBot
 from mjframework.cli import main
-from mjframework.game import Game
-from mjframework.hookspecs import hookimpl
-from mjframework.ruleset import load_ruleset
-from mjframework.simulate import simulate
+from mjframework.hooks import registry
+from mjframework.hooks.specs import hookimpl
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game
+from mjframework.rules.loader import load_ruleset
+from mjframework.run.simulate import simulate
 
 PLUGIN = "double-pay"
 MODULE = "mj_double_pay"

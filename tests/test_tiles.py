@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mjframework.ruleset import load_ruleset
-from mjframework.tiles import (
+from mjframework.core.tiles import (
     HONOR_BASE,
     NUM_KINDS,
     TileParseError,
@@ -21,6 +20,7 @@ from mjframework.tiles import (
     tile_emoji,
     tile_name,
 )
+from mjframework.rules.loader import load_ruleset
 
 ALL_TILES = list(range(NUM_KINDS))
 tile_lists = st.lists(st.integers(min_value=0, max_value=NUM_KINDS - 1), max_size=40)

@@ -21,12 +21,12 @@ pytest.importorskip("textual")
 
 from rich.console import Console
 
-from mjframework.bots import GreedyBot
-from mjframework.hand import WinContext
-from mjframework.players import Option, TableView
-from mjframework.scoring import Evaluator
-from mjframework.tiles import tile_code, tile_name
-from mjframework.tui import TableApp
+from mjframework.core.hand import WinContext
+from mjframework.core.tiles import tile_code, tile_name
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.bots import GreedyBot
+from mjframework.play.players import Option, TableView
+from mjframework.ui.tui import TableApp
 
 SIZE = (120, 40)
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -352,7 +352,7 @@ def test_plain_forces_the_line_mode_in_a_terminal() -> None:
 def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:
     import sys
 
-    from mjframework import cli_game
+    from mjframework.cli import game as cli_game
 
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
@@ -364,8 +364,8 @@ def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:
 def test_any_decision_shows_generically() -> None:
     """A plugin's question (its own option kinds and words), an exchange-like choice of hand
     tiles, several wins: options become keyed buttons or pickable hand tiles, never special cases."""
-    from mjframework.players import Decision
-    from mjframework.tui import Session, assign_keys
+    from mjframework.play.players import Decision
+    from mjframework.ui.tui import Session, assign_keys
 
     take, no = Option("take_last", text="要海底"), Option("pass", text="不要")
     assert assign_keys([take, no]) == [("a", take), ("x", no)]

@@ -20,8 +20,8 @@ import yaml
 from click.testing import CliRunner, Result
 
 from mjframework.cli import main
-from mjframework.errors import RulesetError
-from mjframework.ruleset import load_ruleset
+from mjframework.core.errors import RulesetError
+from mjframework.rules.loader import load_ruleset
 
 REPO = Path(__file__).resolve().parents[1]
 RULESETS = sorted((REPO / "rulesets").glob("*.yaml"))
@@ -530,7 +530,7 @@ def test_error_in_an_override_names_its_own_index(tmp_path: Path) -> None:
 
 def schema_keys(definition: str) -> list[str]:
     """The keys the packaged schema allows in ``$defs/<definition>``."""
-    from mjframework.ruleset import schema as packaged
+    from mjframework.rules.loader import schema as packaged
     return list(packaged()["$defs"][definition]["properties"])
 
 
@@ -643,7 +643,7 @@ def test_schema_rejects_id_and_fragment_together(schema: dict) -> None:
 
 def test_lists_and_mappings_from_yaml_keep_their_list_methods() -> None:
     """A plugin handed a list from its options calls ``.index`` like on any list."""
-    from mjframework.yamlsource import SourceList, load_yaml_text
+    from mjframework.rules.yamlsource import SourceList, load_yaml_text
 
     data = load_yaml_text("a: [x, {b: 1}, z]\n", "t.yaml")
     items = data["a"]

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.ruleset import RULESETS_GROUP
+from mjframework.rules.loader import RULESETS_GROUP
 
 NAME = "club-house"
 MODULE = "mj_club_house"

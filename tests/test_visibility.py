@@ -7,13 +7,13 @@ import re
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.events import Collector
-from mjframework.game import Game
-from mjframework.hand import Meld
-from mjframework.human import Announcer
-from mjframework.players import Decision, Option, TableView
-from mjframework.ruleset import load_ruleset
-from mjframework.visibility import log_for, meld_for, view_for
+from mjframework.core.hand import Meld
+from mjframework.play.events import Collector
+from mjframework.play.game import Game
+from mjframework.play.players import Decision, Option, TableView
+from mjframework.play.visibility import log_for, meld_for, view_for
+from mjframework.rules.loader import load_ruleset
+from mjframework.ui.human import Announcer
 
 ONES = "1\n" * 400
 

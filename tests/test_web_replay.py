@@ -1,7 +1,7 @@
 """The playground's replay tab (mjframework/web/replay.js).
 
 Its table logic runs under Node (when installed) against logs from `mj
-simulate` and must agree with `mj replay`'s (mjframework.replay); the tab
+simulate` and must agree with `mj replay`'s (mjframework.run.replay); the tab
 itself is driven in headless Chromium (skipped where there is none).
 """
 
@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.replay import Replay, read_hands
+from mjframework.run.replay import Replay, read_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAY_JS = ROOT / "mjframework" / "web" / "replay.js"
@@ -77,7 +77,7 @@ def test_replay_js_agrees_with_mj_replay(log: Path, tmp_path: Path) -> None:
 def test_static_replay_js_is_served_and_tab_present() -> None:
     html = (ROOT / "mjframework" / "web" / "index.html").read_text("utf-8")
     assert 'data-tab="replay-tab"' in html and '<script src="replay.js">' in html
-    from mjframework.serve import STATIC_FILES
+    from mjframework.ui.serve import STATIC_FILES
 
     assert "replay.js" in STATIC_FILES
 
@@ -91,7 +91,7 @@ def test_replay_tab_in_headless_chromium(log: Path) -> None:
         pytest.skip("no Chromium (install the chromium package, or set MJ_CHROMIUM)")
     import threading
 
-    from mjframework.serve import make_server
+    from mjframework.ui.serve import make_server
 
     server = make_server("127.0.0.1", 0, quiet=True)
     t = threading.Thread(target=server.serve_forever, daemon=True)

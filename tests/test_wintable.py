@@ -1,4 +1,4 @@
-"""Tests for mjframework.wintable against a slow, obviously-correct search.
+"""Tests for mjframework.evaluate.wintable against a slow, obviously-correct search.
 
 The reference below knows nothing about tables, blocks or pieces: it takes
 the first natural tile left, tries every meld that could hold it (each other
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjframework import wintable as W
-from mjframework.wintable import (
+from mjframework.evaluate import wintable as W
+from mjframework.evaluate.wintable import (
     INF,
     MAX_NEED,
     distance,

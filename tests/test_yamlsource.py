@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mjframework.ruleset import load_ruleset
-from mjframework.yamlsource import SourceList, SourceMap, file_path, load_yaml_text
+from mjframework.rules.loader import load_ruleset
+from mjframework.rules.yamlsource import SourceList, SourceMap, file_path, load_yaml_text
 
 TEXT = """\
 plugins:

@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from mjframework.ruleset import available_rulesets
-from mjframework.yamlsource import load_yaml_file, to_plain
+from mjframework.rules.loader import available_rulesets
+from mjframework.rules.yamlsource import load_yaml_file, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = {rid: to_plain(load_yaml_file(p)) for rid, p in available_rulesets().items()}

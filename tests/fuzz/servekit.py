@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from mjframework.serve import PlaygroundServer, make_server
+from mjframework.ui.serve import PlaygroundServer, make_server
 
 
 @contextmanager

@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mutate import mutant, write_mutant
 
-from mjframework.errors import RulesetError
-from mjframework.ruleset import check_file
-from mjframework.yamlsource import load_yaml_text
+from mjframework.core.errors import RulesetError
+from mjframework.rules.loader import check_file
+from mjframework.rules.yamlsource import load_yaml_text
 
 LOCATED = re.compile(r"^\S+:\d+:\d+: ")
 
@@ -29,9 +29,9 @@ def _check(path: Path) -> None:
         assert len(str(p)) < 2000, str(p)[:300]
     if rs is not None:
         assert not problems
-        from mjframework.lint import lint_ruleset
-        from mjframework.rulecard import build_card, render
-        from mjframework.scoring import Evaluator
+        from mjframework.design.lint import lint_ruleset
+        from mjframework.design.rulecard import build_card, render
+        from mjframework.evaluate.scoring import Evaluator
 
         Evaluator(rs)
         card = build_card(rs, budget=15)

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from servekit import port, post_json, request, running
 
-from mjframework.serve import PlaygroundServer
+from mjframework.ui.serve import PlaygroundServer
 
 SERVER: dict[str, PlaygroundServer] = {}
 

@@ -111,8 +111,8 @@ def test_play_asks_again_for_a_strange_number(answer: str) -> None:
 
 
 def test_play_does_not_count_an_abandoned_hand(tmp_path: Path) -> None:
-    from mjframework.hookspecs import hookimpl
-    from mjframework.plugins import register_plugin, unregister_plugin
+    from mjframework.hooks.registry import register_plugin, unregister_plugin
+    from mjframework.hooks.specs import hookimpl
 
     class FirstHandFails:
         options_schema: ClassVar[dict] = {"type": "object"}

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fuzzkit import ROOT, assert_clean, run_mj
 
-from mjframework.errors import RulesetError
-from mjframework.ruleset import MAX_EXTENDS_DEPTH, MAX_FILES, check_file
-from mjframework.yamlsource import MAX_FILE_BYTES, load_yaml_text
+from mjframework.core.errors import RulesetError
+from mjframework.rules.loader import MAX_EXTENDS_DEPTH, MAX_FILES, check_file
+from mjframework.rules.yamlsource import MAX_FILE_BYTES, load_yaml_text
 
 
 def _problems(text: str) -> list[str]:
@@ -91,7 +91,7 @@ def test_extends_depth_is_capped(tmp_path: Path) -> None:
 
 
 def test_each_file_of_an_extends_graph_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mjframework.ruleset as rmod
+    import mjframework.rules.loader as rmod
 
     reads: list[str] = []
     real = rmod.load_yaml_file

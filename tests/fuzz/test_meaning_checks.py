@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fuzzkit import assert_clean, run_mj
 
-from mjframework.ruleset import check_file
+from mjframework.rules.loader import check_file
 
 
 def _variant(tmp_path: Path, body: str) -> Path:

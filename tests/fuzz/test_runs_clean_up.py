@@ -20,8 +20,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 # them too) and runs the `mj` command line with the remaining arguments.
 DRIVER = textwrap.dedent('''
     import os, sys, time
-    from mjframework.hookspecs import hookimpl
-    from mjframework.plugins import register_plugin
+    from mjframework.hooks.specs import hookimpl
+    from mjframework.hooks.registry import register_plugin
     from mjframework.cli import main
 
     class Base:

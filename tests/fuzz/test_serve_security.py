@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from servekit import port, post_json, raw, request, running
 
-from mjframework import serve as serve_mod
-from mjframework.serve import PlaygroundServer
+from mjframework.ui import serve as serve_mod
+from mjframework.ui.serve import PlaygroundServer
 
 SECRET = "root:x:0:0:SECRET-LINE-do-not-echo"
 
@@ -213,7 +213,7 @@ def test_hostile_rulesets_in_the_playground_within_200mb(tmp_path: Path) -> None
 def test_playground_validation_function_within_2s_and_200mb(tmp_path: Path) -> None:
     """The playground's own validate(), in a child limited to 200 MB and 2 CPU seconds."""
     laughs = (Path(__file__).parent / "corpus" / "billion-laughs.yaml").read_text()
-    code = ("import json, sys; from mjframework.serve import validate; "
+    code = ("import json, sys; from mjframework.ui.serve import validate; "
             "r = validate({'yaml': sys.stdin.read()}); print(json.dumps(r['problems'][0]))")
     from fuzzkit import limiter
 

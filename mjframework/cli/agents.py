@@ -1,0 +1,84 @@
+"""``mj match`` (players against each other, duplicate) and ``mj replay`` (step through a logged hand)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .game import _int, bot_timeout_seconds
+
+
+@click.command("match")
+@click.argument("ruleset")
+@click.option("--seats", required=True, metavar="P1,P2,…",
+              help="One player per seat: built-in bots (greedy, random) or the names of --bot programs.")
+@click.option("--bot", "bots", multiple=True, metavar="[NAME=]COMMAND",
+              help="An external program (docs/bots.md); named bot1, bot2 … in order unless NAME= is given.")
+@click.option("--hands", "-n", "hands", required=True, metavar="N", help="How many hands to play.")
+@click.option("--seed", "-s", "seed", default="0", show_default=True, metavar="S", help="Base seed.")
+@click.option("--duplicate", is_flag=True,
+              help="Play each wall once per rotation of the players round the table (N a multiple of the "
+                   "number of seats).")
+@click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
+              help="How long a bot may think per decision before it is made to leave.")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
+def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed: str, duplicate: bool,
+              bot_timeout: str, as_json: bool) -> None:
+    """Players of RULESET against each other; standings with 95% confidence intervals."""
+    from ..run.extbot import parse_bot_specs
+    from ..run.match import run_match
+
+    n = _int(hands, "--hands", minimum=1)
+    s = _int(seed, "--seed")
+    assert n is not None and s is not None
+    timeout = bot_timeout_seconds(bot_timeout)
+    try:
+        specs = parse_bot_specs(bots)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    names = [x.strip() for x in seats.split(",") if x.strip()]
+    try:
+        result = run_match(ruleset, names, n, seed=s, duplicate=duplicate, bots=specs, bot_timeout=timeout)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)
+    click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.table())
+
+
+@click.command("replay")
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--hand", "hand", default="0", show_default=True, metavar="N",
+              help="Which hand of the log (0 = the first).")
+@click.option("--seat", "seat", default=None, metavar="N",
+              help="Show the table as seat N saw it (others' tiles face down). Default: everything.")
+@click.option("--all", "print_all", is_flag=True, help="Print every frame without waiting for input.")
+def replay_cmd(log: str, hand: str, seat: str | None, print_all: bool) -> None:
+    """Step through a hand of LOG (an `mj simulate --log` file): Enter/n next, p previous, q quits."""
+    from ..run.replay import Replay, ReplayError, read_hands, run
+
+    h = _int(hand, "--hand", minimum=0)
+    st = _int(seat, "--seat", minimum=0) if seat is not None else None
+    assert h is not None
+    hands = read_hands(log)
+    if h >= len(hands):
+        raise ReplayError(f"--hand {h}: the log has {len(hands)} hand{'s' if len(hands) != 1 else ''} "
+                          f"(0–{len(hands) - 1})")
+    replay = Replay(hands[h], st)
+    if print_all:
+        for frame in replay.frames:
+            click.echo(frame)
+            click.echo("")
+        return
+
+    def read() -> str | None:
+        try:
+            return input("> ")
+        except EOFError:
+            return None
+
+    run(replay, read, click.echo)
+

@@ -1,0 +1,712 @@
+"""Table-level screening for :meth:`Evaluator.is_win` and :meth:`Evaluator.waits`.
+
+The generic path of ``is_win`` splits the hand into a :class:`~.readings.Tiles`,
+asks every shape whether it could fit, and, when one might, scores the hand
+(readings × patterns). Almost every call the game makes is answered long
+before that: most hands fit no shape at all, and most that fit one fit a
+shape some pattern accepts unconditionally. :class:`WinScreen` is compiled
+once per evaluator from the ruleset's shapes and patterns and answers those
+two cases from one count vector and a few :mod:`.wintable` lookups:
+
+* **reject**: no shape of the ruleset is possible (standard shapes by the
+  melds + pair table, pairs shapes by the odd-count table, ``free`` shapes by
+  their tile filters, knitted / orphans by a quick necessary test) — then no
+  reading exists, and no free-wildcard wait can hold either, because a hand
+  that holds such a wait also fits the wait's completed shape, which is one of
+  the evaluator's shapes (see :func:`WinScreen._waits_imply_shapes`);
+* **accept**: a standard or pairs shape that some pattern makes a win with no
+  requirement and no context fits (the generic path's own shortcut), or — a
+  common case that the generic path scores in full — a standard shape whose
+  only requirement is a filter on the pair (e.g. "the pair is a 2, 5 or 8"),
+  when no wildcard or stand-in is involved and nothing can take the pattern
+  away again (no minimum, no ``times``, no pattern excluding it);
+* anything else goes to the generic path unchanged, so answers are the same
+  by construction (``tests/test_fast_paths.py`` checks this against the
+  previous implementation on tens of thousands of hands).
+
+``waits`` computes, from per-suit wait tables (:func:`.wintable.standard_waits`),
+the kinds that could complete any shape; only those go to ``is_win``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import MISSING, fields, replace
+from itertools import pairwise
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from ..core.hand import Hand, Meld, WinContext
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
+from ..rules.model import Count, Pattern, Shape, TileFilter
+from . import wintable
+from .readings import KNITTED_STRAIGHTS
+from .waits import shape_possible, wait_holds
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scoring import Evaluator, Score
+
+_is_standard_win = wintable.is_standard_win
+_need_melds = wintable.need_melds
+_need_pairs = wintable.need_pairs
+_ZEROS = [0] * NUM_KINDS
+#: Table verdicts remembered per evaluator (see :meth:`WinScreen.is_win`); the memo is
+#: emptied when it reaches this many entries (a few MB).
+MEMO_SIZE = 1 << 14
+_UNSEEN: Any = object()
+_CONCEALED_ONLY = frozenset({"knitted", "orphans"})  # shapes with no declared meld
+
+# Fields of a pattern that an acceptance rule may leave at any value: what it is called and
+# pays, its shapes, and the requirements the rule itself checks (``counts`` on the measures
+# below, ``pair``). Every other field must have its default, so a requirement kind added to
+# :class:`~.model.Pattern` later is never skipped over: it makes the pattern ineligible.
+_RULE_FIELDS = frozenset({"name", "points", "index", "tier", "phase", "shapes", "counts", "pair",
+                          "excludes", "partial_excludes", "description", "en", "example",
+                          "counts_to_minimum", "reads_groups"})
+
+# Measures (:class:`~.patterns.Measures`) an acceptance rule can check without a reading:
+# ``name: (function, needs natural tiles only, bounds it can judge)``. A function gets the
+# concealed-side counts with the winning tile, the counts of every tile of the hand (melds
+# too), the suits in the tile set, the wildcards, the wildcards held, and the melds. The
+# wildcard counts and the claimed melds never depend on the reading; the tile measures do
+# not when no wildcard and no stand-in is among the concealed tiles (each tile is read as
+# itself). ``sequences`` does depend on the reading, but "some reading has none" is decided
+# by the counts: then it is 0, else 1 (so only ``max: 0`` can be judged by it).
+_Measure = Callable[[Sequence[int], Sequence[int], int, int, int, Sequence[Meld]], int]
+_ANY: Callable[[Count], bool] = lambda cnt: True  # noqa: E731
+
+
+def _suits(c: Sequence[int]) -> int:
+    return sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9]))
+
+
+def _no_sequence_reading(c: Sequence[int], melds: Sequence[Meld]) -> int:
+    """0 when some standard reading has no sequence (no chow meld; the concealed side is
+    triplets and one pair: every count 3 but one 2), else 1. Natural tiles only."""
+    if any(m.kind == "chow" for m in melds):
+        return 1
+    return 0 if c.count(2) == 1 and 3 * c.count(3) + 2 == sum(c) else 1
+
+
+_CLAIMED = frozenset({"chow", "pung", "kong", "added-kong"})
+
+_MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
+    "wildcards": (lambda c, f, n, w, wh, ms: w, False, _ANY),
+    "wildcards_held": (lambda c, f, n, w, wh, ms: wh, False, _ANY),
+    "claimed_melds": (lambda c, f, n, w, wh, ms: sum(1 for m in ms if m.kind in _CLAIMED), False, _ANY),
+    "honors": (lambda c, f, n, w, wh, ms: sum(f[HONOR_BASE:]), True, _ANY),
+    "distinct_honors": (lambda c, f, n, w, wh, ms: sum(1 for x in f[HONOR_BASE:] if x), True, _ANY),
+    "suits": (lambda c, f, n, w, wh, ms: _suits(f), True, _ANY),
+    "missing_suits": (lambda c, f, n, w, wh, ms: n - _suits(f), True, _ANY),
+    "sets_of_four": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x >= 4), True, _ANY),
+    "sets_of_three": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x >= 3), True, _ANY),
+    "distinct_kinds": (lambda c, f, n, w, wh, ms: sum(1 for x in f if x), True, _ANY),
+    "sequences": (lambda c, f, n, w, wh, ms: _no_sequence_reading(c, ms), True,
+                  lambda cnt: cnt.max == 0 and not cnt.min),
+}
+
+#: One rule, from one win-making pattern: the pair kinds it allows (None: any); its checks on
+#: measures, each with "needs natural tiles only"; whether the rule is the pattern's whole
+#: requirement (else its checks are only necessary ones); whether its holding is a sure win.
+Rule = tuple[frozenset[Tile] | None, tuple[tuple[_Measure, Count, bool], ...], bool, bool]
+
+
+def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], stand: Tile | None
+                  ) -> tuple[list[int], int, int]:
+    """Counts of ``concealed`` + ``win`` by kind, with the wildcards and the stand-in taken out:
+    ``(counts, wildcards, stand-ins)``."""
+    c = _ZEROS[:]
+    for t in concealed:
+        c[t] += 1
+    c[win] += 1
+    w = 0
+    for k in wild:
+        if c[k]:
+            w += c[k]
+            c[k] = 0
+    s = 0
+    if stand is not None and c[stand]:
+        s = c[stand]
+        c[stand] = 0
+    return c, w, s
+
+
+class WinScreen:
+    """The fast paths of one evaluator (built by :class:`~.scoring.Evaluator` on first use)."""
+
+    def __init__(self, ev: Evaluator) -> None:
+        self.ev = ev
+        rs = ev.ruleset
+        self.win_by = rs.win.win_by
+        self.kinds = tuple(ev.kinds)
+        self.std: set[int] = set()  # melds of standard shapes with one pair
+        self.pairs: set[int] = set()  # pairs of pairs shapes
+        self.free = False
+        # knitted, orphans, other standard shapes (with a quick may-it-fit test): generic check
+        self.other: list[tuple[Shape, Callable[[bytes, int], bool]]] = []
+        for s in ev.shapes:
+            if s.kind == "standard" and s.pair == 1:
+                self.std.add(s.melds)
+            elif s.kind == "pairs":
+                self.pairs.add(s.pairs)
+            elif s.kind == "free":
+                self.free = True
+            else:
+                self.other.append((s, _precheck(s)))
+        self.free_banned = ev._free_banned
+        # (banned kinds, getter of their counts) per filtered free pattern
+        self.free_getters = [(b, _getter(b)) for b in self.free_banned if b is not None]
+        # A free shape some pattern reads with no tile filter fits every hand.
+        self.free_any = self.free and any(b is None for b in self.free_banned)
+        self.uncond_std = {s.melds for s in ev._unconditional if s.kind == "standard" and s.pair == 1}
+        self.uncond_pairs = {s.pairs for s in ev._unconditional if s.kind == "pairs"}
+        self.uncond_other = [s for s in ev._unconditional if any(s is o for o, _ in self.other)]
+        self.rules = self._accept_rules()
+        self.waits_ok = self._waits_imply_shapes()
+        self.min_free = min((w.free_wildcards for p in ev.wait_patterns for w in p.waits), default=None)
+        self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
+        self._memo: dict[tuple, bool | None] = {}
+        self.last_scored: tuple[Hand, WinContext, dict, dict, Tile | None, Score] | None = None
+        self._suits = ev._suits_in_set
+
+    def clear_memo(self) -> None:
+        """Forget the remembered table verdicts (benchmarks use it to time a first sight)."""
+        self._memo.clear()
+
+    # -- compile -----------------------------------------------------------------
+
+    def _accept_rules(self) -> dict[tuple[str, int], list[Rule]]:
+        """Per standard shape (by melds) and pairs shape (by pairs): rules, from the patterns
+        that make fitting it a win by the tiles alone; and (``self.exact``) the shapes whose
+        every win-making pattern has a rule, so that no rule holding means no win by them.
+
+        A pattern qualifies when it applies in every context, needs no wait, and
+        requires nothing but a filter on the pair and/or bounds on hand measures
+        that need no reading (:data:`_MEASURES`: wildcards always; missing suits,
+        honors … when no wildcard is involved). Then, on a hand that fits the
+        shape, the measures are computed once from the tile counts and the pair
+        kinds tried from the table: if some rule
+        holds, the generic path would match the pattern on some reading — and
+        nothing can take it away again: the ruleset has no minimum to win, no
+        pattern excludes it (wholly or in part), it is in the highest tier (or
+        there are no tiers) and it counts once — or, more generally, no matched
+        win-making pattern can end up without a win (:meth:`_wins_stick`).
+        Otherwise the hand is scored.
+        """
+        ev = self.ev
+        rs = ev.ruleset
+        if rs.scoring.minimum is not None:
+            self.exact = set()
+            return {}
+        named: set[str] = set()
+        for p in ev.win_patterns:
+            named |= p.excludes
+            named |= {e.name for e in p.partial_excludes}
+        top = rs.scoring.tiers[0] if rs.scoring.tiers else None
+        stick = self._wins_stick()
+        out: dict[tuple[str, int], list[Rule]] = {}
+        exact_by: dict[tuple[str, int], bool] = {}
+        for s, cands in ev._by_shape:
+            if s.kind == "standard" and s.pair == 1:
+                key = ("standard", s.melds)
+            elif s.kind == "pairs":
+                key = ("pairs", s.pairs)
+            else:
+                continue
+            exact = True
+            for p in cands:
+                if not p.makes_win or any(x.kind == "free" for x in p.shapes):
+                    continue  # bonus patterns; free-shaped ones are the free check's (_verdict)
+                kinds, checks, whole = self._rule(p, s)
+                if not checks and not whole:
+                    exact = False  # nothing the tiles alone can tell
+                    continue
+                safe = stick or (p.name not in named and (top is None or (p.tier or top) == top))
+                accepts = whole and safe
+                out.setdefault(key, []).append((kinds, checks, whole, accepts))
+            exact_by[key] = exact_by.get(key, True) and exact  # (shapes that differ in nothing read)
+        self.exact = {k for k, v in exact_by.items() if v}
+        return out
+
+    def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple, bool]:
+        """``p`` on shape ``s`` as (pair kinds, checks, whole): the checks on measures the tiles
+        decide, and whether they (with the pair kinds) are all ``p`` requires — not so where
+        it also reads the context, a wait, groups …; then the checks are necessary only."""
+        whole = bool(p.shapes) and _only_rule_fields(p)
+        checks = []
+        for n, cnt in p.counts:
+            m = _MEASURES.get(n)
+            if m is None or not m[2](cnt) or (n == "sequences" and s.kind != "standard"):
+                whole = False
+            else:
+                checks.append((m[0], cnt, m[1]))
+        kinds: frozenset[Tile] | None = None
+        if whole and p.pair is not None and (s.kind == "standard" or s.pairs == 1):
+            # (a pairs reading of more than one pair has no single pair to judge)
+            if s.kind != "standard" or _reads_winds(p.pair) or any(n == "sequences" for n, _ in p.counts):
+                whole = False
+            else:
+                kinds = frozenset(t for t in self.kinds if p.pair.match(t))
+        return kinds, tuple(checks), whole
+
+    def _wins_stick(self) -> bool:
+        """Is every reading on which some win-making pattern matches scored as a win?
+
+        :meth:`~.scoring.Evaluator._combine` gives no result only when nothing is
+        left to count: every matched pattern excluded, or counted zero times. With
+        ranked exclusions the best-paying match always stays; otherwise an acyclic
+        ``excludes`` relation leaves some match unexcluded; tiers keep the highest
+        tier that matched. So a win sticks when, besides, there is no minimum, no
+        partial exclusion, no once-only set combination, and every pattern counted
+        ``times`` requires at least one count of what it is counted by.
+        """
+        ev = self.ev
+        sc = ev.ruleset.scoring
+        pats = ev.win_patterns
+        if sc.minimum is not None or any(p.partial_excludes or p.fallback for p in pats):
+            return False
+        if sc.set_combinations == "once" and any(p.sets is not None for p in pats):
+            return False
+        for p in pats:
+            if p.times_per is None:
+                continue
+            if p.times_per == "groups":
+                least = p.groups_count.min if p.groups is not None and p.groups_count is not None else None
+            else:
+                least = max((c.min for n, c in p.counts if n == p.times_per and c.min is not None),
+                            default=None)
+            if least is None or least < p.times_every:
+                return False
+        if sc.exclusions == "ranked":
+            return True
+        # Non-ranked: the excludes relation between patterns must have no cycle.
+        by_name = {p.name: p for p in pats}
+        state: dict[str, int] = {}  # 1: on the path, 2: done
+
+        def acyclic(name: str) -> bool:
+            st = state.get(name)
+            if st is not None:
+                return st == 2
+            state[name] = 1
+            q = by_name.get(name)
+            ok = q is None or all(acyclic(x) for x in sorted(q.excludes))
+            state[name] = 2 if ok else 1
+            return ok
+        return all(acyclic(p.name) for p in pats)
+
+    def _rules_hold(self, key: tuple[str, int], c: list[int], w: int, s: int, wh: int,
+                    melds: Sequence[Meld]) -> bool | None:
+        """For natural counts ``c`` with ``w`` wildcards (``wh`` of them held, not the winning
+        tile) and ``s`` stand-ins, which fit shape ``key``: True when a rule that makes a sure
+        win holds, False when no win-making pattern can match by this shape, None when unsure.
+        ``c`` is left as it was."""
+        rules = self.rules.get(key)
+        unsure = key not in self.exact
+        if not rules:
+            return None if unsure else False
+        full: list[int] | None = None
+        plain = not w and not s
+        for kinds, checks, whole, accepts in rules:
+            judged = True  # every check could be judged
+            if checks:
+                if full is None:
+                    full = c[:]
+                    for m in melds:
+                        for t in m.tiles:
+                            full[t] += 1
+                failed = False
+                for f, cnt, natural in checks:
+                    if natural and not plain:
+                        judged = False
+                    elif not cnt.ok(f(c, full, self._suits, w, wh, melds)):
+                        failed = True
+                        break
+                if failed:
+                    continue  # the pattern can't match
+            if not whole or not judged or (kinds is not None and not plain):
+                unsure = True
+                continue
+            if kinds is not None:
+                for k in kinds:
+                    if c[k] >= 2:
+                        c[k] -= 2
+                        ok = _need_melds(c) == 0
+                        c[k] += 2
+                        if ok:
+                            break
+                else:
+                    continue
+            if accepts:
+                return True
+            unsure = True
+        return None if unsure else False
+
+    def _waits_imply_shapes(self) -> bool:
+        """Does every free-wildcard wait, when it holds, make its completed shape fit?
+
+        True for the waits whose free wildcards (with the winning tile) form
+        exactly one group: 1 free + melds only (the pair), 2 free + melds and
+        a pair (a meld), 1 free + pairs (a pair). Then "no shape fits" already
+        rules the waits out; otherwise they are checked one by one.
+        """
+        for p in self.ev.wait_patterns:
+            for w in p.waits:
+                r, k = w.rest, w.free_wildcards
+                if not ((r.kind == "standard" and ((r.pair == 0 and k == 1) or (r.pair == 1 and k == 2)))
+                        or (r.kind == "pairs" and k == 1)):
+                    return False
+        return True
+
+    def wild_info(self, wildcard: Tile | None) -> tuple[frozenset[Tile], Tile | None, Tile | None]:
+        """(wild kinds, stand-in kind, effective wildcard) for a given wildcard, memoised."""
+        info = self._wild.get(wildcard)
+        if info is None:
+            ev = self.ev
+            eff = ev._default_wild if wildcard is None else wildcard
+            if ev._fixed:
+                wild = ev.wild_kinds(eff)
+            else:
+                wild = frozenset() if wildcard is None else frozenset((wildcard,))
+            info = (wild, ev.stand_in_for(eff), eff)
+            self._wild[wildcard] = info
+        return info
+
+    # -- is_win --------------------------------------------------------------------
+
+    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
+        """:meth:`Evaluator.is_win`: the table verdict (remembered), the context checks, and
+        scoring only where the tables cannot decide."""
+        win = hand.win_tile
+        if win is None or ctx.win_by not in self.win_by:
+            return False
+        try:
+            verdict = self._memo.get((hand.concealed, hand.melds, win, wildcard), _UNSEEN)
+        except TypeError:  # a list of tiles: not remembered
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard, memo=False)
+        if verdict is _UNSEEN:
+            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
+        if verdict is False:
+            return False
+        return self._in_context(hand, ctx, wildcard, verdict)
+
+    def _in_context(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, verdict: bool | None) -> bool:
+        """The rest of :meth:`is_win` once the tables have not said no (``verdict`` True or None)."""
+        ev = self.ev
+        if ctx.win_by != "self_draw" and not ev._wild_claims and hand.win_tile in self.wild_info(wildcard)[0]:
+            return False
+        if ev._void_rule and ev.void_refuses(hand, ctx):
+            return False
+        if verdict:
+            return True
+        score = ev._score(hand, ctx, wildcard)
+        if isinstance(hand.concealed, tuple) and isinstance(hand.melds, tuple):
+            # Kept for Evaluator.score: the game scores the same win again to settle it.
+            self.last_scored = (hand, ctx, dict(ctx.seat_state), dict(ctx.extra), wildcard, score)
+        return score.win
+
+    def scored_before(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score | None:
+        """A copy of the score :meth:`is_win` worked out last, if it was for these very inputs
+        (equal hand, context — its mappings compared as they were then — and wildcard)."""
+        last = self.last_scored
+        if last is None:
+            return None
+        h, c, state, extra, wild, score = last
+        if wild != wildcard or h != hand or c != ctx or ctx.seat_state != state or ctx.extra != extra:
+            return None
+        return replace(score, patterns=list(score.patterns))
+
+    def _verdict_for(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                     wildcard: Tile | None, memo: bool = True) -> bool | None:
+        """The context-free verdict on ``concealed`` + ``win`` (+ ``melds``), remembered."""
+        wild, stand, eff = self.wild_info(wildcard)
+        c, w, s = _split_counts(concealed, win, wild, stand)
+        verdict = self._verdict(c, w, s, stand, eff, concealed, melds, win, win in wild)
+        if memo:
+            m = self._memo
+            if len(m) >= MEMO_SIZE:
+                m.clear()
+            m[(concealed, melds, win, wildcard)] = verdict
+        return verdict
+
+    def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                 wildcard: Tile | None) -> bool:
+        """Could ``concealed`` + ``win`` (+ ``melds``) win in some context? False is certain.
+
+        The context-free half of :meth:`is_win`: the game asks it before it
+        builds a context for each seat that might win on a discard.
+        """
+        concealed = tuple(concealed)
+        melds = tuple(melds)
+        verdict = self._memo.get((concealed, melds, win, wildcard), _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = self._verdict_for(concealed, melds, win, wildcard)
+        return verdict is not False
+
+    def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
+                 concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile, win_wild: bool) -> bool | None:
+        """True / False when the tables decide, None when the hand needs scoring."""
+        e = len(melds)
+        n = len(concealed) + 1
+        possible = False
+        # The natural counts as bytes (the tables' key form), once per reading of the stand-ins.
+        splits = self._splits(c, s, stand, wildcard) if s else (c,)
+        views = [bytes(x) for x in splits] if s else (bytes(c),)
+        std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
+        if std_m in self.std:
+            for v in views:
+                if _is_standard_win(v, w):
+                    if std_m in self.uncond_std:
+                        return True
+                    held = self._rules_hold(("standard", std_m), c, w, s, w - win_wild, melds)
+                    if held:
+                        return True
+                    if held is None:
+                        possible = True
+                    break
+        if not e and n % 2 == 0 and n // 2 in self.pairs:
+            for v in views:
+                if _need_pairs(v) <= w:
+                    if n // 2 in self.uncond_pairs:
+                        return True
+                    held = self._rules_hold(("pairs", n // 2), c, w, s, w - win_wild, melds)
+                    if held:
+                        return True
+                    if held is None:
+                        possible = True
+                    break
+        if self.other and (not possible or self.uncond_other):
+            full = None
+            for shape, may_fit in self.other:
+                if e and shape.kind in _CONCEALED_ONLY:
+                    continue
+                for v in views:
+                    if may_fit(v, n):
+                        break
+                else:
+                    continue
+                if full is None:
+                    full = self.ev.split([*concealed, win], wildcard)
+                if shape_possible(full, e, shape, self.kinds):
+                    if shape in self.uncond_other:
+                        return True
+                    possible = True
+                    break
+        if possible:
+            return None
+        if self.free:
+            if self.free_any:
+                return None
+            for banned, held_of in self.free_getters:
+                if not any(held_of(c)) and not any(t in banned for m in melds for t in m.tiles):
+                    return None
+        if self.min_free is not None and w >= self.min_free and not self.waits_ok:
+            split = self.ev.split(concealed, wildcard)
+            if any(wait_holds(split, e, wt) for p in self.ev.wait_patterns for wt in p.waits):
+                return None
+        return False
+
+    @staticmethod
+    def _splits(c: list[int], s: int, stand: Tile | None, wildcard: Tile | None) -> list[list[int]]:
+        """Each way of reading the stand-ins: k as the wildcard's own kind, the rest as themselves
+        (as :func:`.readings.stand_in_splits`)."""
+        if stand is None or wildcard is None:
+            return [c]
+        out = []
+        for k in range(s + 1):
+            c2 = c[:]
+            c2[stand] += s - k
+            c2[wildcard] += k
+            out.append(c2)
+        return out
+
+    # -- waits ---------------------------------------------------------------------
+
+    def wait_sets(self, concealed: Sequence[Tile], melds: Sequence[Meld],
+                  wildcard: Tile | None, sure_too: bool = True) -> tuple[set[Tile], set[Tile] | None]:
+        """``(sure, candidates)`` for the 13-tile hand ``concealed`` (+ ``melds``).
+
+        *candidates*: a superset of the kinds that complete the hand (None: every
+        kind may). *sure*: natural kinds that complete it into a shape some
+        pattern makes a win by the tiles alone (unconditionally, or by an
+        acceptance rule on wildcard counts): :meth:`is_win` is True for each in
+        every context the ruleset allows a win in (empty where the context can
+        refuse a win: a declared void suit).
+
+        Both come from the per-suit wait tables (:func:`.wintable.standard_waits`)
+        and the odd counts (pairs shapes), once per way of reading the stand-ins:
+        the wildcards are one equivalence class — whatever natural tile wins, they
+        are the same ``w`` — so no kind is tried one by one. Wild and stand-in
+        kinds as the winning tile change ``w`` or the stand-ins instead: they are
+        always candidates, never sure. With ``sure_too`` False, *sure* is left empty
+        (the game's claim screen needs only the candidates).
+        """
+        wild, stand, eff = self.wild_info(wildcard)
+        c = _ZEROS[:]
+        for t in concealed:
+            c[t] += 1
+        w = 0
+        for k in wild:
+            w += c[k]
+            c[k] = 0
+        s = 0
+        if stand is not None:
+            s, c[stand] = c[stand], 0
+        e = len(melds)
+        n = len(concealed) + 1
+        splits = self._splits(c, s, stand, eff) if s else [c]
+        every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
+        out: set[Tile] = set()
+        for shape, may_fit in self.other:
+            if shape.kind in _CONCEALED_ONLY:
+                # The 13 tiles must already pass the shape's quick test (at its full size).
+                size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
+                if not e and any(may_fit(bytes(c2), size) for c2 in splits):
+                    if shape.kind == "knitted":
+                        every = True
+                    out.update(shape.orphans)
+            elif shape.kind == "knitted_straight":
+                # Nine kinds of one straight in the 14 tiles, so eight of them in the 13 already
+                # (natural tiles: the screen never fits it with a wildcard held).
+                if any(sum(1 for x in ks if c2[x]) >= 8 for ks in KNITTED_STRAIGHTS for c2 in splits):
+                    every = True
+            else:
+                every = True  # other standard shapes: every kind is checked
+        std: set[Tile] = set()
+        if self.std:
+            for c2 in splits:
+                std.update(wintable.standard_waits(c2, w))
+        pairs: set[Tile] | None = set()
+        if self.pairs and not e:
+            for c2 in splits:
+                odd = {t for t in range(NUM_KINDS) if c2[t] & 1}
+                if len(odd) + 1 <= w:  # any kind may do
+                    pairs = None
+                    break
+                if len(odd) - 1 <= w and pairs is not None:
+                    pairs |= odd
+        sure: set[Tile] = set()
+        if sure_too and not self.ev._void_rule:
+            std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
+            if std_m in self.uncond_std or self._facts_accept(("standard", std_m), w, melds):
+                sure |= std
+            if not e and n % 2 == 0 and (n // 2 in self.uncond_pairs
+                                         or self._facts_accept(("pairs", n // 2), w, melds)):
+                sure |= set(self.kinds) if pairs is None else pairs
+            sure -= wild
+            sure.discard(stand)  # type: ignore[arg-type]
+        if every or pairs is None:
+            return sure, None
+        out |= std | pairs | wild
+        if stand is not None:
+            out.add(stand)  # the winning tile may be a wildcard or a stand-in
+        if self.free:
+            meld_tiles = [t for m in melds for t in m.tiles]
+            for banned in self.free_banned:
+                if banned is not None and not any(c[t] for t in banned) and not any(
+                        t in banned for t in meld_tiles):
+                    out.update(t for t in self.kinds if t not in banned)
+        return sure, out
+
+    def _facts_accept(self, key: tuple[str, int], w: int, melds: Sequence[Meld]) -> bool:
+        """Does an acceptance rule of shape ``key`` that reads only wildcard counts (no pair
+        filter) hold with ``w`` wildcards, all held (the winning tile natural)?"""
+        for kinds, checks, _whole, accepts in self.rules.get(key, ()):
+            if accepts and kinds is None and not any(nat for _f, _c, nat in checks) and all(
+                    cnt.ok(f(_ZEROS, _ZEROS, self._suits, w, w, melds)) for f, cnt, _n in checks):
+                return True
+        return False
+
+    def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext,
+              wildcard: Tile | None) -> list[Tile]:
+        """:meth:`Evaluator.waits`: the sure waits from the tables (:meth:`wait_sets`), then
+        :meth:`is_win`'s checks for the other candidate kinds only (not remembered: a hand's
+        34 kinds would crowd out the verdicts the game asks for again)."""
+        if ctx.win_by not in self.win_by:
+            return []
+        concealed = tuple(concealed)
+        melds = tuple(melds)
+        sure, cand = self.wait_sets(concealed, melds, wildcard)
+        wild = self.wild_info(wildcard)[0]
+        ev = self.ev
+        no_wild_win = ctx.win_by != "self_draw" and not ev._wild_claims
+        out = []
+        for t in self.kinds:
+            if t in sure:
+                out.append(t)
+            elif cand is None or t in cand:
+                verdict = self._verdict_for(concealed, melds, t, wildcard, memo=False)
+                if verdict is False or (no_wild_win and t in wild):
+                    continue
+                if verdict and not ev._void_rule:
+                    out.append(t)  # (what _in_context would say, without building the hand)
+                elif self._in_context(Hand(concealed, melds, t), ctx, wildcard, verdict):
+                    out.append(t)
+        return out
+
+
+def _only_rule_fields(p: Pattern) -> bool:
+    """Is every field of ``p`` outside :data:`_RULE_FIELDS` at its default?"""
+    for f in fields(Pattern):
+        if f.name in _RULE_FIELDS:
+            continue
+        if f.default is not MISSING:
+            default: Any = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            return False  # a required field the rules know nothing about
+        if getattr(p, f.name) != default:
+            return False
+    return True
+
+
+def _reads_winds(f: TileFilter) -> bool:
+    """Does the filter depend on the win's winds (``wind``, also inside ``any_of``)?"""
+    return f.wind is not None or any(_reads_winds(g) for g in f.any_of or ())
+
+
+def _getter(kinds: Collection[Tile]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The counts of ``kinds`` as a tuple, in one C call (``operator.itemgetter``)."""
+    ks = sorted(kinds)
+    if not ks:
+        return lambda c: ()
+    if len(ks) == 1:
+        k = ks[0]
+        return lambda c: (c[k],)
+    return itemgetter(*ks)
+
+
+def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
+    """A quick necessary test (natural counts, concealed-side size) before a rare shape's generic check.
+
+    With stand-ins held it is asked of each way of reading them (:meth:`WinScreen._splits`).
+    """
+    if shape.kind == "knitted":
+        gap = shape.min_gap
+        ok_blocks = set()
+        for mask in range(512):
+            ranks = [r for r in range(9) if mask >> r & 1]
+            if all(b - a >= gap for a, b in pairwise(ranks)):
+                ok_blocks.add(bytes((mask >> r) & 1 for r in range(9)))
+
+        def knitted(b: bytes, n: int) -> bool:
+            if n != 14:
+                return False
+            return (b[:9] in ok_blocks and b[9:18] in ok_blocks and b[18:27] in ok_blocks
+                    and max(b[27:]) <= 1)
+        return knitted
+    if shape.kind == "orphans":
+        size = len(shape.orphans) + 1
+        others = _getter(set(range(NUM_KINDS)) - set(shape.orphans))
+
+        def orphans(b: bytes, n: int) -> bool:
+            return n == size and not any(others(b))
+        return orphans
+    if shape.kind == "knitted_straight":
+        straights = [itemgetter(*ks) for ks in KNITTED_STRAIGHTS]
+
+        def knitted_straight(b: bytes, n: int) -> bool:
+            # nine distinct suited kinds at least, then one of the six straights held
+            return b[:27].count(0) <= 18 and any(all(g(b)) for g in straights)
+        return knitted_straight
+    return lambda b, n: True

@@ -1,0 +1,437 @@
+"""The pattern language, evaluated: does a pattern hold for a reading in a context?
+
+A pattern (see ``docs/pattern-language.md``) combines
+
+* ``shape`` — the reading must be of one of these shapes;
+* ``wait`` — a property of the 13 tiles held before the win (computed once
+  per hand by :mod:`mjframework.evaluate.waits` and passed in);
+* ``require`` — measures of the reading (:class:`Measures`) within bounds,
+  and tile filters (every tile / no tile / the pair);
+* ``when`` — the win's context.
+
+Nothing here knows any pattern by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ..core.hand import WinContext
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
+from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, Shape, TileFilter
+from .readings import Reading
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """Facts about the hand that don't depend on the reading."""
+
+    wildcards: int  # wildcard tiles among all tiles
+    wildcards_held: int  # among the tiles held before the winning tile
+    win_tile_wild: bool
+    suits_in_set: int
+    win_tile: Tile | None = None  # for `win_wait`
+    winds: dict[str, Tile] | None = None  # the win's seat and prevalent wind (tile filters' `wind`)
+    flowers: int = 0
+    held: tuple[Tile, ...] = ()  # the tiles held before the winning tile
+    melds: int = 0  # declared melds (concealed kongs included)
+    won_on_discard: bool = False  # the winning tile was another player's (discard or robbed kong)
+    won_triplet_exposed: bool = False  # scoring.won_triplet: exposed
+    waiting: Callable[[], int] | None = field(default=None, compare=False)  # `waiting_tiles`, lazily
+    wild_kinds: frozenset[Tile] | None = None  # with fixed wildcards: every wild kind (else just `wildcard`)
+
+
+class Measures:
+    """The numbers ``require`` can bound, computed once per reading (lazily)."""
+
+    def __init__(self, tiles: Iterable[Tile], reading: Reading | None, facts: HandFacts,
+                 wildcard: Tile | None) -> None:
+        self.tiles = list(tiles)
+        self.reading = reading
+        self.facts = facts
+        self.wildcard = wildcard
+        self._cache: dict[str, int] = {}
+        self._group_cache: dict[int, int] = {}
+        self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
+        counts = [0] * NUM_KINDS
+        for t in self.tiles:
+            counts[t] += 1
+        self.counts = counts
+
+    def get(self, name: str) -> int:
+        v = self._cache.get(name)
+        if v is None:
+            v = getattr(self, "_m_" + name)()
+            self._cache[name] = v
+        return v
+
+    # hand-level
+    def _m_wildcards(self) -> int:
+        return self.facts.wildcards
+
+    def _m_wildcards_held(self) -> int:
+        return self.facts.wildcards_held
+
+    # tiles as read
+    def _m_honors(self) -> int:
+        return sum(self.counts[HONOR_BASE:])
+
+    def _m_distinct_honors(self) -> int:
+        return sum(1 for n in self.counts[HONOR_BASE:] if n)
+
+    def _m_suits(self) -> int:
+        return sum(1 for s in range(3) if any(self.counts[s * 9:(s + 1) * 9]))
+
+    def _m_missing_suits(self) -> int:
+        return self.facts.suits_in_set - self._m_suits()
+
+    def _m_sets_of_four(self) -> int:
+        return sum(1 for n in self.counts if n >= 4)
+
+    def _m_sets_of_three(self) -> int:
+        return sum(1 for n in self.counts if n >= 3)
+
+    def _m_fours_not_kong(self) -> int:
+        """Tile kinds with all four tiles in the hand, not declared as a kong."""
+        return sum(1 for n in self.counts if n >= 4) - sum(1 for g in self._groups() if g.kind == "kong")
+
+    def _m_distinct_kinds(self) -> int:
+        return sum(1 for n in self.counts if n)
+
+    def _m_rank_span(self) -> int:
+        """Highest minus lowest rank of the suited tiles, plus one (0 without suited tiles)."""
+        ranks = [t % 9 for t in range(HONOR_BASE) if self.counts[t]]
+        return max(ranks) - min(ranks) + 1 if ranks else 0
+
+    def _m_knitted_straights(self) -> int:
+        """1 if the tiles hold a knitted straight: 147, 258 and 369, each in a different suit."""
+        for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+            if all(self.counts[suit * 9 + track + 3 * k]
+                   for track, suit in enumerate(order) for k in range(3)):
+                return 1
+        return 0
+
+    def _m_flowers(self) -> int:
+        return self.facts.flowers
+
+    def _m_waiting_tiles(self) -> int:
+        """Tile kinds that would complete the 13 held tiles (see ``Evaluator.waiting_tiles``)."""
+        return self.facts.waiting() if self.facts.waiting is not None else 0
+
+    def held_ranks_are(self, ranks: tuple[int, ...]) -> bool:
+        """The 13 tiles held before the win (no declared meld): one suit, ``ranks[r-1]`` of each rank."""
+        held = self.facts.held
+        if self.facts.melds or not held or any(is_honor(t) for t in held):
+            return False
+        suit = held[0] // 9
+        if any(t // 9 != suit for t in held):
+            return False
+        per = [0] * 9
+        for t in held:
+            per[t % 9] += 1
+        return tuple(per) == ranks
+
+    # groups of the reading
+    def _groups(self) -> tuple:
+        return self.reading.groups if self.reading else ()
+
+    def _m_sequences(self) -> int:
+        return sum(1 for g in self._groups() if g.kind == "seq")
+
+    def _m_triplets(self) -> int:
+        return sum(1 for g in self._groups() if g.kind in ("triplet", "kong"))
+
+    def _m_kongs(self) -> int:
+        return sum(1 for g in self._groups() if g.kind == "kong")
+
+    def _m_claimed_melds(self) -> int:
+        return sum(1 for g in self._groups() if g.meld in ("chow", "pung", "kong", "added-kong"))
+
+    def _m_concealed_kongs(self) -> int:
+        return sum(1 for g in self._groups() if g.meld == "concealed-kong")
+
+    def _m_exposed_kongs(self) -> int:
+        return sum(1 for g in self._groups() if g.meld in ("kong", "added-kong"))
+
+    def _m_concealed_triplets(self) -> int:
+        """Triplets and kongs not made with a claimed tile (formed in hand, or concealed kongs);
+        with ``scoring.won_triplet: exposed`` not the one the discarded winning tile completed."""
+        won = self.won_triplet()
+        return sum(1 for i, g in enumerate(self._groups())
+                   if g.kind in ("triplet", "kong") and g.meld not in CLAIMED_MELDS and i != won)
+
+    def won_triplet(self) -> int | None:
+        """Index of the triplet a discarded winning tile completes, counted as exposed
+        (``scoring.won_triplet: exposed``): only when the tile can't be read as part of a
+        sequence formed in hand. None otherwise."""
+        if self._won is not False:
+            return self._won  # type: ignore[return-value]
+        won = None
+        w = self.facts.win_tile
+        if self.facts.won_triplet_exposed and self.facts.won_on_discard and w is not None:
+            groups = self._groups()
+            if not any(g.kind == "seq" and g.meld is None and w in g.tiles for g in groups):
+                for i, g in enumerate(groups):
+                    if g.kind == "triplet" and g.meld is None and g.tiles[0] == w:
+                        won = i
+                        break
+        self._won = won
+        return won
+
+    def group_indices(self, f: GroupFilter) -> frozenset[int]:
+        """Indices of the groups ``f`` matches."""
+        won = self.won_triplet()
+        return frozenset(i for i, g in enumerate(self._groups())
+                         if f.match(g.kind, g.tiles, g.meld, self.facts.winds, i == won))
+
+    def count_groups(self, f: GroupFilter) -> int:
+        """Groups of the reading that ``f`` matches (cached per filter)."""
+        key = id(f)
+        v = self._group_cache.get(key)
+        if v is None:
+            v = len(self.group_indices(f))
+            self._group_cache[key] = v
+        return v
+
+    def suited_sets(self, kind: str) -> list[tuple[int, int, int]]:
+        """(suit, lowest rank 1-9, group index) of the reading's suited sets of ``kind``
+        (``seq`` or ``triplet``, which includes kongs), sorted by rank, then suit."""
+        kinds = ("seq",) if kind == "seq" else ("triplet", "kong")
+        return sorted(((min(g.tiles) // 9, min(g.tiles) % 9 + 1, i) for i, g in enumerate(self._groups())
+                       if g.kind in kinds and not is_honor(g.tiles[0])), key=lambda x: (x[1], x[0], x[2]))
+
+    def win_waits(self) -> frozenset[str]:
+        """Where the winning tile can sit in this reading (``WIN_WAITS``): 单钓 ``single`` (it
+        completes the pair or a single), 对倒 ``pair_pair`` (a triplet), ``closed`` (the middle
+        of a sequence), ``edge`` (the 3 of 12-3 or the 7 of 7-89), ``open`` (两面, any other
+        end of a sequence). Groups of exposed melds never hold it; a wildcard winning tile may sit
+        wherever a wildcard does."""
+        w = self.facts.win_tile
+        if w is None:
+            return frozenset()
+        out: set[str] = set()
+        wild = self.facts.win_tile_wild
+        for g in self._groups():
+            if g.meld is not None:
+                continue
+            for t, src in zip(g.tiles, g.sources, strict=True):
+                if not (src == "w" if wild else (src == "n" and t == w)):
+                    continue
+                if g.kind in ("pair", "single"):
+                    out.add("single")
+                elif g.kind == "triplet":
+                    out.add("pair_pair")
+                elif g.kind == "seq":
+                    lo = min(g.tiles)
+                    pos = t - lo
+                    if pos == 1:
+                        out.add("closed")
+                    elif (pos == 2 and lo % 9 == 0) or (pos == 0 and lo % 9 == 6):
+                        out.add("edge")
+                    else:
+                        out.add("open")
+                break  # one placement per group is enough
+        return frozenset(out)
+
+    def _m_natural_wildcards(self) -> int:
+        kinds = self.facts.wild_kinds
+        if kinds is not None:
+            return sum(1 for g in self._groups() for t, s in zip(g.tiles, g.sources, strict=True)
+                       if s == "w" and t in kinds)
+        w = self.wildcard
+        return sum(1 for g in self._groups() for t, s in zip(g.tiles, g.sources, strict=True)
+                   if s == "w" and t == w)
+
+    def _m_self_wild_sequences(self) -> int:
+        """Sequences using a wildcard as its own tile, the other two tiles natural."""
+        kinds = self.facts.wild_kinds if self.facts.wild_kinds is not None else (self.wildcard,)
+        n = 0
+        for g in self._groups():
+            if g.kind != "seq":
+                continue
+            for w in kinds:
+                if w not in g.tiles:
+                    continue
+                i = g.tiles.index(w)
+                if g.sources[i] == "w" and all(s == "n" for j, s in enumerate(g.sources) if j != i):
+                    n += 1
+                    break
+        return n
+
+    def pair_tile(self) -> Tile | None:
+        """The tile of the reading's one pair; None when it has none, or several (seven pairs)."""
+        pairs = [g for g in self._groups() if g.kind == "pair"]
+        return pairs[0].tiles[0] if len(pairs) == 1 else None
+
+    def has_one_pair(self) -> bool:
+        return sum(1 for g in self._groups() if g.kind == "pair") == 1
+
+
+def shape_matches(pattern_shapes: tuple[Shape, ...], shape: Shape) -> bool:
+    """Is a reading of ``shape`` one of the pattern's shapes? ``free`` asks for no
+    structure, so it is satisfied by a reading of any shape."""
+    return any(s.kind == "free" or _same_shape(s, shape) for s in pattern_shapes)
+
+
+def _same_shape(a: Shape, b: Shape) -> bool:
+    return (a.kind, a.melds, a.pair, a.pairs, a.min_gap, a.distinct_honors, a.orphans, a.tracks) == (
+        b.kind, b.melds, b.pair, b.pairs, b.min_gap, b.distinct_honors, b.orphans, b.tracks)
+
+
+def _filter_all(f: TileFilter, tiles: list[Tile], winds: dict[str, Tile] | None = None) -> bool:
+    return all(f.match(t, winds) for t in tiles)
+
+
+def requirements_hold(p: Pattern, m: Measures) -> bool:
+    for name, count in p.counts:
+        if not count.ok(m.get(name)):
+            return False
+    winds = m.facts.winds
+    if p.all_tiles is not None and not _filter_all(p.all_tiles, m.tiles, winds):
+        return False
+    if p.no_tiles is not None and any(p.no_tiles.match(t, winds) for t in m.tiles):
+        return False
+    if p.pair is not None and m.has_one_pair():
+        # Judged where the shape has a pair; seven pairs has no single pair to judge.
+        t = m.pair_tile()
+        if t is None or not p.pair.match(t, winds):
+            return False
+    if not p.reads_groups:
+        return True
+    if p.every_group is not None or p.any_group is not None:
+        groups = m._groups()
+        if p.every_group is not None and not all(any(p.every_group.match(t, winds) for t in g.tiles)
+                                                 for g in groups):
+            return False
+        if p.any_group is not None and not any(any(p.any_group.match(t, winds) for t in g.tiles)
+                                               for g in groups):
+            return False
+    if p.held_ranks is not None and not m.held_ranks_are(p.held_ranks):
+        return False
+    if p.sets is not None and not any(True for _ in matching_combinations(p, m.suited_sets(p.sets.kind))):
+        return False
+    if p.groups is not None and p.groups_count is not None and not p.groups_count.ok(
+            m.count_groups(p.groups)):
+        return False
+    return p.win_wait is None or bool(p.win_wait & m.win_waits())
+
+
+def matching_combinations(p: Pattern, sets: list[tuple[int, int, int]]) -> Iterable[tuple[int, ...]]:
+    """Positions (in ``sets``) of each combination of sets the combination pattern ``p`` matches."""
+    combo = p.sets
+    assert combo is not None
+    for sub in combinations(range(len(sets)), combo.count):
+        if combo.match([(sets[i][0], sets[i][1]) for i in sub]):
+            yield sub
+
+
+def account_combinations(patterns: list[Pattern], m: Measures) -> dict[Pattern, int]:
+    """How many times each combination pattern counts (``set_combinations: once``).
+
+    Per kind of set (sequences; triplets), with the reading's suited sets:
+
+    1. the largest combination first: of the patterns over the most sets that match some sets,
+       the best paying (then the first declared) counts once; each set left out of it may then
+       combine once with one set of it (the best two-set pattern);
+    2. with no combination of three or more: every two sets count the best two-set pattern they
+       match, but at most ``sets − 1 − unrelated sets`` of them (a set already combined combines
+       again only to bring in a new set); the surplus is dropped from repeated patterns first,
+       lowest paying and last declared first.
+    """
+    out: dict[Pattern, int] = {}
+    for kind in ("seq", "triplet"):
+        mine = [p for p in patterns if p.sets is not None and p.sets.kind == kind]
+        if not mine:
+            continue
+        sets = m.suited_sets(kind)
+        n = len(sets)
+        pairs = [p for p in mine if p.sets is not None and p.sets.count == 2]
+        rank = sorted(pairs, key=lambda p: (-p.points, p.index))
+
+        def pair_pattern(i: int, j: int, rank: list[Pattern] = rank, sets: list = sets) -> Pattern | None:
+            a, b = sorted((sets[i], sets[j]))
+            for p in rank:
+                if p.sets is not None and p.sets.match([(a[0], a[1]), (b[0], b[1])]):
+                    return p
+            return None
+
+        big = [p for p in mine if p.sets is not None and p.sets.count >= 3]
+        taken = None
+        for k in sorted({p.sets.count for p in big if p.sets is not None}, reverse=True):
+            best = None
+            for p in big:
+                if p.sets is None or p.sets.count != k:
+                    continue
+                for sub in matching_combinations(p, sets):
+                    key = (p.points, -p.index)
+                    if best is None or key > best[0]:
+                        best = (key, p, sub)
+                    break
+            if best is not None:
+                taken = best
+                break
+        if taken is not None:
+            _, p, sub = taken
+            out[p] = out.get(p, 0) + 1
+            for f in (i for i in range(n) if i not in sub):
+                found = [q for q in (pair_pattern(f, u) for u in sub) if q is not None]
+                if found:
+                    q = min(found, key=lambda x: (-x.points, x.index))
+                    out[q] = out.get(q, 0) + 1
+            continue
+        links = {(i, j): pq for i, j in combinations(range(n), 2) if (pq := pair_pattern(i, j)) is not None}
+        if not links:
+            continue
+        related = {x for ij in links for x in ij}
+        limit = n - 1 - (n - len(related))
+        counts: dict[Pattern, int] = {}
+        for q in links.values():
+            counts[q] = counts.get(q, 0) + 1
+        total = sum(counts.values())
+        order = sorted(counts, key=lambda x: (x.points, -x.index))  # dropped first
+        for floor in (1, 0):
+            for q in order:
+                while total > limit and counts[q] > floor:
+                    counts[q] -= 1
+                    total -= 1
+        for q, c in counts.items():
+            if c:
+                out[q] = out.get(q, 0) + c
+    return out
+
+
+def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
+    w = p.when
+    if w.win_by is not None and ctx.win_by not in w.win_by:
+        return False
+    if w.win_tile is not None and (w.win_tile == "wildcard") != facts.win_tile_wild:
+        return False
+    if w.seat is not None and (w.seat == "dealer") != (ctx.seat == ctx.dealer):
+        return False
+    if w.discarder is not None and (
+            ctx.discarder is None or (w.discarder == "dealer") != (ctx.discarder == ctx.dealer)):
+        return False
+    if not w.flags <= ctx.flags:
+        return False
+    if w.not_flags & ctx.flags:
+        return False
+    if w.seat_state:
+        state = ctx.seat_state
+        for key, value in w.seat_state:
+            if key not in state or state[key] != value:
+                return False
+    return True
+
+
+def times(p: Pattern, m: Measures) -> int:
+    if p.times_per is None:
+        return 1
+    if p.times_per == "groups" and p.groups is not None:
+        return m.count_groups(p.groups) // p.times_every
+    return m.get(p.times_per) // p.times_every
+
+
+def honors_in(tiles: Iterable[Tile]) -> int:
+    return sum(1 for t in tiles if is_honor(t))

@@ -1,0 +1,966 @@
+"""Scoring a hand under a ruleset: readings × patterns → the best-paying result.
+
+The flow of :meth:`Evaluator.score`:
+
+1. the win must be allowed (``win:`` section; a wildcard is never won on a
+   discard);
+2. wait patterns are judged once, on the 13 tiles held and the winning tile;
+3. the readings of the 14 tiles under every shape the patterns use are
+   judged: shaped patterns on their shape, bonus patterns on any reading that
+   is already a win, wait patterns on every reading. With wildcards, only the
+   readings that can decide the result are searched (:meth:`Evaluator._search`:
+   patterns no reading meets are dropped, a shape no remaining pattern reads is
+   judged on one reading, the search stops at the best result possible, and
+   groups of wildcards alone are read per class of kinds); the result is the
+   one every reading gives (``tests/slow_reference.py`` keeps that search);
+4. exclusions, then tiers (only the highest tier that matched counts), then
+   ``combine`` (the highest single pattern, or the sum);
+5. the reading that pays the winner most is chosen; equal pay is decided by
+   the ruleset's ``scoring.ties`` (:meth:`Evaluator.tie_key`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from ..core.errors import HandError
+from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
+from ..hooks.registry import call_hook, make_plugin_manager
+from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait, When
+from ..settle import settlement as st
+from . import wintable
+from .fastwin import WinScreen
+from .patterns import (
+    HandFacts,
+    Measures,
+    account_combinations,
+    context_holds,
+    requirements_hold,
+    shape_matches,
+    times,
+)
+from .readings import KNITTED_STRAIGHTS, FreeKinds, Reading, Tiles, readings
+from .waits import completed_shape, shape_possible, wait_holds
+
+
+@dataclass(frozen=True)
+class ScoredPattern:
+    name: str
+    points: int
+    times: int = 1
+    en: str = ""  # the pattern's English name, if the ruleset gives one
+
+    @property
+    def total(self) -> int:
+        return self.points * self.times
+
+
+@dataclass
+class Score:
+    win: bool
+    reason: str = ""
+    reading: Reading | None = None
+    patterns: list[ScoredPattern] = field(default_factory=list)
+    points: int = 0  # capped (scoring.cap)
+    wildcard: Tile | None = None
+    uncapped: int | None = None  # before the cap (None: same as points)
+
+    @property
+    def pattern_names(self) -> list[str]:
+        return [p.name for p in self.patterns]
+
+
+@dataclass
+class Result:
+    """A scored and settled hand."""
+
+    score: Score
+    settlement: st.Settlement | None
+    call: str | None = None
+
+    @property
+    def payments(self) -> list[int] | None:
+        return self.settlement.net() if self.settlement else None
+
+
+class Evaluator:
+    """Scores hands of one ruleset. Create once per ruleset and reuse."""
+
+    def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
+        self.ruleset = ruleset
+        self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
+        self.kinds = list(ruleset.tileset.kinds)
+        self._void_rule = ruleset.flow.void_suit is not None and not ruleset.flow.void_suit.win_holding
+        self.win_patterns = ruleset.patterns_for("win")
+        self.opening_patterns = ruleset.patterns_for("opening")
+        self.wait_patterns = [p for p in self.win_patterns if p.waits]
+        shapes: dict[tuple, Shape] = {}
+        for p in self.win_patterns:
+            for s in p.shapes:
+                shapes.setdefault(_shape_key(s), s)
+            for w in p.waits:
+                c = completed_shape(w)
+                shapes.setdefault(_shape_key(c), c)
+        self.shapes = list(shapes.values())
+        # For each shape, the patterns that can apply to a reading of it: those of
+        # that shape (or `free`), wait patterns and bonus patterns; in declared order.
+        # Shapes that some pattern makes a win with no requirement and no context.
+        # (None with a minimum to win: fitting a shape is then not enough.)
+        self._unconditional = [] if ruleset.scoring.minimum else [
+            s for s in self.shapes if s.kind != "free" and any(
+                p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
+                for p in self.win_patterns)]
+        self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
+        self._by_shape = [
+            (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
+            for s in self.shapes]
+        # For each pattern read as `free`: the kinds its `all_tiles` filter rules out
+        # (None: no filter, anything may match).
+        self._free_banned: list[frozenset[int] | None] = [
+            None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
+            for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
+        # Per-seat state keys some pattern reads: part of the context's memo key.
+        self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
+        rule = ruleset.wildcard
+        self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
+        self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
+        self._wild_claims = bool(rule and rule.may_claim)
+        tiers = ruleset.scoring.tiers
+        self._tier_rank = {t: i for i, t in enumerate(tiers)}
+        self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
+        self._screen: WinScreen | None = None
+        # The reading search (see _score): how much of a reading each pattern looks at.
+        self._level = {p: _reading_level(p) for p in self.win_patterns}
+        self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
+        self._free_cache: dict[tuple, FreeKinds] = {}
+
+    @property
+    def screen(self) -> WinScreen:
+        """The table-level fast paths of :meth:`is_win` / :meth:`waits` (compiled on first use)."""
+        if self._screen is None:
+            self._screen = WinScreen(self)
+            # From now on `self.is_win` is the screen's own method: the game calls it on every
+            # discard, and one call layer is a measurable part of its cost.
+            self.__dict__["is_win"] = self._screen.is_win
+        return self._screen
+
+    # -- inputs ------------------------------------------------------------
+
+    def context_inputs(self) -> dict[str, dict[str, Any]]:
+        """The context keys the ruleset's plugins read (``mj_context_inputs``)."""
+        out: dict[str, dict[str, Any]] = {}
+        for d in call_hook(self.pm, "mj_context_inputs"):
+            out.update(d or {})
+        return out
+
+    def check_context_inputs(self, extra: dict[str, Any]) -> dict[str, Any]:
+        """``extra`` (context given by hand), checked against what the plugins declare.
+
+        Raises :class:`HandError` for an unknown key, a value that isn't tiles
+        where tiles are read, a tile outside the tile set, or too many tiles.
+        """
+        known = self.context_inputs()
+        for key, value in extra.items():
+            spec = known.get(key)
+            if spec is None:
+                reads = f"this ruleset reads: {', '.join(sorted(known))}" if known else \
+                    "no plugin of this ruleset reads any context"
+                raise HandError(f"unknown context key {key!r} ({reads})")
+            if spec.get("tiles"):
+                if not isinstance(value, list) or not all(isinstance(t, int) for t in value):
+                    raise HandError(f"context {key}: give tiles, like '3m 4s'")
+                for t in value:
+                    if t not in self.ruleset.tileset:
+                        raise HandError(f"context {key}: {tile_name(t)} is not in this ruleset's tile set")
+                limit = spec.get("max")
+                if isinstance(limit, int) and len(value) > limit:
+                    raise HandError(f"context {key}: at most {limit} tile(s) in this ruleset, "
+                                    f"not {len(value)}")
+        return extra
+
+    # -- wildcards ---------------------------------------------------------
+
+    def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
+        """The wildcard tile, given it or the flipped indicator.
+
+        A ruleset whose wildcards are all fixed needs neither: its first fixed
+        kind is the wildcard (the others are wild too, see :meth:`wild_kinds`).
+        """
+        rule = self.ruleset.wildcard
+        if wildcard is None and indicator is None:
+            return self._default_wild
+        if rule is None:
+            raise HandError(f"the {self.ruleset.id} ruleset has no wildcard")
+        if indicator is not None:
+            if not rule.flips:
+                raise HandError(f"the {self.ruleset.id} ruleset flips no indicator: its wildcards are fixed "
+                                f"({format_tiles(rule.fixed, 'chinese')})")
+            if indicator not in self.ruleset.tileset or (rule.names == "successor"
+                                                         and indicator not in rule.successors):
+                raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
+            return rule.wildcard_for(indicator)
+        assert wildcard is not None  # (neither given: returned above)
+        if wildcard not in self.ruleset.tileset:
+            raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
+        if not rule.flips and wildcard not in rule.fixed:
+            raise HandError(f"{tile_name(wildcard)} is not a wildcard of the {self.ruleset.id} ruleset: its "
+                            f"wildcards are fixed ({format_tiles(rule.fixed, 'chinese')})")
+        return wildcard
+
+    def wild_kinds(self, wildcard: Tile | None) -> frozenset[Tile]:
+        """Every wild kind in a hand whose (flipped or first fixed) wildcard is ``wildcard``."""
+        if not self._fixed:
+            return frozenset() if wildcard is None else frozenset((wildcard,))
+        return frozenset(self._fixed) | ({wildcard} if wildcard is not None else frozenset())
+
+    def stand_in_for(self, wildcard: Tile | None) -> Tile | None:
+        """The stand-in tile active with this wildcard (e.g. 中 for a suited wildcard)."""
+        rule = self.ruleset.wildcard
+        if rule is None or wildcard is None:
+            return None
+        for si in rule.stand_ins:
+            if si.tile == wildcard:
+                continue
+            if si.when == "always" or (si.when == "wildcard_suited") != is_honor(wildcard):
+                return si.tile
+        return None
+
+    def split(self, tiles: Sequence[Tile], wildcard: Tile | None) -> Tiles:
+        counts = [0] * NUM_KINDS
+        for t in tiles:
+            counts[t] += 1
+        wilds = stand_ins = 0
+        if wildcard is None:
+            wildcard = self._default_wild
+        stand = self.stand_in_for(wildcard)
+        if self._fixed:
+            for k in self.wild_kinds(wildcard):
+                wilds += counts[k]
+                counts[k] = 0
+        elif wildcard is not None:
+            wilds, counts[wildcard] = counts[wildcard], 0
+        if stand is not None:
+            stand_ins, counts[stand] = counts[stand], 0
+        return Tiles(tuple(counts), wilds, stand_ins, stand, wildcard)
+
+    # -- scoring -------------------------------------------------------------
+
+    def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
+        """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
+        check_hand(hand, self.ruleset, wildcard)
+        for m in hand.melds:
+            if m.from_seat is not None and m.from_seat >= self.ruleset.players:
+                raise HandError(f"meld {m}: there is no seat {m.from_seat} at a table of "
+                                f"{self.ruleset.players}")
+            if m.from_seat is not None and m.from_seat == ctx.seat:
+                raise HandError(f"meld {m}: claimed from seat {m.from_seat}, the winner's own seat")
+            if m.kind == "kong" and m.from_seat is None:
+                raise HandError(f"meld {m}: a claimed kong needs its discarder: "
+                                f"'kong {tile_code(m.tiles[0])} from SEAT'")
+        if hand.win_tile is None:
+            raise HandError("a win needs a winning tile")
+        if self._screen is not None:  # the game asks is_win first, then scores the same win
+            again = self._screen.scored_before(hand, ctx, wildcard)
+            if again is not None:
+                return again
+        return self._score(hand, ctx, wildcard)
+
+    def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
+        """The ruleset's declared void suit (``declarations.void_suit`` without
+        ``win_holding``) is in ``ctx.seat_state`` and the hand holds a tile of it."""
+        rule = self.ruleset.flow.void_suit
+        if rule is None or rule.win_holding:
+            return False
+        void = ctx.seat_state.get("void_suit") if ctx.seat_state else None
+        if void not in ("m", "p", "s"):
+            return False
+        suit = "mps".index(void)
+        return any(not is_honor(t) and t // 9 == suit for t in hand.all_tiles)
+
+    def score_readings(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> list[Score]:
+        """Every reading of the hand that some pattern makes a win, scored, best first (the
+        first is what :meth:`score` picks). For tools that show the alternatives, and for
+        telling readings of equal points apart."""
+        check_context(ctx, self.ruleset.players, self.ruleset.flags)
+        check_hand(hand, self.ruleset, wildcard)
+        every: list[tuple] = []
+        self._score(hand, ctx, wildcard, every)
+        every.sort(key=lambda x: x[0])
+        return [self._finish(reading, picked, points, wildcard) for _k, reading, picked, points in every]
+
+    def _finish(self, reading: Reading, picked: list[tuple[Pattern, int]], points: int,
+                wildcard: Tile | None) -> Score:
+        scored = [ScoredPattern(p.name, p.points, n, p.en)
+                  for p, n in sorted(picked, key=lambda x: x[0].index)]
+        sc = self.ruleset.scoring
+        judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
+        if sc.minimum is not None and judged < sc.minimum:
+            return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
+                         f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
+                         points=points, wildcard=wildcard, uncapped=points)
+        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                     uncapped=points)
+
+    def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
+        if self._fixed:
+            return t in self._fixed or (wildcard is not None and t == wildcard)
+        return wildcard is not None and t == wildcard
+
+    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
+               every: list[tuple] | None = None) -> Score:
+        if wildcard is None:
+            wildcard = self._default_wild
+        if not self.ruleset.win.allows(ctx.win_by):
+            return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
+        if self._void_rule and self.void_refuses(hand, ctx):
+            return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
+                         wildcard=wildcard)
+        if self._fixed:
+            win_wild = self._is_wild(hand.win_tile, wildcard)
+        else:
+            win_wild = wildcard is not None and hand.win_tile == wildcard
+        if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
+            return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
+        held = self.split(hand.concealed, wildcard)
+        facts = HandFacts(
+            wildcards=held.wilds + win_wild,
+            wildcards_held=held.wilds,
+            win_tile_wild=win_wild,
+            suits_in_set=self._suits_in_set,
+            win_tile=hand.win_tile,
+            winds=ctx.winds(self.ruleset.players),
+            flowers=ctx.flowers,
+            held=tuple(hand.concealed),
+            melds=len(hand.melds),
+            won_on_discard=ctx.win_by != "self_draw",
+            won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
+            waiting=lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard),
+            wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
+        )
+        exposed = len(hand.melds)
+        # The context is the same for every reading: the patterns fit for it, per shape.
+        by_shape, active = self._for_context(ctx, facts)
+        held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
+        for p in self.wait_patterns:
+            if p.name in active:
+                for w in p.waits:
+                    if w not in held_waits:
+                        held_waits[w] = wait_holds(held, exposed, w)
+        waits_ok = {p.name for p in self.wait_patterns
+                    if p.name in active and any(held_waits[w] for w in p.waits)}
+        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
+        full = self.split([*hand.concealed, hand.win_tile], wildcard)
+        best: tuple | None = None
+        bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
+        for shape, candidates in by_shape:
+            if not self._could_be(full, hand, shape):
+                continue
+            todo = [p for p in candidates if not p.waits or p.name in waits_ok]
+            if not any(p.makes_win for p in todo):
+                continue
+            keys: dict[Tile, int] | None = None
+            ceiling: tuple | None = None
+            free: FreeKinds | None = None
+            found: list[Reading] | None
+            if every is not None or not (full.wilds or full.stand_ins):
+                # every reading: for tools that list them; without wildcards, there are few
+                found = readings(full, hand.melds, shape, self.kinds)
+            else:
+                if bounds is None:
+                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set)
+                todo, settled = self._possible(todo, bounds, facts)
+                if not any(p.makes_win for p in todo):
+                    continue
+                found, keys, ceiling, free = self._search(full, hand, shape, todo, settled, facts, wildcard)
+            judged: set[tuple] = set()
+            wild = self.wild_kinds(wildcard)
+
+            def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
+                         ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
+                         wild: frozenset[Tile] = wild) -> bool:
+                """Judge one reading; True when no other reading of the shape can do better."""
+                nonlocal best
+                if keys is not None:
+                    # Readings alike for every pattern judged (the same groups, each tile's
+                    # class in place of the tile; where each tile comes from only in groups
+                    # holding a wild kind, the only ones where a measure of this level reads it)
+                    # judge alike: judge one of them.
+                    sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
+                                        tuple([keys[t] for t in g.tiles])) for g in reading.groups))
+                    if sig in judged:
+                        return False
+                    judged.add(sig)
+                result = self._judge(reading, todo, facts, wildcard)
+                if result is None:
+                    return False
+                points, picked = result
+                key = (-points, self.tie_key(picked))
+                if every is not None:
+                    every.append((key, reading, picked, points))
+                if best is None or key < best[0]:
+                    best = (key, reading, picked, points)
+                return key == ceiling
+
+            if found is None:  # searched as the readings are found, up to the ceiling
+                readings(full, hand.melds, shape, self.kinds, free=free, visit=consider)
+            else:
+                for reading in found:
+                    if consider(reading):
+                        break
+        if best is None:
+            return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+        _, reading, picked, points = best
+        return self._finish(reading, picked, points, wildcard)
+
+    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts
+                  ) -> tuple[list[Pattern], set[Pattern]]:
+        """``todo`` without the patterns no reading of the hand can meet, and those of them
+        every reading meets alike (they no longer ask for a search).
+
+        Decided on bounds of the measures over all readings (:class:`_Bounds`): the
+        natural tiles are read as themselves in every reading; wildcards and stand-ins
+        may add to any count.
+        """
+        settled: set[Pattern] = set()
+        out = []
+        for p in todo:
+            if self._level[p] == 0:
+                out.append(p)
+                continue
+            verdict = bounds.decide(p, facts.winds)
+            if verdict is False:
+                continue
+            if verdict:
+                settled.add(p)
+            out.append(p)
+        return out, settled
+
+    def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
+                facts: HandFacts,
+                wildcard: Tile | None
+                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None]:
+        """The readings of ``shape`` worth judging: a subset of every reading on which the
+        best result (points, then :meth:`tie_key`) is the same as on all of them.
+
+        * No pattern judged looks at the reading (only at hand-level measures and the
+          context): every reading judges alike, one is enough.
+        * Otherwise groups made of wildcards alone are read as one kind per class of kinds
+          the patterns judged cannot tell apart (:class:`~.readings.FreeKinds`): same suit
+          (or honor), same answer from every tile filter, and, where a pattern counts
+          copies of kinds (``sets_of_four``, ``distinct_kinds``, …), no tile of the kind or
+          next to it in the hand. Wild kinds, the stand-in and the winning tile are each a
+          class of their own; patterns reading ranks (``rank_span``, set combinations,
+          ``win_wait``) get every kind.
+        """
+        level = max((self._level[p] for p in todo if p not in settled), default=0)
+        if level == 0:
+            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None
+        # The best any reading could judge to; the first reading may already reach it.
+        first = readings(full, hand.melds, shape, self.kinds, first=True)
+        if not first:
+            return [], None, None, None
+        ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
+        if ceiling is not None:
+            result = self._judge(first[0], todo, facts, wildcard)
+            if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                return first, None, ceiling, None
+        free = None
+        if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
+            # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
+            odd = sum(n % 2 for n in full.counts) - full.stand_ins
+            if shape.kind == "standard" or full.wilds - odd >= 2:
+                free = self._free_kinds(full, hand, todo, level, facts, wildcard)
+        # With only suits and tile filters read (level 1), readings are told apart by their
+        # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
+        return None, free.key if free is not None and level == 1 else None, ceiling, free
+
+    def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
+                 wildcard: Tile | None) -> tuple | None:
+        """The best key (points, then :meth:`tie_key`) any reading of the shape could judge to,
+        or None where not cheaply known.
+
+        The patterns that don't depend on the reading hold alike on every reading (judged on
+        ``reading``); each of the others may or may not hold: the best over every such subset.
+        A reading that reaches it has the best result, so the search can stop there. Known only
+        when the patterns that depend on the reading count once and combine no sets.
+        """
+        maybe = [p for p in todo if self._level[p] and p not in settled]
+        if len(maybe) > 6 or any(p.times_per is not None or p.sets is not None or p.partial_excludes
+                                 for p in maybe):
+            return None
+        m = Measures(reading.tiles, reading, facts, wildcard)
+        fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
+        best: tuple | None = None
+        for mask in range(1 << len(maybe)):
+            matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
+            if not any(p.makes_win for p in matched):
+                continue
+            result = self._combine(matched, m)
+            if result is None:
+                continue
+            key = (-result[0], self.tie_key(result[1]))
+            if best is None or key < best:
+                best = key
+        return best
+
+    def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
+                    wildcard: Tile | None) -> FreeKinds:
+        filters: list[TileFilter] = []
+        for p in todo:
+            filters.extend(f for f in self._tile_filters[p] if f not in filters)
+        special = set(self.wild_kinds(wildcard))
+        for t in (wildcard, full.stand_in_tile, hand.win_tile):
+            if t is not None:
+                special.add(t)
+        if level >= 2:  # kinds whose copies the reading may hold besides wildcard-alone groups
+            held = [k for k, n in enumerate(full.counts) if n]
+            for t in [*held, *(x for m in hand.melds for x in m.tiles)]:
+                special.add(t)
+                if t < HONOR_BASE:
+                    special.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9)
+        winds = facts.winds
+        cache_key = (tuple(sorted(special)), tuple(id(f) for f in filters),
+                     tuple(sorted(winds.items())) if winds and filters else None)
+        free = self._free_cache.get(cache_key)
+        if free is None:
+            def key(t: Tile) -> object:
+                if t in special:
+                    return t
+                return (-1 if is_honor(t) else suit_of(t), tuple(f.match(t, winds) for f in filters))
+            free = FreeKinds(self.kinds, key)
+            if len(self._free_cache) > 4096:
+                self._free_cache.clear()
+            self._free_cache[cache_key] = free
+        return free
+
+    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
+        """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
+
+        ``first_declared``: the patterns' declaration positions, sorted, compared
+        in turn (the result holding the earliest-declared pattern; if both hold
+        it, the next, …). ``fewest_patterns`` / ``most_patterns`` count the
+        patterns first, then fall back to ``first_declared``.
+        """
+        order = tuple(sorted(p.index for p, _ in picked))
+        ties = self.ruleset.scoring.ties
+        if ties == "fewest_patterns":
+            return (len(order), order)
+        if ties == "most_patterns":
+            return (-len(order), order)
+        return order
+
+    def _for_context(self, ctx: WinContext, facts: HandFacts
+                     ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
+        """Per shape, the patterns whose ``when`` the context meets, and their names.
+
+        Memoised: a ruleset meets only a few distinct contexts.
+        """
+        key: tuple = (ctx.win_by, ctx.seat == ctx.dealer,
+                      None if ctx.discarder is None else ctx.discarder == ctx.dealer,
+                      ctx.flags, facts.win_tile_wild)
+        if self._state_keys:
+            key += tuple(repr(ctx.seat_state.get(k)) for k in self._state_keys)
+        cached = self._context_cache.get(key)
+        if cached is None:
+            ok = frozenset(p.name for p in self.win_patterns if context_holds(p, ctx, facts))
+            cached = ([(s, [p for p in c if p.name in ok]) for s, c in self._by_shape], ok)
+            self._context_cache[key] = cached
+        return cached
+
+    def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
+               wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """Patterns (already fit for this shape and context) that hold for one reading."""
+        m = Measures(reading.tiles, reading, facts, wildcard)
+        matched = [p for p in patterns if requirements_hold(p, m)]
+        if not any(p.makes_win for p in matched):
+            return None
+        return self._combine(matched, m)
+
+    def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        sc = self.ruleset.scoring
+        if sc.exclusions == "ranked":
+            # Higher points first; a pattern another excludes excludes nothing itself.
+            excluded: set[str] = set()
+            kept = []
+            for p in sorted(matched, key=lambda x: (-x.points, x.index)):
+                if p.name not in excluded:
+                    kept.append(p)
+                    excluded |= p.excludes
+                    excluded |= {e.name for e in p.partial_excludes if e.times is None and not e.shared}
+            kept.sort(key=lambda x: x.index)
+        else:
+            excluded = set().union(*(p.excludes for p in matched)) if matched else set()
+            kept = [p for p in matched if p.name not in excluded]
+        if self._tier_rank and kept:
+            default = self.ruleset.scoring.tiers[0]
+            top = min(self._tier_rank[p.tier or default] for p in kept)
+            kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
+        combos = account_combinations(kept, m) if sc.set_combinations == "once" else {}
+        counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
+                    else times(p, m)) for p in kept]
+        if any(p.partial_excludes for p in kept):
+            counted = _partial_exclusions(counted, m)
+        counted = [(p, n) for p, n in counted if n > 0]
+        if any(p.fallback for p, _ in counted) and any(
+                not p.fallback and p.counts_to_minimum for p, _ in counted):
+            counted = [(p, n) for p, n in counted if not p.fallback]
+        if not counted:
+            return None
+        if self.ruleset.scoring.combine == "highest":
+            p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
+            return p.points * n, [(p, n)]
+        return sum(p.points * n for p, n in counted), counted
+
+    def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+                      wildcard: Tile | None = None) -> int:
+        """How many tile kinds complete these held tiles to a standard shape (melds + a pair), a
+        knitted straight with melds, or, with no declared meld, pairs, as this ruleset's patterns
+        use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
+        counts, not the patterns.
+
+        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before."""
+        shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+        cand = self._waiting_candidates(concealed, len(melds), shapes, wildcard)
+        n = 0
+        for t in self.kinds:
+            if cand is not None and t not in cand:
+                continue
+            full = self.split([*concealed, t], wildcard)
+            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
+                n += 1
+        return n
+
+    def _waiting_candidates(self, concealed: Sequence[Tile], exposed: int, shapes: Sequence[Shape],
+                            wildcard: Tile | None) -> set[Tile] | None:
+        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may).
+
+        With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
+        only by the table's waits (:func:`.wintable.standard_waits`), a pairs shape only by the
+        one kind held an odd number of times, a knitted straight only when eight of its nine
+        kinds are held; a wild or stand-in kind as the added tile is always a candidate."""
+        held = self.split(concealed, wildcard)
+        if held.wilds or held.stand_ins:
+            return None
+        c = held.counts
+        n = len(concealed) + 1
+        out: set[Tile] = set()
+        for s in shapes:
+            if s.kind == "standard" and s.pair == 1:
+                if n == 3 * (s.melds - exposed) + 2:
+                    out.update(wintable.standard_waits(c, 0))
+            elif s.kind == "pairs":
+                if not exposed and n == 2 * s.pairs:
+                    odd = [k for k, x in enumerate(c) if x & 1]
+                    if len(odd) == 1:
+                        out.update(odd)
+            elif s.kind == "knitted_straight":
+                if any(sum(1 for x in ks if c[x]) >= 8 for ks in KNITTED_STRAIGHTS):
+                    return None
+            else:
+                return None
+        eff = self._default_wild if wildcard is None else wildcard
+        if self._fixed:
+            out.update(self.wild_kinds(eff))
+        elif eff is not None:
+            out.add(eff)
+        stand = self.stand_in_for(eff)
+        if stand is not None:
+            out.add(stand)
+        return out
+
+    def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
+        """Opening declarations on dealt tiles: every opening pattern that holds."""
+        size = 14 if ctx.seat == ctx.dealer else 13
+        check_hand(Hand(tuple(tiles), (), None), self.ruleset, None, opening=True, opening_size=size)
+        facts = HandFacts(0, 0, False, self._suits_in_set)
+        m = Measures(tiles, None, facts, None)
+        matched = [p for p in self.opening_patterns
+                   if context_holds(p, ctx, facts) and requirements_hold(p, m)]
+        result = self._combine(matched, m) if matched else None
+        if result is None:
+            return Score(False, "no opening pattern")
+        points, picked = result
+        scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
+        return Score(True, patterns=scored, points=self.ruleset.scoring.capped(points), uncapped=points)
+
+    # -- readiness -------------------------------------------------------------
+
+    def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
+        """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)
+
+        Table checks decide most hands (:class:`~.fastwin.WinScreen`, which remembers its
+        verdict per tiles, melds, winning tile and wildcard); the rest are scored. After the
+        first call this name is bound to :meth:`WinScreen.is_win` directly (same answers).
+        """
+        return self.screen.is_win(hand, ctx, wildcard)
+
+    def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
+        """Cheap necessary test that some pattern could read the hand as ``shape``.
+
+        A ``free`` shape fits any tiles, so there the tile filters of the
+        patterns using it decide (checked on the natural tiles; wildcards fit).
+        """
+        if shape.kind != "free":
+            return shape_possible(full, len(hand.melds), shape, self.kinds)
+        for banned in self._free_banned:
+            if banned is None:
+                return True
+            if not any(full.counts[t] for t in banned) and not any(
+                    t in banned for m in hand.melds for t in m.tiles):
+                return True
+        return False
+
+    def waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+              ctx: WinContext | None = None, wildcard: Tile | None = None) -> list[Tile]:
+        """The tiles that would complete this 13-tile (+ melds) hand, in the given context.
+
+        Only the kinds the wait tables allow are checked with :meth:`is_win`.
+        """
+        return self.screen.waits(concealed, melds, ctx or WinContext(), wildcard)
+
+    def free_waits(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
+                   wildcard: Tile | None = None) -> list[str]:
+        """Names of the wait patterns whose free-wildcard wait this 13-tile hand has."""
+        held = self.split(concealed, wildcard)
+        return [p.name for p in self.wait_patterns
+                if any(wait_holds(held, len(melds), w) for w in p.waits)]
+
+    # -- settlement ---------------------------------------------------------------
+
+    def settle(self, hand: Hand, ctx: WinContext, score: Score,
+               kongs: Sequence[st.KongRecord] | None = None, *,
+               payers: Sequence[int] | None = None, plugins: bool = True) -> st.Settlement:
+        """Payments for a scored win plus kong payments.
+
+        ``kongs``: every kong made this hand (the game knows them); by default
+        the winner's own kong melds (all a conformance case can say) — none where
+        the ruleset pays kongs when they are made (``scoring.kongs.paid: at_kong``).
+        ``payers``: who may pay (in a hand that goes on after a win, the players
+        still in it); ``plugins=False`` skips ``mj_modify_settlement``.
+        """
+        rs = self.ruleset
+        s = st.Settlement(rs.players)
+        if payers is None and ctx.in_play is not None:
+            payers = sorted(ctx.in_play)
+        if score.win:
+            s.payments.extend(st.win_payments(
+                rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
+                discarder=ctx.discarder, points=score.points,
+                reason="+".join(score.pattern_names), payers=payers))
+            if kongs is None:  # kongs paid when made (at_kong) are not part of the win
+                kongs = [] if rs.flow.kongs_paid == "at_kong" else [
+                    st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
+                    for m in hand.melds if m.is_kong]
+            s.payments.extend(st.kong_payments(rs, kongs))
+        if not plugins:
+            return s
+        return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
+
+    def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
+        rs = self.ruleset
+        s = st.Settlement(rs.players)
+        if score.win:
+            s.payments.extend(st.win_payments(
+                rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
+                points=score.points, reason="+".join(score.pattern_names)))
+        return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
+
+    def settlement_context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
+        """What plugins see of a settlement (kind: win or opening)."""
+        return st.SettlementContext(
+            kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
+            win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
+            points=score.points, flags=ctx.flags, extra=ctx.extra)
+
+    def call(self, ctx: WinContext, score: Score) -> str | None:
+        if not score.win:
+            return None
+        return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
+                         context=self.settlement_context("win", ctx, score))
+
+    def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Result:
+        """Score, settle and announce a win."""
+        score = self.score(hand, ctx, wildcard)
+        if not score.win:
+            return Result(score, None)
+        return Result(score, self.settle(hand, ctx, score), self.call(ctx, score))
+
+    def evaluate_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Result:
+        score = self.score_opening(tiles, ctx)
+        return Result(score, self.settle_opening(ctx, score))
+
+
+# How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
+# (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
+# a measure not listed here (ranks: rank_span, knitted_straights) gets 3, the whole reading.
+_MEASURE_LEVEL = {
+    "wildcards": 0, "wildcards_held": 0, "flowers": 0, "waiting_tiles": 0,
+    "honors": 1, "suits": 1, "missing_suits": 1, "sequences": 1, "triplets": 1, "kongs": 1,
+    "claimed_melds": 1, "concealed_kongs": 1, "exposed_kongs": 1, "concealed_triplets": 1,
+    "natural_wildcards": 1, "self_wild_sequences": 1,
+    "distinct_honors": 2, "sets_of_four": 2, "sets_of_three": 2, "fours_not_kong": 2, "distinct_kinds": 2,
+}
+
+
+def _reading_level(p: Pattern) -> int:
+    """How much of a reading pattern ``p`` looks at (see ``_MEASURE_LEVEL``); tile filters and
+    group filters are 1 (their answers per kind are part of the kind's class)."""
+    if p.sets is not None or p.win_wait is not None:
+        return 3
+    names = [n for n, _ in p.counts]
+    if p.times_per is not None and p.times_per != "groups":
+        names.append(p.times_per)
+    level = max((_MEASURE_LEVEL.get(n, 3) for n in names), default=0)
+    if any(x is not None for x in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group, p.groups)):
+        level = max(level, 1)
+    return level
+
+
+class _Bounds:
+    """Lowest and highest value of measures over every reading of one hand (where cheap to
+    know): the natural tiles (held and in melds) are in every reading as themselves;
+    each wildcard or stand-in adds at most one tile of any kind."""
+
+    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int) -> None:
+        c = list(full.counts)
+        for m in hand.melds:
+            for t in m.tiles:
+                c[t] += 1
+        self.counts = c
+        self.full = full
+        self.extra = full.wilds + full.stand_ins
+        self.wild_kinds = wild_kinds
+        self.suits_in_set = suits_in_set
+        self._cache: dict[str, tuple[int, int] | None] = {}
+        self._decided: dict[Pattern, bool | None] = {}
+
+    def get(self, name: str) -> tuple[int, int] | None:
+        if name not in self._cache:
+            self._cache[name] = self._bounds(name)
+        return self._cache[name]
+
+    def _bounds(self, name: str) -> tuple[int, int] | None:
+        c, x = self.counts, self.extra
+        if name == "honors":
+            lo = sum(c[HONOR_BASE:])
+            return lo, lo + x
+        if name in ("suits", "missing_suits"):
+            lo = sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
+            hi = min(3, lo + x)
+            return (lo, hi) if name == "suits" else (self.suits_in_set - hi, self.suits_in_set - lo)
+        if name == "distinct_honors":
+            lo = sum(1 for n in c[HONOR_BASE:] if n)
+            return lo, lo + x
+        if name == "distinct_kinds":
+            lo = sum(1 for n in c if n)
+            return lo, lo + x
+        if name == "sets_of_four":
+            lo = sum(1 for n in c if n >= 4)
+            return lo, lo + x
+        if name == "sets_of_three":
+            lo = sum(1 for n in c if n >= 3)
+            return lo, lo + x
+        if name == "natural_wildcards":
+            return 0, self.full.wilds
+        if name == "self_wild_sequences":
+            # a wildcard read as its own kind with two natural held tiles of its suit beside it:
+            # at most one per wildcard, and per two such tiles
+            held = list(self.full.counts)
+            if self.full.stand_in_tile is not None:
+                held[self.full.stand_in_tile] += self.full.stand_ins
+            room = 0
+            for k in self.wild_kinds:
+                if is_honor(k):
+                    continue
+                r, base = k % 9, k - k % 9
+                if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
+                       for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                    room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
+            return 0, min(self.full.wilds, room)
+        return None
+
+    def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+        """False: no reading meets ``p``; True: every reading does, alike (same times);
+        None: it depends on the reading."""
+        if p in self._decided:
+            return self._decided[p]
+        verdict = self._decide(p, winds)
+        self._decided[p] = verdict
+        return verdict
+
+    def _decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+        settled = True
+        for name, count in p.counts:
+            if _MEASURE_LEVEL.get(name) == 0:
+                continue
+            b = self.get(name)
+            if b is None:
+                settled = False
+                continue
+            lo, hi = b
+            if (count.min is not None and hi < count.min) or (count.max is not None and lo > count.max):
+                return False
+            if not ((count.min is None or lo >= count.min) and (count.max is None or hi <= count.max)):
+                settled = False
+        naturals = [t for t, n in enumerate(self.counts) if n]
+        if p.all_tiles is not None:
+            if any(not p.all_tiles.match(t, winds) for t in naturals):
+                return False
+            settled = False
+        if p.no_tiles is not None:
+            if any(p.no_tiles.match(t, winds) for t in naturals):
+                return False
+            settled = False
+        if any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets, p.win_wait)):
+            settled = False
+        if p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
+            b = None if p.times_per == "groups" else self.get(p.times_per)
+            if b is None or b[0] != b[1]:
+                settled = False
+        return True if settled else None
+
+
+def _tile_filters(p: Pattern) -> list[TileFilter]:
+    """Every tile filter a pattern applies to the tiles of a reading."""
+    out = [f for f in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group) if f is not None]
+    g: GroupFilter | None = p.groups
+    if g is not None and g.holding is not None:
+        out.append(g.holding)
+    return out
+
+
+def _shape_key(s: Shape) -> tuple:
+    return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans, s.tracks)
+
+
+def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list[tuple[Pattern, int]]:
+    """Apply ``excludes`` entries with ``times`` (that many fewer) or ``shared`` (the groups the
+    excluding pattern counts are not counted again by the excluded one)."""
+    names = {p.name for p, n in counted if n > 0}
+    fewer: dict[str, int] = {}
+    shared: dict[str, set[int]] = {}
+    for p, n in counted:
+        if n <= 0:
+            continue
+        for e in p.partial_excludes:
+            if e.name not in names:
+                continue
+            if e.times is not None:
+                fewer[e.name] = fewer.get(e.name, 0) + e.times
+            if e.shared and p.groups is not None:
+                shared.setdefault(e.name, set()).update(m.group_indices(p.groups))
+    out = []
+    for p, n in counted:
+        if p.name in shared and p.groups is not None and p.times_per == "groups":
+            n = len(m.group_indices(p.groups) - shared[p.name]) // p.times_every
+        elif p.name in shared:
+            n = 0 if shared[p.name] else n
+        n -= fewer.get(p.name, 0)
+        out.append((p, max(n, 0)))
+    return out

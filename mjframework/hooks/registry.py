@@ -1,0 +1,267 @@
+"""Finding plugins (entry points) and switching them on for a ruleset."""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from importlib.metadata import entry_points
+from typing import Any
+
+import pluggy
+
+from ..core.errors import MJError
+from . import specs as hookspecs
+
+ENTRY_POINT_GROUP = "mjframework.plugins"
+
+# Plugin managers whose hook calls are traced (trace_hooks): call_hook never skips them.
+_traced: weakref.WeakSet[pluggy.PluginManager] = weakref.WeakSet()
+
+# Plugins registered in-process (tests, embedding applications), by name.
+_registered: dict[str, type] = {}
+
+
+class PluginError(MJError):
+    """A plugin could not be found, loaded or created, or failed in a hook.
+
+    For a failure in a hook, ``plugin`` and ``hook`` name where (else ``None``).
+    """
+
+    def __init__(self, message: str, plugin: str | None = None, hook: str | None = None) -> None:
+        super().__init__(message)
+        self.plugin = plugin
+        self.hook = hook
+
+
+class EngineAbort(Exception):
+    """The engine's own verdict, raised while a plugin's hook is running.
+
+    A plugin that asks a player through the table control can see the
+    engine abandon the hand (a player failed); that passes through the
+    plugin's frame unattributed, unlike the plugin's own failures.
+    """
+
+
+class HandDeadline(Exception):
+    """Raised (from a timer signal) when a hand runs past its deadline; a plugin running
+    at that moment is named as having timed out. An ``Exception`` so that the guards that
+    turn a failing plugin or player into an abandoned hand catch it."""
+
+
+def register_plugin(name: str, plugin_class: type) -> None:
+    """Make a plugin class available under ``name`` without an entry point."""
+    _registered[name] = plugin_class
+
+
+def unregister_plugin(name: str) -> None:
+    _registered.pop(name, None)
+
+
+@lru_cache(maxsize=1)
+def _entry_point_plugins() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def plugin_entry_point(name: str) -> Any | None:
+    """The installed entry point named ``name`` (None if there is none)."""
+    return _entry_point_plugins().get(name)
+
+
+def registered_plugin(name: str) -> type | None:
+    """The class :func:`register_plugin` made available as ``name`` (None if none)."""
+    return _registered.get(name)
+
+
+def available_plugins() -> dict[str, type]:
+    """Every installed plugin class that loads, by name (see ``mj plugins`` for broken ones)."""
+    out: dict[str, type] = {}
+    for name in _entry_point_plugins():
+        try:
+            out[name] = load_plugin_class(name)
+        except PluginError:
+            continue
+    out.update(_registered)
+    return out
+
+
+def plugin_names() -> list[str]:
+    return sorted(set(_entry_point_plugins()) | set(_registered))
+
+
+def load_plugin_class(name: str) -> type:
+    if name in _registered:
+        return _registered[name]
+    ep = _entry_point_plugins().get(name)
+    if ep is None:
+        known = ", ".join(plugin_names()) or "none"
+        raise PluginError(f"no plugin named {name!r} is installed (installed: {known})")
+    try:
+        obj = ep.load()
+    except Exception as e:  # a broken third-party plugin must not crash validation
+        raise PluginError(f"plugin {name!r} ({ep.value}) failed to load: {e}") from e
+    # An entry point may name a module exposing `Plugin`, or the class itself.
+    cls = getattr(obj, "Plugin", obj)
+    if not isinstance(cls, type):
+        raise PluginError(f"plugin {name!r} ({ep.value}) has no `Plugin` class")
+    return cls
+
+
+def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False, **kwargs: Any) -> Any:
+    """Call ``hook`` through pluggy (``pm.hook.<hook>(**kwargs)``).
+
+    Plugins run in ruleset order unless they ask for ``tryfirst`` /
+    ``trylast``; ``wrapper=True`` (and old-style ``hookwrapper``)
+    implementations wrap the others; tracing set up with :func:`trace_hooks`
+    sees every call. Whether one result or a list comes back is the hook
+    spec's ``firstresult`` (``firstresult`` here only documents the caller's
+    expectation and is checked against the spec). A plugin that raises is
+    named: see :func:`_attribute_failures`.
+    """
+    caller = getattr(pm.hook, hook)
+    spec = caller.spec
+    if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
+        raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
+                        "unlike its hook spec")
+    impls = caller.get_hookimpls()
+    if pm in _traced or spec is None or spec.opts.get("historic"):
+        return caller(**kwargs)
+    if not impls:
+        # No implementation: pluggy would return exactly this, after building its call
+        # machinery (the engine calls some hooks on every event). Traced managers still
+        # see the call.
+        return None if firstresult else []
+    if any(i.wrapper or i.hookwrapper for i in impls) or any(a not in kwargs for a in spec.argnames):
+        return caller(**kwargs)  # wrappers, or pluggy's own warning about a missing argument
+    # Plain implementations with every argument given (pluggy checked at registration that
+    # each takes only arguments of the spec): call them as pluggy's ``_multicall`` does —
+    # last registered first, ``None`` answers dropped, a firstresult hook stopping at the
+    # first answer — without its wrapper machinery (the engine calls hooks on every turn).
+    results = []
+    for impl in reversed(impls):
+        res = impl.function(*[kwargs[a] for a in impl.argnames])
+        if res is not None:
+            if firstresult:
+                return res
+            results.append(res)
+    return None if firstresult else results
+
+
+def hook_is_live(pm: pluggy.PluginManager | None, hook: str) -> bool:
+    """Would calling ``hook`` do anything (an implementation, or tracing that reports it)?"""
+    return pm is not None and (bool(getattr(pm.hook, hook).get_hookimpls()) or pm in _traced)
+
+
+def _attribute_failures(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Make every hook implementation of ``plugin`` name itself when it fails.
+
+    Pluggy propagates a plugin's exception bare, so the engine could not say
+    which plugin broke. Each implementation's function is wrapped once, at
+    registration: an exception raised *by this plugin* (an :class:`MJError`
+    too) becomes a :class:`PluginError` naming the plugin and the hook. A
+    ``PluginError`` raised further in (by another plugin) passes unchanged,
+    and a wrapper implementation's generator is wrapped so that failures after
+    its ``yield`` are named as well. ``BaseException`` s that are not
+    ``Exception`` (the engine's own control flow) pass untouched.
+    """
+    for caller in pm.get_hookcallers(plugin) or ():
+        for impl in caller.get_hookimpls():
+            if impl.plugin is plugin:
+                # pluggy marks ``function`` Final; wrapped in place, a failure gets its plugin's name
+                impl.function = _named(  # type: ignore[misc]
+                    impl.function, name, caller.name, impl.wrapper or impl.hookwrapper)
+
+
+def _named(fn: Any, plugin: str, hook: str, is_wrapper: bool) -> Any:
+    def failure(e: Exception) -> PluginError:
+        if isinstance(e, HandDeadline):
+            return PluginError(f"plugin {plugin!r} timed out in {hook} ({e})", plugin, hook)
+        return PluginError(f"plugin {plugin!r} failed in {hook}: {type(e).__name__}: {e}", plugin, hook)
+
+    if is_wrapper:
+        @functools.wraps(fn)
+        def wrapper(*args: Any) -> Any:
+            try:
+                return (yield from fn(*args))
+            except (PluginError, EngineAbort):
+                raise
+            except Exception as e:
+                raise failure(e) from e
+        return wrapper
+
+    @functools.wraps(fn)
+    def call(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except (PluginError, EngineAbort):
+            raise
+        except Exception as e:
+            raise failure(e) from e
+    return call
+
+
+def trace_hooks(pm: pluggy.PluginManager, write: Callable[[str], Any]) -> Callable[[], None]:
+    """Report every hook call of ``pm`` (hook, plugins, arguments, result) to ``write``.
+
+    Built on pluggy's ``add_hookcall_monitoring``; returns the function that
+    stops tracing. ``mj --trace-hooks`` switches it on for every plugin manager.
+    """
+    def before(hook_name: str, impls: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+        names = ", ".join(i.plugin_name for i in reversed(impls))
+        args = ", ".join(f"{k}={_short(v)}" for k, v in kwargs.items())
+        write(f"hook {hook_name}({args}) -> [{names}]")
+
+    def after(outcome: Any, hook_name: str, impls: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+        exc = outcome.exception
+        write(f"hook {hook_name} " + (f"raised {type(exc).__name__}: {exc}" if exc is not None
+                                      else f"returned {_short(outcome.get_result())}"))
+
+    undo = pm.add_hookcall_monitoring(before, after)
+    _traced.add(pm)
+
+    def stop() -> None:
+        _traced.discard(pm)
+        undo()
+
+    return stop
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# Set by ``mj --trace-hooks``: every plugin manager made afterwards traces its calls.
+_trace_writer: Callable[[str], Any] | None = None
+
+
+def set_hook_tracing(write: Callable[[str], Any] | None) -> None:
+    """Trace the hook calls of every plugin manager made from now on (``None`` stops it)."""
+    global _trace_writer
+    _trace_writer = write
+
+
+def options_schema(name: str) -> dict[str, Any]:
+    return getattr(load_plugin_class(name), "options_schema", {"type": "object"})
+
+
+def make_plugin_manager(plugins: Mapping[str, Mapping[str, Any]]) -> pluggy.PluginManager:
+    """A plugin manager with the ruleset's plugins, created with their options.
+
+    Registration order is the ruleset's order; pluggy calls later-registered
+    implementations first, so we register in reverse to call in ruleset order.
+    """
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for name, options in reversed(list(plugins.items())):
+        cls = load_plugin_class(name)
+        try:
+            instance = cls(dict(options or {}))
+        except Exception as e:
+            raise PluginError(f"plugin {name!r} could not start with options {options!r}: {e}") from e
+        pm.register(instance, name=name)
+        _attribute_failures(pm, instance, name)
+    if _trace_writer is not None:
+        trace_hooks(pm, _trace_writer)
+    return pm

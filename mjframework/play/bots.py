@@ -1,0 +1,206 @@
+"""Bots: a random-legal player and a greedy one.
+
+The greedy bot always wins when it can; otherwise it discards (and claims)
+to keep the fewest tiles missing from a standard hand — the table-based
+"wildcards needed" of :mod:`mjframework.evaluate.wintable`, a shanten-like distance
+that counts its wildcards as already placed. It never discards a wildcard
+while it has another choice. Bots are deterministic given their RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..core.kinds import MeldKind
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
+from ..evaluate import wintable
+from .players import Decision, Option, TableView
+
+ENGINE_TURN_KINDS = frozenset({"win", "kong", "discard"})
+SUITS = "mps"
+
+
+class RandomBot:
+    """Picks uniformly among the legal options (but never passes up a win)."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        for o in decision.options:
+            if o.kind == "win":
+                return o
+        return self.rng.choice(decision.options)
+
+
+def _counts(tiles: Sequence[Tile], wildcard: Tile | None,
+            others: frozenset[Tile] = frozenset()) -> tuple[list[int], int]:
+    c = [0] * NUM_KINDS
+    for t in tiles:
+        c[t] += 1
+    w = 0
+    if wildcard is not None:
+        w, c[wildcard] = c[wildcard], 0
+    for k in others:  # further wild kinds (fixed wildcards)
+        w, c[k] = w + c[k], 0
+    return c, w
+
+
+def missing(counts: list[int], wilds: int) -> int:
+    """Tiles missing from a standard hand (melds + pair), wildcards counted as placed."""
+    return wintable.need_melds_pair(counts) - wilds
+
+
+# Per kind: the base of its isolation (10 for an honor; 8, +1 at a terminal, for a suited
+# tile) and its neighbours within two ranks in its suit (none for an honor).
+_ISO_BASE = tuple(10 if t >= HONOR_BASE else 8 + (t % 9 in (0, 8)) for t in range(NUM_KINDS))
+_NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
+              for t in range(NUM_KINDS))
+
+
+def _isolation(c: list[int], t: Tile) -> int:
+    """Lower is more useful: neighbours and copies make a tile worth keeping."""
+    return _ISO_BASE[t] - 3 * c[t] - sum(map(c.__getitem__, _NEAR[t]))
+
+
+class GreedyBot:
+    """Wins when it can; otherwise plays to be missing as few tiles as possible."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        opts = decision.options
+        extra = None  # the first option a plugin added
+        for o in opts:
+            if o.kind == "win":
+                return o
+            if extra is None and o.kind not in ENGINE_TURN_KINDS:
+                extra = o
+        if decision.kind == "turn":
+            # An option a plugin added (e.g. a special kong) is offered only when it
+            # makes sense, so the bot takes it.
+            return extra if extra is not None else self._turn(view, opts)
+        if decision.kind in ("claim", "rob"):
+            return self._claim(view, decision)
+        if decision.kind == "exchange":
+            return self._exchange(view, opts)
+        if decision.kind == "declare" and all(o.value is not None and o.value in SUITS for o in opts):
+            return self._void(view, opts)
+        # A decision the bot doesn't know (a plugin's): plugins list the
+        # recommended option first.
+        return opts[0]
+
+    def _best_discard(self, c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int, Tile | None]:
+        """The discard leaving the fewest tiles missing; ties: the most isolated tile, then the lowest.
+
+        One table lookup per candidate (:func:`wintable.discard_needs`); the
+        isolation tie-break is worked out only for the candidates tied at best.
+        """
+        if not candidates:
+            return 99, None
+        needs = wintable.discard_needs(c, candidates)
+        least = min(needs)
+        tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
+        if len(tied) == 1:
+            tile = tied[0]
+        else:  # the most isolated, then the lowest: min of (-isolation, tile)
+            get = c.__getitem__
+            tile = min(tied, key=lambda t: (3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t))
+        return least - w, tile
+
+    def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
+        wildcard = view.wildcard
+        wilds = view.wildcards - {wildcard}
+        c, w = _counts(view.hand, wildcard, wilds)
+        discards = []
+        natural = []
+        kongs = []
+        for o in opts:
+            if o.kind == "discard":
+                if o.value is None:
+                    discards.append(o)
+                    t = o.tile
+                    if t != wildcard and t not in wilds and t is not None:
+                        natural.append(t)
+            elif o.kind == "kong":
+                kongs.append(o)
+        need, tile = self._best_discard(c, w, natural)
+        for o in kongs:
+            if o.tile is not None:
+                t = o.tile
+                c2 = c[:]
+                c2[t] -= 4 if o.meld == MeldKind.CONCEALED_KONG else 1
+                # After the kong a replacement is drawn: compare as a 13-tile wait.
+                if missing(c2, w + 1) <= need:
+                    return o
+        if tile is None:  # only wildcards left to discard
+            return discards[0]
+        return next(o for o in discards if o.tile == tile)
+
+    def _exchange(self, view: TableView, opts: Sequence[Option]) -> Option:
+        """Pass tiles of the shortest suit it can (the likely void suit), the ones that
+        hurt the hand least."""
+        c, w = _counts(view.hand, view.wildcard)
+
+        def key_left(o: Option) -> int:
+            """Tiles of the passed suit left after passing (99: not one suit)."""
+            suit = o.tiles[0] // 9
+            if suit >= 3 or not all(t // 9 == suit for t in o.tiles):
+                return 99
+            return sum(c[suit * 9:suit * 9 + 9]) - len(o.tiles)
+
+        def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
+            c2 = c[:]
+            for t in o.tiles:
+                c2[t] -= 1
+            return (key_left(o), missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
+
+        # The first key part alone decides most of the choice: the rest only for those tied on it.
+        lefts = [key_left(o) for o in opts]
+        least = min(lefts)
+        return min((o for o, left in zip(opts, lefts, strict=True) if left == least), key=key)
+
+    def _void(self, view: TableView, opts: Sequence[Option]) -> Option:
+        """Declare void the suit it holds fewest of (ties: the one costing least)."""
+        c, w = _counts(view.hand, view.wildcard)
+
+        def key(o: Option) -> tuple[int, int, str]:
+            suit = SUITS.index(o.value or "")
+            c2 = c[:]
+            for t in range(suit * 9, suit * 9 + 9):
+                c2[t] = 0
+            return (sum(c[suit * 9:suit * 9 + 9]), missing(c2, w), o.value or "")
+
+        return min(opts, key=key)
+
+    def _claim(self, view: TableView, decision: Decision) -> Option:
+        if not any(o.kind == "pass" for o in decision.options):
+            return decision.options[0]
+        wildcard = view.wildcard
+        c, w = _counts(view.hand, wildcard, view.wildcards - {wildcard})
+        now = missing(c, w)
+        best: tuple[int, Option] | None = None
+        assert decision.tile is not None  # a claim is on the discarded tile
+        for o in decision.options:
+            if o.kind not in ("pung", "chow", "kong"):
+                continue
+            used = list(o.tiles)
+            used.remove(decision.tile)
+            c2 = c[:]
+            for t in used:
+                c2[t] -= 1
+            if o.kind == "kong":
+                after = missing(c2, w + 1)  # a replacement tile is drawn
+            else:
+                natural = [t for t in range(NUM_KINDS) if c2[t]]
+                after, _ = self._best_discard(c2, w, natural)
+            if after < now and (best is None or after < best[0]):
+                best = (after, o)
+        if best is not None:
+            return best[1]
+        return next(o for o in decision.options if o.kind == "pass")
+
+
+BOTS = {"greedy": GreedyBot, "random": RandomBot}

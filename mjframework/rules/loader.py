@@ -1,0 +1,1316 @@
+"""Loading rulesets: YAML → ``extends`` merged → schema- and meaning-checked → :class:`Ruleset`.
+
+Every problem found is collected (not just the first) and reported as
+``FILE:LINE:COL: yaml.path: message`` through :class:`RulesetError`.
+
+``extends`` semantics: mappings merge key by key (the extending file wins),
+lists are replaced, except ``patterns``, which merge by name (a pattern with
+an inherited name replaces it in place; new ones are appended); a ``null``
+value removes an inherited key (``plugins: {zhaniao: null}``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from ..core.errors import Location, Problem, RulesetError
+from ..core.tiles import (
+    HONOR_BASE,
+    SUIT_LETTERS,
+    TileParseError,
+    TileSet,
+    is_honor,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
+from ..hooks import registry as plugin_registry
+from . import options as option_mod
+from .model import (
+    FLAGS,
+    GROUP_KINDS,
+    BreakRule,
+    Claims,
+    Count,
+    DealerRule,
+    DealRule,
+    DrawnPayment,
+    Exchange,
+    Exclusion,
+    Flow,
+    GroupFilter,
+    IndicatorRule,
+    KongPayment,
+    LeaveRule,
+    Pattern,
+    PatternExample,
+    Ruleset,
+    Scoring,
+    SetCombo,
+    Shape,
+    StandIn,
+    TileFilter,
+    VoidSuit,
+    Wait,
+    WallRule,
+    When,
+    WildcardRule,
+    WinRule,
+)
+from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of
+
+HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks for the same)
+
+# `require` keys that are not counts, and those only a win's reading has.
+NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait",
+              "held_ranks")
+READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
+# Count measures (`times: {per: …}` may name any of them).
+COUNT_MEASURES = (
+    "wildcards", "wildcards_held", "natural_wildcards", "self_wild_sequences", "honors", "distinct_honors",
+    "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
+    "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
+    "fours_not_kong", "distinct_kinds", "rank_span", "knitted_straights", "flowers", "waiting_tiles",
+)
+
+# Sections a playable ruleset must have once its `extends` chain is merged.
+REQUIRED_SECTIONS = (
+    "name", "players", "tiles", "wall", "break", "deal", "claims", "win", "dealer",
+    "scoring", "patterns",
+)
+
+
+# --------------------------------------------------------------------------
+# finding files
+
+
+RULESETS_GROUP = "mjframework.rulesets"  # entry points of installed ruleset packages
+BUILTIN = "builtin"  # the source name of the shipped rulesets (`extends: builtin:fragments/shapes.yaml`)
+
+
+def builtin_rulesets_dir() -> Path:
+    """The rulesets shipped with the package (``rulesets/`` in the source tree)."""
+    return Path(str(resources.files("mjframework_rulesets")))
+
+
+@dataclass(frozen=True)
+class RulesetSource:
+    """A folder of rulesets: the built-in one, or an installed package's.
+
+    An installed package declares an entry point in the group
+    ``mjframework.rulesets`` whose value is a Python package (``name =
+    "my_variant"``); that package's folder holds its rulesets (``*.yaml``,
+    each id its file's stem), fragments (``fragments/``) and conformance
+    files (``conformance/``).
+    """
+
+    name: str  # "builtin", or the entry point's name
+    root: Path | None
+    origin: str  # readable: "built-in (mjframework 0.2.0)", "package my-variant 0.1.0 (...)"
+    error: str = ""  # the entry point could not be loaded
+
+    def rulesets(self) -> dict[str, Path]:
+        if self.root is None or not self.root.is_dir():
+            return {}
+        return {p.stem: p for p in sorted(self.root.glob("*.yaml"))}
+
+    def conformance_files(self) -> list[Path]:
+        folder = self.root / "conformance" if self.root is not None else None
+        if folder is None or not folder.is_dir():
+            return []
+        return sorted(p for p in folder.rglob("*.y*ml") if p.suffix in (".yaml", ".yml"))
+
+
+def _dist_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+@lru_cache(maxsize=1)
+def ruleset_sources() -> tuple[RulesetSource, ...]:
+    """The built-in rulesets first, then each installed ruleset package (by entry-point name).
+
+    Cached: call :func:`refresh_ruleset_sources` after installing a package in-process.
+    """
+    out = [RulesetSource(BUILTIN, builtin_rulesets_dir(),
+                         f"built-in (mjframework {_dist_version('mjframework')})")]
+    for ep in sorted(metadata.entry_points(group=RULESETS_GROUP), key=lambda e: e.name):
+        if ep.name == BUILTIN:
+            continue
+        dist = getattr(ep, "dist", None)
+        origin = (f"package {dist.name} {dist.version}" if dist is not None else "package ?") + \
+            f" (entry point {ep.name} = {ep.value})"
+        try:
+            spec = importlib.util.find_spec(ep.module)
+        except (ImportError, ValueError) as e:
+            spec, err = None, f"{type(e).__name__}: {e}"
+        else:
+            err = "" if spec is not None else f"module {ep.module!r} not found"
+        root = None
+        if spec is not None:
+            locs = list(spec.submodule_search_locations or [])
+            root = Path(locs[0]) if locs else Path(spec.origin).parent if spec.origin else None
+            if root is None:
+                err = f"module {ep.module!r} has no folder"
+        out.append(RulesetSource(ep.name, root, origin, err))
+    return tuple(out)
+
+
+def refresh_ruleset_sources() -> None:
+    """Forget the cached entry points (after a package was installed or removed)."""
+    ruleset_sources.cache_clear()
+
+
+def ruleset_origins() -> dict[str, tuple[Path, RulesetSource]]:
+    """Every ruleset id → (file, where it comes from). A built-in id wins over an installed one."""
+    out: dict[str, tuple[Path, RulesetSource]] = {}
+    for src in ruleset_sources():
+        for rid, path in src.rulesets().items():
+            out.setdefault(rid, (path, src))
+    return out
+
+
+def available_rulesets() -> dict[str, Path]:
+    """Ruleset ids → files (fragments excluded): built-in, then from installed ruleset packages."""
+    return {rid: path for rid, (path, _) in ruleset_origins().items()}
+
+
+def _source_ref(ref: str) -> tuple[RulesetSource, str] | None:
+    """``SOURCE:rest`` (``builtin:fragments/shapes.yaml``, ``my-pkg:my-variant``) → (source, rest)."""
+    name, sep, rest = ref.partition(":")
+    if not sep or len(name) < 2 or not rest:  # (`C:\\...` is a Windows path, not a source)
+        return None
+    for src in ruleset_sources():
+        if src.name == name:
+            return src, rest
+    raise FileNotFoundError(ref)
+
+
+def resolve_ruleset_ref(ref: str, base_dir: Path | None = None) -> Path:
+    """A ruleset id or path → the file. Paths are relative to ``base_dir``.
+
+    - ``SOURCE:PATH`` or ``SOURCE:ID``: a file of a ruleset source, whatever
+      the current folder (``builtin:fragments/shapes.yaml``, ``builtin:some-id``,
+      or an installed package's entry-point name);
+    - an id: the built-in rulesets, then installed packages, then ``base_dir``
+      and ``./rulesets``;
+    - a relative path: ``base_dir``, the current folder, then each source's
+      folder, so a copy of a shipped ruleset (``extends: fragments/shapes.yaml``)
+      still finds the shipped fragments.
+    """
+    candidates: list[Path] = []
+    sourced = _source_ref(ref) if not Path(ref).is_absolute() else None
+    if sourced is not None:
+        src, rest = sourced
+        if src.root is not None:
+            is_path = rest.endswith((".yaml", ".yml")) or "/" in rest
+            candidates.append(src.root / (rest if is_path else f"{rest}.yaml"))
+        for c in candidates:
+            if c.is_file():
+                return c
+        raise FileNotFoundError(ref)
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+    if looks_like_path:
+        p = Path(ref)
+        candidates.append(p if p.is_absolute() or base_dir is None else base_dir / p)
+        if not p.is_absolute():
+            if base_dir is not None:
+                candidates.append(Path(ref))
+            candidates += [src.root / p for src in ruleset_sources() if src.root is not None]
+    else:
+        # An id: the built-in rulesets first (a conformance file may sit next
+        # to files named like ids), then installed packages, the caller's folder and ./rulesets.
+        found = ruleset_origins().get(ref)
+        if found is not None:
+            candidates.append(found[0])
+        if base_dir is not None:
+            candidates.append(base_dir / f"{ref}.yaml")
+        candidates.append(Path("rulesets") / f"{ref}.yaml")
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise FileNotFoundError(ref)
+
+
+def ruleset_ref(rs: Ruleset) -> str:
+    """How a command line names ``rs``: its id when that id finds this very file, else its path.
+
+    Rule cards and lint print ``mj score RULESET ...`` commands; a designer's
+    own file is not found by its id, so those commands name the file.
+    """
+    try:
+        found = resolve_ruleset_ref(rs.id)
+    except FileNotFoundError:
+        return rs.source
+    try:
+        return rs.id if found.resolve() == Path(rs.source).resolve() else rs.source
+    except OSError:
+        return rs.source
+
+
+# --------------------------------------------------------------------------
+# schema
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    text = resources.files("mjframework").joinpath("schema/ruleset.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def schema_defaults() -> dict[tuple[str, ...], Any]:
+    """Every ``default`` the ruleset schema states, by YAML path (``("win", "self_draw")``).
+
+    Defaults of keys inside list items are under the list's key (``("deal", "then",
+    "tiles")``). They are the typed sections' field defaults (tests check that).
+    """
+    sch = schema()
+    out: dict[tuple[str, ...], Any] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, list):
+            for x in node:
+                walk(x, path)
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(path) < 8:
+            walk(sch["$defs"][ref.removeprefix("#/$defs/")], path)
+        for k, v in node.items():
+            if k == "properties":
+                for name, sub in v.items():
+                    walk(sub, (*path, name))
+            elif k == "default" and path:
+                out[path] = v
+            elif k not in ("$defs", "$ref"):
+                walk(v, path)
+
+    walk({k: v for k, v in sch.items() if k != "$defs"}, ())
+    return out
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Any:
+    """``uniqueItems`` in linear time (jsonschema's own is quadratic on lists of mappings)."""
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set[str] = set()
+    for item in instance:
+        key = json.dumps(_unbool(item), sort_keys=True, default=str)
+        if key in seen:
+            yield jsonschema.ValidationError(f"has the item {_short(item)} more than once")
+            return
+        seen.add(key)
+
+
+def _unbool(v: Any) -> Any:
+    """JSON Schema tells true from 1 and 1 from 1.0 differently than Python: normalise."""
+    if isinstance(v, bool):
+        return ("bool", v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {str(k): _unbool(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_unbool(x) for x in v]
+    return v
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"uniqueItems": _unique_items})
+    return cls(schema())
+
+
+def _describe_type(t: object) -> str:  # a schema's ``type``: a name or a list of names
+    names = {"integer": "an integer", "string": "a string", "object": "a mapping",
+             "array": "a list", "boolean": "true or false", "null": "null", "number": "a number"}
+    if isinstance(t, list):
+        return " or ".join(names.get(str(x), str(x)) for x in t)
+    return names.get(str(t), str(t))
+
+
+def _schema_problems(data: Any, file_data: Any) -> list[Problem]:
+    """JSON Schema errors, reworded for designers and located in the YAML."""
+    problems: list[Problem] = []
+    for err in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        problems.extend(_explain(err, file_data))
+    return problems
+
+
+def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
+    abs_path = tuple(err.absolute_path)
+    loc = location_of(data, abs_path)
+    path = file_path(data, abs_path)
+    v = err.validator
+    if v == "additionalProperties" and isinstance(err.instance, dict) and isinstance(err.schema, dict):
+        allowed = sorted(err.schema.get("properties", {}))
+        out = []
+        for key in err.instance:
+            if key in allowed:
+                continue
+            hint = difflib.get_close_matches(str(key), allowed, n=1)
+            msg = f"unknown key {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            if allowed:
+                msg += f"; allowed here: {', '.join(allowed)}"
+            out.append(Problem(location_of(data, (*abs_path, key), key=True),
+                               file_path(data, (*abs_path, key)), msg))
+        return out
+    if v == "type":
+        kind = _describe_type(err.validator_value)
+        return [Problem(loc, path, f"must be {kind}, not {_short(err.instance)}")]
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return [Problem(loc, path, f"missing required key {missing!r}")]
+    if v == "enum":
+        opts = ", ".join(json.dumps(o, ensure_ascii=False) for o in err.validator_value)  # type: ignore[union-attr]  # an enum's list
+        return [Problem(loc, path, f"{_short(err.instance)} is not one of: {opts}")]
+    if v == "const":
+        return [Problem(loc, path, f"must be {err.validator_value!r}")]
+    if v in ("minimum", "maximum"):
+        word = "at least" if v == "minimum" else "at most"
+        return [Problem(loc, path, f"must be {word} {err.validator_value}, not {err.instance!r}")]
+    if v == "pattern":
+        return [Problem(loc, path, f"{err.instance!r} doesn't match the form {err.validator_value}")]
+    if v in ("oneOf", "anyOf"):
+        if not path and isinstance(err.instance, dict):
+            if "id" in err.instance and "fragment" in err.instance:
+                return [Problem(loc, path, "a file is a ruleset (`id`) or a fragment (`fragment`), not both")]
+            return [Problem(loc, path, "a ruleset needs an `id` (or, for a fragment, `fragment`)")]
+        ctx_errors = list(err.context or [])
+        if ctx_errors and all(e.validator == "type" and not e.relative_path for e in ctx_errors):
+            kinds = " or ".join(_describe_type(e.validator_value) for e in ctx_errors)
+            return [Problem(loc, path, f"must be {kinds}, not {_short(err.instance)}")]
+        # Report the alternative that got furthest (deepest error).
+        sub = [e for e in ctx_errors if e.validator != "type"] or ctx_errors
+        if sub:
+            best = max(sub, key=lambda e: len(e.absolute_path))
+            return _explain(best, data)
+        return [Problem(loc, path, err.message)]
+    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength"):
+        what = {"minItems": "at least {} item(s)", "maxItems": "at most {} items",
+                "minProperties": "at least {} key(s)", "maxProperties": "at most {} key(s)",
+                "minLength": "at least {} character(s)"}[v].format(err.validator_value)
+        n = len(err.instance) if isinstance(err.instance, list | dict | str) else "?"
+        return [Problem(loc, path, f"must have {what}, not {n} (see docs/limits.md)"
+                        if v == "maxItems" else f"must have {what}, not {n}")]
+    # Other messages quote the value: keep them short (a value can be a large list).
+    return [Problem(loc, path, err.message if len(err.message) <= 300 else err.message[:300] + "…")]
+
+
+# --------------------------------------------------------------------------
+# extends
+
+
+def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = SourceMap()
+        out.location = getattr(over, "location", None) or getattr(base, "location", None)
+        for src in (base, over):
+            for k, v in src.items():
+                if src is over and v is None and k in out:
+                    del out[k]
+                    continue
+                out[k] = merge_data(out[k], v, k) if (src is over and k in out) else v
+                if isinstance(src, SourceMap):
+                    out.locations[k] = src.locations.get(k)
+                    out.key_locations[k] = src.key_locations.get(k)
+        return out
+    if key == "patterns" and isinstance(base, list) and isinstance(over, list):
+        out_l = SourceList()
+        out_l.location = getattr(over, "location", None)
+        inherited: dict[Any, int] = {}  # base pattern name → position, until overridden
+        for src_l in (base, over):
+            locs = getattr(src_l, "locations", [None] * len(src_l))
+            for item, loc in zip(src_l, locs, strict=False):
+                name = item.get("name") if isinstance(item, dict) else None
+                if src_l is over and name is not None and name in inherited:
+                    i = inherited.pop(name)  # once: a repeat in the same file stays a duplicate
+                    out_l[i] = item
+                    out_l.locations[i] = loc
+                    continue
+                if src_l is base and name is not None:
+                    inherited[name] = len(out_l)
+                out_l.append(item)
+                out_l.locations.append(loc)
+        return out_l
+    return over
+
+
+# Bounds on one load (docs/limits.md): an `extends` graph is read once per file.
+MAX_EXTENDS_DEPTH = 16  # files in one chain of `extends`
+MAX_FILES = 32  # distinct files in one load
+MAX_LOAD_NODES = 4 * MAX_NODES  # values in all the files of one load together
+
+
+class _Load:
+    """The state of one load: each file's merged result (memoised) and what is left of the budgets."""
+
+    def __init__(self, roots: tuple[Path, ...] | None = None) -> None:
+        self.done: dict[Path, Any] = {}
+        self.nodes_left = MAX_LOAD_NODES
+        self.roots = roots  # set: `extends` may only reach files under these folders
+        self.stopped = False  # a limit was hit: no more files are read
+
+
+def _confined(ref: str, base_dir: Path, roots: tuple[Path, ...]) -> Path | None:
+    """``ref`` resolved, if it names a file under one of ``roots`` (no absolute paths, no ``..``)."""
+    if "\x00" in ref or Path(ref).is_absolute() or ".." in Path(ref.replace("\\", "/")).parts:
+        return None
+    try:
+        target = resolve_ruleset_ref(ref, base_dir).resolve()
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+    if not any(target.is_relative_to(r) for r in roots):
+        return None
+    return target
+
+
+def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None
+                ) -> Any:
+    """Load ``path`` with everything it extends merged in (base first), each file once per load."""
+    load = load or _Load()
+    real = path.resolve()
+    if real in load.done:
+        return load.done[real]
+    load.done[real] = None  # (until it is merged: a file is read once even if it fails)
+    stats: dict[str, int] = {}
+    try:
+        data = load_yaml_file(path, max_nodes=min(MAX_NODES, load.nodes_left), stats=stats)
+    except RulesetError as e:
+        problems.extend(e.problems)
+        if any("too many values" in p.message for p in e.problems):
+            load.stopped = True
+        return None
+    load.nodes_left -= stats.get("nodes", 0)
+    if not isinstance(data, SourceMap):  # (what the loader makes of a mapping)
+        problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
+        return None
+    problems.extend(_schema_problems(data, data))
+    ext = data.get("extends")
+    refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
+    merged: Any = SourceMap()
+    for i, ref in enumerate(refs):
+        if not isinstance(ref, str) or load.stopped:
+            continue
+        where = ("extends", i) if isinstance(ext, list) else ("extends",)
+        loc = location_of(data, where)
+        if load.roots is not None:
+            confined = _confined(ref, path.parent, load.roots)
+            if confined is None:
+                problems.append(Problem(loc, where, f"cannot extend {ref!r} here: name a built-in "
+                                        "ruleset by its id, or a fragment (fragments/NAME.yaml)"))
+                continue
+            target = confined
+        else:
+            try:
+                target = resolve_ruleset_ref(ref, path.parent)
+            except (FileNotFoundError, ValueError):
+                problems.append(Problem(loc, where, f"cannot find {ref!r} to extend (a ruleset id, a path "
+                                        f"relative to {path.parent}, or builtin:PATH for a shipped file)"))
+                continue
+        if target.resolve() in stack or target.resolve() == real:
+            chain = " → ".join(p.name for p in (*stack, real, target.resolve()))
+            problems.append(Problem(loc, where, f"`extends` loops: {chain}"))
+            continue
+        if len(stack) + 1 >= MAX_EXTENDS_DEPTH:
+            load.stopped = True
+            problems.append(Problem(loc, where, f"`extends` chains more than {MAX_EXTENDS_DEPTH} files "
+                                    "deep (see docs/limits.md)"))
+            continue
+        if target.resolve() not in load.done and len(load.done) >= MAX_FILES:
+            load.stopped = True
+            problems.append(Problem(loc, where, f"more than {MAX_FILES} files in one `extends` graph "
+                                    "(see docs/limits.md)"))
+            continue
+        base = load_chain(target, problems, (*stack, real), load)
+        if isinstance(base, dict):
+            merged = merge_data(merged, base)
+    own = SourceMap()
+    own.location = getattr(data, "location", None)
+    for k, v in data.items():
+        if k == "extends":
+            continue
+        own[k] = v
+        own.locations[k] = data.locations.get(k)
+        own.key_locations[k] = data.key_locations.get(k)
+    # A base's id (or fragment name) never leaks into the file that extends it.
+    for k in ("id", "fragment"):
+        if k in merged and k not in own:
+            del merged[k]
+    result = merge_data(merged, own)
+    load.done[real] = result
+    return result
+
+
+# --------------------------------------------------------------------------
+# building typed objects (with meaning checks)
+
+
+class _Builder:
+    def __init__(self, data: SourceMap, problems: list[Problem], broken: set[Any] | None = None) -> None:
+        self.data = data
+        self.problems = problems
+        self.broken = broken or set()
+
+    def problem(self, path: tuple, message: str, *, key: bool = False) -> None:
+        self.problems.append(Problem(location_of(self.data, path, key=key),
+                                     file_path(self.data, path), message))
+
+    def tiles(self, text: Any, path: tuple) -> list[int]:
+        if not isinstance(text, str):
+            return []
+        try:
+            return parse_tiles(text)
+        except TileParseError as e:
+            self.problem(path, f"bad tile string: {e.reason} at column {e.position + 1} of {text!r}")
+            return []
+
+    def tile(self, text: Any, path: tuple) -> int | None:
+        if not isinstance(text, str):
+            return None
+        try:
+            return parse_tile(text)
+        except TileParseError as e:
+            self.problem(path, f"bad tile: {e.reason} in {text!r}")
+            return None
+
+    # -- sections --------------------------------------------------------
+
+    def tileset(self) -> TileSet | None:
+        t = self.data.get("tiles")
+        if not isinstance(t, dict):
+            return None
+        suits = [s for s in t.get("suits", []) if isinstance(s, str)]
+        kinds = [SUIT_LETTERS.index(s) * 9 + r for s in suits for r in range(9)]
+        honors = self.tiles(t.get("honors", ""), ("tiles", "honors"))
+        for h in honors:
+            if not is_honor(h):
+                self.problem(("tiles", "honors"), f"{tile_name(h)} is not an honor tile")
+        kinds += sorted({h for h in honors if is_honor(h)})
+        if not kinds:
+            self.problem(("tiles",), "the tile set is empty: give `suits` and/or `honors`")
+        return TileSet(name=str(t.get("name", "tiles")), kinds=tuple(sorted(set(kinds))),
+                       copies=int(t.get("copies", 4)), successors={}, flowers=int(t.get("flowers", 0)))
+
+    def wildcard(self, tileset: TileSet | None) -> WildcardRule | None:
+        w = self.data.get("wildcard")
+        if not isinstance(w, dict) or tileset is None:
+            return None
+        fixed: list[int] = []
+        has_fixed = w.get("fixed") is not None  # `fixed: null` removes inherited ones
+        if has_fixed:
+            fixed = self.tiles(w.get("fixed"), ("wildcard", "fixed"))
+            for t in fixed:
+                if t not in tileset:
+                    self.problem(("wildcard", "fixed"), f"fixed wildcard {tile_name(t)} is not in the "
+                                 f"{tileset.name} tile set")
+            if len(set(fixed)) != len(fixed):
+                self.problem(("wildcard", "fixed"), "each fixed wildcard tile should be named once")
+            if isinstance(w.get("fixed"), str) and not w["fixed"].strip():
+                self.problem(("wildcard", "fixed"), "name at least one tile (e.g. 中)")
+            fixed = list(dict.fromkeys(fixed))
+        # A fixed wildcard alone flips nothing; an `indicator` (or no `fixed`) flips one.
+        flips = "indicator" in w or not has_fixed
+        names = w.get("names", "successor")
+        if not flips:
+            for key in ("names", "successors"):
+                if key in w:
+                    self.problem(("wildcard", key), f"`{key}` is about the flipped indicator, and this "
+                                 "ruleset flips none (add `indicator` to flip one besides `fixed`)", key=True)
+        may = w.get("may") or {}
+        rule_may = {"may_discard": bool(may.get("discard", True)), "may_claim": bool(may.get("claim", False)),
+                    "may_meld": bool(may.get("meld", False))}
+        if rule_may["may_claim"] and not rule_may["may_discard"]:
+            self.problem(("wildcard", "may", "claim"), "a wildcard that may not be discarded can't be "
+                         "claimed from a discard")
+        succ: dict[int, int] = {}
+        s = w.get("successors", {}) or {}
+        if not flips or names == "itself":
+            return WildcardRule(successors={}, stand_ins=self.stand_ins(w, tileset),
+                                indicator=IndicatorRule.from_yaml(w.get("indicator")), fixed=tuple(fixed),
+                                flips=flips, names=names, **rule_may)
+        if s.get("suits", "cycle") == "cycle":
+            for t in tileset.kinds:
+                if not is_honor(t):
+                    succ[t] = t - t % 9 + (t % 9 + 1) % 9
+        # `honors` rings, then `cycles` (declared orders of any tiles; they override the suit cycle).
+        for key in ("honors", "cycles"):
+            for i, cyc in enumerate(s.get(key, []) or []):
+                where = ("wildcard", "successors", key, i)
+                ring = self.tiles(cyc, where)
+                for j, t in enumerate(ring):
+                    if t not in tileset:
+                        self.problem(where, f"{tile_name(t)} is not in the tile set")
+                    if t in ring[:j]:
+                        self.problem(where, f"{tile_name(t)} appears twice")
+                    succ[t] = ring[(j + 1) % len(ring)]
+        for t in tileset.kinds:
+            if t not in succ:
+                self.problem(("wildcard", "successors"),
+                             f"{tile_name(t)} has no successor: every tile must be able to be an indicator")
+                break
+        return WildcardRule(successors=succ, stand_ins=self.stand_ins(w, tileset),
+                            indicator=IndicatorRule.from_yaml(w.get("indicator")), fixed=tuple(fixed),
+                            flips=flips, names=names, **rule_may)
+
+    def stand_ins(self, w: dict[str, Any], tileset: TileSet) -> tuple[StandIn, ...]:
+        stand_ins = []
+        for i, si in enumerate(w.get("stand_ins", []) or []):
+            if not isinstance(si, dict):
+                continue
+            t = self.tile(si.get("tile"), ("wildcard", "stand_ins", i, "tile"))
+            if t is None:
+                continue
+            if t not in tileset:
+                self.problem(("wildcard", "stand_ins", i, "tile"),
+                             f"stand-in {tile_name(t)} is not in the {tileset.name} tile set")
+            stand_ins.append(StandIn(tile=t, when=si.get("when", "always")))
+        return tuple(stand_ins)
+
+    def shape(self, d: Any, path: tuple, free_wildcards: int | None = None) -> Shape | None:
+        if not isinstance(d, dict):
+            return None
+        kinds = [k for k in ("pairs", "knitted", "orphans", "free", "knitted_straight") if k in d]
+        if ("melds" in d or "pair" in d) and "knitted_straight" not in d:
+            kinds.insert(0, "standard")
+        if len(kinds) != 1:
+            self.problem(path, "a shape is exactly one of: melds (+ pair), pairs, knitted, orphans, free, "
+                         "knitted_straight (+ melds, pair)"
+                         + (f"; found {', '.join(kinds)}" if kinds else ""))
+            return None
+        kind = kinds[0]
+        # A winning hand has 14 tiles (a kong's 4th tile aside); a wait's rest, the tiles
+        # besides the free wildcards and the winning tile. A shape that can't hold them
+        # could never win (and the design tools would have no hand to show).
+        size = HAND_TILES - 1 - free_wildcards if free_wildcards is not None else HAND_TILES
+        of = f"the {size} tiles besides the free wildcards and the winning tile" \
+            if free_wildcards is not None else f"a {HAND_TILES}-tile hand"
+        if kind == "knitted_straight":
+            melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
+            if melds > 1:
+                self.problem((*path, "melds"), "a knitted straight fills three of the four sets: "
+                             "at most 1 more meld")
+            elif 9 + 3 * melds + 2 * pair != size:
+                self.problem(path, f"a knitted straight (9 tiles), {melds} meld(s) and {pair} pair(s) hold "
+                             f"{9 + 3 * melds + 2 * pair} tiles, not {of}")
+                return None
+            return Shape("knitted_straight", melds=melds, pair=pair)
+        if kind == "standard":
+            melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
+            if 3 * melds + 2 * pair != size:
+                self.problem(path, f"{melds} melds and {pair} pair(s) hold {3 * melds + 2 * pair} tiles, "
+                             f"not {of}")
+                return None
+            return Shape("standard", melds=melds, pair=pair)
+        if kind == "pairs":
+            if 2 * int(d["pairs"]) != size:
+                self.problem(path, f"{d['pairs']} pairs hold {2 * int(d['pairs'])} tiles, not {of}")
+                return None
+            return Shape("pairs", pairs=int(d["pairs"]))
+        if kind == "knitted":
+            k = d["knitted"] or {}
+            return Shape("knitted", min_gap=int(k.get("min_gap", 3)),
+                         distinct_honors=bool(k.get("distinct_honors", True)),
+                         tracks=bool(k.get("tracks", False)))
+        if kind == "orphans":
+            tiles = self.tiles(d["orphans"], (*path, "orphans"))
+            if len(set(tiles)) != len(tiles):
+                self.problem((*path, "orphans"), "each orphan tile should be listed once")
+            blank = not tiles and not str(d["orphans"] or "").strip()
+            if blank or len(set(tiles)) >= HAND_TILES:
+                self.problem((*path, "orphans"), f"list 1 to {HAND_TILES - 1} orphan tiles "
+                             f"(the hand holds each once, and one of them twice)")
+                return None
+            return Shape("orphans", orphans=tuple(sorted(set(tiles))))
+        return Shape("free")
+
+    def shapes(self) -> dict[str, Shape]:
+        out = {}
+        for name, d in (self.data.get("shapes") or {}).items():
+            s = self.shape(d, ("shapes", name))
+            if s is not None:
+                out[name] = Shape(**{**s.__dict__, "name": name})
+        return out
+
+    def count(self, v: Any) -> Count:
+        if isinstance(v, int):
+            return Count(v, v)
+        return Count(v.get("min"), v.get("max"))
+
+    def tile_filter(self, d: Any, path: tuple) -> TileFilter | None:
+        if not isinstance(d, dict):
+            return None
+        suits = d.get("suits")
+        tiles = d.get("tiles")
+        any_of = d.get("any_of")
+        subs = None
+        if isinstance(any_of, list):
+            subs = tuple(f for i, x in enumerate(any_of)
+                         if (f := self.tile_filter(x, (*path, "any_of", i))) is not None)
+        return TileFilter(
+            ranks=frozenset(d["ranks"]) if "ranks" in d else None,
+            suits=frozenset(SUIT_LETTERS.index(s) for s in suits) if suits else None,
+            honors=d.get("honors"),
+            tiles=frozenset(self.tiles(tiles, (*path, "tiles"))) if tiles else None,
+            any_of=subs,
+            wind=d.get("wind"),
+        )
+
+    def group_filter(self, d: Any, path: tuple) -> tuple[GroupFilter | None, Count | None]:
+        if not isinstance(d, dict):
+            return None, None
+        kinds = d.get("kind")
+        return GroupFilter(
+            kinds=frozenset(k for x in kinds for k in GROUP_KINDS[x]) if kinds else None,
+            holding=self.tile_filter(d.get("holding"), (*path, "holding")),
+            exposed=d.get("exposed"),
+            laid_down=d.get("laid_down"),
+        ), self.count(d["count"]) if "count" in d else Count(1, None)
+
+    def set_combo(self, d: Any, path: tuple) -> SetCombo | None:
+        if not isinstance(d, dict):
+            return None
+        count = int(d.get("count", 2))
+        suits = d.get("suits", "any")
+        letters: tuple[str, ...] = ()
+        if isinstance(suits, list):
+            letters = tuple(str(x) for x in suits)
+            if len(letters) != count:
+                self.problem((*path, "suits"), f"{len(letters)} suit letters for {count} sets")
+            suits = "letters"
+        starts = d.get("starts")
+        if starts is not None and len(starts) != count:
+            self.problem((*path, "starts"), f"{len(starts)} starting ranks for {count} sets")
+        if starts is not None and list(starts) != sorted(starts):
+            self.problem((*path, "starts"), "list the starting ranks from low to high")
+        return SetCombo(kind="seq" if d.get("kind") == "sequence" else "triplet", count=count, suits=suits,
+                        suit_letters=letters,
+                        steps=frozenset(d["steps"]) if "steps" in d else None,
+                        starts=tuple(starts) if starts is not None else None)
+
+    def pattern_example(self, d: Any, path: tuple) -> PatternExample | None:
+        """``example: {hand, win_tile, melds, seat, win_by, discarder, flags, flowers, seat_wind,
+        prevalent_wind}``: hand strings are read here, so a typo is a located error."""
+        from ..core.errors import HandError
+        from ..core.hand import make_hand
+
+        if not isinstance(d, dict):
+            return None
+        try:
+            h = make_hand(str(d.get("hand", "")), [str(m) for m in d.get("melds") or []],
+                          str(d.get("win_tile", "")))
+        except HandError as e:
+            self.problem(path, f"example: {e}")
+            return None
+        win_by = d.get("win_by", "self_draw")
+        seat = int(d.get("seat", 0))
+        discarder = d.get("discarder")
+        if win_by != "self_draw" and discarder is None:
+            discarder = (seat + 3) % 4  # the player before the winner
+        winds = {}
+        for key in ("seat_wind", "prevalent_wind"):
+            if d.get(key) is not None:
+                winds[key] = self.tile(str(d[key]), (*path, key))
+        return PatternExample(concealed=h.concealed, melds=h.melds, win_tile=h.win_tile or 0, seat=seat,
+                              win_by=win_by, discarder=discarder, flags=frozenset(d.get("flags") or ()),
+                              flowers=int(d.get("flowers", 0)), **winds)
+
+    def held_ranks(self, v: Any, path: tuple) -> tuple[int, ...] | None:
+        if not isinstance(v, str):
+            return None
+        if not v.isdigit() or "0" in v:
+            self.problem(path, f"held_ranks {v!r}: digits 1-9, one per tile ('1112345678999')")
+            return None
+        per = [0] * 9
+        for ch in v:
+            per[int(ch) - 1] += 1
+        return tuple(per)
+
+    def flags(self) -> tuple[str, ...]:
+        out = []
+        for i, f in enumerate(self.data.get("flags") or []):
+            if f in FLAGS:
+                self.problem(("flags", i), f"{f!r} is one of the engine's own flags: no need to declare it")
+            out.append(str(f))
+        return tuple(out)
+
+    def patterns(self, shapes: dict[str, Shape], scoring: Scoring, has_wildcard: bool,
+                 declared_flags: tuple[str, ...] = ()) -> list[Pattern]:
+        raw = self.data.get("patterns")
+        if not isinstance(raw, list):
+            return []
+        names: dict[str, int] = {}
+        out: list[Pattern] = []
+        raw_by_name = {p["name"]: p for p in raw if isinstance(p, dict) and isinstance(p.get("name"), str)}
+        for i, p in enumerate(raw):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                continue
+            name = p["name"]
+            if name in names:
+                self.problem(("patterns", i, "name"), f"duplicate pattern name {name!r} "
+                             f"(also patterns[{names[name]}])")
+            names[name] = i
+        for i, p in enumerate(raw):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                continue
+            path = ("patterns", i)
+            shape_list: list[Shape] = []
+            ref = p.get("shape")
+            refs = ref if isinstance(ref, list) else [ref] if ref is not None else []
+            for j, r in enumerate(refs):
+                rpath = (*path, "shape", j) if isinstance(ref, list) else (*path, "shape")
+                if isinstance(r, str):
+                    if "shapes" in self.broken:
+                        continue
+                    if r not in shapes:
+                        hint = difflib.get_close_matches(r, list(shapes), n=1)
+                        self.problem(rpath, f"unknown shape {r!r}"
+                                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                     + f"; shapes: {', '.join(shapes) or 'none declared'}")
+                    else:
+                        shape_list.append(shapes[r])
+                else:
+                    s = self.shape(r, rpath)
+                    if s:
+                        shape_list.append(s)
+            waits: list[Wait] = []
+            w = p.get("wait")
+            wl = w if isinstance(w, list) else [w] if w is not None else []
+            for j, wd in enumerate(wl):
+                if not isinstance(wd, dict):
+                    continue
+                wpath = (*path, "wait", j) if isinstance(w, list) else (*path, "wait")
+                free = wd.get("free_wildcards", 1)
+                rest = self.shape(wd.get("rest"), (*wpath, "rest"), free if isinstance(free, int) else 1)
+                if rest is not None and rest.kind not in ("standard", "pairs"):
+                    self.problem((*wpath, "rest"), "a wait's rest must be melds (+ pair) or pairs")
+                if rest is not None:
+                    waits.append(Wait(int(wd.get("free_wildcards", 1)), rest))
+                if not has_wildcard:
+                    self.problem(wpath, "a wildcard wait needs a `wildcard` rule in the ruleset")
+            req = p.get("require") or {}
+            counts = tuple((k, self.count(v)) for k, v in req.items()
+                           if k not in NOT_COUNTS and isinstance(v, int | dict))
+            wh = p.get("when") or {}
+            when = When(
+                win_by=frozenset(wh["win_by"]) if "win_by" in wh else None,
+                win_tile=wh.get("win_tile"),
+                seat=wh.get("seat"),
+                discarder=wh.get("discarder"),
+                flags=frozenset(wh.get("flags", [])),
+                not_flags=frozenset(wh.get("not_flags", [])),
+                seat_state=tuple(sorted((wh.get("seat_state") or {}).items())),
+            )
+            for key in ("flags", "not_flags"):
+                for j, f in enumerate(wh.get(key) or []):
+                    if f not in FLAGS and f not in declared_flags:
+                        hint = difflib.get_close_matches(str(f), [*FLAGS, *declared_flags], n=1)
+                        self.problem((*path, "when", key, j), f"unknown flag {f!r}"
+                                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                     + "; a flag a plugin sets must be declared under `flags`")
+            if when.win_tile == "wildcard" and not has_wildcard:
+                self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
+            excludes = []
+            partial: list[Exclusion] = []
+            for j, ex in enumerate(p.get("excludes") or []):
+                if isinstance(ex, dict):
+                    if not isinstance(ex.get("pattern"), str):
+                        continue
+                    partial.append(Exclusion(ex["pattern"], ex.get("times"), bool(ex.get("shared", False))))
+                    if ex.get("shared") and raw_by_name.get(ex["pattern"], {}).get("times", {}).get(
+                            "per") != "groups":
+                        self.problem((*path, "excludes", j, "shared"), f"`shared` takes away the groups "
+                                     f"{ex['pattern']!r} counts: it needs `times: {{per: groups}}`")
+                    if ex.get("shared") and not (p.get("require") or {}).get("groups"):
+                        self.problem((*path, "excludes", j, "shared"), "`shared` names the groups this "
+                                     "pattern counts: it needs `require.groups`")
+                    ex = ex["pattern"]
+                else:
+                    excludes.append(ex)
+                if ex not in names:
+                    hint = difflib.get_close_matches(str(ex), list(names), n=1)
+                    self.problem((*path, "excludes", j), f"unknown pattern {ex!r}"
+                                 + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+                elif ex == p["name"]:
+                    self.problem((*path, "excludes", j), "a pattern can't exclude itself")
+            tier = p.get("tier")
+            if tier is not None and tier not in scoring.tiers and "scoring" not in self.broken:
+                self.problem((*path, "tier"), f"unknown tier {tier!r}; scoring.tiers: "
+                             f"{', '.join(scoring.tiers) or 'none declared'}")
+            times = p.get("times") or {}
+            phase = p.get("phase", "win")
+            if phase == "opening" and (shape_list or waits):
+                self.problem(path, "an opening pattern is judged on the dealt tiles: no shape or wait")
+            if phase == "opening":
+                for key in READING_ONLY:
+                    if key in req:
+                        self.problem((*path, "require", key), f"`{key}` reads the groups of a win's "
+                                     "reading; an opening pattern has none", key=True)
+            groups, groups_count = self.group_filter(req.get("groups"), (*path, "require", "groups"))
+            per = times.get("per")
+            if per is not None:
+                if per == "groups":
+                    if groups is None:
+                        self.problem((*path, "times", "per"), "`per: groups` counts the pattern's own "
+                                     "`require.groups`, and it has none")
+                elif per not in COUNT_MEASURES:
+                    hint = difflib.get_close_matches(str(per), [*COUNT_MEASURES, "groups"], n=1)
+                    self.problem((*path, "times", "per"), f"unknown measure {per!r}"
+                                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                 + f"; one of: {', '.join(COUNT_MEASURES)}, groups")
+            if not isinstance(p.get("points"), int):
+                continue  # the schema already reported it
+            if p["points"] < 0 and not scoring.negative_points:
+                self.problem((*path, "points"), f"negative points ({p['points']}) would make the winner "
+                             "pay; allow them explicitly with `scoring: {negative_points: true}`")
+            out.append(Pattern(
+                name=p["name"], points=p["points"], index=i, tier=tier, phase=phase,
+                shapes=tuple(shape_list), waits=tuple(waits), counts=counts,
+                all_tiles=self.tile_filter(req.get("all_tiles"), (*path, "require", "all_tiles")),
+                no_tiles=self.tile_filter(req.get("no_tiles"), (*path, "require", "no_tiles")),
+                pair=self.tile_filter(req.get("pair"), (*path, "require", "pair")),
+                every_group=self.tile_filter(req.get("every_group"), (*path, "require", "every_group")),
+                any_group=self.tile_filter(req.get("any_group"), (*path, "require", "any_group")),
+                groups=groups, groups_count=groups_count,
+                win_wait=frozenset(req["win_wait"]) if "win_wait" in req else None,
+                when=when, times_per=times.get("per"), times_every=int(times.get("every", 1)),
+                excludes=frozenset(excludes), description=str(p.get("description", "")),
+                en=str(p.get("en", "")), sets=self.set_combo(p.get("sets"), (*path, "sets")),
+                partial_excludes=tuple(partial),
+                held_ranks=self.held_ranks(req.get("held_ranks"), (*path, "require", "held_ranks")),
+                fallback=bool(p.get("fallback", False)),
+                example=self.pattern_example(p.get("example"), (*path, "example")),
+                counts_to_minimum=bool(p.get("counts_to_minimum", True)),
+            ))
+        if not any(p.makes_win for p in out if p.phase == "win") and not self.broken & {"shapes", "patterns"}:
+            self.problem(("patterns",), "no pattern has a `shape` or `wait`: nothing can ever win")
+        return out
+
+    def scoring(self) -> Scoring:
+        s = self.data.get("scoring") or {}
+        kongs = {}
+        for k in ("kong", "added_kong", "concealed_kong"):
+            v = (s.get("kongs") or {}).get(k)
+            if isinstance(v, dict) and v:
+                payer, amount = next(iter(v.items()))
+                kongs[k] = KongPayment(payer, int(amount))
+        value_kind = s.get("value", Scoring.value)
+        table = tuple(int(x) for x in s.get("table") or ())
+        if value_kind == "table" and not table:
+            self.problem(("scoring", "value"),
+                         "`value: table` needs `scoring.table` (the amount for 0, 1, … points)")
+        if table and value_kind != "table":
+            self.problem(("scoring", "table"),
+                         f"`table` is only read with `value: table` (value is {value_kind})", key=True)
+        minimum, cap = s.get("minimum"), s.get("cap")
+        if isinstance(minimum, int) and isinstance(cap, int) and cap < minimum:
+            self.problem(("scoring", "cap"), f"the cap ({cap}) is below the minimum to win ({minimum}): "
+                         "no hand could ever be paid")
+        if value_kind == "table" and table:
+            if not isinstance(cap, int):
+                self.problem(("scoring", "table"), f"a table of {len(table)} amounts needs "
+                             f"`scoring.cap` (at most {len(table) - 1}) so every count has an amount")
+            elif cap > len(table) - 1:
+                self.problem(("scoring", "cap"), f"cap {cap} is past the end of `value.table` "
+                             f"({len(table)} amounts, for 0–{len(table) - 1} points)")
+        bonuses = dict(s.get("bonuses") or {})
+        if "dealer" in bonuses and s.get("dealer_bonus"):
+            self.problem(("scoring", "bonuses", "dealer"), "give the dealer's bonus once: "
+                         "`bonuses.dealer` or `dealer_bonus`, not both")
+        return Scoring(
+            minimum=minimum if isinstance(minimum, int) else None,
+            cap=cap if isinstance(cap, int) else None,
+            value=value_kind, value_base=int(s.get("base", Scoring.value_base)), value_table=table,
+            multipliers={k: int(v) for k, v in (s.get("multipliers") or {}).items()},
+            bonuses={k: int(v) for k, v in bonuses.items()},
+            combine=s.get("combine", Scoring.combine),
+            tiers=tuple(t for t in s.get("tiers", []) if isinstance(t, str))
+            if isinstance(s.get("tiers"), list) else (),
+            payout=dict(s.get("payout", {}) or {}),
+            dealer_bonus=int(s.get("dealer_bonus", Scoring.dealer_bonus) or 0),
+            kongs=kongs,
+            kongs_void_on_draw=bool((s.get("kongs") or {}).get("void_on_draw", Scoring.kongs_void_on_draw)),
+            set_combinations=str(s.get("set_combinations", Scoring.set_combinations)),
+            won_triplet=str(s.get("won_triplet", Scoring.won_triplet)),
+            exclusions=str(s.get("exclusions", Scoring.exclusions)),
+            each_pays=int(s.get("each_pays", Scoring.each_pays) or 0),
+            ties=str(s.get("ties", Scoring.ties)),
+            negative_points=s.get("negative_points") is True,
+        )
+
+    def flow(self, tileset: TileSet | None) -> Flow:
+        """Hand flow, phases before play, declarations, kong and drawn-end settlements."""
+        d = self.data
+        players: int = d["players"] if isinstance(d.get("players"), int) else 4
+        win = WinRule.from_yaml(d.get("win"))
+        after_win, after_winners = win.after_win, win.after_winners
+        if after_winners is not None:
+            if after_win == "end":
+                self.problem(("win", "after_winners"), "`after_winners` needs `after_win: leave` or `stay` "
+                             "(with `end` the first win ends the hand)")
+            elif after_winners > players or (after_win == "leave" and after_winners >= players):
+                most = players - 1 if after_win == "leave" else players
+                self.problem(("win", "after_winners"), f"{after_winners} winners can't happen with {players} "
+                             f"players" + (" when winners leave (one must be left to pay)"
+                                           if after_win == "leave" else "") + f"; at most {most}")
+        elif after_win == "leave":
+            after_winners = players - 1
+        exchange = None
+        ex = d.get("exchange")
+        if isinstance(ex, dict) and isinstance(ex.get("tiles"), int):
+            k = ex["tiles"]
+            if k > 13:
+                self.problem(("exchange", "tiles"), f"an exchange of {k} tiles: a hand holds only 13")
+            direction = ex.get("direction")
+            fixed: str | None = None
+            dice = 0
+            by_dice: dict[int, str] = {}
+            if isinstance(direction, str):
+                fixed = direction
+                used = {direction}
+            elif isinstance(direction, dict):
+                dice = int(direction.get("dice", 1))
+                sums = range(dice, 6 * dice + 1)
+                values = direction.get("values") or {}
+                if values and ("odd" in direction or "even" in direction):
+                    self.problem(("exchange", "direction"), "give `values` or `odd`/`even`, not both")
+                for v in sums:
+                    dv = values.get(str(v)) or direction.get("odd" if v % 2 else "even")
+                    if dv is None:
+                        self.problem(("exchange", "direction"), f"no direction for the dice sum {v} "
+                                     f"({dice} {'die' if dice == 1 else 'dice'} give {dice}–{6 * dice})")
+                        break
+                    by_dice[v] = dv
+                for key in values:
+                    if int(key) not in sums:
+                        self.problem(("exchange", "direction", "values", key),
+                                     f"{dice} {'die' if dice == 1 else 'dice'} never sum to {key}")
+                used = set(by_dice.values())
+            else:
+                used = set()
+            if "across" in used and players != 4:
+                self.problem(("exchange", "direction"), f"`across` needs 4 players, not {players}")
+            exchange = Exchange(tiles=k, same_suit=ex.get("suit", "same") == "same", direction=fixed,
+                                dice=dice, by_dice=by_dice)
+        decl = d.get("declarations") or {}
+        void = None
+        if isinstance(decl.get("void_suit"), dict):
+            v = decl["void_suit"]
+            void = VoidSuit.from_yaml(v)
+            if tileset is not None and not any(not is_honor(t) for t in tileset.kinds):
+                self.problem(("declarations", "void_suit"), "a void suit needs suits in the tile set")
+        sc = d.get("scoring") or {}
+        kongs = sc.get("kongs") or {}
+        paid = kongs.get("paid", Flow.kongs_paid)
+        refund = kongs.get("refund") or None
+        if paid == "at_kong" and "void_on_draw" in kongs:
+            self.problem(("scoring", "kongs", "void_on_draw"), "kongs paid `at_kong` are never voided: "
+                         "drop `void_on_draw` (or use `refund`)")
+        if refund and paid != "at_kong":
+            self.problem(("scoring", "kongs", "refund"), "a refund gives back kong money paid at the kong: "
+                         "it needs `paid: at_kong`")
+        on_draw = []
+        for i, item in enumerate(sc.get("on_draw") or []):
+            if not isinstance(item, dict):
+                continue
+            preds = [*(item.get("from") or []), *(item.get("to") or [])]
+            if void is None and any("void" in str(p) for p in preds):
+                self.problem(("scoring", "on_draw", i), "`holding_void` needs `declarations: {void_suit: …}`")
+            on_draw.append(DrawnPayment(amount=item.get("pay", 0), payer=tuple(item.get("from") or ()),
+                                        payee=tuple(item.get("to") or ())))
+        return Flow(
+            after_win=after_win, after_winners=after_winners,
+            which_win=DealerRule.from_yaml(d.get("dealer")).which_win,
+            kong_flags=frozenset(win.kong_flags),
+            exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
+            kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
+            prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
+        )
+
+    def plugins(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for name, options in (self.data.get("plugins") or {}).items():
+            path = ("plugins", name)
+            try:
+                opt_schema = plugin_registry.options_schema(name)
+            except plugin_registry.PluginError as e:
+                self.problem(path, str(e), key=True)
+                continue
+            options = options or {}
+            validator = jsonschema.Draft202012Validator(opt_schema)
+            for err in validator.iter_errors(options):
+                for prob in _explain(err, options):
+                    sub = (*path, *prob.path)
+                    self.problems.append(Problem(prob.location or location_of(self.data, sub),
+                                                 sub, f"plugin {name}: {prob.message}"))
+            out[name] = options
+        return out
+
+    def table_checks(self, tileset: TileSet | None) -> None:
+        # Sections the schema rejected are skipped (their error is reported already).
+        players = self.data.get("players")
+        if tileset and isinstance(players, int) and self.data.get("wall") and "wall" not in self.broken:
+            wall = WallRule.from_yaml(self.data["wall"])
+            stacks = wall.stacks_per_seat
+            total_stacks = sum(stacks) if isinstance(stacks, tuple) else stacks * players
+            if isinstance(stacks, tuple) and len(stacks) != players:
+                self.problem(("wall", "stacks_per_seat"), f"give one number per player ({players})")
+            if total_stacks * wall.height != tileset.size:
+                self.problem(("wall",), f"the wall holds {total_stacks * wall.height} tiles "
+                             f"but the tile set has {tileset.size}")
+        if (self.data.get("break") or {}).get("wall") and "break" not in self.broken:
+            brk = BreakRule.from_yaml(self.data["break"])
+            dice = brk.dice
+            values = range(dice, 6 * dice + 1) if brk.wall.die == "sum" else range(1, 7)
+            missing = [v for v in values if v not in brk.wall.seats]
+            if missing:
+                self.problem(("break", "wall", "seats"), f"no wall for die value(s) {missing}")
+        if self.data.get("deal") and isinstance(players, int) and "deal" not in self.broken:
+            deal = DealRule.from_yaml(self.data["deal"])
+            per = [deal.rounds * deal.block] * players
+            for step in deal.then:
+                if step.seat < players:
+                    per[step.seat] += step.tiles + len(step.take)
+            if per[0] != 14 or any(x != 13 for x in per[1:]):
+                self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs 14 and the others 13")
+
+
+def _guard(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
+        return None
+
+
+def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
+    if "fragment" in data:
+        return
+    for key in REQUIRED_SECTIONS:
+        if key not in data:
+            problems.append(Problem(data.location, (key,),
+                                    "missing: not set in this file nor in any file it extends"))
+    if "patterns" in data and isinstance(data["patterns"], list) and not data["patterns"]:
+        problems.append(Problem(location_of(data, ("patterns",)), ("patterns",), "no patterns declared"))
+
+
+def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
+               preset: str | None = None, roots: tuple[Path, ...] | None = None
+               ) -> tuple[Ruleset | None, list[Problem]]:
+    """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems.
+
+    ``options`` (name → value, typed or as command-line strings) and ``preset``
+    choose the ruleset's declared house-rule options (:mod:`mjframework.rules.options`);
+    a bad choice raises :class:`~mjframework.rules.options.OptionError`.
+
+    With ``roots``, ``extends`` may only reach files under those folders, and
+    a name it can't use gets the same message whether or not such a file
+    exists (the playground checks text from a browser this way).
+    """
+    p = Path(path)
+    problems: list[Problem] = []
+    data = load_chain(p, problems, (), _Load(roots))
+    if not isinstance(data, SourceMap):
+        return None, problems
+    opts, presets = option_mod.declared(data, problems)
+    as_written = data
+    chosen = {name: o.default for name, o in opts.items()}
+    if not problems and (options or preset):
+        chosen = option_mod.choose(opts, presets=presets, preset=preset, sets=options)
+        data = option_mod.apply(data, opts, chosen, merge_data,
+                                option_mod.explicit_names(presets, preset, options))
+    # The merged result must be schema-valid too (an override can break a base).
+    if not problems:
+        problems.extend(_schema_problems(data, data))
+    schema_ok = not problems
+    # Sections the schema rejected: checks that read them are skipped, so one
+    # mistake doesn't cascade into errors about everything that depends on it.
+    broken = {p.path[0] for p in problems if p.path}
+    if schema_ok:
+        _check_complete(data, problems)
+    # Meaning checks run even on schema-invalid data, so one run reports
+    # everything; a section too broken to read is skipped (its schema error
+    # is already in the list).
+    b = _Builder(data, problems, broken)
+    tileset = _guard(b.tileset)
+    wildcard = _guard(b.wildcard, tileset)
+    if tileset and wildcard:
+        tileset = TileSet(tileset.name, tileset.kinds, tileset.copies, dict(wildcard.successors))
+    shapes = _guard(b.shapes) or {}
+    scoring = _guard(b.scoring) or Scoring()
+    flags = _guard(b.flags) or ()
+    patterns = _guard(b.patterns, shapes, scoring, wildcard is not None, flags) or []
+    plugins = _guard(b.plugins) or {}
+    flow = _guard(b.flow, tileset) or Flow()
+    if "fragment" not in data:
+        _guard(b.table_checks, tileset)
+    if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
+        stale: list[Problem] = []
+        option_mod.check_defaults(as_written, opts, merge_data, stale)
+        # Options declared in this very file must be right; inherited ones are `mj lint`'s business.
+        problems.extend(q for q in stale if q.location is None or q.location.file == str(p))
+    # This file's problems first, in file order; then those in files it extends.
+    own = str(p)
+    problems.sort(key=lambda q: (q.location.file != own, q.location.file, q.location.line,
+                                 q.location.column) if q.location else (False, "", 0, 0))
+    if problems or not schema_ok or tileset is None or "fragment" in data:
+        return None, problems
+    rs = Ruleset(
+        id=data["id"], name=data["name"], description=str(data.get("description", "")),
+        source=str(p), players=data["players"], tileset=tileset, wildcard=wildcard,
+        scoring=scoring, patterns=tuple(patterns), shapes=shapes,
+        claims=Claims.from_yaml(data.get("claims")), win=WinRule.from_yaml(data.get("win")),
+        dealer=DealerRule.from_yaml(data.get("dealer")), wall=WallRule.from_yaml(data.get("wall")),
+        break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
+        plugins=plugins, data=data, flags=flags, flow=flow,
+        leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
+    )
+    return rs, problems
+
+
+def load_ruleset(ref: str | Path, base_dir: Path | None = None, *, options: dict[str, Any] | None = None,
+                 preset: str | None = None) -> Ruleset:
+    """Load a ruleset by id or path; raise :class:`RulesetError` listing every problem.
+
+    ``options`` / ``preset``: the house-rule options to play it with (see :func:`check_file`).
+    """
+    ref_s = str(ref)
+    try:
+        path = Path(ref_s) if Path(ref_s).is_file() else resolve_ruleset_ref(ref_s, base_dir)
+    except FileNotFoundError:
+        known = ", ".join(available_rulesets()) or "none"
+        raise RulesetError([Problem(None, (), f"no ruleset {ref_s!r} (not a file; built-in ids: {known})")]
+                           ) from None
+    key = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+    return _load_cached(str(path.resolve()), path.stat().st_mtime_ns, key, preset)
+
+
+@lru_cache(maxsize=32)
+def _load_cached(path: str, _mtime: int, options: tuple[tuple[str, str], ...] = (),
+                 preset: str | None = None) -> Ruleset:
+    rs, problems = check_file(path, options=dict(options) or None, preset=preset)
+    if problems or rs is None:
+        raise RulesetError(problems or [Problem(None, (), f"{path}: a fragment, not a playable ruleset")])
+    return rs
+
+
+__all__ = [
+    "BUILTIN", "HONOR_BASE", "RULESETS_GROUP", "RulesetSource", "available_rulesets", "check_file",
+    "load_ruleset", "refresh_ruleset_sources", "resolve_ruleset_ref", "ruleset_origins", "ruleset_ref",
+    "ruleset_sources", "schema", "schema_defaults",
+]

@@ -1,0 +1,694 @@
+"""Typed ruleset objects: what a validated YAML ruleset becomes.
+
+Everything here is plain frozen data; :mod:`mjframework.rules.loader` builds it
+from YAML and the evaluator, settlement and game engine only read it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from itertools import pairwise
+from typing import Any, Literal, Self
+
+from ..core import kinds as _kinds
+from ..core.hand import FLAGS as FLAGS
+from ..core.hand import WIN_BY as WIN_BY
+from ..core.tiles import Tile, TileSet, is_honor, rank_of, suit_of
+from .options import Option, Preset
+
+# Meld kinds as the YAML writes them.
+MELD_KINDS = tuple(_kinds.MeldKind)
+
+
+@dataclass(frozen=True)
+class Count:
+    """An exact number or bounds (``{min: 1}``)."""
+
+    min: int | None = None
+    max: int | None = None
+
+    def ok(self, value: int) -> bool:
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+    def __str__(self) -> str:
+        if self.min == self.max:
+            return str(self.min)
+        if self.max is None:
+            return f"≥{self.min}"
+        if self.min is None:
+            return f"≤{self.max}"
+        return f"{self.min}–{self.max}"
+
+
+@dataclass(frozen=True)
+class TileFilter:
+    """Tiles matching every given criterion."""
+
+    ranks: frozenset[int] | None = None
+    suits: frozenset[int] | None = None  # 0 m, 1 p, 2 s
+    honors: bool | None = None
+    tiles: frozenset[Tile] | None = None
+    any_of: tuple[TileFilter, ...] | None = None  # and at least one of these matches
+    wind: str | None = None  # "seat" | "prevalent": the winner's seat wind / the prevalent wind
+
+    def match(self, t: Tile, winds: dict[str, Tile] | None = None) -> bool:
+        """``winds``: the win's ``seat`` and ``prevalent`` wind tiles (for ``wind``)."""
+        if self.any_of is not None and not any(f.match(t, winds) for f in self.any_of):
+            return False
+        if self.wind is not None and (winds is None or winds.get(self.wind) != t):
+            return False
+        honor = is_honor(t)
+        if self.honors is not None and honor != self.honors:
+            return False
+        if self.ranks is not None and (honor or rank_of(t) not in self.ranks):
+            return False
+        if self.suits is not None and (honor or suit_of(t) not in self.suits):
+            return False
+        return self.tiles is None or t in self.tiles
+
+
+# Group kinds a `groups:` measure names → the reading's group kinds.
+GROUP_KINDS = {name: tuple(k.value for k in ks) for name, ks in _kinds.GROUP_KIND_NAMES.items()}  # str: hot
+# Where the winning tile sits in a reading (`win_wait`).
+WIN_WAITS = ("single", "pair_pair", "closed", "edge", "open")
+
+
+@dataclass(frozen=True)
+class GroupFilter:
+    """Groups of a reading to count: of these kinds, holding a matching tile, exposed or not."""
+
+    kinds: frozenset[str] | None = None  # reading group kinds (seq, triplet, kong, pair, single)
+    holding: TileFilter | None = None
+    exposed: bool | None = None  # True: made with a claimed tile; False: formed in hand or concealed kong
+    laid_down: bool | None = None  # True: a declared meld (concealed kongs included); False: formed in hand
+
+    def match(self, kind: str, tiles: tuple[Tile, ...], meld: str | None,
+              winds: dict[str, Tile] | None = None, won: bool = False) -> bool:
+        """``won``: a triplet completed by a discarded winning tile, counted as exposed where the
+        ruleset says so (``scoring.won_triplet: exposed``)."""
+        if self.kinds is not None and kind not in self.kinds:
+            return False
+        if self.exposed is not None and (meld in CLAIMED_MELDS or won) != self.exposed:
+            return False
+        if self.laid_down is not None and (meld is not None) != self.laid_down:
+            return False
+        return self.holding is None or any(self.holding.match(t, winds) for t in tiles)
+
+
+CLAIMED_MELDS = frozenset(m.value for m in _kinds.CLAIMED_MELDS)  # str: the scorer's hot path
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How tiles are read. ``kind`` is standard, pairs, knitted, orphans or free."""
+
+    kind: str
+    melds: int = 0
+    pair: int = 0
+    pairs: int = 0
+    min_gap: int = 3
+    distinct_honors: bool = True
+    orphans: tuple[Tile, ...] = ()
+    tracks: bool = False  # knitted: each suit's tiles on one track (147, 258, 369), a different one per suit
+    name: str = ""
+
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        if self.kind == "standard":
+            return f"{self.melds} melds" + (" + pair" if self.pair else "")
+        if self.kind == "pairs":
+            return f"{self.pairs} pairs"
+        if self.kind == "knitted_straight":
+            return "knitted straight" + (f" + {self.melds} meld(s)" if self.melds else "") + (
+                " + pair" if self.pair else "")
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Wait:
+    """The 13 held tiles, ``free_wildcards`` wildcards set aside, are exactly ``rest``."""
+
+    free_wildcards: int
+    rest: Shape
+
+
+@dataclass(frozen=True)
+class When:
+    win_by: frozenset[str] | None = None
+    win_tile: str | None = None  # "wildcard" | "natural"
+    seat: str | None = None  # "dealer" | "non_dealer"
+    discarder: str | None = None
+    flags: frozenset[str] = frozenset()
+    not_flags: frozenset[str] = frozenset()
+    seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state: key equals value
+
+
+@dataclass(frozen=True)
+class SetCombo:
+    """A combination of ``count`` suited sets of one kind (``sets:``): two identical sequences,
+    a straight, three pungs of one rank …
+
+    The sets, sorted by (lowest rank, suit), must have suits that are all the
+    same / pairwise different / follow ``suit_letters`` (equal letters = same
+    suit, different letters = different suits); their lowest ranks must be
+    exactly ``starts``, or rise by one constant step out of ``steps``.
+    """
+
+    kind: str  # "seq" | "triplet" (triplets include kongs)
+    count: int
+    suits: str = "any"  # same | different | any | letters
+    suit_letters: tuple[str, ...] = ()
+    steps: frozenset[int] | None = None
+    starts: tuple[int, ...] | None = None
+
+    def match(self, sets: list[tuple[int, int]]) -> bool:
+        """``sets``: (suit, lowest rank 1-9) of each set, sorted."""
+        suits = [s for s, _ in sets]
+        if self.suits == "same" and len(set(suits)) != 1:
+            return False
+        if self.suits == "different" and len(set(suits)) != len(suits):
+            return False
+        if self.suits == "letters":
+            seen: dict[str, int] = {}
+            for letter, s in zip(self.suit_letters, suits, strict=True):
+                if seen.setdefault(letter, s) != s:
+                    return False
+            if len(set(seen.values())) != len(seen):
+                return False
+        ranks = [r for _, r in sets]
+        if self.starts is not None and tuple(ranks) != self.starts:
+            return False
+        if self.steps is not None:
+            diffs = {b - a for a, b in pairwise(ranks)}
+            if len(diffs) != 1 or next(iter(diffs)) not in self.steps:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """What a pattern that applies takes away from another (so it is not counted twice): all
+    of it, ``times`` of its count, or (``shared``) the groups both count."""
+
+    name: str
+    times: int | None = None
+    shared: bool = False
+
+
+@dataclass(frozen=True)
+class PatternExample:
+    """A hand the designer gives as an example of a pattern (``example:``), shown by the rule
+    card and checked to score the pattern (tests, ``mj doc``)."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Any, ...]  # hand.Meld
+    win_tile: Tile
+    seat: int = 0
+    win_by: str = "self_draw"
+    discarder: int | None = None
+    flags: frozenset[str] = frozenset()
+    flowers: int = 0
+    seat_wind: Tile | None = None
+    prevalent_wind: Tile | None = None
+
+
+@dataclass(frozen=True, eq=False)  # identity: patterns are compared and hashed often
+class Pattern:
+    name: str
+    points: int
+    index: int  # declaration order: earlier wins ties
+    tier: str | None = None
+    phase: str = "win"
+    shapes: tuple[Shape, ...] = ()  # empty: a bonus pattern (needs a win by another)
+    waits: tuple[Wait, ...] = ()
+    counts: tuple[tuple[str, Count], ...] = ()
+    all_tiles: TileFilter | None = None
+    no_tiles: TileFilter | None = None
+    pair: TileFilter | None = None
+    every_group: TileFilter | None = None  # every group holds a matching tile
+    any_group: TileFilter | None = None  # some group holds a matching tile
+    groups: GroupFilter | None = None  # counted by `groups_count` (and `times: {per: groups}`)
+    groups_count: Count | None = None
+    win_wait: frozenset[str] | None = None  # where the winning tile may sit (WIN_WAITS)
+    when: When = field(default_factory=When)
+    times_per: str | None = None
+    times_every: int = 1
+    excludes: frozenset[str] = frozenset()  # names wholly excluded
+    description: str = ""
+    en: str = ""  # the pattern's English name (optional)
+    sets: SetCombo | None = None  # a combination of sets (counted under scoring.set_combinations)
+    partial_excludes: tuple[Exclusion, ...] = ()  # `excludes` entries with `times` or `shared`
+    held_ranks: tuple[int, ...] | None = None  # the 13 held tiles: one suit, these counts per rank
+    fallback: bool = False  # counts only when no other pattern counting toward the minimum does
+    counts_to_minimum: bool = True  # False: added after the minimum is judged (bonus tiles)
+    example: PatternExample | None = None  # the designer's example hand (`example:`)
+    # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
+    # the evaluator skip those checks for the common pattern that has none.
+    reads_groups: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads_groups", any(x is not None for x in (
+            self.every_group, self.any_group, self.groups, self.win_wait, self.sets, self.held_ranks)))
+
+    @property
+    def has_requirements(self) -> bool:
+        """Does ``require`` say anything (so fitting the shape is not enough)?"""
+        return bool(self.counts) or self.fallback or any(x is not None for x in (
+            self.all_tiles, self.no_tiles, self.pair, self.every_group, self.any_group, self.groups,
+            self.win_wait, self.sets, self.held_ranks))
+
+    @property
+    def makes_win(self) -> bool:
+        """A shaped or wait pattern establishes a win; a bonus one only adds to one."""
+        return bool(self.shapes or self.waits)
+
+
+# --------------------------------------------------------------------------
+# Table sections (`claims`, `win`, `dealer`, `wall`, `break`, `deal`, `wildcard.indicator`):
+# each a frozen dataclass whose field defaults are the section's defaults, the only place
+# they are written (tests/test_section_defaults.py checks them against the schema's
+# `default`s). A field's YAML key is its name without a trailing `_` (`from_` ← `from`).
+
+
+def yaml_key(name: str) -> str:
+    """The YAML key of a section field (``from_`` → ``from``)."""
+    return name.rstrip("_")
+
+
+class Section:
+    """Base of the table sections: built from their YAML mapping (:meth:`from_yaml`).
+
+    Reading a section as a mapping (``rs.win.get("discard")``, ``rs.deal["rounds"]``) still
+    works for code written when sections were dicts, with a :class:`DeprecationWarning`:
+    read the attributes (``rs.win.discard``), which carry the defaults.
+    """
+
+    @classmethod
+    def from_yaml(cls, d: Mapping[str, Any] | None) -> Self:
+        """The section from its (schema-valid) YAML mapping; absent keys take the defaults."""
+        d = d or {}
+        kw: dict[str, Any] = {}
+        for f in fields(cls):  # type: ignore[arg-type]
+            key = yaml_key(f.name)
+            if key in d and d[key] is not None:
+                kw[f.name] = cls._convert(f.name, d[key])
+        return cls(**kw)
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        """A YAML value as the field's type (lists become tuples; subclasses add the rest)."""
+        return tuple(value) if isinstance(value, list) else value
+
+    # -- the deprecated mapping view -------------------------------------------
+
+    def _mapping(self) -> dict[str, Any]:
+        warnings.warn(f"reading the ruleset's {type(self).__name__} section as a mapping is deprecated: "
+                      "read its attributes", DeprecationWarning, stacklevel=3)
+        return {yaml_key(f.name): getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._mapping().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._mapping()[key]
+
+    def keys(self) -> Any:
+        return self._mapping().keys()
+
+    def items(self) -> Any:
+        return self._mapping().items()
+
+
+@dataclass(frozen=True)
+class Claims(Section):
+    """What may be claimed or declared (``claims:``), and which claim of a discard goes first."""
+
+    chow: Literal[False, "left"] = False  # `left`: only the discarder's right-hand neighbour may 吃
+    pung: bool = True
+    kong: bool = True  # 点杠: a claimed kong on a discard
+    added_kong: bool = True  # 明杠
+    concealed_kong: bool = True  # 暗杠
+    priority: tuple[str, ...] = ("win", "kong", "pung", "chow")
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "priority" and not value:  # `priority: []` keeps the usual order
+            return cls.priority
+        return super()._convert(name, value)
+
+    def allows_kong(self, meld: str) -> bool:
+        """Is this kong allowed: ``kong`` (claimed), ``added-kong`` or ``concealed-kong``?"""
+        return bool(getattr(self, meld.replace("-", "_")))
+
+
+@dataclass(frozen=True)
+class WinRule(Section):
+    """How a hand may be won and what a win does to it (``win:``)."""
+
+    self_draw: bool = False
+    discard: bool = False
+    robbed_kong: Literal[False, "added"] = False  # only an added kong (明杠) can be robbed
+    discard_winners: str = "first_in_turn"  # first_in_turn (截胡) | all (通炮)
+    after_win: str = "end"  # end | leave | stay
+    after_winners: int | None = None
+    kong_flags: tuple[str, ...] = ("after_kong", "after_kong_discard")
+
+    def allows(self, win_by: str) -> bool:
+        """May a hand be won this way (``self_draw``, ``discard``, ``robbed_kong``)?"""
+        return win_by in WIN_BY and bool(getattr(self, win_by))
+
+    @property
+    def win_by(self) -> frozenset[str]:
+        """The ways a hand may be won."""
+        return frozenset(w for w in WIN_BY if self.allows(w))
+
+
+@dataclass(frozen=True)
+class DealerRule(Section):
+    """Who deals first and next (``dealer:``)."""
+
+    first: str = "random"  # random | seat0
+    after_win: str = "winner"  # winner | next (the deal passes every hand)
+    after_multiple_winners: str = "first_winner"  # first_winner | discarder
+    after_draw: str = "dealer"  # dealer | last_tile_drawer | next
+    which_win: str = "first"  # first | last: the win of a hand that names the next dealer
+
+
+@dataclass(frozen=True)
+class WallRule(Section):
+    """How the wall is built (``wall:``)."""
+
+    stacks_per_seat: int | tuple[int, ...] = 17  # a list: per seat counted from the dealer
+    height: int = 2
+    draw_direction: str = "clockwise"
+
+
+@dataclass(frozen=True)
+class BreakWall(Section):
+    """Which wall is broken: the die read (high, low, sum) → the seat counted from the dealer."""
+
+    die: str
+    seats: dict[int, int]
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "seats":
+            return {int(k): int(v) for k, v in value.items()}
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class BreakStack(Section):
+    """Where in the broken wall: the die read, counted from the owner's left or right end."""
+
+    die: str
+    from_: str = "owner_left"
+
+
+@dataclass(frozen=True)
+class BreakRule(Section):
+    """The dice and the break (``break:``)."""
+
+    dice: int = 2
+    wall: BreakWall = field(default_factory=lambda: BreakWall("high", {}))
+    stack: BreakStack = field(default_factory=lambda: BreakStack("low"))
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "wall":
+            return BreakWall.from_yaml(value)
+        if name == "stack":
+            return BreakStack.from_yaml(value)
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class DealPick(Section):
+    """A specific tile of the stacks ahead (跳杠): stack 1 is the next in draw order."""
+
+    stack: int
+    layer: str  # top | bottom
+
+
+@dataclass(frozen=True)
+class DealStep(Section):
+    """A final pick of the deal: the seat (counted from the dealer) takes picks, then tiles."""
+
+    seat: int
+    tiles: int = 0
+    take: tuple[DealPick, ...] = ()
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "take":
+            return tuple(DealPick.from_yaml(p) for p in value)
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class DealRule(Section):
+    """The deal (``deal:``): rounds of blocks, dealer first, then the final picks."""
+
+    rounds: int = 3
+    block: int = 4
+    then: tuple[DealStep, ...] = ()
+
+    @classmethod
+    def _convert(cls, name: str, value: Any) -> Any:
+        if name == "then":
+            return tuple(DealStep.from_yaml(s) for s in value)
+        return super()._convert(name, value)
+
+
+@dataclass(frozen=True)
+class IndicatorRule(Section):
+    """Where the wildcard indicator is flipped (``wildcard.indicator:``)."""
+
+    dice: int = 2  # rolled; their sum counts the stacks
+    wall: str = "after_break_wall"  # after_break_wall | break_wall
+    count_from: str = "owner_right"  # owner_right | owner_left
+    layer: str = "top"  # top | bottom
+    ends_live_wall: bool = True  # never drawn: normal and kong draws both stop at it
+
+
+@dataclass(frozen=True)
+class StandIn:
+    tile: Tile
+    when: str = "always"  # always | wildcard_suited | wildcard_honor
+
+
+@dataclass(frozen=True)
+class WildcardRule:
+    """Which tiles are wild (``wildcard:``).
+
+    ``fixed`` tiles are wild in every hand (红中, 白板, or several kinds); with
+    ``flips`` an indicator is also flipped from the wall and names one more
+    kind: its successor (``names: successor``, by ``successors``) or its own
+    kind (``names: itself``, 翻混). ``may_*`` say whether a wildcard may be
+    discarded, claimed from a discard, or used in an exposed meld.
+    """
+
+    successors: dict[Tile, Tile]
+    stand_ins: tuple[StandIn, ...] = ()
+    indicator: IndicatorRule = field(default_factory=lambda: IndicatorRule())
+    fixed: tuple[Tile, ...] = ()
+    flips: bool = True
+    names: str = "successor"  # successor | itself
+    may_discard: bool = True
+    may_claim: bool = False
+    may_meld: bool = False
+
+    def wildcard_for(self, indicator: Tile) -> Tile:
+        return indicator if self.names == "itself" else self.successors[indicator]
+
+    def kinds(self, flipped: Tile | None = None) -> frozenset[Tile]:
+        """Every wild kind of a hand: the fixed ones and the flipped indicator's."""
+        return frozenset(self.fixed) | ({flipped} if flipped is not None else frozenset())
+
+    def possible(self, kinds: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        """The tiles that can be *the* wildcard of a hand (for tools that build example hands):
+        the first fixed kind, or any indicator's choice."""
+        if not self.flips:
+            return self.fixed[:1]
+        return tuple(sorted({self.wildcard_for(t) for t in kinds if t in self.successors}))
+
+
+@dataclass(frozen=True)
+class KongPayment:
+    payer: str  # discarder | each_other
+    amount: int
+
+
+# Who pays a win where `scoring.payout` doesn't say: every other player a self-draw, the
+# discarder a discard or a robbed kong.
+PAYOUT_DEFAULTS = {"self_draw": "each_other", "discard": "discarder", "robbed_kong": "discarder"}
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How matched patterns become a payment (``scoring:``).
+
+    ``points`` of the patterns combine (``combine``), are bounded by
+    ``minimum`` (起胡: fewer is no win) and ``cap`` (封顶), then ``value``
+    turns them into the amount each payer pays: as is (``points``), ``base ×
+    2^points`` (``doubling``, 番) or a ``table`` lookup. Each payment is then
+    multiplied (``multipliers``) and increased (``bonuses``) where the payer,
+    winner or win qualifies (dealer, discarder, self_draw).
+    """
+
+    combine: str = "highest"
+    tiers: tuple[str, ...] = ()
+    payout: dict[str, str] = field(default_factory=dict)  # as written; `payer` adds the defaults
+    dealer_bonus: int = 0
+    kongs: dict[str, KongPayment] = field(default_factory=dict)
+    kongs_void_on_draw: bool = True
+    minimum: int | None = None
+    cap: int | None = None
+    value: str = "points"  # points | doubling | table
+    value_base: int = 1
+    value_table: tuple[int, ...] = ()
+    multipliers: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+    bonuses: dict[str, int] = field(default_factory=dict)  # dealer | discarder | self_draw
+    set_combinations: str = "each"  # each | once (each set combined once more: docs/pattern-language.md)
+    won_triplet: str = "concealed"  # concealed | exposed: a triplet completed by a discarded win tile
+    exclusions: str = "all"  # all | ranked: an excluded pattern excludes nothing (higher points first)
+    each_pays: int = 0  # every other player pays this on every win, besides the liable payer's amount
+
+    # Which of several equal-paying results is scored (see docs/pattern-language.md).
+    ties: str = "first_declared"
+    negative_points: bool = False  # patterns may have negative points (said explicitly)
+
+    def payer(self, win_by: str) -> str:
+        """Who pays a win by ``win_by`` (``payout``, else :data:`PAYOUT_DEFAULTS`)."""
+        return self.payout.get(win_by, PAYOUT_DEFAULTS[win_by])
+
+    def capped(self, points: int) -> int:
+        return points if self.cap is None else min(points, self.cap)
+
+    def amount(self, points: int) -> int:
+        """What each payer pays for ``points`` (already capped), before multipliers and bonuses."""
+        if self.value == "doubling":
+            return self.value_base * 2 ** max(points, 0)
+        if self.value == "table":
+            return self.value_table[max(0, min(points, len(self.value_table) - 1))]
+        return points * self.value_base
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Tiles passed between players before play."""
+
+    tiles: int
+    same_suit: bool = True  # all from one suit (honors count as one suit)
+    direction: str | None = None  # right | across | left; None: by dice
+    dice: int = 0  # dice rolled when the direction is by dice
+    by_dice: dict[int, str] = field(default_factory=dict)  # dice sum → direction
+
+
+@dataclass(frozen=True)
+class VoidSuit(Section):
+    """Each player declares a suit void and must get rid of it."""
+
+    discard_first: bool = True  # while held, only tiles of the void suit may be discarded
+    claim: bool = False  # may claim (pung / kong / chow) a tile of the void suit
+    win_holding: bool = False  # may win holding a tile of it
+
+
+@dataclass(frozen=True)
+class DrawnPayment:
+    """A declared settlement of a drawn end: every ``payer`` pays every ``payee``."""
+
+    amount: int | str  # points, or "best_wait": the payee's best winning hand
+    payer: tuple[str, ...]  # predicates all true of the payer
+    payee: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Flow:
+    """How a hand runs around play: phases before it, what a win does, kongs paid when."""
+
+    # The defaults are the sections' (`win:`, `dealer:`), written there only.
+    after_win: str = WinRule.after_win  # end | leave | stay
+    after_winners: int | None = WinRule.after_winners  # the hand ends when this many players have won
+    which_win: str = DealerRule.which_win  # which win decides the next dealer: first | last
+    kong_flags: frozenset[str] = frozenset(WinRule.kong_flags)
+    exchange: Exchange | None = None
+    void_suit: VoidSuit | None = None
+    ready: bool = False  # players may declare ready (报听) with a discard; the hand is then locked
+    kongs_paid: str = "at_win"  # at_win | at_kong
+    kong_refund: str | None = None  # None | not_ready
+    on_draw: tuple[DrawnPayment, ...] = ()
+    prevalent_every: int | None = None  # winds: the prevalent wind advances every N hands of a game
+
+    @property
+    def continues(self) -> bool:
+        return self.after_win != "end"
+
+
+@dataclass(frozen=True)
+class LeaveRule(Section):
+    """What happens when a player leaves mid-hand (``leave:`` in the YAML)."""
+
+    penalty: int = 0  # what the leaver pays
+    paid_to: str = "none"  # none (to nobody: the hand's sum is -penalty) | each_other
+    hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, validated ruleset."""
+
+    id: str
+    name: str
+    description: str
+    source: str
+    players: int
+    tileset: TileSet
+    wildcard: WildcardRule | None
+    scoring: Scoring
+    patterns: tuple[Pattern, ...]
+    shapes: dict[str, Shape]
+    claims: Claims
+    win: WinRule
+    dealer: DealerRule
+    wall: WallRule
+    break_: BreakRule
+    deal: DealRule
+    plugins: dict[str, dict[str, Any]]
+    data: dict[str, Any]  # the merged YAML, for tools that show it
+    flags: tuple[str, ...] = ()  # flags beyond the engine's (FLAGS) that plugins set (`flags:`)
+    flow: Flow = field(default_factory=Flow)
+    leave: LeaveRule = field(default_factory=lambda: LeaveRule())
+    options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
+    option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
+    preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
+
+    def options_declared(self) -> dict[str, Any]:
+        """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""
+        d = self.data.get("options") if isinstance(self.data, dict) else None
+        return dict(d) if isinstance(d, dict) else {}
+
+    def presets(self) -> dict[str, Any]:
+        """The ``presets`` declarations (name → {description, set}), as written (``preset_decls``: typed)."""
+        d = self.data.get("presets") if isinstance(self.data, dict) else None
+        return dict(d) if isinstance(d, dict) else {}
+
+    def pattern(self, name: str) -> Pattern:
+        for p in self.patterns:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def patterns_for(self, phase: str) -> tuple[Pattern, ...]:
+        return tuple(p for p in self.patterns if p.phase == phase)
+
+    def summary(self) -> str:
+        wild = "wildcard" if self.wildcard else "no wildcard"
+        plugins = ", ".join(self.plugins) or "no plugins"
+        return (
+            f"{self.id}: {self.name} — {self.tileset.size} tiles, {wild}, "
+            f"{len(self.patterns)} patterns ({self.scoring.combine}), {plugins}"
+        )

@@ -1,0 +1,180 @@
+"""Matches between players: built-in bots and external programs, optionally duplicate.
+
+``mj match RULESET --seats bot1,greedy,greedy,random --bot 'python my_bot.py'
+--hands 400 --duplicate``: each *board* (one wall, one dealer) is played once
+per rotation of the participants round the table, so every participant plays
+every seat of every wall — the luck of the deal cancels out. Standings give
+each participant's mean money per hand with a 95% confidence interval
+(normal approximation over boards: a board's rotations are one paired sample
+in a duplicate match, a hand is one sample otherwise). Everything derives
+from the seed: the same command prints the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import MJError
+from ..play.bots import BOTS
+from ..play.events import fan_out
+from ..play.game import Game
+from .simulate import hand_seed, load_cached
+
+
+class MatchError(MJError):
+    """A match that can't be played as asked (bad seats, hand count)."""
+
+
+@dataclass
+class Standing:
+    name: str
+    hands: int = 0
+    total: int = 0
+    wins: int = 0
+    per_sample: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.hands if self.hands else 0.0
+
+    @property
+    def ci95(self) -> float:
+        """Half-width of the 95% confidence interval of the mean per hand."""
+        xs = self.per_sample
+        if len(xs) < 2:
+            return math.inf
+        m = sum(xs) / len(xs)
+        var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+        return 1.96 * math.sqrt(var / len(xs))
+
+
+@dataclass
+class MatchResult:
+    ruleset: str
+    seed: int
+    hands: int
+    duplicate: bool
+    standings: list[Standing]
+    abandoned: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def table(self) -> str:
+        kind = "duplicate (each board played from every seat)" if self.duplicate else "fixed seats"
+        lines = [f"{self.ruleset}: {self.hands} hands, seed {self.seed}, {kind}",
+                 f"{'':2}{'player':<16}{'hands':>7}{'total':>9}{'per hand':>11}{'± 95% CI':>11}{'win %':>8}"]
+        for i, s in enumerate(sorted(self.standings, key=lambda s: (-s.mean, s.name)), 1):
+            ci = "∞" if math.isinf(s.ci95) else f"{s.ci95:.2f}"
+            lines.append(f"{i:<2}{s.name:<16}{s.hands:>7}{s.total:>+9}{s.mean:>+11.2f}{ci:>11}"
+                         f"{100 * s.wins / max(s.hands, 1):>7.1f}%")
+        if self.abandoned:
+            lines.append(f"abandoned hands: {self.abandoned}")
+        lines += self.notes
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "seed": self.seed, "hands": self.hands, "duplicate": self.duplicate,
+                "abandoned": self.abandoned,
+                "standings": [{"name": s.name, "hands": s.hands, "total": s.total, "mean": s.mean,
+                               "ci95": None if math.isinf(s.ci95) else s.ci95, "wins": s.wins}
+                              for s in self.standings]}
+
+
+def _names(seats: Sequence[str]) -> list[str]:
+    """Participant names: a name used twice becomes ``greedy#1``, ``greedy#2``."""
+    counts: dict[str, int] = {}
+    for s in seats:
+        counts[s] = counts.get(s, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for s in seats:
+        if counts[s] > 1:
+            seen[s] = seen.get(s, 0) + 1
+            out.append(f"{s}#{seen[s]}")
+        else:
+            out.append(s)
+    return out
+
+
+def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int = 0, duplicate: bool = False,
+              bots: Sequence[tuple[str, str]] = (), bot_timeout: float = 10.0,
+              progress: Callable[[int], None] | None = None) -> MatchResult:
+    """Play ``hands`` hands between ``seats`` (built-in bot names or the names of ``bots``)."""
+    from .extbot import ExternalBot
+
+    rs, ev = load_cached(ruleset_ref)
+    n = rs.players
+    if len(seats) != n:
+        raise MatchError(f"--seats: {rs.id} needs {n} players, got {len(seats)} ({', '.join(seats)})")
+    commands = dict(bots)
+    unknown = [s for s in seats if s not in BOTS and s not in commands]
+    if unknown:
+        raise MatchError(f"--seats: unknown player {unknown[0]!r} (built-in: {', '.join(sorted(BOTS))}; "
+                         f"external: {', '.join(commands) or 'none given with --bot'})")
+    unused = [b for b in commands if b not in seats]
+    if unused:
+        raise MatchError(f"--bot {unused[0]} is not seated (--seats {','.join(seats)})")
+    if hands <= 0:
+        raise MatchError(f"the number of hands must be positive, got {hands}")
+    if duplicate and hands % n:
+        raise MatchError(f"a duplicate match plays each board {n} times: --hands must be a multiple of {n}")
+    names = _names(seats)
+    standings = [Standing(name) for name in names]
+    result = MatchResult(rs.id, seed, hands, duplicate, standings)
+    externals: dict[int, ExternalBot] = {}
+    try:
+        for i, s in enumerate(seats):
+            if s in commands:
+                externals[i] = ExternalBot(commands[s], rs, name=names[i], timeout=bot_timeout)
+        rotations = n if duplicate else 1
+        boards = hands // rotations
+        for board in range(boards):
+            dealer = random.Random(f"{seed}/{board}/dealer").randrange(n)
+            board_money = [0.0] * n
+            for r in range(rotations):
+                at = [(i + r) % n for i in range(n)]  # participant i sits at seat at[i]
+                players: list[Any] = [None] * n
+                for i in range(n):
+                    seat = at[i]
+                    if i in externals:
+                        externals[i].sit(seat)
+                        players[seat] = externals[i]
+                    else:
+                        players[seat] = BOTS[seats[i]](random.Random(f"{seed}/{board}/{seat}"))
+                game = Game(rs, players, seed=hand_seed(seed, 0, board), dealer=dealer, hand_no=board,
+                            emit=fan_out(*externals.values()), evaluator=ev)
+                try:
+                    res = game.play()
+                except Exception as e:  # an engine failure: counted, the match goes on
+                    result.abandoned += 1
+                    result.notes.append(f"board {board} rotation {r}: engine error: {type(e).__name__}: {e}")
+                    continue
+                if res.result == "abandon":
+                    result.abandoned += 1
+                for i in range(n):
+                    money = res.payments[at[i]]
+                    st = standings[i]
+                    st.hands += 1
+                    st.total += money
+                    st.wins += at[i] in res.winners
+                    board_money[i] += money
+                    if not duplicate:
+                        st.per_sample.append(money)
+                if progress:
+                    progress(1)
+            if duplicate:
+                for i in range(n):
+                    standings[i].per_sample.append(board_money[i] / rotations)
+        for bot in externals.values():
+            if bot.gone not in (None, "the session ended"):
+                result.notes.append(f"{bot.name} left: {bot.gone}")
+    finally:
+        for bot in externals.values():
+            bot.close()
+    return result
+
+
+__all__ = ["MatchError", "MatchResult", "Standing", "run_match"]

@@ -1,0 +1,213 @@
+"""One parallel runner: chunks of work kept in flight in a window, results taken in order.
+
+``mj simulate`` (local processes) and ``mj balance`` (local processes, a Dask or a Ray
+cluster) run their chunks of games through :func:`run_windowed`. Results are merged in
+the order the chunks were given, whatever finishes first, so what a run produces (its
+statistics, its log) does not depend on how many workers played it.
+
+:class:`ProcessPool` is the local backend: a process pool that survives a worker's death
+(a crash, memory, a plugin ending its process). The chunk being waited for is handed to
+the caller's ``replay`` (typically game by game, each in a fresh process: :func:`run_alone`,
+so that the one game that kills its process again can be counted as abandoned); the other
+chunks in flight are resubmitted to a new pool. Deadlines inside a chunk (a hand's timeout)
+are the work's own business; this module only moves chunks and results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
+from typing import Generic, Literal, Protocol, TypeVar
+
+from ..core.procs import die_with_parent
+
+T = TypeVar("T")
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+HARVEST_SECONDS = 10.0  # after Ctrl-C, how long running chunks may take to finish (``harvest``)
+
+
+class ChunkFuture(Protocol[R_co]):
+    """What :func:`run_windowed` needs of a future (a ``concurrent.futures`` or Dask one, or
+    an adapter such as balance's for a Ray ``ObjectRef``)."""
+
+    def result(self, timeout: float | None = None) -> R_co: ...
+
+    def cancel(self) -> bool: ...
+
+    def cancelled(self) -> bool: ...
+
+
+def run_windowed(items: Iterable[T], submit: Callable[[T], ChunkFuture[R]], window: int,
+                 merge: Callable[[T, R], None], *,
+                 on_interrupt: Literal["raise", "stop", "harvest"] = "raise") -> bool:
+    """Keep ``window`` chunks in flight; ``merge`` each result in the order of ``items``.
+
+    ``items`` is consumed lazily (one more each time a chunk is merged), so per-chunk set-up
+    (a temp file) happens only for chunks about to be submitted. Returns True if a Ctrl-C
+    stopped the run. On any exception the chunks not started are cancelled; then, for a
+    KeyboardInterrupt, ``on_interrupt`` says what happens: ``raise`` it (the caller stops
+    its workers), ``stop`` (return True: what was merged so far is the partial result) or
+    ``harvest`` (a local pool, whose workers ignore SIGINT and finish their chunk anyway:
+    the chunks already running are still merged, in order, for at most
+    :data:`HARVEST_SECONDS`, unless Ctrl-C comes again; then return True).
+    """
+    pending: deque[tuple[T, ChunkFuture[R]]] = deque()
+    it = iter(items)
+    try:
+        for item in it:
+            pending.append((item, submit(item)))
+            if len(pending) >= window:
+                break
+        while pending:
+            item, fut = pending.popleft()
+            merge(item, fut.result())
+            for item in it:  # the next chunk, if any
+                pending.append((item, submit(item)))
+                break
+    except BaseException as e:
+        for _, fut in pending:
+            fut.cancel()
+        if not isinstance(e, KeyboardInterrupt) or on_interrupt == "raise":
+            raise
+        if on_interrupt == "harvest":  # bounded: one Ctrl-C must stop the run, hung hand or not
+            deadline = time.monotonic() + HARVEST_SECONDS
+            try:
+                for item, fut in pending:
+                    if fut.cancelled():
+                        break
+                    merge(item, fut.result(timeout=max(deadline - time.monotonic(), 0.01)))
+            except (KeyboardInterrupt, FutureTimeout, BrokenProcessPool):
+                pass
+        return True
+    return False
+
+
+# -- local processes -----------------------------------------------------------------------
+
+
+def worker_init() -> None:
+    """Workers die with the parent and leave Ctrl-C to it (it kills them and cleans up)."""
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def pool_context() -> BaseContext | None:
+    """``fork`` where the platform has it (workers inherit what the parent loaded), else the default."""
+    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
+def new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=worker_init, mp_context=pool_context())
+
+
+def kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: kill its processes (a hung hand would never let ``shutdown`` return)."""
+    for p in list((getattr(pool, "_processes", None) or {}).values()):  # no public API for this
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            p.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run_alone(work: Callable[[T], R], item: T) -> R | None:
+    """``work(item)`` in a fresh process of its own; None if that process died."""
+    pool = new_pool(1)
+    try:
+        result = pool.submit(work, item).result()
+    except BrokenProcessPool:
+        kill_pool(pool)
+        return None
+    except BaseException:
+        kill_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+    return result
+
+
+class ProcessPool(Generic[T, R]):
+    """``workers`` local processes running ``work(item)``; survives a worker's death.
+
+    ``work`` must be picklable (a module-level function or a ``functools.partial`` of one).
+    When the pool breaks, the chunk whose result is asked for is computed by ``replay(item)``
+    in this process (which may use :func:`run_alone`); the other chunks in flight go to a
+    new pool. End with :meth:`shutdown` (all results taken) or :meth:`kill`.
+    """
+
+    def __init__(self, work: Callable[[T], R], workers: int, replay: Callable[[T], R]) -> None:
+        self.work, self.workers, self.replay = work, workers, replay
+        self.pool = new_pool(workers)
+        self._jobs: list[_Job[T, R]] = []  # submitted, result not taken yet
+
+    def submit(self, item: T) -> _Job[T, R]:
+        job = _Job(self, item)
+        self._send(job)
+        self._jobs.append(job)
+        return job
+
+    def _send(self, job: _Job[T, R]) -> None:
+        try:
+            job.fut = self.pool.submit(self.work, job.item)
+        except BrokenProcessPool as e:  # the pool broke already: a future that says so
+            failed: Future[R] = Future()
+            failed.set_exception(e)
+            job.fut = failed
+
+    def _lost(self, job: _Job[T, R]) -> R:
+        """``job``'s worker died, and with it every chunk in flight."""
+        kill_pool(self.pool)
+        self.pool = new_pool(self.workers)
+        for other in self._jobs:
+            if other is not job and not other.fut.cancelled():
+                self._send(other)
+        return self.replay(job.item)
+
+    def _taken(self, job: _Job[T, R]) -> None:
+        self._jobs.remove(job)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    def kill(self) -> None:
+        for job in self._jobs:
+            job.fut.cancel()
+        kill_pool(self.pool)  # one Ctrl-C (or SIGTERM) stops everything, even a hung hand
+
+
+class _Job(Generic[T, R]):
+    """A chunk submitted to a :class:`ProcessPool` (a :class:`ChunkFuture`)."""
+
+    fut: Future[R]
+
+    def __init__(self, owner: ProcessPool[T, R], item: T) -> None:
+        self.owner, self.item = owner, item
+
+    def result(self, timeout: float | None = None) -> R:
+        try:
+            r = self.fut.result(timeout=timeout)
+        except BrokenProcessPool:
+            r = self.owner._lost(self)
+        self.owner._taken(self)
+        return r
+
+    def cancel(self) -> bool:
+        return self.fut.cancel()
+
+    def cancelled(self) -> bool:
+        return self.fut.cancelled()
+
+
+__all__ = ["HARVEST_SECONDS", "ChunkFuture", "ProcessPool", "kill_pool", "new_pool", "pool_context",
+           "run_alone", "run_windowed", "worker_init"]

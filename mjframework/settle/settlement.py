@@ -1,0 +1,179 @@
+"""Settlement: who pays whom, from the ruleset's payout rules, then plugins.
+
+A settlement is a list of :class:`Payment` between two seats, so it always
+sums to zero (a penalty that leaves the table is a payment to ``None`` and is
+reported separately). Seats are 0–3 counted counterclockwise from the dealer
+(seat ``dealer``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from ..hooks.registry import call_hook
+from ..rules.model import Ruleset, Scoring
+
+LEAVE_REASON = "leave"  # the reason of a leaver's penalty (see the ruleset's ``leave``)
+
+
+@dataclass
+class Payment:
+    payer: int
+    payee: int | None  # None: paid to nobody (a penalty)
+    amount: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class SettlementContext:
+    """What is being settled; a read-only view for plugins."""
+
+    kind: str  # "win" | "opening" | "kongs" | "kong" (paid at the kong) | "refund" | "draw"
+    players: int
+    dealer: int
+    winners: tuple[int, ...] = ()
+    win_by: str | None = None
+    discarder: int | None = None
+    patterns: tuple[str, ...] = ()
+    points: int = 0
+    flags: frozenset[str] = frozenset()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Settlement:
+    players: int
+    payments: list[Payment] = field(default_factory=list)
+
+    def net(self) -> list[int]:
+        """Net points per seat (payments to nobody count against the payer)."""
+        out = [0] * self.players
+        for p in self.payments:
+            out[p.payer] -= p.amount
+            if p.payee is not None:
+                out[p.payee] += p.amount
+        return out
+
+    def penalties(self) -> int:
+        return sum(p.amount for p in self.payments if p.payee is None)
+
+
+@dataclass(frozen=True)
+class KongRecord:
+    """A kong made this hand: owner, kind (kong / added_kong / concealed_kong), discarder."""
+
+    owner: int
+    kind: str
+    from_seat: int | None = None
+
+
+def _others(seat: int, players: int) -> Iterable[int]:
+    return (s for s in range(players) if s != seat)
+
+
+def win_payments(
+    ruleset: Ruleset, *, winner: int, dealer: int, win_by: str, discarder: int | None, points: int,
+    reason: str, payers: Sequence[int] | None = None,
+) -> list[Payment]:
+    """Payments for one win by the ruleset's payout rule and dealer adjustment.
+
+    ``payers``: the seats that may pay (default: everyone but the winner) —
+    in a hand that goes on after a win, those still in it.
+    """
+    rule = ruleset.scoring.payer(win_by)
+    if rule == "discarder" and discarder is not None:
+        who: Iterable[int] = [discarder]
+    else:
+        who = _others(winner, ruleset.players)
+    if payers is not None:
+        who = [p for p in who if p in payers]
+    sc = ruleset.scoring
+    base = sc.amount(points)
+    out = []
+    liable = list(who)
+    for payer in liable:
+        out.append(Payment(payer, winner, payment_amount(
+            sc, base, dealer=dealer in (payer, winner), discarder=payer == discarder,
+            self_draw=win_by == "self_draw") + sc.each_pays, reason))
+    if sc.each_pays:  # 底: every other player still in pays it, liable or not
+        for payer in _others(winner, ruleset.players):
+            if payer not in liable and (payers is None or payer in payers):
+                out.append(Payment(payer, winner, sc.each_pays, reason))
+    return out
+
+
+def payment_amount(scoring: Scoring, base: int, *, dealer: bool, discarder: bool, self_draw: bool) -> int:
+    """One payer's amount: ``base`` × the multipliers that apply + the bonuses that apply.
+
+    ``dealer``: the payer or the winner is the dealer; ``discarder``: the payer
+    dealt in; ``self_draw``: the win is a self-draw (``scoring.multipliers`` /
+    ``scoring.bonuses``; ``dealer_bonus`` is ``bonuses.dealer``).
+    """
+    applies = {"dealer": dealer, "discarder": discarder, "self_draw": self_draw}
+    amount = base
+    for key, m in scoring.multipliers.items():
+        if applies.get(key):
+            amount *= m
+    if scoring.dealer_bonus and dealer:
+        amount += scoring.dealer_bonus
+    for key, b in scoring.bonuses.items():
+        if applies.get(key):
+            amount += b
+    return amount
+
+
+def kong_payments(ruleset: Ruleset, kongs: Sequence[KongRecord]) -> list[Payment]:
+    """Kong payments (e.g. 点杠 / 明杠 / 暗杠) as the ruleset declares them."""
+    out = []
+    for k in kongs:
+        rule = ruleset.scoring.kongs.get(k.kind)
+        if rule is None or rule.amount == 0:
+            continue
+        if rule.payer == "discarder" and k.from_seat is not None:
+            out.append(Payment(k.from_seat, k.owner, rule.amount, k.kind))
+        else:
+            out.extend(Payment(p, k.owner, rule.amount, k.kind) for p in _others(k.owner, ruleset.players))
+    return out
+
+
+def check_balance(ruleset: Ruleset, items: Sequence[Mapping[str, Any]],
+                  payments: Sequence[int]) -> list[str]:
+    """What is wrong with a settlement's balance, judged from its items (empty: nothing).
+
+    A settlement sums to zero, except by exactly the ruleset's declared leave
+    penalty paid to nobody (``leave: {penalty: N, paid_to: none}``): one item
+    per leaver, reason ``leave``, amount ``N``, payee ``None``. Anything else paid
+    to nobody is wrong.
+    """
+    problems = []
+    rule = ruleset.leave
+    net = [0] * len(payments)
+    for it in items:
+        net[it["payer"]] -= it["amount"]
+        if it["payee"] is not None:
+            net[it["payee"]] += it["amount"]
+        elif not (it["reason"] == LEAVE_REASON and rule.paid_to == "none" and rule.penalty > 0
+                  and it["amount"] == rule.penalty):
+            problems.append(f"{it['amount']} paid to nobody ({it['reason']!r}) is no declared penalty")
+    if net != list(payments):
+        problems.append(f"payments {list(payments)} differ from their items {net}")
+    penalties = sum(it["amount"] for it in items if it["payee"] is None)
+    if sum(payments) != -penalties:
+        problems.append(f"payments {list(payments)} do not sum to zero" if not penalties else
+                        f"payments {list(payments)} sum to {sum(payments)}, not -{penalties}")
+    return problems
+
+
+def apply_plugins(settlement: Settlement, context: SettlementContext,
+                  pm: pluggy.PluginManager | None) -> Settlement:
+    """Let the ruleset's plugins modify the settlement (``mj_modify_settlement``)."""
+    if pm is not None:
+        call_hook(pm, "mj_modify_settlement", settlement=settlement, context=context)
+    return settlement

@@ -1,0 +1,792 @@
+"""``mj play``'s full-screen table, on Textual (the optional ``tui`` extra).
+
+The table shows the four seats — rivers (discard ponds), melds (another
+seat's concealed kong face down until the hand ends), scores, the dealer
+(庄) — with the wildcard (王) and its indicator and the live wall's count at
+the top, the calls (报牌) as a status line, and your hand at the bottom,
+sorted, the drawn tile apart.
+
+Playing: ←/→ pick a tile, Enter discards it; or type a tile in any notation
+(``5m``, ``五万``, ``中``: it is picked) and Enter. Other choices (胡, 碰, 吃,
+杠, 过, a plugin's own) are buttons with keys (``h``, ``p``, ``c``, ``g``,
+``x`` …); on a claim ←/→ move between them. 听 shows when your hand is
+ready, with the waits and how many of each you have not seen; on your turn
+it shows what the picked discard would leave you waiting on. At a win: the
+reading (what each 王 stood for), the patterns and points, each payment with
+its reason, and the totals; Enter goes on. ``q`` quits.
+
+How it fits: the game runs in a worker thread with the same
+:class:`~mjframework.play.players.Player` interface the bots use — the human seat's
+``decide`` hands the :class:`~mjframework.play.players.Decision` to the screen and
+waits for an answer, so any option a plugin offers shows as a button. What
+is drawn comes from a :class:`~mjframework.ui.table.TableState` fed by the
+events as the viewer may see them. ``--watch`` is the same table with four
+bots (every hand face up), paced by ``--speed`` (``+``/``-`` change it,
+space pauses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.events import Key
+from textual.widgets import Button, Static
+
+from ..core.tiles import Tile, TileParseError, parse_tile, tile_name
+from ..play.events import Event
+from ..play.players import Decision, Option, TableView
+from .human import PACED, Announcer, InputEnded, Speaker, option_label
+from .table import (
+    KONG_WORDS,
+    ScoreRecorder,
+    TableState,
+    match_input,
+    ready_waits,
+    reason_words,
+)
+
+# Keys for option buttons: a mnemonic per kind first, then these.
+KIND_KEYS = {"win": "h", "pung": "p", "chow": "c", "kong": "g", "pass": "x"}
+SPARE_KEYS = "abefijklmnorstuvwyz"
+WIN_WORDS = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}
+BACK = "▇▇"  # a face-down tile
+
+
+def _tile_text(t: Tile | None, wildcard: Tile | None, style: str = "") -> Text:
+    if t is None:
+        return Text(BACK, style="grey50")
+    if wildcard is not None and t == wildcard:
+        return Text(tile_name(t) + "*", style=("bold yellow " + style).strip())
+    suit_style = ("red", "blue", "green", "bold")[min(t // 9, 3)]
+    return Text(tile_name(t), style=(suit_style + " " + style).strip())
+
+
+def _tiles_text(tiles: Any, wildcard: Tile | None, sep: str = " ") -> Text:
+    out = Text()
+    for i, t in enumerate(tiles):
+        if i:
+            out.append(sep)
+        out.append_text(_tile_text(t, wildcard))
+    return out
+
+
+def _melds_text(melds: Any, wildcard: Tile | None) -> Text:
+    out = Text()
+    for kind, tiles in melds:
+        if out:
+            out.append("  ")
+        out.append(KONG_WORDS.get(kind, kind) + "[")
+        out.append_text(_tiles_text(tiles, wildcard))
+        out.append("]")
+    return out
+
+
+@dataclass
+class Pending:
+    """A decision on screen: the options split into hand tiles and buttons, and 听 per discard."""
+
+    decision: Decision
+    hand: list[Tile]  # sorted, the drawn tile removed
+    drawn: Tile | None
+    discards: dict[Tile, Option]  # tile → its discard option
+    buttons: list[tuple[str, Option]]  # (key, option)
+    waits_after: dict[Tile, list[Tile]] = field(default_factory=dict)  # discard → waits then
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The hand as shown, left to right (the drawn tile last)."""
+        return self.hand + ([self.drawn] if self.drawn is not None else [])
+
+    @property
+    def buttons_mode(self) -> bool:
+        """No hand tile to pick (a claim, a plugin's question): ←/→ move among the buttons."""
+        return not self.discards
+
+
+class _Quit(Exception):
+    """The watcher pressed q: the game thread stops at the next event."""
+
+
+class TableSeat:
+    """The human seat: a :class:`~mjframework.play.players.Player` answered from the screen."""
+
+    def __init__(self, app: TableApp, seat: int) -> None:
+        self.app = app
+        self.seat = seat
+        self.answers: queue.Queue[Option | None] = queue.Queue()
+        self.stopped = False
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        if self.stopped:  # q was pressed while the bots moved: leave now
+            raise InputEnded("quit")
+        pending = self.app.session.pending_for(view, decision)
+        self.app.session.ui(self.app.show_decision, pending)
+        answer = self.answers.get()
+        if answer is None:
+            self.stopped = True
+            raise InputEnded("quit")
+        return answer
+
+
+def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
+    """A key per option: the kind's mnemonic (h 胡, p 碰, c 吃, g 杠, x 过) where free, else a spare."""
+    used: set[str] = set()
+    out = []
+    for o in options:
+        key = KIND_KEYS.get(o.kind)
+        if key is None or key in used:
+            key = next(k for k in SPARE_KEYS if k not in used)
+        used.add(key)
+        out.append((key, o))
+    return out
+
+
+class Session:
+    """The hands of one ``mj play`` session, run in the game thread, shown by a :class:`TableApp`."""
+
+    def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
+                 speak: bool, speed: float, options: dict[str, Any] | None = None,
+                 preset: str | None = None) -> None:
+        from ..run.simulate import load_cached
+
+        self.app = app
+        self.rs, ev = load_cached(ruleset_ref, options or (), preset)
+        self.recorder = ScoreRecorder(ev)
+        self.seed, self.hands, self.watch = seed, hands, watch
+        self.speed = speed
+        self.viewer: int | None = None if watch else 0
+        self.state = TableState(self.rs.players, self.viewer, copies=self.rs.tileset.copies,
+                                recorder=self.recorder, stand_in=ev.stand_in_for)
+        self.log: deque[str] = deque(maxlen=200)
+        self.announcer = Announcer(self.log.append, self.viewer, self.rs.players)
+        self.announcer.recorder = self.recorder
+        if speak:
+            self.announcer.speaker = Speaker()
+        self.human = TableSeat(app, 0)
+        self.game: Any = None
+        self._wall_up = False
+        self.events: list[Event] = []  # this hand's events, as the engine told them
+        self.waits: list[Tile] = []  # the viewer's waits while holding 13 (less 3 per meld)
+        self.totals = [0] * self.rs.players
+        self.played = 0
+        self.quit = threading.Event()
+        self.running = threading.Event()  # cleared: paused (watch)
+        self.running.set()
+        self.go_on: queue.Queue[bool] = queue.Queue()  # after a hand: continue (True) or stop
+
+    # -- the game thread ---------------------------------------------------------------
+
+    def run(self) -> None:
+        from ..play.game import Game, HandResult
+        from ..run.simulate import make_bots, play_hands
+
+        rs = self.rs
+
+        def seats(h: int) -> list[Any]:
+            players = make_bots(("greedy",) * rs.players, self.seed, 0, h)
+            if not self.watch:
+                players[0] = self.human
+            return players
+
+        def play(game: Game) -> HandResult:
+            self.game = game
+            self.waits = []
+            return game.play()
+
+        hands = play_hands(rs, seats, seed=self.seed, hands=self.hands, emit=self.on_event,
+                           evaluator=self.recorder, play=play)
+        for h in range(self.hands):
+            try:
+                _, result = next(hands)
+            except _Quit:  # q pressed during the hand
+                break
+            self.totals = [sv.total for sv in self.state.seats]  # every settlement told, a leaver's too
+            if self.human.stopped or self.quit.is_set():
+                break
+            self.played += result.result != "abandon"
+            last = h == self.hands - 1
+            if not self.ui(self.app.hand_over, last):
+                break
+            if not last and not self.go_on.get():
+                break
+        with contextlib.suppress(_Quit):
+            self.ui(self.app.session_over)
+
+    def ui(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn`` on the screen's thread and wait for it; stop quietly if the screen is gone."""
+        try:
+            return self.app.call_from_thread(fn, *args)
+        except RuntimeError:  # the app has closed (Ctrl+C, q): the game thread just ends
+            self.quit.set()
+            raise _Quit() from None
+
+    def on_event(self, e: Event) -> None:
+        """Every event of the hand (game thread): update the model, then the screen."""
+        if self.watch and self.quit.is_set():
+            raise _Quit()  # a spectator stops at once; a player leaves at their next decision
+        self.running.wait()
+        if e["type"] == "hand_start":
+            self.events = []
+        self.events.append(e)
+        self.state.feed(e)
+        self.announcer(e)  # it tells each event as the viewer sees it
+        g = self.game
+        if e["type"] == "hand_start":
+            self._wall_up = False
+        elif e["type"] == "wall":
+            self._wall_up = True  # the wall is built and broken: it can be counted
+        if self._wall_up:
+            self.state.wall_left = g.wall.live_remaining()
+        me = self.viewer
+        if e["type"] == "hand_end":
+            for s, seat in enumerate(g.seats):  # every hand is shown at the end, concealed kongs too
+                self.state.reveal(s, seat.hand, seat.melds)
+        elif me is not None and (e["type"] == "deal" or (
+                e.get("seat") == me and e["type"] in ("discard", "claim", "kong"))):
+            self.waits = self.waits_of(list(g.seats[me].hand))  # 听 changes only when the hand does
+        self.ui(self.app.refresh_table)
+        if (self.watch or e.get("seat") != me) and e["type"] in PACED and self.speed > 0:
+            time.sleep(self.speed)
+
+    def waits_of(self, concealed: list[Tile]) -> list[Tile]:
+        """The viewer's waits with these concealed tiles (only a hand of 13 less 3 per meld waits)."""
+        me = self.viewer
+        if me is None:
+            return []
+        g = self.game
+        melds = list(g.seats[me].melds)
+        if len(concealed) + 3 * len(melds) != 13:
+            return []
+        return ready_waits(self.recorder, concealed, melds, seat=me, dealer=g.dealer,
+                           players=self.rs.players, wildcard=g.wildcard)
+
+    def pending_for(self, view: TableView, decision: Decision) -> Pending:
+        hand = list(view.hand)
+        drawn = decision.tile if decision.kind == "turn" and decision.tile in hand else None
+        if drawn is not None:
+            hand.remove(drawn)
+        held = set(view.hand)
+        discards = {o.tile: o for o in decision.options
+                    if o.kind == "discard" and o.tile is not None and o.tile in held}
+        others = [o for o in decision.options if o not in discards.values()]
+        p = Pending(decision, hand, drawn, discards, assign_keys(others))
+        full = list(view.hand)
+        for t in discards:
+            rest = list(full)
+            rest.remove(t)
+            p.waits_after[t] = self.waits_of(rest)
+        return p
+
+
+class TableApp(App):
+    """The full-screen table. ``speed``: seconds to pause after each bot's move."""
+
+    TITLE = "mj play"
+    CSS = """
+    Screen { layout: vertical; }
+    #top { height: 1; background: $boost; }
+    #board { height: 1fr; grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: auto 1fr auto; }
+    #center, #seat1, #seat3 { height: 100%; }
+    #center { overflow-y: auto; }
+    .seat { border: round $secondary; padding: 0 1; }
+    .seat.turn { border: round $accent; }
+    #center { border: round $panel; padding: 0 1; }
+    .blank { }
+    #bottom { height: auto; }
+    #hand { height: 3; border: round $primary; padding: 0 1; }
+    #ting { height: 1; }
+    #calls { height: 1; color: $text-muted; }
+    #actions { height: auto; min-height: 1; }
+    #actions Button { min-width: 10; margin: 0 1 0 0; }
+    #actions Button.picked { text-style: reverse; }
+    #prompt { height: 1; background: $boost; }
+    """
+
+    def __init__(self, ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False,
+                 speak: bool = False, speed: float = 0.0, options: dict[str, Any] | None = None,
+                 preset: str | None = None) -> None:
+        super().__init__()
+        self.session = Session(self, ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
+                               speed=speed, options=options, preset=preset)
+        self.pending: Pending | None = None
+        self.pick = 0  # index into the hand (tiles mode) or the buttons
+        self._shown_buttons: list[tuple[Button, Option]] = []
+        self.typed = ""
+        self.message = ""
+        self.between_hands = False
+        self.finished = False
+        self.shown_ting = ""  # the 听 line as shown (plain text)
+        self.decision_ready = asyncio.Event()  # set when a decision is on screen (tests wait on it)
+        self.idle = asyncio.Event()  # set at the end of a hand / the session
+
+    # -- layout --------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        with Grid(id="board"):
+            yield Static(classes="blank")
+            yield Static(id="seat2", classes="seat")
+            yield Static(classes="blank")
+            yield Static(id="seat3", classes="seat")
+            yield Static(id="center")
+            yield Static(id="seat1", classes="seat")
+            yield Static(classes="blank")
+            yield Static(id="seat0", classes="seat")
+            yield Static(classes="blank")
+        with Vertical(id="bottom", classes="bottom"):
+            yield Static(id="calls")
+            yield Static(id="hand")
+            yield Static(id="ting")
+            yield Horizontal(id="actions")
+            yield Static(id="prompt")
+
+    def on_mount(self) -> None:
+        rs = self.session.rs
+        self.title = f"{rs.name} ({rs.id})"
+        if self.session.watch:  # a spectator holds no hand: every hand is shown in its seat
+            for wid in ("#hand", "#ting", "#actions"):
+                self.query_one(wid).display = False
+        self.refresh_table()
+        self.run_worker(self.session.run, thread=True, exclusive=True, name="game")
+
+    # -- drawing (UI thread) --------------------------------------------------------------------
+
+    def _rel(self, k: int) -> int:
+        """The absolute seat at relative position ``k`` (0 bottom, 1 right, 2 top, 3 left)."""
+        v = self.session.viewer
+        n = self.session.rs.players
+        return ((0 if v is None else v) + k) % n
+
+    def refresh_table(self) -> None:
+        st = self.session.state
+        rs = self.session.rs
+        top = Text()
+        top.append(f" {rs.name}  第 {st.hand_no + 1} 手", style="bold")
+        if st.wildcard is not None:
+            top.append("   王 ")
+            top.append_text(_tile_text(st.wildcard, st.wildcard))
+            if st.indicator is not None:
+                top.append(" (翻 ")
+                top.append_text(_tile_text(st.indicator, None))
+                top.append(")")
+        top.append(f"   庄家 {st.name(st.dealer)}")
+        top.append(f"   余牌 {st.wall_left if st.wall_left is not None else '-'}")
+        if self.session.watch:
+            paused = "  (暂停)" if not self.session.running.is_set() else ""
+            top.append(f"   每步 {self.session.speed:.1f} 秒{paused}")
+        self.query_one("#top", Static).update(top)
+        for k in range(4):
+            w = self.query_one(f"#seat{k}", Static)
+            if k >= rs.players:
+                w.update("")
+                continue
+            s = self._rel(k)
+            w.update(self._seat_text(s))
+            w.set_class(st.turn == s and st.result is None, "turn")
+        self.query_one("#center", Static).update(self._center_text())
+        calls = Text("报牌 ", style="bold")
+        calls.append("  ".join(st.calls) if st.calls else "—")
+        self.query_one("#calls", Static).update(calls)
+        self._draw_hand()
+
+    def _seat_text(self, s: int) -> Text:
+        st = self.session.state
+        sv = st.seats[s]
+        w = st.wildcard
+        out = Text()
+        out.append(st.name(s), style="bold")
+        if s == st.dealer:
+            out.append(" 庄", style="bold red")
+        out.append(f"   {sv.total:+d}\n")
+        if sv.melds:
+            out.append("副露 ")
+            out.append_text(_melds_text(sv.melds, w))
+            out.append("\n")
+        if s != st.viewer:
+            if sv.hand is not None:
+                out.append("手牌 ")
+                out.append_text(_tiles_text(sv.hand, w))
+                out.append("\n")
+            elif sv.hidden:
+                out.append(f"手牌 {sv.hidden} 张\n", style="grey50")
+        out.append("河  ")
+        last = st.last_discard
+        for i, t in enumerate(sv.river):
+            if i and i % 6 == 0:
+                out.append("\n    ")
+            elif i:
+                out.append(" ")
+            hot = last is not None and last[0] == s and i == len(sv.river) - 1
+            out.append_text(_tile_text(t, w, "reverse" if hot else ""))
+        return out
+
+    def _center_text(self) -> Text:
+        st = self.session.state
+        if st.result is not None:
+            return self._result_text()
+        out = Text()
+        room = self.query_one("#center", Static).content_size.height or 12  # the newest lines that fit
+        lines = [line for line in self.session.log if not line.startswith(("═", "─", "第 "))][-room:]
+        out.append("\n".join(lines))
+        return out
+
+    def _result_text(self) -> Text:
+        """The hand's end: each win with its reading, patterns, points and payments; the totals."""
+        st = self.session.state
+        w = st.wildcard
+        out = Text()
+        for e in st.leaves:
+            fine = f"  罚 {e['penalty']}" if e.get("penalty") else ""
+            out.append(f"{st.name(e['seat'])} 离开牌桌{fine}\n", style="bold")
+        if not st.wins:
+            out.append({"draw": "流局 (the wall is exhausted)", "abandon": f"本手作废 {st.reason}"}
+                       .get(st.result or "", st.result or ""), style="bold")
+            out.append("\n")
+        for win in st.wins:
+            out.append(f"{st.name(win.seat)} 胡 ", style="bold")
+            out.append_text(_tile_text(win.tile, w))
+            how = WIN_WORDS.get(win.win_by, win.win_by)
+            if win.from_seat is not None and win.win_by == "discard":
+                how = f"{st.name(win.from_seat)} 放炮"
+            elif win.from_seat is not None:
+                how = f"抢 {st.name(win.from_seat)} 的杠"
+            out.append(f"  {how}")
+            if win.call:
+                out.append(f"  「{win.call}」")
+            out.append("\n")
+            if win.groups:
+                out.append("读法 " + " ".join(win.groups) + "\n")
+            if win.wildcards:
+                out.append("王 作 " + "、".join(win.wildcards) + "\n")
+            out.append("番型 " + "  ".join(
+                f"{name} {pts}" + (f"×{times}" if times > 1 else "") for name, pts, times in win.scored)
+                + f"   共 {win.points} 分\n")
+            for item in win.payments:
+                out.append(self._payment_line(item))
+        for e in st.other_settlements:
+            for item in e.get("items", []):
+                out.append(self._payment_line(item))
+        n = st.players
+        out.append("本手 " + "  ".join(f"{st.name(s)} {st.net[s]:+d}" for s in range(n)) + "\n")
+        out.append(f"总计 ({st.hands_played} 手) " + "  ".join(
+            f"{st.name(s)} {st.seats[s].total:+d}" for s in range(n)) + "\n", style="bold")
+        if st.next_dealer is not None:
+            out.append(f"下一手庄家 {st.name(st.next_dealer)}\n")
+        return out
+
+    def _payment_line(self, item: dict[str, Any]) -> str:
+        st = self.session.state
+        payee = st.name(item["payee"]) if item.get("payee") is not None else "—"
+        why = reason_words(item.get("reason", ""))
+        return f"  {st.name(item['payer'])} → {payee} {item['amount']}  {why}\n"
+
+    def _draw_hand(self) -> None:
+        st = self.session.state
+        p = self.pending
+        w = st.wildcard
+        hand = Text()
+        ting = Text()
+        me = st.viewer
+        if p is not None:
+            tiles = p.tiles
+            for i, t in enumerate(tiles):
+                if p.drawn is not None and i == len(tiles) - 1:
+                    hand.append("   ")
+                elif i:
+                    hand.append(" ")
+                picked = not p.buttons_mode and i == self.pick
+                style = "reverse" if picked else ("" if t in p.discards else "dim")
+                hand.append_text(_tile_text(t, w, style))
+            sel = self._picked_tile()
+            if sel is not None and p.discards:
+                after = p.waits_after.get(sel, [])
+                ting.append(f"打 {tile_name(sel)} → ")
+                if after:
+                    ting.append_text(self._waits_text(after))
+                else:
+                    ting.append("—", style="grey50")  # not ready after this discard
+            elif self.session.waits:
+                ting.append_text(self._waits_text(self.session.waits))
+            if p.decision.kind in ("claim", "rob") and p.decision.tile is not None:
+                src = st.name(p.decision.from_seat) if p.decision.from_seat is not None else ""
+                ting.append(f"   {src} {'打' if p.decision.kind == 'claim' else '加杠'} ")
+                ting.append_text(_tile_text(p.decision.tile, w))
+            elif p.decision.prompt:
+                ting.append("   " + p.decision.prompt)
+        elif me is not None and st.seats[me].hand is not None:
+            hand.append_text(_tiles_text(st.seats[me].hand, w))
+            if self.session.waits and st.result is None:
+                ting.append_text(self._waits_text(self.session.waits))
+        self.query_one("#hand", Static).update(hand)
+        self.query_one("#ting", Static).update(ting)
+        self.shown_ting = ting.plain
+        self.query_one("#prompt", Static).update(self._prompt_text())
+
+    def _waits_text(self, waits: list[Tile]) -> Text:
+        st = self.session.state
+        out = Text("听 ", style="bold magenta")
+        for i, t in enumerate(waits):
+            if i:
+                out.append("  ")
+            out.append_text(_tile_text(t, st.wildcard))
+            out.append(f"({st.unseen(t)})")
+        return out
+
+    def _prompt_text(self) -> Text:
+        out = Text()
+        if self.message:
+            out.append(self.message + "   ", style="bold red")
+        if self.typed:
+            out.append(f"输入: {self.typed}▏   ", style="bold")
+        if self.finished:
+            out.append("牌局结束 — q / Enter 退出")
+        elif self.between_hands:
+            out.append("Enter 下一手   q 退出")
+        elif self.pending is not None:
+            if self.pending.discards:
+                out.append("←/→ 选牌  Enter 打出  或输入牌名 (5m 五万 中)  ")
+            else:
+                out.append("←/→ 选择  Enter 确定  ")
+            out.append("q 退出")
+        elif self.session.watch:
+            out.append("+ 快  - 慢  空格 暂停  q 退出")
+        else:
+            out.append("q 退出")
+        return out
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def show_decision(self, pending: Pending) -> None:
+        self.pending = pending
+        self.typed = ""
+        self.message = ""
+        if pending.discards:
+            tiles = pending.tiles
+            self.pick = len(tiles) - 1 if pending.drawn is not None else 0
+            while self.pick > 0 and tiles[self.pick] not in pending.discards:
+                self.pick -= 1
+        else:
+            # Claims: start on 胡 if offered, else on 过 (an idle Enter never takes a tile).
+            keys = [o.kind for _, o in pending.buttons]
+            self.pick = 0 if "win" in keys or "pass" not in keys else keys.index("pass")
+        self._build_buttons()
+        self.refresh_table()
+        self.decision_ready.set()
+
+    def _build_buttons(self) -> None:
+        box = self.query_one("#actions", Horizontal)
+        box.remove_children()
+        p = self.pending
+        if p is None:
+            return
+        w = self.session.state.wildcard
+        buttons = []
+        for i, (key, o) in enumerate(p.buttons):
+            b = Button(f"{key}  {option_label(o, w)}", compact=True, classes="option")
+            b.can_focus = False  # keys drive the table; a click works too
+            if p.buttons_mode and i == self.pick:
+                b.add_class("picked")
+            buttons.append(b)
+        self._shown_buttons = [(b, o) for b, (_, o) in zip(buttons, p.buttons, strict=True)]
+        box.mount_all(buttons)
+
+    def answer(self, option: Option) -> None:
+        """Send the choice to the game thread."""
+        if self.pending is None:
+            return
+        self.pending = None
+        self.decision_ready.clear()
+        self.typed = ""
+        self.message = ""
+        self.query_one("#actions", Horizontal).remove_children()
+        self.session.human.answers.put(option)
+        self._draw_hand()
+
+    def _picked_tile(self) -> Tile | None:
+        p = self.pending
+        if p is None or p.buttons_mode or not p.tiles:
+            return None
+        return p.tiles[min(self.pick, len(p.tiles) - 1)]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if self.pending is not None:
+            chosen = [o for b, o in self._shown_buttons if b is event.button]
+            if chosen:
+                self.answer(chosen[0])
+
+    def on_key(self, event: Key) -> None:
+        key, ch = event.key, event.character
+        event.stop()
+        if key == "q" and not self.typed:
+            self.action_quit_game()
+            return
+        if self.finished:
+            if key in ("enter", "escape"):
+                self.exit(self.session.totals)
+            return
+        if self.between_hands:
+            if key == "enter":
+                self.between_hands = False
+                self.idle.clear()
+                self.session.go_on.put(True)
+                self.refresh_table()
+            return
+        p = self.pending
+        if p is None:
+            if self.session.watch and key in ("plus", "equals_sign", "+", "="):
+                self.session.speed = round(max(0.0, self.session.speed - 0.2), 1)
+            elif self.session.watch and key in ("minus", "-"):
+                self.session.speed = round(min(5.0, self.session.speed + 0.2), 1)
+            elif self.session.watch and key == "space":
+                if self.session.running.is_set():
+                    self.session.running.clear()
+                else:
+                    self.session.running.set()
+            self.refresh_table()
+            return
+        if key in ("left", "right"):
+            self._move(-1 if key == "left" else 1)
+        elif key == "enter":
+            self._enter()
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+        elif key == "escape":
+            self.typed = ""
+            self.message = ""
+        elif ch and ch.isprintable() and not ch.isspace():
+            hot = dict(p.buttons)
+            if not self.typed and ch in hot:
+                self.answer(hot[ch])
+                return
+            self.typed += ch
+            self._preview()
+        self._refresh_pick()
+
+    def _move(self, step: int) -> None:
+        p = self.pending
+        assert p is not None
+        if p.buttons_mode:
+            if p.buttons:
+                self.pick = (self.pick + step) % len(p.buttons)
+            return
+        tiles = p.tiles
+        i = self.pick
+        for _ in range(len(tiles)):
+            i = (i + step) % len(tiles)
+            if tiles[i] in p.discards:
+                self.pick = i
+                return
+
+    def _preview(self) -> None:
+        """A typed tile is picked at once (Enter then discards it)."""
+        p = self.pending
+        assert p is not None
+        try:
+            t = parse_tile(self.typed)
+        except TileParseError:
+            return
+        if t in p.discards:
+            tiles = p.tiles
+            self.pick = max(i for i, x in enumerate(tiles) if x == t)
+
+    def _enter(self) -> None:
+        p = self.pending
+        assert p is not None
+        if self.typed:
+            try:
+                choice = match_input(self.typed, p.decision.options, numbers=False)
+            except ValueError as e:
+                self.message = str(e)
+                self.typed = ""
+                return
+            self.answer(choice)
+            return
+        if p.buttons_mode:
+            if p.buttons:
+                self.answer(p.buttons[self.pick][1])
+            return
+        t = self._picked_tile()
+        if t is not None and t in p.discards:
+            self.answer(p.discards[t])
+
+    def _refresh_pick(self) -> None:
+        if self.pending is not None:
+            for i, (b, _) in enumerate(self._shown_buttons):
+                b.set_class(self.pending.buttons_mode and i == self.pick, "picked")
+        self._draw_hand()
+
+    # -- hands and the session ---------------------------------------------------------------
+
+    def hand_over(self, last: bool) -> bool:
+        """A hand has ended (called from the game thread): show it; go on unless quitting."""
+        self.refresh_table()
+        if self.session.quit.is_set():
+            return False
+        if not last:
+            if self.session.watch:
+                self.set_timer(max(1.0, 5 * self.session.speed) if self.session.speed else 0.01,
+                               lambda: self.session.go_on.put(True))
+            else:
+                self.between_hands = True
+        self.idle.set()
+        self.refresh_table()
+        return True
+
+    def session_over(self) -> None:
+        self.finished = True
+        self.between_hands = False
+        self.idle.set()
+        if self.session.quit.is_set() or self.session.human.stopped:
+            self.exit(self.session.totals)
+            return
+        self.refresh_table()
+
+    def on_unmount(self) -> None:
+        self.action_quit_game()  # never leave the game thread waiting for an answer
+
+    def action_quit_game(self) -> None:
+        """q: a spectator stops watching; a player leaves the table (the ruleset's ``leave`` rule
+        applies at their next decision — now, if one is on screen) and no further hand starts."""
+        s = self.session
+        s.quit.set()
+        s.speed = 0.0
+        s.running.set()
+        s.go_on.put(False)
+        s.human.stopped = True
+        if self.pending is not None:
+            self.pending = None
+            s.human.answers.put(None)
+        if self.finished:
+            self.exit(s.totals)
+
+
+def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False, speak: bool = False,
+               speed: float | None = None, options: dict[str, Any] | None = None,
+               preset: str | None = None) -> list[int]:
+    """Run the full-screen table; return the totals (printed when the screen closes)."""
+    import click
+
+    app = TableApp(ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
+                   speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset)
+    app.run()
+    s = app.session
+    names = [s.state.name(i) for i in range(s.rs.players)]
+    for e in s.state.leaves:
+        fine = f", 罚 {e['penalty']}" if e.get("penalty") else ""
+        click.echo(f"{names[e['seat']]} 离开牌桌 (left the table{fine})")
+    click.echo(f"{s.rs.name} ({s.rs.id}) — seed {seed}: {s.played} 手   总计  "
+               + "   ".join(f"{n} {v:+d}" for n, v in zip(names, s.totals, strict=True)))
+    return s.totals
+
+
+__all__ = ["Pending", "Session", "TableApp", "TableSeat", "assign_keys", "play_table"]
