@@ -1,0 +1,5 @@
+"""``python -m mjframework.cli``: the same as ``mj``."""
+
+from . import main
+
+main()
