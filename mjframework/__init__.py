@@ -28,24 +28,27 @@ __version__ = "0.2.0"
 # name → the module (relative to this package) that defines it, or (module, name there).
 _WHERE: dict[str, str | tuple[str, str]] = {
     # errors
-    "HandError": "errors", "MJError": "errors", "RulesetError": "errors",
-    "PluginError": "plugins", "SimulationError": "simulate", "TileParseError": "tiles",
+    "HandError": "core.errors", "MJError": "core.errors", "RulesetError": "core.errors",
+    "PluginError": "hooks.registry", "SimulationError": "run.simulate", "TileParseError": "core.tiles",
     # rulesets
-    "Ruleset": "model", "available_rulesets": "ruleset", "load_ruleset": "ruleset",
+    "Ruleset": "rules.model", "available_rulesets": "rules.loader", "load_ruleset": "rules.loader",
     # tiles and hands
-    "Tile": "tiles", "format_tiles": "tiles", "parse_tile": "tiles", "parse_tiles": "tiles",
-    "tile_code": "tiles", "tile_name": "tiles",
-    "Hand": "hand", "Meld": "hand", "WinContext": "hand", "make_hand": "hand", "parse_meld": "hand",
+    "Tile": "core.tiles", "format_tiles": "core.tiles", "parse_tile": "core.tiles",
+    "parse_tiles": "core.tiles", "tile_code": "core.tiles", "tile_name": "core.tiles",
+    "Hand": "core.hand", "Meld": "core.hand", "WinContext": "core.hand", "make_hand": "core.hand",
+    "parse_meld": "core.hand",
     # scoring and settling
-    "Evaluator": "scoring", "Result": "scoring", "Score": "scoring",
-    "Payment": "settlement", "Settlement": "settlement", "SettlementContext": "settlement",
+    "Evaluator": "evaluate.scoring", "Result": "evaluate.scoring", "Score": "evaluate.scoring",
+    "Payment": "settle.settlement", "Settlement": "settle.settlement",
+    "SettlementContext": "settle.settlement",
     # playing a hand, stepping it, simulating many
-    "Game": "game", "HandResult": "game",
-    "Decision": "players", "Option": "players", "Player": "players", "TableView": "players",
-    "GreedyBot": "bots", "RandomBot": "bots",
-    "Table": "stepper", "play_hand": "stepper", "run_policy": "stepper",
+    "Game": "play.game", "HandResult": "play.game",
+    "Decision": "play.players", "Option": "play.players", "Player": "play.players",
+    "TableView": "play.players",
+    "GreedyBot": "play.bots", "RandomBot": "play.bots",
+    "Table": "play.stepper", "play_hand": "play.stepper", "run_policy": "play.stepper",
     # (``simulate`` itself is the submodule's name: the function is exported as run_simulation)
-    "SimResult": "simulate", "run_simulation": ("simulate", "simulate"),
+    "SimResult": "run.simulate", "run_simulation": ("run.simulate", "simulate"),
 }
 
 # Spelled out (not sorted(_WHERE)) so that linters and type checkers read it; a test checks both agree.

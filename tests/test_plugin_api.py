@@ -95,6 +95,15 @@ def test_import_mjframework_is_light() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_faces_use_no_deprecated_path() -> None:
+    """Every exported name of both faces resolves without a DeprecationWarning (no old flat path)."""
+    code = ("import mjframework, mjframework.plugin as p; "
+            "[getattr(mjframework, n) for n in mjframework.__all__]; [getattr(p, n) for n in p.__all__]")
+    r = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no_such_thing"):
         mjframework.no_such_thing  # type: ignore[attr-defined]  # noqa: B018

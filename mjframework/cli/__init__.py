@@ -60,6 +60,12 @@ LAZY_COMMANDS: dict[str, str] = {
 }
 
 
+class _WrongValue(click.BadParameter):
+    """A value the command line could parse but that is wrong: a user error (exit 1)."""
+
+    exit_code = 1
+
+
 class _Group(click.Group):
     """Loads the :data:`LAZY_COMMANDS` on demand; turns any :class:`MJError` into a message and exit 1."""
 
@@ -83,7 +89,7 @@ class _Group(click.Group):
             # A value the command line could parse but that is wrong (`--seat 9`) is a user
             # error (1), like `--hands lots`; 2 stays for usage: unknown option, missing argument.
             if not isinstance(e, click.MissingParameter):
-                e.exit_code = 1
+                raise _WrongValue(e.message, e.ctx, e.param, e.param_hint) from None
             raise
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)

@@ -6,6 +6,7 @@ command group in :mod:`mjframework.cli`, which loads them lazily.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,11 @@ def stdin_to_file(ctx: click.Context | None = None) -> Path:
 
     folder = Path(tempfile.mkdtemp(prefix="mj-stdin-"))
     path = folder / "stdin.yaml"
-    path.write_text(click.get_text_stream("stdin").read(), encoding="utf-8")
+    # Bytes decoded as UTF-8 whatever the locale (a ruleset is UTF-8); click's test runner
+    # and a real stdin both have a binary buffer under the text stream.
+    stream = getattr(sys.stdin, "buffer", None)
+    text = stream.read().decode("utf-8") if stream is not None else sys.stdin.read()
+    path.write_text(text, encoding="utf-8")
     _STDIN_FILES[str(path)] = "<stdin>"
     ctx = ctx or click.get_current_context(silent=True)
     if ctx is not None:
