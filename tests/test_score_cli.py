@@ -6,6 +6,7 @@ never a traceback; a hand that doesn't win is an answer, not an error (exit 0).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import textwrap
 from pathlib import Path
@@ -466,7 +467,9 @@ def test_conformance_ruleset_by_relative_path(tmp_path: Path) -> None:
     out = ok(r)
     assert _last_line(out) == "3 passed, 0 failed"
     # the path is relative to the conformance file, not to the working directory
-    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
+    workdir = tmp_path / "elsewhere"
+    workdir.mkdir()
+    with contextlib.chdir(workdir):
         r = CliRunner().invoke(main, ["conformance", str(cases / "derived.yaml")])
         assert r.exit_code == 0, r.output
     # and the derived ruleset scores with `mj score` given its path
