@@ -34,7 +34,7 @@ TARGET = 1000.0  # hands per CPU second (issue 13)
 
 def sim_rate(rid: str, hands: int, seed: int) -> float:
     """Hands per CPU second of ``mj simulate`` (statistics sink, no log)."""
-    simulate._load(rid)
+    simulate.load_cached(rid)
     warm = simulate.SimSpec(rid, 16, seed + 10_000, ("greedy",) * 4, hand_timeout=0)
     simulate.run_chunk(warm, range(warm.games), None)
     spec = simulate.SimSpec(rid, hands, seed, ("greedy",) * 4, hand_timeout=0)
@@ -45,7 +45,7 @@ def sim_rate(rid: str, hands: int, seed: int) -> float:
 
 def silent_rate(rid: str, hands: int, seed: int) -> float:
     """Hands per CPU second of ``Game(...).play()`` with no event sink."""
-    rs, ev = simulate._load(rid)
+    rs, ev = simulate.load_cached(rid)
 
     def play(seeds: range) -> None:
         for s in seeds:
