@@ -19,6 +19,9 @@ ENTRY_POINT_GROUP = "mjframework.plugins"
 # Plugin managers whose hook calls are traced (trace_hooks): call_hook never skips them.
 _traced: weakref.WeakSet[pluggy.PluginManager] = weakref.WeakSet()
 
+# call_hook's plan for one hook (see _plan).
+_Plan = tuple[bool | None, tuple[Any, ...] | None, frozenset[str]]
+
 # Plugins registered in-process (tests, embedding applications), by name.
 _registered: dict[str, type] = {}
 
@@ -120,32 +123,54 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     named: see :func:`_attribute_failures`.
     """
     caller = getattr(pm.hook, hook)
-    spec = caller.spec
-    if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
+    impls = caller.get_hookimpls()
+    plans = _plans.get(pm)
+    if plans is None:
+        plans = _plans[pm] = {}
+    got = plans.get(hook)
+    if got is None or got[0] != impls:  # first call, or plugins (un)registered since
+        got = plans[hook] = (impls, _plan(caller, impls))
+    spec_first, direct, argset = got[1]
+    if spec_first is not None and spec_first != firstresult:
         raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
                         "unlike its hook spec")
-    impls = caller.get_hookimpls()
-    if pm in _traced or spec is None or spec.opts.get("historic"):
+    if pm in _traced or direct is None:  # traced, no spec, historic or wrappers
         return caller(**kwargs)
-    if not impls:
+    if not direct:
         # No implementation: pluggy would return exactly this, after building its call
-        # machinery (the engine calls some hooks on every event). Traced managers still
-        # see the call.
+        # machinery (the engine calls some hooks on every event).
         return None if firstresult else []
-    if any(i.wrapper or i.hookwrapper for i in impls) or any(a not in kwargs for a in spec.argnames):
-        return caller(**kwargs)  # wrappers, or pluggy's own warning about a missing argument
+    if not argset <= kwargs.keys():
+        return caller(**kwargs)  # pluggy's own warning about a missing argument
     # Plain implementations with every argument given (pluggy checked at registration that
     # each takes only arguments of the spec): call them as pluggy's ``_multicall`` does —
     # last registered first, ``None`` answers dropped, a firstresult hook stopping at the
     # first answer — without its wrapper machinery (the engine calls hooks on every turn).
     results = []
-    for impl in reversed(impls):
+    for impl in direct:  # (``impl.function`` read here: _attribute_failures wraps it in place)
         res = impl.function(*[kwargs[a] for a in impl.argnames])
         if res is not None:
             if firstresult:
                 return res
             results.append(res)
     return None if firstresult else results
+
+
+# Per plugin manager and hook: the implementations a plan was made for, and the plan.
+_plans: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, tuple[list[Any], _Plan]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _plan(caller: Any, impls: list[Any]) -> _Plan:
+    """How :func:`call_hook` calls ``caller``'s ``impls``: the spec's firstresult (None:
+    no spec), the implementations to call in order (None: through pluggy), and
+    the arguments every call must give. Worked out once per set of implementations."""
+    spec = caller.spec
+    if spec is None:
+        return None, None, frozenset()
+    through_pluggy = bool(spec.opts.get("historic")) or any(i.wrapper or i.hookwrapper for i in impls)
+    direct = None if through_pluggy else tuple(reversed(impls))
+    return bool(spec.opts.get("firstresult")), direct, frozenset(spec.argnames)
 
 
 def hook_is_live(pm: pluggy.PluginManager | None, hook: str) -> bool:
