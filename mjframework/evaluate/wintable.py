@@ -604,24 +604,20 @@ def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]
     if _INFO is None:
         ensure_tables()
     bb = bytes(b)
-    values = []
-    removed = []
-    for a, z, seq in _BLOCKS:
-        key = bb[a:z]
-        v = (_SUIT if seq else _HONOR).get(key)
-        values.append(v if v is not None else _encode(*_block_mp(tuple(key), seq)))
-        removed.append(_removal_values(key, seq))
-    total = sum(values)
-    # Per block: the sum of the other blocks' entries (block i starts at kind 9 * i).
+    # Per block: (its entry, then per rank its entry with one tile of that rank removed).
+    s0, s1, s2, h = (_removal_values(bb[0:9], True), _removal_values(bb[9:18], True),
+                     _removal_values(bb[18:27], True), _removal_values(bb[27:], False))
+    rows = (s0, s1, s2, h)
+    total = s0[0] + s1[0] + s2[0] + h[0]
     # (_need_from_value and _cap inlined: this loop runs for every discard a bot weighs.)
-    rest = [total - v for v in values]
     out = []
     for t in candidates:
         i = 3 if t >= 27 else t // 9
-        v2 = removed[i][t - 9 * i]
+        row = rows[i]
+        v2 = row[t - 9 * i + 1]
         if v2 < 0:
             raise ValueError(f"kind {t} is not in the hand")
-        x = rest[i] + v2
+        x = total - row[0] + v2
         n = (x >> 3) + (2 if (x & 7) == 4 else -1)
         out.append(n if n <= MAX_NEED else INF)
     return out
@@ -629,13 +625,15 @@ def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]
 
 @lru_cache(maxsize=1 << 14)  # at most a few MB
 def _removal_values(block: bytes, seq: bool) -> tuple[int, ...]:
-    """Per rank of a block: its table entry with one tile of that rank removed (-1: none held).
+    """A block's table entry, then per rank its entry with one tile of that rank removed
+    (-1: none held).
 
     Memoised: a bot's hand changes one tile a turn, so most blocks repeat.
     """
     table = _SUIT if seq else _HONOR
+    own = table.get(block)
+    out = [own if own is not None else _encode(*_block_mp(tuple(block), seq))]
     b = bytearray(block)
-    out = []
     for k in range(len(b)):
         if not b[k]:
             out.append(-1)
