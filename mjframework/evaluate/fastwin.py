@@ -578,7 +578,7 @@ class WinScreen:
         pairs: set[Tile] | None = set()
         if self.pairs and not e:
             for c2 in splits:
-                odd = {t for t in range(NUM_KINDS) if c2[t] & 1}
+                odd = {t for t, x in enumerate(c2) if x & 1}
                 if len(odd) + 1 <= w:  # any kind may do
                     pairs = None
                     break

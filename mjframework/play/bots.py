@@ -118,13 +118,14 @@ class GreedyBot:
         natural = []
         kongs = []
         for o in opts:
-            if o.kind == "discard":
+            kind = o.kind
+            if kind == "discard":
                 if o.value is None:
                     discards.append(o)
                     t = o.tile
-                    if t != wildcard and t not in wilds and t is not None:
+                    if t is not None and t != wildcard and t not in wilds:
                         natural.append(t)
-            elif o.kind == "kong":
+            elif kind == "kong":
                 kongs.append(o)
         need, tile = self._best_discard(c, w, natural)
         for o in kongs:

@@ -585,7 +585,8 @@ class Game:
                     v = self._void_of(seat)
                     if v is not None:  # the void suit's tiles first (t // 9 is never a suit for an honor)
                         tiles = [t for t in tiles if t // 9 == v] or tiles
-                options.extend([_discard_option(t) for t in tiles])
+                get = _DISCARDS.get
+                options.extend([get(t) or _discard_option(t) for t in tiles])
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))
