@@ -452,7 +452,7 @@ def reset_tables() -> None:
         _SUIT, _HONOR, _INFO = {}, {}, None
         _block_mp.cache_clear()
         _removal_values.cache_clear()
-        _addition_values.cache_clear()
+        _addition_info.cache_clear()
 
 
 # ---------------------------------------------------------------------------
@@ -673,39 +673,44 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
         return []
     if _INFO is None:
         ensure_tables()
-    values = []
-    for a, z, seq in _BLOCKS:
-        v = (_SUIT if seq else _HONOR).get(bytes(b[a:z]))
-        values.append(v if v is not None else _encode(*_block_mp(tuple(b[a:z]), seq)))
-    if sum(v >> 3 for v in values) - 2 > w:
+    bb = bytes(b)
+    # Per block: (its entry, its entries with one more tile grouped by value).
+    infos = (_addition_info(bb[0:9], True), _addition_info(bb[9:18], True),
+             _addition_info(bb[18:27], True), _addition_info(bb[27:], False))
+    o0, o1, o2, o3 = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
+    if (o0 >> 3) + (o1 >> 3) + (o2 >> 3) + (o3 >> 3) - 2 > w:
         return []
-    wins = _win_set(w)
-    total = sum(values)
+    wins = _WIN_BY_W[w] if w < _W_RANGE else _win_set(w)
+    total = o0 + o1 + o2 + o3
     waits: list[int] = []
-    for (a, z, seq), v in zip(_BLOCKS, values, strict=True):
-        rest = total - v
-        for k, v2 in enumerate(_addition_values(bytes(b[a:z]), seq)):
+    for (own, groups), (a, _z, _seq) in zip(infos, _BLOCKS, strict=True):
+        rest = total - own
+        for v2, ranks in groups:
             if rest + v2 in wins:
-                waits.append(a + k)
+                waits.extend([a + k for k in ranks])
+    waits.sort()
     return waits
 
 
 @lru_cache(maxsize=1 << 15)  # a few MB at most
-def _addition_values(block: bytes, seq: bool) -> tuple[int, ...]:
-    """Per rank of a block: its table entry with one more tile of that rank.
+def _addition_info(block: bytes, seq: bool) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """A block's table entry, and its entries with one more tile of a rank, grouped:
+    ``(entry, ranks)`` per distinct entry (few: most ranks share one).
 
     Memoised like :func:`_removal_values`: the blocks of real hands repeat a lot,
-    so :func:`standard_waits` mostly costs four memo hits and one pass over the kinds.
+    so :func:`standard_waits` mostly costs four memo hits and a few set lookups.
     """
     table = _SUIT if seq else _HONOR
+    own = table.get(block)
+    groups: dict[int, list[int]] = {}
     b = bytearray(block)
-    out = []
     for k in range(len(b)):
         b[k] += 1
         v = table.get(bytes(b))
-        out.append(v if v is not None else _encode(*_block_mp(tuple(b), seq)))
+        groups.setdefault(v if v is not None else _encode(*_block_mp(tuple(b), seq)), []).append(k)
         b[k] -= 1
-    return tuple(out)
+    return (own if own is not None else _encode(*_block_mp(tuple(block), seq)),
+            tuple((v, tuple(ks)) for v, ks in groups.items()))
 
 
 def _waits_generic(c: tuple[int, ...], w: int) -> list[int]:
