@@ -674,17 +674,19 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
     if _INFO is None:
         ensure_tables()
     bb = bytes(b)
-    # Per block: (its entry, its entries with one more tile grouped by value).
-    infos = (_addition_info(bb[0:9], True), _addition_info(bb[9:18], True),
-             _addition_info(bb[18:27], True), _addition_info(bb[27:], False))
-    o0, o1, o2, o3 = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
-    if (o0 >> 3) + (o1 >> 3) + (o2 >> 3) + (o3 >> 3) - 2 > w:
-        return []
+    keys = (bb[0:9], bb[9:18], bb[18:27], bb[27:])
+    values = []
+    for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True):
+        v = (_SUIT if seq else _HONOR).get(key)
+        values.append(v if v is not None else _encode(*_block_mp(tuple(key), seq)))
+    if sum(v >> 3 for v in values) - 2 > w:
+        return []  # (most hands: decided before any one-added entry is looked at)
     wins = _WIN_BY_W[w] if w < _W_RANGE else _win_set(w)
-    total = o0 + o1 + o2 + o3
+    total = sum(values)
+    infos = [_addition_info(key, seq) for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True)]
     waits: list[int] = []
     for (own, groups), (a, _z, _seq) in zip(infos, _BLOCKS, strict=True):
-        rest = total - own
+        rest = total - own  # (own: the block's entry, as in values)
         for v2, ranks in groups:
             if rest + v2 in wins:
                 waits.extend([a + k for k in ranks])

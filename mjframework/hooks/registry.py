@@ -124,6 +124,17 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     """
     caller = getattr(pm.hook, hook)
     impls = caller.get_hookimpls()
+    if not impls:
+        spec = caller.spec
+        if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
+            raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
+                            "unlike its hook spec")
+        if pm in _traced or spec is None or spec.opts.get("historic"):
+            return caller(**kwargs)
+        # No implementation: pluggy would return exactly this, after building its call
+        # machinery (the engine calls some hooks on every event). Traced managers still
+        # see the call.
+        return None if firstresult else []
     plans = _plans.get(pm)
     if plans is None:
         plans = _plans[pm] = {}
@@ -134,14 +145,9 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     if spec_first is not None and spec_first != firstresult:
         raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
                         "unlike its hook spec")
-    if pm in _traced or direct is None:  # traced, no spec, historic or wrappers
+    if pm in _traced or direct is None or not argset <= kwargs.keys():
+        # Traced, no spec, historic, wrappers, or pluggy's own warning about a missing argument.
         return caller(**kwargs)
-    if not direct:
-        # No implementation: pluggy would return exactly this, after building its call
-        # machinery (the engine calls some hooks on every event).
-        return None if firstresult else []
-    if not argset <= kwargs.keys():
-        return caller(**kwargs)  # pluggy's own warning about a missing argument
     # Plain implementations with every argument given (pluggy checked at registration that
     # each takes only arguments of the spec): call them as pluggy's ``_multicall`` does —
     # last registered first, ``None`` answers dropped, a firstresult hook stopping at the

@@ -107,7 +107,7 @@ class GreedyBot:
             tile = tied[0]
         else:  # the most isolated, then the lowest: min of (-isolation, tile)
             get = c.__getitem__
-            tile = min(tied, key=lambda t: (3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t))
+            tile = min([(3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t) for t in tied])[1]
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
