@@ -140,7 +140,8 @@ class Game:
         self._offered: tuple[int, Tile] | None = None  # (discarder, tile) a plugin's claim takes
         # Per seat: (its held tiles, melds, wildcard) and the kinds that could complete them
         # (None: any kind may), from WinScreen.wait_sets — see _may_win_on.
-        self._win_cands: list[tuple[tuple, set[Tile] | None] | None] = [None] * ruleset.players
+        self._win_cands: list[tuple[list[Tile], list[Meld], Tile | None, set[Tile] | None] | None] = (
+            [None] * ruleset.players)
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
         self.pm = self.ev.pm
         self.flow = ruleset.flow
@@ -861,12 +862,13 @@ class Game:
         seat; each discard is then a set lookup instead of a table verdict.
         """
         s = self.seats[seat]
-        key = (tuple(s.hand), tuple(s.melds), self.wildcard)
         got = self._win_cands[seat]
-        if got is None or got[0] != key:
-            got = (key, self.ev.screen.wait_sets(key[0], key[1], self.wildcard, sure_too=False)[1])
+        # (held tiles, melds — copies, compared as lists: no key built per discard —, wildcard, kinds)
+        if got is None or got[0] != s.hand or got[1] != s.melds or got[2] != self.wildcard:
+            cands = self.ev.screen.wait_sets(tuple(s.hand), tuple(s.melds), self.wildcard, sure_too=False)[1]
+            got = (list(s.hand), list(s.melds), self.wildcard, cands)
             self._win_cands[seat] = got
-        cand = got[1]
+        cand = got[3]
         if cand is None:
             return self.ev.screen.possible(s.hand, s.melds, tile, self.wildcard)
         return tile in cand
@@ -877,10 +879,10 @@ class Game:
         still that hand; else :meth:`WinScreen.possible`."""
         s = self.seats[seat]
         got = self._win_cands[seat]
-        if got is not None and got[1] is not None and s.hand and s.hand[-1] == tile:
-            key = got[0]
-            if key[2] == self.wildcard and tuple(s.hand[:-1]) == key[0] and tuple(s.melds) == key[1]:
-                return tile in got[1]
+        if (got is not None and got[3] is not None and s.hand and s.hand[-1] == tile
+                and len(s.hand) == len(got[0]) + 1 and got[2] == self.wildcard
+                and s.hand[:-1] == got[0] and s.melds == got[1]):
+            return tile in got[3]
         return self.ev.screen.possible(held, s.melds, tile, self.wildcard)
 
     def _handle_option(self, seat: int, choice: Option) -> OptionOutcome | None:
