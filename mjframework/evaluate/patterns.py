@@ -23,6 +23,23 @@ from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
 from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, Shape, TileFilter
 from .readings import Reading
 
+# Tile filters compiled to the set of tile kinds they accept: a filter is judged
+# on 34 kinds once (per seat/prevalent wind pair when it names a wind), and a
+# hand's tiles are then looked up, not re-matched criterion by criterion.
+_ALLOWED: dict[int, tuple[TileFilter, dict[tuple[Tile | None, Tile | None], frozenset[Tile]]]] = {}
+
+
+def allowed_kinds(f: TileFilter, winds: dict[str, Tile] | None) -> frozenset[Tile]:
+    """The tile kinds ``f`` matches under ``winds`` (cached per filter and wind pair)."""
+    entry = _ALLOWED.get(id(f))
+    if entry is None or entry[0] is not f:
+        entry = _ALLOWED[id(f)] = (f, {})  # the filter is kept alive so its id stays its own
+    key = (winds.get("seat"), winds.get("prevalent")) if winds else (None, None)
+    kinds = entry[1].get(key)
+    if kinds is None:
+        kinds = entry[1][key] = frozenset(t for t in range(NUM_KINDS) if f.match(t, winds))
+    return kinds
+
 
 @dataclass(frozen=True)
 class HandFacts:
@@ -54,11 +71,20 @@ class Measures:
         self.wildcard = wildcard
         self._cache: dict[str, int] = {}
         self._group_cache: dict[int, int] = {}
+        self._sets_cache: dict[str, list[tuple[int, int, int]]] = {}
         self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
         counts = [0] * NUM_KINDS
         for t in self.tiles:
             counts[t] += 1
         self.counts = counts
+        self._kinds: frozenset[Tile] | None = None
+
+    def kinds(self) -> frozenset[Tile]:
+        """The tile kinds among the tiles as read."""
+        k = self._kinds
+        if k is None:
+            k = self._kinds = frozenset(self.tiles)
+        return k
 
     def get(self, name: str) -> int:
         v = self._cache.get(name)
@@ -183,8 +209,14 @@ class Measures:
     def group_indices(self, f: GroupFilter) -> frozenset[int]:
         """Indices of the groups ``f`` matches."""
         won = self.won_triplet()
-        return frozenset(i for i, g in enumerate(self._groups())
-                         if f.match(g.kind, g.tiles, g.meld, self.facts.winds, i == won))
+        if f.holding is None:
+            return frozenset(i for i, g in enumerate(self._groups())
+                             if f.match(g.kind, g.tiles, g.meld, None, i == won))
+        # The holding filter as a kind set; the rest of the filter without it.
+        allowed = allowed_kinds(f.holding, self.facts.winds)
+        bare = _bare(f)
+        return frozenset(i for i, g in enumerate(self._groups()) if not allowed.isdisjoint(g.tiles)
+                         and bare.match(g.kind, g.tiles, g.meld, None, i == won))
 
     def count_groups(self, f: GroupFilter) -> int:
         """Groups of the reading that ``f`` matches (cached per filter)."""
@@ -198,6 +230,12 @@ class Measures:
     def suited_sets(self, kind: str) -> list[tuple[int, int, int]]:
         """(suit, lowest rank 1-9, group index) of the reading's suited sets of ``kind``
         (``seq`` or ``triplet``, which includes kongs), sorted by rank, then suit."""
+        v = self._sets_cache.get(kind)
+        if v is None:
+            v = self._sets_cache[kind] = self._suited_sets(kind)
+        return v
+
+    def _suited_sets(self, kind: str) -> list[tuple[int, int, int]]:
         kinds = ("seq",) if kind == "seq" else ("triplet", "kong")
         return sorted(((min(g.tiles) // 9, min(g.tiles) % 9 + 1, i) for i, g in enumerate(self._groups())
                        if g.kind in kinds and not is_honor(g.tiles[0])), key=lambda x: (x[1], x[0], x[2]))
@@ -280,8 +318,15 @@ def _same_shape(a: Shape, b: Shape) -> bool:
         b.kind, b.melds, b.pair, b.pairs, b.min_gap, b.distinct_honors, b.orphans, b.tracks)
 
 
-def _filter_all(f: TileFilter, tiles: list[Tile], winds: dict[str, Tile] | None = None) -> bool:
-    return all(f.match(t, winds) for t in tiles)
+_BARE: dict[int, tuple[GroupFilter, GroupFilter]] = {}
+
+
+def _bare(f: GroupFilter) -> GroupFilter:
+    """``f`` without its ``holding`` filter (judged separately as a kind set)."""
+    entry = _BARE.get(id(f))
+    if entry is None or entry[0] is not f:
+        entry = _BARE[id(f)] = (f, GroupFilter(kinds=f.kinds, exposed=f.exposed, laid_down=f.laid_down))
+    return entry[1]
 
 
 def requirements_hold(p: Pattern, m: Measures) -> bool:
@@ -289,25 +334,27 @@ def requirements_hold(p: Pattern, m: Measures) -> bool:
         if not count.ok(m.get(name)):
             return False
     winds = m.facts.winds
-    if p.all_tiles is not None and not _filter_all(p.all_tiles, m.tiles, winds):
+    if p.all_tiles is not None and not m.kinds() <= allowed_kinds(p.all_tiles, winds):
         return False
-    if p.no_tiles is not None and any(p.no_tiles.match(t, winds) for t in m.tiles):
+    if p.no_tiles is not None and not m.kinds().isdisjoint(allowed_kinds(p.no_tiles, winds)):
         return False
     if p.pair is not None and m.has_one_pair():
         # Judged where the shape has a pair; seven pairs has no single pair to judge.
         t = m.pair_tile()
-        if t is None or not p.pair.match(t, winds):
+        if t is None or t not in allowed_kinds(p.pair, winds):
             return False
     if not p.reads_groups:
         return True
     if p.every_group is not None or p.any_group is not None:
         groups = m._groups()
-        if p.every_group is not None and not all(any(p.every_group.match(t, winds) for t in g.tiles)
-                                                 for g in groups):
-            return False
-        if p.any_group is not None and not any(any(p.any_group.match(t, winds) for t in g.tiles)
-                                               for g in groups):
-            return False
+        if p.every_group is not None:
+            every = allowed_kinds(p.every_group, winds)
+            if any(every.isdisjoint(g.tiles) for g in groups):
+                return False
+        if p.any_group is not None:
+            some = allowed_kinds(p.any_group, winds)
+            if all(some.isdisjoint(g.tiles) for g in groups):
+                return False
     if p.held_ranks is not None and not m.held_ranks_are(p.held_ranks):
         return False
     if p.sets is not None and not any(True for _ in matching_combinations(p, m.suited_sets(p.sets.kind))):
