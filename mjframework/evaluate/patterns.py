@@ -330,39 +330,96 @@ def _bare(f: GroupFilter) -> GroupFilter:
 
 
 def requirements_hold(p: Pattern, m: Measures) -> bool:
-    for name, count in p.counts:
-        if not count.ok(m.get(name)):
-            return False
-    winds = m.facts.winds
-    if p.all_tiles is not None and not m.kinds() <= allowed_kinds(p.all_tiles, winds):
-        return False
-    if p.no_tiles is not None and not m.kinds().isdisjoint(allowed_kinds(p.no_tiles, winds)):
-        return False
-    if p.pair is not None and m.has_one_pair():
-        # Judged where the shape has a pair; seven pairs has no single pair to judge.
-        t = m.pair_tile()
-        if t is None or t not in allowed_kinds(p.pair, winds):
-            return False
-    if not p.reads_groups:
-        return True
-    if p.every_group is not None or p.any_group is not None:
-        groups = m._groups()
+    """Does the reading meet every ``require`` of ``p``? (Its compiled checks, see :func:`compiled`.)"""
+    check = compiled(p)
+    return check is None or check(m)
+
+
+Check = Callable[[Measures], bool]
+# Measures that cost far more than the others (a search over the tiles that complete the hand):
+# judged last, only when every other requirement of the pattern holds.
+COSTLY = frozenset({"waiting_tiles"})
+_COMPILED: dict[int, tuple[Pattern, Check | None]] = {}
+
+
+def compiled(p: Pattern) -> Check | None:
+    """``p``'s requirements as one function of a reading's measures, built once per pattern:
+    only the checks the pattern declares, each a small closure over its bounds (tile filters
+    as kind sets), cheapest first. None when the pattern requires nothing of a reading."""
+    entry = _COMPILED.get(id(p))
+    if entry is None or entry[0] is not p:
+        entry = _COMPILED[id(p)] = (p, _compile(p))  # the pattern is kept alive so its id stays its own
+    return entry[1]
+
+
+def _count_check(name: str, lo: int | None, hi: int | None) -> Check:
+    def check(m: Measures) -> bool:
+        v = m._cache.get(name)
+        if v is None:
+            v = m.get(name)
+        return (lo is None or v >= lo) and (hi is None or v <= hi)
+    return check
+
+
+def _compile(p: Pattern) -> Check | None:
+    checks: list[Check] = [_count_check(name, c.min, c.max) for name, c in p.counts if name not in COSTLY]
+    if p.all_tiles is not None:
+        every_tile = p.all_tiles
+        checks.append(lambda m: m.kinds() <= allowed_kinds(every_tile, m.facts.winds))
+    if p.no_tiles is not None:
+        no_tile = p.no_tiles
+        checks.append(lambda m: m.kinds().isdisjoint(allowed_kinds(no_tile, m.facts.winds)))
+    if p.pair is not None:
+        pair = p.pair
+
+        def pair_check(m: Measures) -> bool:
+            # Judged where the shape has a pair; seven pairs has no single pair to judge.
+            if not m.has_one_pair():
+                return True
+            t = m.pair_tile()
+            return t is not None and t in allowed_kinds(pair, m.facts.winds)
+        checks.append(pair_check)
+    if p.reads_groups:
         if p.every_group is not None:
-            every = allowed_kinds(p.every_group, winds)
-            if any(every.isdisjoint(g.tiles) for g in groups):
-                return False
+            every_group = p.every_group
+            checks.append(lambda m: not any(allowed_kinds(every_group, m.facts.winds).isdisjoint(g.tiles)
+                                            for g in m._groups()))
         if p.any_group is not None:
-            some = allowed_kinds(p.any_group, winds)
-            if all(some.isdisjoint(g.tiles) for g in groups):
+            any_group = p.any_group
+            checks.append(lambda m: not all(allowed_kinds(any_group, m.facts.winds).isdisjoint(g.tiles)
+                                            for g in m._groups()))
+        if p.held_ranks is not None:
+            ranks = p.held_ranks
+            checks.append(lambda m: m.held_ranks_are(ranks))
+        if p.sets is not None:
+            combo = p.sets
+
+            def sets_check(m: Measures) -> bool:
+                sets = m.suited_sets(combo.kind)
+                return len(sets) >= combo.count and any(True for _ in matching_combinations(p, sets))
+            checks.append(sets_check)
+        if p.groups is not None and p.groups_count is not None:
+            groups, groups_count = p.groups, p.groups_count
+            checks.append(lambda m: groups_count.ok(m.count_groups(groups)))
+        if p.win_wait is not None:
+            win_wait = p.win_wait
+            checks.append(lambda m: bool(win_wait & m.win_waits()))
+    checks += [_count_check(name, c.min, c.max) for name, c in p.counts if name in COSTLY]
+    if not checks:
+        return None
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda m: first(m) and second(m)
+    every = tuple(checks)
+
+    def all_checks(m: Measures) -> bool:
+        for c in every:  # noqa: SIM110 (a loop: no generator made per reading)
+            if not c(m):
                 return False
-    if p.held_ranks is not None and not m.held_ranks_are(p.held_ranks):
-        return False
-    if p.sets is not None and not any(True for _ in matching_combinations(p, m.suited_sets(p.sets.kind))):
-        return False
-    if p.groups is not None and p.groups_count is not None and not p.groups_count.ok(
-            m.count_groups(p.groups)):
-        return False
-    return p.win_wait is None or bool(p.win_wait & m.win_waits())
+        return True
+    return all_checks
 
 
 def matching_combinations(p: Pattern, sets: list[tuple[int, int, int]]) -> Iterable[tuple[int, ...]]:
