@@ -29,12 +29,20 @@ from .readings import Reading
 _ALLOWED: dict[int, tuple[TileFilter, dict[tuple[Tile | None, Tile | None], frozenset[Tile]]]] = {}
 
 
-def allowed_kinds(f: TileFilter, winds: dict[str, Tile] | None) -> frozenset[Tile]:
-    """The tile kinds ``f`` matches under ``winds`` (cached per filter and wind pair)."""
+def wind_key(winds: dict[str, Tile] | None) -> tuple[Tile | None, Tile | None]:
+    """The (seat, prevalent) wind pair that tile filters' ``wind`` reads."""
+    return (winds.get("seat"), winds.get("prevalent")) if winds else (None, None)
+
+
+def allowed_kinds(f: TileFilter, winds: dict[str, Tile] | None,
+                  key: tuple[Tile | None, Tile | None] | None = None) -> frozenset[Tile]:
+    """The tile kinds ``f`` matches under ``winds`` (cached per filter and wind pair;
+    ``key``: ``wind_key(winds)`` when the caller has it)."""
     entry = _ALLOWED.get(id(f))
     if entry is None or entry[0] is not f:
         entry = _ALLOWED[id(f)] = (f, {})  # the filter is kept alive so its id stays its own
-    key = (winds.get("seat"), winds.get("prevalent")) if winds else (None, None)
+    if key is None:
+        key = wind_key(winds)
     kinds = entry[1].get(key)
     if kinds is None:
         kinds = entry[1][key] = frozenset(t for t in range(NUM_KINDS) if f.match(t, winds))
@@ -78,6 +86,7 @@ class Measures:
             counts[t] += 1
         self.counts = counts
         self._kinds: frozenset[Tile] | None = None
+        self.wind_key = wind_key(facts.winds)
 
     def kinds(self) -> frozenset[Tile]:
         """The tile kinds among the tiles as read."""
@@ -213,7 +222,7 @@ class Measures:
             return frozenset(i for i, g in enumerate(self._groups())
                              if f.match(g.kind, g.tiles, g.meld, None, i == won))
         # The holding filter as a kind set; the rest of the filter without it.
-        allowed = allowed_kinds(f.holding, self.facts.winds)
+        allowed = allowed_kinds(f.holding, self.facts.winds, self.wind_key)
         bare = _bare(f)
         return frozenset(i for i, g in enumerate(self._groups()) if not allowed.isdisjoint(g.tiles)
                          and bare.match(g.kind, g.tiles, g.meld, None, i == won))
@@ -331,7 +340,8 @@ def _bare(f: GroupFilter) -> GroupFilter:
 
 def requirements_hold(p: Pattern, m: Measures) -> bool:
     """Does the reading meet every ``require`` of ``p``? (Its compiled checks, see :func:`compiled`.)"""
-    check = compiled(p)
+    entry = _COMPILED.get(id(p))
+    check = entry[1] if entry is not None and entry[0] is p else compiled(p)
     return check is None or check(m)
 
 
@@ -365,10 +375,10 @@ def _compile(p: Pattern) -> Check | None:
     checks: list[Check] = [_count_check(name, c.min, c.max) for name, c in p.counts if name not in COSTLY]
     if p.all_tiles is not None:
         every_tile = p.all_tiles
-        checks.append(lambda m: m.kinds() <= allowed_kinds(every_tile, m.facts.winds))
+        checks.append(lambda m: m.kinds() <= allowed_kinds(every_tile, m.facts.winds, m.wind_key))
     if p.no_tiles is not None:
         no_tile = p.no_tiles
-        checks.append(lambda m: m.kinds().isdisjoint(allowed_kinds(no_tile, m.facts.winds)))
+        checks.append(lambda m: m.kinds().isdisjoint(allowed_kinds(no_tile, m.facts.winds, m.wind_key)))
     if p.pair is not None:
         pair = p.pair
 
@@ -377,17 +387,23 @@ def _compile(p: Pattern) -> Check | None:
             if not m.has_one_pair():
                 return True
             t = m.pair_tile()
-            return t is not None and t in allowed_kinds(pair, m.facts.winds)
+            return t is not None and t in allowed_kinds(pair, m.facts.winds, m.wind_key)
         checks.append(pair_check)
     if p.reads_groups:
         if p.every_group is not None:
             every_group = p.every_group
-            checks.append(lambda m: not any(allowed_kinds(every_group, m.facts.winds).isdisjoint(g.tiles)
-                                            for g in m._groups()))
+
+            def every_group_check(m: Measures) -> bool:
+                ok = allowed_kinds(every_group, m.facts.winds, m.wind_key)
+                return not any(ok.isdisjoint(g.tiles) for g in m._groups())
+            checks.append(every_group_check)
         if p.any_group is not None:
             any_group = p.any_group
-            checks.append(lambda m: not all(allowed_kinds(any_group, m.facts.winds).isdisjoint(g.tiles)
-                                            for g in m._groups()))
+
+            def any_group_check(m: Measures) -> bool:
+                ok = allowed_kinds(any_group, m.facts.winds, m.wind_key)
+                return not all(ok.isdisjoint(g.tiles) for g in m._groups())
+            checks.append(any_group_check)
         if p.held_ranks is not None:
             ranks = p.held_ranks
             checks.append(lambda m: m.held_ranks_are(ranks))
