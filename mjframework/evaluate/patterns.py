@@ -80,6 +80,7 @@ class Measures:
         self._cache: dict[str, int] = {}
         self._group_cache: dict[int, int] = {}
         self._sets_cache: dict[str, list[tuple[int, int, int]]] = {}
+        self._summary_cache: dict[str, tuple[frozenset[int], int, int]] = {}
         self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
         counts = [0] * NUM_KINDS
         for t in self.tiles:
@@ -242,6 +243,19 @@ class Measures:
         v = self._sets_cache.get(kind)
         if v is None:
             v = self._sets_cache[kind] = self._suited_sets(kind)
+        return v
+
+    def sets_summary(self, kind: str) -> tuple[frozenset[int], int, int]:
+        """Of the reading's suited sets of ``kind``: their lowest ranks, the most in one suit,
+        the number of suits."""
+        v = self._summary_cache.get(kind)
+        if v is None:
+            sets = self.suited_sets(kind)
+            per_suit = [0, 0, 0]
+            for suit, _, _ in sets:
+                per_suit[suit] += 1
+            v = self._summary_cache[kind] = (frozenset(r for _, r, _ in sets), max(per_suit),
+                                             sum(1 for n in per_suit if n))
         return v
 
     def _suited_sets(self, kind: str) -> list[tuple[int, int, int]]:
@@ -410,9 +424,20 @@ def _compile(p: Pattern) -> Check | None:
         if p.sets is not None:
             combo = p.sets
 
+            # Necessary conditions, cheap on the reading's summary of its sets: the lowest
+            # ranks named are all there; enough sets of one suit / of different suits.
+            starts = frozenset(combo.starts) if combo.starts is not None else frozenset()
+            same = combo.count if combo.suits == "same" else 0
+            different = combo.count if combo.suits == "different" else 0
+
             def sets_check(m: Measures) -> bool:
                 sets = m.suited_sets(combo.kind)
-                return len(sets) >= combo.count and any(True for _ in matching_combinations(p, sets))
+                if len(sets) < combo.count:
+                    return False
+                ranks, most_of_a_suit, suits = m.sets_summary(combo.kind)
+                if not starts <= ranks or most_of_a_suit < same or suits < different:
+                    return False
+                return any(True for _ in matching_combinations(p, sets))
             checks.append(sets_check)
         if p.groups is not None and p.groups_count is not None:
             groups, groups_count = p.groups, p.groups_count
