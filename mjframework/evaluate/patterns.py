@@ -14,19 +14,30 @@ Nothing here knows any pattern by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from ..core.hand import WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
-from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, Shape, TileFilter
+from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, SetCombo, Shape, TileFilter
 from .readings import Reading
 
 # Tile filters compiled to the set of tile kinds they accept: a filter is judged
 # on 34 kinds once (per seat/prevalent wind pair when it names a wind), and a
 # hand's tiles are then looked up, not re-matched criterion by criterion.
-_ALLOWED: dict[int, tuple[TileFilter, dict[tuple[Tile | None, Tile | None], frozenset[Tile]]]] = {}
+_ALLOWED: dict[int, dict[tuple[Tile | None, Tile | None], frozenset[Tile]]] = {}
+
+
+def _remember(cache: dict[int, Any], obj: object, value: Any) -> Any:
+    """``cache[id(obj)] = value`` until ``obj`` is collected (then the entry goes, before
+    the id can be reused): compiled forms live as long as the ruleset they come from."""
+    key = id(obj)
+    cache[key] = value
+    weakref.finalize(obj, cache.pop, key, None)
+    return value
 
 
 def wind_key(winds: dict[str, Tile] | None) -> tuple[Tile | None, Tile | None]:
@@ -38,14 +49,14 @@ def allowed_kinds(f: TileFilter, winds: dict[str, Tile] | None,
                   key: tuple[Tile | None, Tile | None] | None = None) -> frozenset[Tile]:
     """The tile kinds ``f`` matches under ``winds`` (cached per filter and wind pair;
     ``key``: ``wind_key(winds)`` when the caller has it)."""
-    entry = _ALLOWED.get(id(f))
-    if entry is None or entry[0] is not f:
-        entry = _ALLOWED[id(f)] = (f, {})  # the filter is kept alive so its id stays its own
+    per_wind = _ALLOWED.get(id(f))
+    if per_wind is None:
+        per_wind = _remember(_ALLOWED, f, {})
     if key is None:
         key = wind_key(winds)
-    kinds = entry[1].get(key)
+    kinds = per_wind.get(key)
     if kinds is None:
-        kinds = entry[1][key] = frozenset(t for t in range(NUM_KINDS) if f.match(t, winds))
+        kinds = per_wind[key] = frozenset(t for t in range(NUM_KINDS) if f.match(t, winds))
     return kinds
 
 
@@ -341,21 +352,21 @@ def _same_shape(a: Shape, b: Shape) -> bool:
         b.kind, b.melds, b.pair, b.pairs, b.min_gap, b.distinct_honors, b.orphans, b.tracks)
 
 
-_BARE: dict[int, tuple[GroupFilter, GroupFilter]] = {}
+_BARE: dict[int, GroupFilter] = {}
 
 
 def _bare(f: GroupFilter) -> GroupFilter:
     """``f`` without its ``holding`` filter (judged separately as a kind set)."""
-    entry = _BARE.get(id(f))
-    if entry is None or entry[0] is not f:
-        entry = _BARE[id(f)] = (f, GroupFilter(kinds=f.kinds, exposed=f.exposed, laid_down=f.laid_down))
-    return entry[1]
+    bare = _BARE.get(id(f))
+    if bare is None:
+        bare = _remember(_BARE, f, GroupFilter(kinds=f.kinds, exposed=f.exposed, laid_down=f.laid_down))
+    return bare
 
 
 def requirements_hold(p: Pattern, m: Measures) -> bool:
     """Does the reading meet every ``require`` of ``p``? (Its compiled checks, see :func:`compiled`.)"""
     entry = _COMPILED.get(id(p))
-    check = entry[1] if entry is not None and entry[0] is p else compiled(p)
+    check = entry[0] if entry is not None else compiled(p)
     return check is None or check(m)
 
 
@@ -363,7 +374,7 @@ Check = Callable[[Measures], bool]
 # Measures that cost far more than the others (a search over the tiles that complete the hand):
 # judged last, only when every other requirement of the pattern holds.
 COSTLY = frozenset({"waiting_tiles"})
-_COMPILED: dict[int, tuple[Pattern, Check | None]] = {}
+_COMPILED: dict[int, tuple[Check | None]] = {}
 
 
 def compiled(p: Pattern) -> Check | None:
@@ -371,9 +382,9 @@ def compiled(p: Pattern) -> Check | None:
     only the checks the pattern declares, each a small closure over its bounds (tile filters
     as kind sets), cheapest first. None when the pattern requires nothing of a reading."""
     entry = _COMPILED.get(id(p))
-    if entry is None or entry[0] is not p:
-        entry = _COMPILED[id(p)] = (p, _compile(p))  # the pattern is kept alive so its id stays its own
-    return entry[1]
+    if entry is None:
+        entry = _remember(_COMPILED, p, (_compile(p),))  # the checks hold no reference to p
+    return entry[0]
 
 
 def _count_check(name: str, lo: int | None, hi: int | None) -> Check:
@@ -437,7 +448,7 @@ def _compile(p: Pattern) -> Check | None:
                 ranks, most_of_a_suit, suits = m.sets_summary(combo.kind)
                 if not starts <= ranks or most_of_a_suit < same or suits < different:
                     return False
-                return any(True for _ in matching_combinations(p, sets))
+                return any(True for _ in _combinations_of(combo, sets))
             checks.append(sets_check)
         if p.groups is not None and p.groups_count is not None:
             groups, groups_count = p.groups, p.groups_count
@@ -465,8 +476,11 @@ def _compile(p: Pattern) -> Check | None:
 
 def matching_combinations(p: Pattern, sets: list[tuple[int, int, int]]) -> Iterable[tuple[int, ...]]:
     """Positions (in ``sets``) of each combination of sets the combination pattern ``p`` matches."""
-    combo = p.sets
-    assert combo is not None
+    assert p.sets is not None
+    return _combinations_of(p.sets, sets)
+
+
+def _combinations_of(combo: SetCombo, sets: list[tuple[int, int, int]]) -> Iterator[tuple[int, ...]]:
     for sub in combinations(range(len(sets)), combo.count):
         if combo.match([(sets[i][0], sets[i][1]) for i in sub]):
             yield sub
