@@ -14,14 +14,50 @@ Nothing here knows any pattern by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from ..core.hand import WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
-from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, Shape, TileFilter
+from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, SetCombo, Shape, TileFilter
 from .readings import Reading
+
+# Tile filters compiled to the set of tile kinds they accept: a filter is judged
+# on 34 kinds once (per seat/prevalent wind pair when it names a wind), and a
+# hand's tiles are then looked up, not re-matched criterion by criterion.
+_ALLOWED: dict[int, dict[tuple[Tile | None, Tile | None], frozenset[Tile]]] = {}
+
+
+def _remember(cache: dict[int, Any], obj: object, value: Any) -> Any:
+    """``cache[id(obj)] = value`` until ``obj`` is collected (then the entry goes, before
+    the id can be reused): compiled forms live as long as the ruleset they come from."""
+    key = id(obj)
+    cache[key] = value
+    weakref.finalize(obj, cache.pop, key, None)
+    return value
+
+
+def wind_key(winds: dict[str, Tile] | None) -> tuple[Tile | None, Tile | None]:
+    """The (seat, prevalent) wind pair that tile filters' ``wind`` reads."""
+    return (winds.get("seat"), winds.get("prevalent")) if winds else (None, None)
+
+
+def allowed_kinds(f: TileFilter, winds: dict[str, Tile] | None,
+                  key: tuple[Tile | None, Tile | None] | None = None) -> frozenset[Tile]:
+    """The tile kinds ``f`` matches under ``winds`` (cached per filter and wind pair;
+    ``key``: ``wind_key(winds)`` when the caller has it)."""
+    per_wind = _ALLOWED.get(id(f))
+    if per_wind is None:
+        per_wind = _remember(_ALLOWED, f, {})
+    if key is None:
+        key = wind_key(winds)
+    kinds = per_wind.get(key)
+    if kinds is None:
+        kinds = per_wind[key] = frozenset(t for t in range(NUM_KINDS) if f.match(t, winds))
+    return kinds
 
 
 @dataclass(frozen=True)
@@ -54,11 +90,22 @@ class Measures:
         self.wildcard = wildcard
         self._cache: dict[str, int] = {}
         self._group_cache: dict[int, int] = {}
+        self._sets_cache: dict[str, list[tuple[int, int, int]]] = {}
+        self._summary_cache: dict[str, tuple[frozenset[int], int, int]] = {}
         self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
         counts = [0] * NUM_KINDS
         for t in self.tiles:
             counts[t] += 1
         self.counts = counts
+        self._kinds: frozenset[Tile] | None = None
+        self.wind_key = wind_key(facts.winds)
+
+    def kinds(self) -> frozenset[Tile]:
+        """The tile kinds among the tiles as read."""
+        k = self._kinds
+        if k is None:
+            k = self._kinds = frozenset(self.tiles)
+        return k
 
     def get(self, name: str) -> int:
         v = self._cache.get(name)
@@ -183,8 +230,14 @@ class Measures:
     def group_indices(self, f: GroupFilter) -> frozenset[int]:
         """Indices of the groups ``f`` matches."""
         won = self.won_triplet()
-        return frozenset(i for i, g in enumerate(self._groups())
-                         if f.match(g.kind, g.tiles, g.meld, self.facts.winds, i == won))
+        if f.holding is None:
+            return frozenset(i for i, g in enumerate(self._groups())
+                             if f.match(g.kind, g.tiles, g.meld, None, i == won))
+        # The holding filter as a kind set; the rest of the filter without it.
+        allowed = allowed_kinds(f.holding, self.facts.winds, self.wind_key)
+        bare = _bare(f)
+        return frozenset(i for i, g in enumerate(self._groups()) if not allowed.isdisjoint(g.tiles)
+                         and bare.match(g.kind, g.tiles, g.meld, None, i == won))
 
     def count_groups(self, f: GroupFilter) -> int:
         """Groups of the reading that ``f`` matches (cached per filter)."""
@@ -198,6 +251,25 @@ class Measures:
     def suited_sets(self, kind: str) -> list[tuple[int, int, int]]:
         """(suit, lowest rank 1-9, group index) of the reading's suited sets of ``kind``
         (``seq`` or ``triplet``, which includes kongs), sorted by rank, then suit."""
+        v = self._sets_cache.get(kind)
+        if v is None:
+            v = self._sets_cache[kind] = self._suited_sets(kind)
+        return v
+
+    def sets_summary(self, kind: str) -> tuple[frozenset[int], int, int]:
+        """Of the reading's suited sets of ``kind``: their lowest ranks, the most in one suit,
+        the number of suits."""
+        v = self._summary_cache.get(kind)
+        if v is None:
+            sets = self.suited_sets(kind)
+            per_suit = [0, 0, 0]
+            for suit, _, _ in sets:
+                per_suit[suit] += 1
+            v = self._summary_cache[kind] = (frozenset(r for _, r, _ in sets), max(per_suit),
+                                             sum(1 for n in per_suit if n))
+        return v
+
+    def _suited_sets(self, kind: str) -> list[tuple[int, int, int]]:
         kinds = ("seq",) if kind == "seq" else ("triplet", "kong")
         return sorted(((min(g.tiles) // 9, min(g.tiles) % 9 + 1, i) for i, g in enumerate(self._groups())
                        if g.kind in kinds and not is_honor(g.tiles[0])), key=lambda x: (x[1], x[0], x[2]))
@@ -280,48 +352,135 @@ def _same_shape(a: Shape, b: Shape) -> bool:
         b.kind, b.melds, b.pair, b.pairs, b.min_gap, b.distinct_honors, b.orphans, b.tracks)
 
 
-def _filter_all(f: TileFilter, tiles: list[Tile], winds: dict[str, Tile] | None = None) -> bool:
-    return all(f.match(t, winds) for t in tiles)
+_BARE: dict[int, GroupFilter] = {}
+
+
+def _bare(f: GroupFilter) -> GroupFilter:
+    """``f`` without its ``holding`` filter (judged separately as a kind set)."""
+    bare = _BARE.get(id(f))
+    if bare is None:
+        bare = _remember(_BARE, f, GroupFilter(kinds=f.kinds, exposed=f.exposed, laid_down=f.laid_down))
+    return bare
 
 
 def requirements_hold(p: Pattern, m: Measures) -> bool:
-    for name, count in p.counts:
-        if not count.ok(m.get(name)):
-            return False
-    winds = m.facts.winds
-    if p.all_tiles is not None and not _filter_all(p.all_tiles, m.tiles, winds):
-        return False
-    if p.no_tiles is not None and any(p.no_tiles.match(t, winds) for t in m.tiles):
-        return False
-    if p.pair is not None and m.has_one_pair():
-        # Judged where the shape has a pair; seven pairs has no single pair to judge.
-        t = m.pair_tile()
-        if t is None or not p.pair.match(t, winds):
-            return False
-    if not p.reads_groups:
+    """Does the reading meet every ``require`` of ``p``? (Its compiled checks, see :func:`compiled`.)"""
+    entry = _COMPILED.get(id(p))
+    check = entry[0] if entry is not None else compiled(p)
+    return check is None or check(m)
+
+
+Check = Callable[[Measures], bool]
+# Measures that cost far more than the others (a search over the tiles that complete the hand):
+# judged last, only when every other requirement of the pattern holds.
+COSTLY = frozenset({"waiting_tiles"})
+_COMPILED: dict[int, tuple[Check | None]] = {}
+
+
+def compiled(p: Pattern) -> Check | None:
+    """``p``'s requirements as one function of a reading's measures, built once per pattern:
+    only the checks the pattern declares, each a small closure over its bounds (tile filters
+    as kind sets), cheapest first. None when the pattern requires nothing of a reading."""
+    entry = _COMPILED.get(id(p))
+    if entry is None:
+        entry = _remember(_COMPILED, p, (_compile(p),))  # the checks hold no reference to p
+    return entry[0]
+
+
+def _count_check(name: str, lo: int | None, hi: int | None) -> Check:
+    def check(m: Measures) -> bool:
+        v = m._cache.get(name)
+        if v is None:
+            v = m.get(name)
+        return (lo is None or v >= lo) and (hi is None or v <= hi)
+    return check
+
+
+def _compile(p: Pattern) -> Check | None:
+    checks: list[Check] = [_count_check(name, c.min, c.max) for name, c in p.counts if name not in COSTLY]
+    if p.all_tiles is not None:
+        every_tile = p.all_tiles
+        checks.append(lambda m: m.kinds() <= allowed_kinds(every_tile, m.facts.winds, m.wind_key))
+    if p.no_tiles is not None:
+        no_tile = p.no_tiles
+        checks.append(lambda m: m.kinds().isdisjoint(allowed_kinds(no_tile, m.facts.winds, m.wind_key)))
+    if p.pair is not None:
+        pair = p.pair
+
+        def pair_check(m: Measures) -> bool:
+            # Judged where the shape has a pair; seven pairs has no single pair to judge.
+            if not m.has_one_pair():
+                return True
+            t = m.pair_tile()
+            return t is not None and t in allowed_kinds(pair, m.facts.winds, m.wind_key)
+        checks.append(pair_check)
+    if p.reads_groups:
+        if p.every_group is not None:
+            every_group = p.every_group
+
+            def every_group_check(m: Measures) -> bool:
+                ok = allowed_kinds(every_group, m.facts.winds, m.wind_key)
+                return not any(ok.isdisjoint(g.tiles) for g in m._groups())
+            checks.append(every_group_check)
+        if p.any_group is not None:
+            any_group = p.any_group
+
+            def any_group_check(m: Measures) -> bool:
+                ok = allowed_kinds(any_group, m.facts.winds, m.wind_key)
+                return not all(ok.isdisjoint(g.tiles) for g in m._groups())
+            checks.append(any_group_check)
+        if p.held_ranks is not None:
+            ranks = p.held_ranks
+            checks.append(lambda m: m.held_ranks_are(ranks))
+        if p.sets is not None:
+            combo = p.sets
+
+            # Necessary conditions, cheap on the reading's summary of its sets: the lowest
+            # ranks named are all there; enough sets of one suit / of different suits.
+            starts = frozenset(combo.starts) if combo.starts is not None else frozenset()
+            same = combo.count if combo.suits == "same" else 0
+            different = combo.count if combo.suits == "different" else 0
+
+            def sets_check(m: Measures) -> bool:
+                sets = m.suited_sets(combo.kind)
+                if len(sets) < combo.count:
+                    return False
+                ranks, most_of_a_suit, suits = m.sets_summary(combo.kind)
+                if not starts <= ranks or most_of_a_suit < same or suits < different:
+                    return False
+                return any(True for _ in _combinations_of(combo, sets))
+            checks.append(sets_check)
+        if p.groups is not None and p.groups_count is not None:
+            groups, groups_count = p.groups, p.groups_count
+            checks.append(lambda m: groups_count.ok(m.count_groups(groups)))
+        if p.win_wait is not None:
+            win_wait = p.win_wait
+            checks.append(lambda m: bool(win_wait & m.win_waits()))
+    checks += [_count_check(name, c.min, c.max) for name, c in p.counts if name in COSTLY]
+    if not checks:
+        return None
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda m: first(m) and second(m)
+    every = tuple(checks)
+
+    def all_checks(m: Measures) -> bool:
+        for c in every:  # noqa: SIM110 (a loop: no generator made per reading)
+            if not c(m):
+                return False
         return True
-    if p.every_group is not None or p.any_group is not None:
-        groups = m._groups()
-        if p.every_group is not None and not all(any(p.every_group.match(t, winds) for t in g.tiles)
-                                                 for g in groups):
-            return False
-        if p.any_group is not None and not any(any(p.any_group.match(t, winds) for t in g.tiles)
-                                               for g in groups):
-            return False
-    if p.held_ranks is not None and not m.held_ranks_are(p.held_ranks):
-        return False
-    if p.sets is not None and not any(True for _ in matching_combinations(p, m.suited_sets(p.sets.kind))):
-        return False
-    if p.groups is not None and p.groups_count is not None and not p.groups_count.ok(
-            m.count_groups(p.groups)):
-        return False
-    return p.win_wait is None or bool(p.win_wait & m.win_waits())
+    return all_checks
 
 
 def matching_combinations(p: Pattern, sets: list[tuple[int, int, int]]) -> Iterable[tuple[int, ...]]:
     """Positions (in ``sets``) of each combination of sets the combination pattern ``p`` matches."""
-    combo = p.sets
-    assert combo is not None
+    assert p.sets is not None
+    return _combinations_of(p.sets, sets)
+
+
+def _combinations_of(combo: SetCombo, sets: list[tuple[int, int, int]]) -> Iterator[tuple[int, ...]]:
     for sub in combinations(range(len(sets)), combo.count):
         if combo.match([(sets[i][0], sets[i][1]) for i in sub]):
             yield sub

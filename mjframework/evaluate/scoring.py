@@ -21,7 +21,7 @@ The flow of :meth:`Evaluator.score`:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -340,7 +340,7 @@ class Evaluator:
             melds=len(hand.melds),
             won_on_discard=ctx.win_by != "self_draw",
             won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
-            waiting=lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard),
+            waiting=_once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),
             wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
         )
         exposed = len(hand.melds)
@@ -964,3 +964,14 @@ def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list
         n -= fewer.get(p.name, 0)
         out.append((p, max(n, 0)))
     return out
+
+
+def _once(f: Callable[[], int]) -> Callable[[], int]:
+    """``f``, computed on the first call only (a hand-level measure every reading may ask for)."""
+    memo: list[int] = []
+
+    def once() -> int:
+        if not memo:
+            memo.append(f())
+        return memo[0]
+    return once
