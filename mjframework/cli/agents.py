@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .game import _int, bot_timeout_seconds
+from .common import bot_timeout_seconds, parse_int
 
 
 @click.command("match")
@@ -30,8 +30,8 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
     from ..run.extbot import parse_bot_specs
     from ..run.match import run_match
 
-    n = _int(hands, "--hands", minimum=1)
-    s = _int(seed, "--seed")
+    n = parse_int(hands, "--hands", minimum=1)
+    s = parse_int(seed, "--seed")
     assert n is not None and s is not None
     timeout = bot_timeout_seconds(bot_timeout)
     try:
@@ -60,8 +60,8 @@ def replay_cmd(log: str, hand: str, seat: str | None, print_all: bool) -> None:
     """Step through a hand of LOG (an `mj simulate --log` file): Enter/n next, p previous, q quits."""
     from ..run.replay import Replay, ReplayError, read_hands, run
 
-    h = _int(hand, "--hand", minimum=0)
-    st = _int(seat, "--seat", minimum=0) if seat is not None else None
+    h = parse_int(hand, "--hand", minimum=0)
+    st = parse_int(seat, "--seat", minimum=0) if seat is not None else None
     assert h is not None
     hands = read_hands(log)
     if h >= len(hands):

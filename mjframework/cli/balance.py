@@ -7,17 +7,24 @@ import sys
 
 import click
 
-from .common import RULESET, option_flags, parse_sets
-from .game import _hands_and_seed, _int, _progress
+from .common import (
+    RULESET,
+    bots_option,
+    hands_and_seed,
+    hands_option,
+    option_flags,
+    parse_int,
+    parse_sets,
+    progress,
+    seed_option,
+)
 
 
 @click.command("balance")
 @click.argument("ruleset", type=RULESET)
-@click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
-@click.option("--seed", "-s", "seed", metavar="S",
-              help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
-@click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
-              help="One bot for every seat, or one per seat separated by commas.")
+@hands_option
+@seed_option
+@bots_option
 @click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
               help="Worker processes; the results do not depend on it.")
 @click.option("--cluster", "cluster", metavar="ADDRESS",
@@ -38,12 +45,12 @@ def balance_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, wo
     from ..design.balance import run_balance, write_report
     from ..run.simulate import abandon_summary
 
-    n, s = _hands_and_seed(hands, seed, tell=True)
-    k = _int(workers, "--workers", minimum=1)
-    t = _int(connect_timeout, "--connect-timeout", minimum=1)
+    n, s = hands_and_seed(hands, seed, tell=True)
+    k = parse_int(workers, "--workers", minimum=1)
+    t = parse_int(connect_timeout, "--connect-timeout", minimum=1)
     assert k is not None and t is not None
     with sigterm_raises():
-        with _progress(n) as update:
+        with progress(n) as update:
             result = run_balance(ruleset, n, seed=s, bots=bots, workers=k, cluster=cluster,
                                  connect_timeout=float(t), progress=update, options=parse_sets(sets),
                                  preset=preset)

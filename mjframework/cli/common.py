@@ -6,7 +6,10 @@ command group in :mod:`mjframework.cli`, which loads them lazily.
 
 from __future__ import annotations
 
+import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +91,77 @@ def parse_sets(sets: tuple[str, ...] | list[str]) -> dict[str, str]:
             raise MJError(f"--set {item!r}: write NAME=VALUE")
         out[name.strip()] = value.strip()
     return out
+
+
+# Hands before a progress bar is worth showing (and only when stderr is a terminal).
+PROGRESS_MIN_HANDS = 200
+
+
+def hands_and_seed(hands: str | None, seed: str | None, *, tell: bool = False) -> tuple[int, int]:
+    """``--hands`` (required, ≥ 1) and ``--seed`` (a random one if not given; ``tell``: say it
+    on stderr, for commands whose output doesn't show it)."""
+    if hands is None:
+        raise MJError("give the number of hands with --hands N")
+    n = parse_int(hands, "--hands", minimum=1)
+    s = parse_int(seed, "--seed")
+    if s is None:
+        s = random.SystemRandom().randrange(10**9)
+        if tell:
+            click.echo(f"seed {s}", err=True)
+    assert n is not None
+    return n, s
+
+
+def parse_int(value: str | None, what: str, *, minimum: int | None = None) -> int | None:
+    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2)."""
+    if value is None:
+        return None
+    try:
+        n = int(value.strip().replace("_", ""))
+    except ValueError:
+        raise MJError(f"{what} must be an integer, got {value!r}") from None
+    if minimum is not None and n < minimum:
+        raise MJError(f"{what} must be at least {minimum}, got {n}")
+    return n
+
+
+def bot_timeout_seconds(text: str) -> float:
+    """``--bot-timeout``: a number of seconds above 0 (a usage error otherwise)."""
+    try:
+        timeout = float(text)
+    except ValueError:
+        timeout = 0.0
+    if not timeout > 0:
+        raise click.BadParameter(f"a number of seconds > 0, not {text!r}", param_hint="--bot-timeout")
+    return timeout
+
+
+@contextmanager
+def progress(hands: int) -> Iterator:
+    """A progress bar's ``update`` for a run of ``hands`` hands, or ``None`` (short runs, no terminal)."""
+    if hands < PROGRESS_MIN_HANDS or not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=hands, label="simulating", file=sys.stderr,
+                           show_pos=True, show_eta=True) as bar:
+        yield bar.update
+
+
+# The options every command that plays many hands shares (simulate, balance).
+def hands_option(f: Any) -> Any:
+    """``--hands N`` (``-n``), required: read with :func:`hands_and_seed`."""
+    return click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")(f)
+
+
+def seed_option(f: Any) -> Any:
+    """``--seed S`` (``-s``), a random one when not given: read with :func:`hands_and_seed`."""
+    return click.option("--seed", "-s", "seed", metavar="S",
+                        help="Base seed (integer). Default: a random one, printed so the run can be "
+                             "repeated.")(f)
+
+
+def bots_option(f: Any) -> Any:
+    """``--bots NAMES`` (``-b``): one bot for every seat, or one per seat."""
+    return click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
+                        help="One bot for every seat, or one per seat separated by commas "
+                             "(greedy, random).")(f)

@@ -5,55 +5,22 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import click
 
 from ..core.errors import MJError
-from .common import RULESET, option_flags, parse_sets
-
-# Hands before a progress bar is worth showing (and only when stderr is a terminal).
-PROGRESS_MIN_HANDS = 200
-
-
-def _hands_and_seed(hands: str | None, seed: str | None, *, tell: bool = False) -> tuple[int, int]:
-    """``--hands`` (required, ≥ 1) and ``--seed`` (a random one if not given; ``tell``: say it
-    on stderr, for commands whose output doesn't show it)."""
-    if hands is None:
-        raise MJError("give the number of hands with --hands N")
-    n = _int(hands, "--hands", minimum=1)
-    s = _int(seed, "--seed")
-    if s is None:
-        s = random.SystemRandom().randrange(10**9)
-        if tell:
-            click.echo(f"seed {s}", err=True)
-    assert n is not None
-    return n, s
-
-
-def _int(value: str | None, what: str, *, minimum: int | None = None) -> int | None:
-    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2)."""
-    if value is None:
-        return None
-    try:
-        n = int(value.strip().replace("_", ""))
-    except ValueError:
-        raise MJError(f"{what} must be an integer, got {value!r}") from None
-    if minimum is not None and n < minimum:
-        raise MJError(f"{what} must be at least {minimum}, got {n}")
-    return n
-
-
-def bot_timeout_seconds(text: str) -> float:
-    """``--bot-timeout``: a number of seconds above 0 (a usage error otherwise)."""
-    try:
-        timeout = float(text)
-    except ValueError:
-        timeout = 0.0
-    if not timeout > 0:
-        raise click.BadParameter(f"a number of seconds > 0, not {text!r}", param_hint="--bot-timeout")
-    return timeout
+from .common import (
+    RULESET,
+    bot_timeout_seconds,
+    bots_option,
+    hands_and_seed,
+    hands_option,
+    option_flags,
+    parse_int,
+    parse_sets,
+    progress,
+    seed_option,
+)
 
 
 def _full_screen_ok() -> bool:
@@ -67,23 +34,11 @@ def _full_screen_ok() -> bool:
     return True
 
 
-@contextmanager
-def _progress(hands: int) -> Iterator:
-    if hands < PROGRESS_MIN_HANDS or not sys.stderr.isatty():
-        yield None
-        return
-    with click.progressbar(length=hands, label="simulating", file=sys.stderr,
-                           show_pos=True, show_eta=True) as bar:
-        yield bar.update
-
-
 @click.command("simulate")
 @click.argument("ruleset", type=RULESET)
-@click.option("--hands", "-n", "hands", metavar="N", help="How many hands to play (required).")
-@click.option("--seed", "-s", "seed", metavar="S",
-              help="Base seed (integer). Default: a random one, printed so the run can be repeated.")
-@click.option("--bots", "-b", default="greedy", show_default=True, metavar="NAMES",
-              help="One bot for every seat, or one per seat separated by commas (greedy, random).")
+@hands_option
+@seed_option
+@bots_option
 @click.option("--log", "log", type=click.Path(dir_okay=False, allow_dash=True), metavar="F.jsonl",
               help="Write every event as JSON lines (to a temporary name, renamed at the end); "
                    "`-`: to stdout, the statistics then going to stderr.")
@@ -116,13 +71,13 @@ def simulate_cmd(ruleset: str, hands: str | None, seed: str | None, bots: str, l
         if not log:
             raise click.UsageError("--log-seat needs --log F.jsonl")
         _log_seat(log_seat)  # checked before playing
-    n, s = _hands_and_seed(hands, seed)
-    k = _int(workers, "--workers", minimum=1)
-    h = _int(hands_per_game, "--hands-per-game", minimum=1)
+    n, s = hands_and_seed(hands, seed)
+    k = parse_int(workers, "--workers", minimum=1)
+    h = parse_int(hands_per_game, "--hands-per-game", minimum=1)
     t = _seconds(hand_timeout, "--hand-timeout")
     assert k is not None and h is not None
     try:
-        with sigterm_raises(), _progress(n) as update:
+        with sigterm_raises(), progress(n) as update:
             result = simulate(ruleset, n, seed=s, bots=bots, hands_per_game=h, workers=k, log=log,
                               progress=update, hand_timeout=t, options=parse_sets(sets), preset=preset)
     except KeyboardInterrupt as e:
@@ -218,8 +173,8 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     """
     from ..ui.human import play_session
 
-    n = _int(hands, "--hands", minimum=1)
-    s = _int(seed, "--seed")
+    n = parse_int(hands, "--hands", minimum=1)
+    s = parse_int(seed, "--seed")
     pause = None if speed is None else _seconds(speed, "--speed", most=60)
     if s is None:
         s = random.SystemRandom().randrange(10**9)
