@@ -593,7 +593,7 @@ class WinScreen:
                                          or self._facts_accept(("pairs", n // 2), w, melds)):
                 sure |= set(self.kinds) if pairs is None else pairs
             sure -= wild
-            sure.discard(stand)  # type: ignore[arg-type]
+            sure.discard(stand)
         if every or pairs is None:
             return sure, None
         out |= std | pairs | wild

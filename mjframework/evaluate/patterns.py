@@ -214,7 +214,7 @@ class Measures:
         (``scoring.won_triplet: exposed``): only when the tile can't be read as part of a
         sequence formed in hand. None otherwise."""
         if self._won is not False:
-            return self._won  # type: ignore[return-value]
+            return self._won
         won = None
         w = self.facts.win_tile
         if self.facts.won_triplet_exposed and self.facts.won_on_discard and w is not None:

@@ -203,7 +203,7 @@ class _Visit(list):
         super().__init__()
         self.visit = visit
 
-    def append(self, groups: tuple[Group, ...]) -> None:  # type: ignore[override]
+    def append(self, groups: tuple[Group, ...]) -> None:
         if self.visit(groups):
             super().append(groups)
 

@@ -118,7 +118,7 @@ _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct
 
 if getattr(yaml, "__with_libyaml__", False):
 
-    class _CBoundedLoader(_Limits, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+    class _CBoundedLoader(_Limits, yaml.CSafeLoader):  # type: ignore[name-defined,misc,unused-ignore]
         """libyaml's loader (about ten times faster); its events are counted in a first pass,
         since its composer is C code that can't be interrupted half-way."""
 
