@@ -30,7 +30,7 @@ import pluggy
 from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
-from ..hooks.registry import call_hook, make_plugin_manager
+from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait, When
 from ..settle import settlement as st
 from . import wintable
@@ -116,6 +116,9 @@ class Evaluator:
                 p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
+        # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
+        # and patterns _score judges (the lists are kept by _context_cache, so ids stay theirs).
+        self._todo: dict[tuple[int, frozenset[str]], list[tuple[Shape, list[Pattern]]]] = {}
         self._by_shape = [
             (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
             for s in self.shapes]
@@ -138,6 +141,8 @@ class Evaluator:
         self._level = {p: _reading_level(p) for p in self.win_patterns}
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
+        # Win payment plans per seat arrangement (settle): a few per table.
+        self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
 
     @property
     def screen(self) -> WinScreen:
@@ -346,23 +351,61 @@ class Evaluator:
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
-        held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
-        for p in self.wait_patterns:
-            if p.name in active:
-                for w in p.waits:
-                    if w not in held_waits:
-                        held_waits[w] = wait_holds(held, exposed, w)
-        waits_ok = {p.name for p in self.wait_patterns
-                    if p.name in active and any(held_waits[w] for w in p.waits)}
+        waits_ok: frozenset[str] = frozenset()
+        if self.wait_patterns:
+            held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
+            for p in self.wait_patterns:
+                if p.name in active:
+                    for w in p.waits:
+                        if w not in held_waits:
+                            held_waits[w] = wait_holds(held, exposed, w)
+            waits_ok = frozenset(p.name for p in self.wait_patterns
+                                 if p.name in active and any(held_waits[w] for w in p.waits))
         assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
-        full = self.split([*hand.concealed, hand.win_tile], wildcard)
+        # The 14 tiles split as split() would: the held tiles' split plus the winning tile.
+        win = hand.win_tile
+        if win_wild:
+            full = Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
+        elif win == held.stand_in_tile:
+            full = Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
+        else:
+            c = list(held.counts)
+            c[win] += 1
+            full = Tiles(tuple(c), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
+        shapes = self._todo.get((id(by_shape), waits_ok))
+        if shapes is None:
+            # Per shape, the patterns to judge on its readings (wait patterns whose wait
+            # holds); a shape none of whose patterns makes a win is left out. The same for
+            # every hand of this context and these waits.
+            shapes = []
+            for shape, candidates in by_shape:
+                todo = [p for p in candidates if not p.waits or p.name in waits_ok]
+                if any(p.makes_win for p in todo):
+                    shapes.append((shape, todo))
+            self._todo[id(by_shape), waits_ok] = shapes
         best: tuple | None = None
+        if every is None and not (full.wilds or full.stand_ins):
+            # No wildcard: every reading of each shape is judged (there are few, from the
+            # per-block tables); a standard shape no reading fits has none, so it needs no
+            # pre-check.
+            for shape, todo in shapes:
+                if shape.kind != "standard" and not self._could_be(full, hand, shape):
+                    continue
+                for reading in readings(full, hand.melds, shape, self.kinds):
+                    result = self._judge(reading, todo, facts, wildcard)
+                    if result is None:
+                        continue
+                    points, picked = result
+                    key = (-points, self.tie_key(picked))
+                    if best is None or key < best[0]:
+                        best = (key, reading, picked, points)
+            if best is None:
+                return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+            _, reading, picked, points = best
+            return self._finish(reading, picked, points, wildcard)
         bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
-        for shape, candidates in by_shape:
+        for shape, todo in shapes:
             if not self._could_be(full, hand, shape):
-                continue
-            todo = [p for p in candidates if not p.waits or p.name in waits_ok]
-            if not any(p.makes_win for p in todo):
                 continue
             keys: dict[Tile, int] | None = None
             ceiling: tuple | None = None
@@ -749,17 +792,26 @@ class Evaluator:
         if payers is None and ctx.in_play is not None:
             payers = sorted(ctx.in_play)
         if score.win:
-            s.payments.extend(st.win_payments(
-                rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
-                discarder=ctx.discarder, points=score.points,
-                reason="+".join(score.pattern_names), payers=payers))
+            # Who pays how much of the base amount depends only on the seats: planned once per
+            # seat arrangement (st.win_plan), then each win is a few multiplications.
+            key = (ctx.win_by, ctx.seat, ctx.dealer, ctx.discarder, None if payers is None else tuple(payers))
+            plan = self._pay_plans.get(key)
+            if plan is None:
+                plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
+                                   discarder=ctx.discarder, payers=payers)
+                if len(self._pay_plans) > 4096:
+                    self._pay_plans.clear()
+                self._pay_plans[key] = plan
+            s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
+                                     "+".join([p.name for p in score.patterns]))
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [
                     st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                     for m in hand.melds if m.is_kong]
-            s.payments.extend(st.kong_payments(rs, kongs))
-        if not plugins:
-            return s
+            if kongs:
+                s.payments.extend(st.kong_payments(rs, kongs))
+        if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
+            return s  # (no plugin modifies settlements: no context to build for them)
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
@@ -779,7 +831,7 @@ class Evaluator:
             points=score.points, flags=ctx.flags, extra=ctx.extra)
 
     def call(self, ctx: WinContext, score: Score) -> str | None:
-        if not score.win:
+        if not score.win or not hook_is_live(self.pm, "mj_win_call"):
             return None
         return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
                          context=self.settlement_context("win", ctx, score))
