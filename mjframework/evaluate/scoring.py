@@ -99,6 +99,9 @@ class Evaluator:
         self.win_patterns = ruleset.patterns_for("win")
         self.opening_patterns = ruleset.patterns_for("opening")
         self.wait_patterns = [p for p in self.win_patterns if p.waits]
+        # The fewest wildcards any wait sets aside: a hand holding fewer has none of the waits.
+        self._fewest_free = min((w.free_wildcards for p in self.wait_patterns for w in p.waits),
+                                default=NUM_KINDS * 4 + 1)
         shapes: dict[tuple, Shape] = {}
         for p in self.win_patterns:
             for s in p.shapes:
@@ -141,6 +144,7 @@ class Evaluator:
         self._level = {p: _reading_level(p) for p in self.win_patterns}
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
+        self._scored: dict[tuple[Pattern, int], ScoredPattern] = {}  # _finish's, per (pattern, times)
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
 
@@ -301,11 +305,20 @@ class Evaluator:
 
     def _finish(self, reading: Reading, picked: list[tuple[Pattern, int]], points: int,
                 wildcard: Tile | None) -> Score:
-        scored = [ScoredPattern(p.name, p.points, n, p.en)
-                  for p, n in sorted(picked, key=lambda x: x[0].index)]
+        # ScoredPattern is immutable: one per (pattern, times), shared by every result.
+        made = self._scored
+        scored = []
+        for p, n in (sorted(picked, key=_by_index) if len(picked) > 1 else picked):
+            sp = made.get((p, n))
+            if sp is None:
+                sp = made[p, n] = ScoredPattern(p.name, p.points, n, p.en)
+            scored.append(sp)
         sc = self.ruleset.scoring
+        if sc.minimum is None:
+            return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                         uncapped=points)
         judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
-        if sc.minimum is not None and judged < sc.minimum:
+        if judged < sc.minimum:
             return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
                          f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
                          points=points, wildcard=wildcard, uncapped=points)
@@ -352,7 +365,7 @@ class Evaluator:
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
         waits_ok: frozenset[str] = frozenset()
-        if self.wait_patterns:
+        if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
             held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
             for p in self.wait_patterns:
                 if p.name in active:
@@ -985,6 +998,10 @@ def _tile_filters(p: Pattern) -> list[TileFilter]:
     if g is not None and g.holding is not None:
         out.append(g.holding)
     return out
+
+
+def _by_index(x: tuple[Pattern, int]) -> int:
+    return x[0].index
 
 
 def _shape_key(s: Shape) -> tuple:
