@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import Any
 
 import pluggy
@@ -44,7 +45,7 @@ from .patterns import (
     shape_matches,
     times,
 )
-from .readings import KNITTED_STRAIGHTS, FreeKinds, Reading, Tiles, readings
+from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings, stand_in_splits
 from .waits import completed_shape, shape_possible, wait_holds
 
 
@@ -423,23 +424,26 @@ class Evaluator:
             keys: dict[Tile, int] | None = None
             ceiling: tuple | None = None
             free: FreeKinds | None = None
+            known: tuple[Reading, tuple | None] | None = None  # a reading _search judged already
             found: list[Reading] | None
             if every is not None or not (full.wilds or full.stand_ins):
                 # every reading: for tools that list them; without wildcards, there are few
                 found = readings(full, hand.melds, shape, self.kinds)
             else:
                 if bounds is None:
-                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set)
+                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set, self.shapes)
                 todo, settled = self._possible(todo, bounds, facts)
                 if not any(p.makes_win for p in todo):
                     continue
-                found, keys, ceiling, free = self._search(full, hand, shape, todo, settled, facts, wildcard)
+                found, keys, ceiling, free, known = self._search(full, hand, shape, todo, settled, facts,
+                                                                 wildcard, bounds)
             judged: set[tuple] = set()
             wild = self.wild_kinds(wildcard)
 
             def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
                          ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
-                         wild: frozenset[Tile] = wild) -> bool:
+                         wild: frozenset[Tile] = wild, known: tuple[Reading, tuple | None] | None = known
+                         ) -> bool:
                 """Judge one reading; True when no other reading of the shape can do better."""
                 nonlocal best
                 if keys is not None:
@@ -452,7 +456,10 @@ class Evaluator:
                     if sig in judged:
                         return False
                     judged.add(sig)
-                result = self._judge(reading, todo, facts, wildcard)
+                if known is not None and (reading is known[0] or reading.groups == known[0].groups):
+                    result = known[1]  # (the same groups of the same shape: judged alike)
+                else:
+                    result = self._judge(reading, todo, facts, wildcard)
                 if result is None:
                     return False
                 points, picked = result
@@ -498,9 +505,9 @@ class Evaluator:
         return out, settled
 
     def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
-                facts: HandFacts,
-                wildcard: Tile | None
-                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None]:
+                facts: HandFacts, wildcard: Tile | None, bounds: _Bounds | None = None
+                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None,
+                           tuple[Reading, tuple | None] | None]:
         """The readings of ``shape`` worth judging: a subset of every reading on which the
         best result (points, then :meth:`tie_key`) is the same as on all of them.
 
@@ -513,19 +520,35 @@ class Evaluator:
           next to it in the hand. Wild kinds, the stand-in and the winning tile are each a
           class of their own; patterns reading ranks (``rank_span``, set combinations,
           ``win_wait``) get every kind.
+
+        Returns (the readings, or None: search them with ``visit``; the class of each kind
+        for telling readings apart, or None; the ceiling, or None; the free kinds, or None;
+        a reading judged here with its result, or None: not to be judged again).
         """
         level = max((self._level[p] for p in todo if p not in settled), default=0)
         if level == 0:
-            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None
+            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None, None
         # The best any reading could judge to; the first reading may already reach it.
         first = readings(full, hand.melds, shape, self.kinds, first=True)
         if not first:
-            return [], None, None, None
+            return [], None, None, None, None
         ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
+        known = None
         if ceiling is not None:
             result = self._judge(first[0], todo, facts, wildcard)
+            known = (first[0], result)
             if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
-                return first, None, ceiling, None
+                return first, None, ceiling, None, known
+            # A pattern asking for sequences of wildcards read as their own kind: the reading
+            # with the most of them (found from the win table) is tried next, before the search.
+            directed = None
+            if bounds is not None and shape.kind == "standard" and any(
+                    name == "self_wild_sequences" for p in todo if p not in settled for name, _ in p.counts):
+                directed = self._self_wild_reading(full, hand, shape, bounds)
+            if directed is not None:
+                result = self._judge(directed, todo, facts, wildcard)
+                if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                    return [directed], None, ceiling, None, (directed, result)
         free = None
         if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
             # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
@@ -534,7 +557,32 @@ class Evaluator:
                 free = self._free_kinds(full, hand, todo, level, facts, wildcard)
         # With only suits and tile filters read (level 1), readings are told apart by their
         # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
-        return None, free.key if free is not None and level == 1 else None, ceiling, free
+        return None, free.key if free is not None and level == 1 else None, ceiling, free, known
+
+    def _self_wild_reading(self, full: Tiles, hand: Hand, shape: Shape, bounds: _Bounds) -> Reading | None:
+        """A reading of ``shape`` with the most sequences holding a wildcard read as its own kind
+        beside two natural tiles (:meth:`_Bounds.self_wild`), the rest read as
+        :func:`~.readings.readings` would first (None: no such sequence fits)."""
+        limit = bounds.get("self_wild_sequences")
+        got = bounds.self_wild(shape, limit[1]) if limit is not None and limit[1] else None
+        if got is None or not got[0]:
+            return None
+        k, c, chosen = got
+        rest = list(c)
+        seqs = []
+        for w, x, y in chosen:
+            rest[x] -= 1
+            rest[y] -= 1
+            tiles = tuple(sorted((w, x, y)))
+            seqs.append(Group("seq", tiles, tuple("w" if t == w else "n" for t in tiles)))
+        sub = Tiles(tuple(rest), full.wilds - k, 0, None, full.wildcard)
+        first = readings(sub, hand.melds, Shape("standard", melds=shape.melds - k, pair=1), self.kinds,
+                         first=True)
+        if not first:
+            return None
+        exposed = len(hand.melds)
+        groups = sorted([*first[0].groups[exposed:], *seqs], key=_group_order)
+        return Reading(shape, first[0].groups[:exposed] + tuple(groups))
 
     def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
                  wildcard: Tile | None) -> tuple | None:
@@ -892,7 +940,10 @@ class _Bounds:
     know): the natural tiles (held and in melds) are in every reading as themselves;
     each wildcard or stand-in adds at most one tile of any kind."""
 
-    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int) -> None:
+    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int,
+                 shapes: Sequence[Shape] = ()) -> None:
+        self.shapes = shapes  # every shape read (for measures bounded per shape)
+        self.exposed = len(hand.melds)
         c = list(full.counts)
         for m in hand.melds:
             for t in m.tiles:
@@ -904,6 +955,7 @@ class _Bounds:
         self.suits_in_set = suits_in_set
         self._cache: dict[str, tuple[int, int] | None] = {}
         self._decided: dict[Pattern, bool | None] = {}
+        self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
 
     def get(self, name: str) -> tuple[int, int] | None:
         if name not in self._cache:
@@ -947,8 +999,68 @@ class _Bounds:
                 if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
                        for a, b in ((-2, -1), (-1, 1), (1, 2))):
                     room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
-            return 0, min(self.full.wilds, room)
+            hi = min(self.full.wilds, room)
+            if hi:
+                hi = min(hi, self._most_self_wild(hi))
+            return 0, hi
         return None
+
+    def _most_self_wild(self, limit: int) -> int:
+        """The most sequences holding a wildcard read as its own (wild) kind beside two natural
+        tiles that any reading can have, up to ``limit`` (an upper bound known already).
+        Only standard shapes have sequences (a knitted straight reads no wildcard)."""
+        most = 0
+        for shape in self.shapes:
+            if shape.kind == "standard":
+                got = self.self_wild(shape, limit)
+                if got is None:
+                    return limit
+                most = max(most, got[0])
+        return most
+
+    def self_wild(self, shape: Shape, limit: int
+                  ) -> tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None:
+        """For a standard ``shape``: the most such sequences a reading of it can have (up to
+        ``limit``), with one way to take them: the natural counts (stand-ins split as read)
+        and the sequences as (wild kind, natural tile, natural tile). None where not known
+        (a shape without exactly one pair).
+
+        A reading with ``k`` such sequences leaves natural tiles and ``wildcards - k``
+        wildcards that make the shape's other melds and its pair, which the win table tells:
+        the most is the largest ``k`` for which some choice of ``k`` such sequences leaves a
+        win (for some reading of the stand-ins).
+        """
+        key = (_shape_key(shape), limit)
+        if key in self._self_wild:
+            return self._self_wild[key]
+        found: tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None = None
+        if shape.pair == 1:
+            full = self.full
+            wild_kinds = sorted(k for k in self.wild_kinds if not is_honor(k))
+            melds = shape.melds - self.exposed
+            found = (0, list(full.counts), ())
+            for c, _k in stand_in_splits(full):
+                if sum(c) + full.wilds != 3 * melds + 2:
+                    continue
+                # the natural tiles ("n" sources: not the wildcard's kind, where stand-ins read
+                # as it sit) each sequence would take beside its wildcard
+                options = []
+                for w in wild_kinds:
+                    r, base = w % 9, w - w % 9
+                    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+                        if r + a >= 0 and r + b <= 8:
+                            x, y = base + r + a, base + r + b
+                            if c[x] and c[y] and full.wildcard not in (x, y):
+                                options.append((w, x, y))
+                for k in range(min(limit, melds), found[0], -1):
+                    chosen = _leaves_win(c, options, k, full.wilds - k)
+                    if chosen is not None:
+                        found = (k, c, chosen)
+                        break
+                if found[0] >= limit:
+                    break
+        self._self_wild[key] = found
+        return found
 
     def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
         """False: no reading meets ``p``; True: every reading does, alike (same times);
@@ -991,6 +1103,20 @@ class _Bounds:
         return True if settled else None
 
 
+def _leaves_win(c: Sequence[int], options: list[tuple[Tile, Tile, Tile]], k: int, wilds: int
+                ) -> tuple[tuple[Tile, Tile, Tile], ...] | None:
+    """``k`` of ``options`` ((wild kind, natural, natural), repeats allowed) whose natural tiles
+    can be taken from ``c`` leaving a standard win with ``wilds`` wildcards (None: none can)."""
+    for chosen in combinations_with_replacement(options, k):
+        rest = list(c)
+        for _w, x, y in chosen:
+            rest[x] -= 1
+            rest[y] -= 1
+        if min(rest) >= 0 and wintable.is_standard_win(rest, wilds):
+            return chosen
+    return None
+
+
 def _tile_filters(p: Pattern) -> list[TileFilter]:
     """Every tile filter a pattern applies to the tiles of a reading."""
     out = [f for f in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group) if f is not None]
@@ -998,6 +1124,11 @@ def _tile_filters(p: Pattern) -> list[TileFilter]:
     if g is not None and g.holding is not None:
         out.append(g.holding)
     return out
+
+
+def _group_order(g: Group) -> tuple:
+    """The order of a reading's groups (as :mod:`.readings` sorts them)."""
+    return (g.tiles, g.kind, g.sources, g.meld or "")
 
 
 def _by_index(x: tuple[Pattern, int]) -> int:
