@@ -245,10 +245,12 @@ def _wild_options(c: list[int], w: int, melds: int, pairs: int, t: Tile,
 
 
 def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-                    wildcard: Tile | None, acc: list[Group], dead: set[tuple]) -> tuple[Group, ...] | None:
+                    wildcard: Tile | None, acc: list[Group], dead: set[tuple], i: int = 0
+                    ) -> tuple[Group, ...] | None:
     """One reading :func:`_standard` would find (or None), found fast: wholly natural groups
-    tried first, and states known to lead nowhere (``dead``) not tried again."""
-    i = 0
+    tried first, and states known to lead nowhere (``dead``) not tried again. (Asking the win
+    table first whether a state can be completed was measured: it costs more than it cuts.)"""
+    # (``i``: every kind below it is used up, as in _standard)
     while i < NUM_KINDS and c[i] == 0:
         i += 1
     if i == NUM_KINDS:
@@ -264,7 +266,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
     if melds and ct >= 3:
         c[t] -= 3
         acc.append(Group("triplet", (t, t, t), (src, src, src)))
-        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead)
+        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead, t)
         acc.pop()
         c[t] += 3
         if found is not None:
@@ -274,7 +276,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
         c[t + 1] -= 1
         c[t + 2] -= 1
         acc.append(Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard), _src(t + 2, wildcard))))
-        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead)
+        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead, t)
         acc.pop()
         c[t] += 1
         c[t + 1] += 1
@@ -284,7 +286,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
     if pairs and ct >= 2:
         c[t] -= 2
         acc.append(Group("pair", (t, t), (src, src)))
-        found = _first_standard(c, w, melds, pairs - 1, kinds, wildcard, acc, dead)
+        found = _first_standard(c, w, melds, pairs - 1, kinds, wildcard, acc, dead, t)
         acc.pop()
         c[t] += 2
         if found is not None:
@@ -299,7 +301,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
             c[x] -= 1
         acc.append(g)
         found = _first_standard(c, w - need, melds - (g.kind != "pair"), pairs - (g.kind == "pair"),
-                                kinds, wildcard, acc, dead)
+                                kinds, wildcard, acc, dead, t)
         acc.pop()
         for x in used:
             c[x] += 1
@@ -478,17 +480,9 @@ def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: lis
     if not melds and not pairs:
         out.append(tuple(acc))
         return
-    options: list[Group] = []
     if melds:
-        if seq_starts is None:
-            for t in kinds:
-                options.append(Group("triplet", (t, t, t), ("w", "w", "w")))
-                if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
-                    options.append(Group("seq", (t, t + 1, t + 2), ("w", "w", "w")))
-        else:
-            options = [Group("triplet", (t, t, t), ("w", "w", "w")) for t in kinds]
-            options += [Group("seq", (t, t + 1, t + 2), ("w", "w", "w")) for t in seq_starts]
-        for g in options:
+        # (built as taken: with ``first`` the first option is all that is needed)
+        for g in _free_melds(kinds, seq_starts):
             acc.append(g)
             _free_groups(w - 3, melds - 1, pairs, kinds, acc, out, seq_starts, first)
             acc.pop()
@@ -501,6 +495,20 @@ def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: lis
         acc.pop()
         if first and out:
             return
+
+
+def _free_melds(kinds: Sequence[Tile], seq_starts: Sequence[Tile] | None) -> Iterator[Group]:
+    """The melds a group of wildcards alone may be read as, in :func:`_free_groups`'s order."""
+    if seq_starts is None:
+        for t in kinds:
+            yield Group("triplet", (t, t, t), ("w", "w", "w"))
+            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
+                yield Group("seq", (t, t + 1, t + 2), ("w", "w", "w"))
+    else:
+        for t in kinds:
+            yield Group("triplet", (t, t, t), ("w", "w", "w"))
+        for t in seq_starts:
+            yield Group("seq", (t, t + 1, t + 2), ("w", "w", "w"))
 
 
 class FreeKinds:
@@ -609,7 +617,7 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         dead: set[tuple] = set()
         for c, _k in stand_in_splits(t):
             # groups of wildcards alone read as the kinds held most (as in pairs_readings)
-            order = sorted(kinds, key=lambda k: -c[k]) if t.wilds >= 2 else kinds
+            order = sorted(kinds, key=c.__getitem__, reverse=True) if t.wilds >= 2 else kinds  # (stable)
             one = _first_standard(c, t.wilds, need_melds, shape.pair, order, t.wildcard, [], dead)
             if one is not None:
                 return [Reading(shape, exposed + tuple(sorted(one, key=_group_key)))]
