@@ -32,7 +32,7 @@ from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
-from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait, When
+from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
 from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
@@ -146,6 +146,7 @@ class Evaluator:
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
         self._scored: dict[tuple[Pattern, int], ScoredPattern] = {}  # _finish's, per (pattern, times)
+        self._ceilings: dict[tuple, tuple | None] = {}  # _ceiling's, per (fixed, maybe) patterns
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
 
@@ -367,14 +368,16 @@ class Evaluator:
         by_shape, active = self._for_context(ctx, facts)
         waits_ok: frozenset[str] = frozenset()
         if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
-            held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
+            # Patterns often share a wait: each judged once (by identity: hashing a wait,
+            # a nested dataclass, costs more than judging it twice when two are equal).
+            held_waits: dict[int, bool] = {}
             for p in self.wait_patterns:
                 if p.name in active:
                     for w in p.waits:
-                        if w not in held_waits:
-                            held_waits[w] = wait_holds(held, exposed, w)
+                        if id(w) not in held_waits:
+                            held_waits[id(w)] = wait_holds(held, exposed, w)
             waits_ok = frozenset(p.name for p in self.wait_patterns
-                                 if p.name in active and any(held_waits[w] for w in p.waits))
+                                 if p.name in active and any(held_waits[id(w)] for w in p.waits))
         assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
         # The 14 tiles split as split() would: the held tiles' split plus the winning tile.
         win = hand.win_tile
@@ -600,6 +603,14 @@ class Evaluator:
             return None
         m = Measures(reading.tiles, reading, facts, wildcard)
         fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
+        # Without counted times or sets, the best over the subsets depends on the patterns only
+        # (exclusions, tiers and combining are the ruleset's): kept per (fixed, maybe) patterns,
+        # which many hands share.
+        memo = None
+        if not any(p.times_per is not None or p.sets is not None or p.partial_excludes for p in fixed):
+            memo = (tuple(fixed), tuple(maybe))
+            if memo in self._ceilings:
+                return self._ceilings[memo]
         best: tuple | None = None
         for mask in range(1 << len(maybe)):
             matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
@@ -611,6 +622,10 @@ class Evaluator:
             key = (-result[0], self.tie_key(result[1]))
             if best is None or key < best:
                 best = key
+        if memo is not None:
+            if len(self._ceilings) > 4096:
+                self._ceilings.clear()
+            self._ceilings[memo] = best
         return best
 
     def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
