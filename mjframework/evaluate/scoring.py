@@ -435,7 +435,7 @@ class Evaluator:
             else:
                 if bounds is None:
                     bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set, self.shapes)
-                todo, settled = self._possible(todo, bounds, facts)
+                todo, settled = self._possible(todo, bounds, facts, shape)
                 if not any(p.makes_win for p in todo):
                     continue
                 found, keys, ceiling, free, known = self._search(full, hand, shape, todo, settled, facts,
@@ -484,7 +484,7 @@ class Evaluator:
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
 
-    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts
+    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts, shape: Shape | None = None
                   ) -> tuple[list[Pattern], set[Pattern]]:
         """``todo`` without the patterns no reading of the hand can meet, and those of them
         every reading meets alike (they no longer ask for a search).
@@ -499,7 +499,7 @@ class Evaluator:
             if self._level[p] == 0:
                 out.append(p)
                 continue
-            verdict = bounds.decide(p, facts.winds)
+            verdict = bounds.decide(p, facts.winds, shape)
             if verdict is False:
                 continue
             if verdict:
@@ -969,7 +969,8 @@ class _Bounds:
         self.wild_kinds = wild_kinds
         self.suits_in_set = suits_in_set
         self._cache: dict[str, tuple[int, int] | None] = {}
-        self._decided: dict[Pattern, bool | None] = {}
+        self._decided: dict[object, bool | None] = {}
+        self._fours: dict[int, int] = {}  # _pairs_fours, per pairs shape's pair count
         self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
 
     def get(self, name: str) -> tuple[int, int] | None:
@@ -1077,21 +1078,51 @@ class _Bounds:
         self._self_wild[key] = found
         return found
 
-    def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+    def decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
         """False: no reading meets ``p``; True: every reading does, alike (same times);
-        None: it depends on the reading."""
-        if p in self._decided:
-            return self._decided[p]
-        verdict = self._decide(p, winds)
-        self._decided[p] = verdict
+        None: it depends on the reading. With ``shape``: the readings of that shape (a
+        pairs shape bounds ``sets_of_four`` closer)."""
+        key: object = p if shape is None or shape.kind != "pairs" else (p, shape.pairs)
+        if key in self._decided:
+            return self._decided[key]
+        verdict = self._decide(p, winds, shape)
+        self._decided[key] = verdict
         return verdict
 
-    def _decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+    def _pairs_fours(self, shape: Shape) -> int:
+        """The most kinds of four (``sets_of_four``) a reading of the pairs ``shape`` can have.
+
+        Every natural tile is in a pair; a kind held an odd number of times takes one
+        wildcard (as :func:`~.readings.pairs_readings` reads it), the wildcards left make
+        free pairs of any kind: a kind held twice needs one more pair to make four, a kind
+        not held two. So the most is the kinds already at four, plus one per free pair on
+        kinds at two, plus one per two free pairs left (over the readings of the stand-ins).
+        """
+        got = self._fours.get(shape.pairs)
+        if got is None:
+            full = self.full
+            got = 0
+            if not self.exposed:
+                for c, _k in stand_in_splits(full):
+                    odd = sum(n & 1 for n in c)
+                    if odd > full.wilds or sum(c) + full.wilds != 2 * shape.pairs:
+                        continue
+                    free = (full.wilds - odd) // 2
+                    fours = sum(1 for n in c if n + (n & 1) >= 4)
+                    twos = sum(1 for n in c if n + (n & 1) == 2)
+                    got = max(got, fours + min(free, twos) + (free - min(free, twos)) // 2)
+            self._fours[shape.pairs] = got
+        return got
+
+    def _decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
         settled = True
         for name, count in p.counts:
             if _MEASURE_LEVEL.get(name) == 0:
                 continue
             b = self.get(name)
+            if b is not None and name == "sets_of_four" and shape is not None and shape.kind == "pairs":
+                hi = self._pairs_fours(shape)
+                b = (min(b[0], hi), min(b[1], hi))
             if b is None:
                 settled = False
                 continue
