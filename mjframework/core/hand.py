@@ -176,8 +176,9 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
                opening_size: int = 14) -> None:
     """Raise :class:`HandError` if ``hand`` can't exist under ``ruleset``."""
     ts = ruleset.tileset
+    tiles = hand.all_tiles
     try:
-        ts.check_hand(hand.all_tiles, "hand")
+        ts.check_hand(tiles, "hand")
     except ValueError as e:
         raise HandError(str(e)) from None
     if opening:
@@ -185,8 +186,10 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
             raise HandError(f"a dealt hand for this seat has {opening_size} tiles, "
                             f"got {len(hand.concealed)}")
         return
+    if not hand.melds and len(tiles) == 14:
+        return  # a concealed hand of the right size: the rest checks melds
     kongs = sum(m.is_kong for m in hand.melds)
-    total = len(hand.all_tiles)
+    total = len(tiles)
     if total != 14 + kongs:
         what = f"{len(hand.concealed)} in hand + 1 winning tile"
         if hand.melds:
@@ -227,7 +230,7 @@ def check_context(ctx: WinContext, players: int, flags: tuple[str, ...] = ()) ->
             raise HandError(f"{what} {w!r}: a wind tile (东 南 西 北)")
     if ctx.flowers < 0:
         raise HandError(f"flowers {ctx.flowers}: not negative")
-    unknown = set(ctx.flags) - set(FLAGS) - set(flags)
+    unknown = set(ctx.flags) - set(FLAGS) - set(flags) if ctx.flags else None
     if unknown:
         raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join((*FLAGS, *flags))}")
 

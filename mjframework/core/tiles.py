@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 Tile = int
 
@@ -298,8 +299,21 @@ class TileSet:
         return [t for t in self.kinds for _ in range(self.copies)] + [
             FLOWER_BASE + i for i in range(self.flowers)]
 
+    @cached_property
+    def kind_set(self) -> frozenset[Tile]:
+        """``kinds`` as a set (membership tests)."""
+        return frozenset(self.kinds)
+
     def check_hand(self, tiles: Sequence[Tile], what: str = "hand") -> None:
         """Raise ``ValueError`` if a tile isn't in the set or appears too often."""
+        # Every hand scored is checked: the common answer (all fine) in one pass; anything
+        # wrong is found again below, with its message.
+        if self.kind_set.issuperset(tiles):
+            counts = [0] * NUM_KINDS
+            for t in tiles:
+                counts[t] += 1
+            if max(counts) <= self.copies:
+                return
         for t in tiles:
             if is_flower(t):
                 raise ValueError(f"{what}: {tile_name(t)} ({tile_code(t)}) is a flower, never held "

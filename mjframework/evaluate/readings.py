@@ -245,10 +245,12 @@ def _wild_options(c: list[int], w: int, melds: int, pairs: int, t: Tile,
 
 
 def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-                    wildcard: Tile | None, acc: list[Group], dead: set[tuple]) -> tuple[Group, ...] | None:
+                    wildcard: Tile | None, acc: list[Group], dead: set[tuple], i: int = 0
+                    ) -> tuple[Group, ...] | None:
     """One reading :func:`_standard` would find (or None), found fast: wholly natural groups
-    tried first, and states known to lead nowhere (``dead``) not tried again."""
-    i = 0
+    tried first, and states known to lead nowhere (``dead``) not tried again. (Asking the win
+    table first whether a state can be completed was measured: it costs more than it cuts.)"""
+    # (``i``: every kind below it is used up, as in _standard)
     while i < NUM_KINDS and c[i] == 0:
         i += 1
     if i == NUM_KINDS:
@@ -264,7 +266,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
     if melds and ct >= 3:
         c[t] -= 3
         acc.append(Group("triplet", (t, t, t), (src, src, src)))
-        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead)
+        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead, t)
         acc.pop()
         c[t] += 3
         if found is not None:
@@ -274,7 +276,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
         c[t + 1] -= 1
         c[t + 2] -= 1
         acc.append(Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard), _src(t + 2, wildcard))))
-        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead)
+        found = _first_standard(c, w, melds - 1, pairs, kinds, wildcard, acc, dead, t)
         acc.pop()
         c[t] += 1
         c[t + 1] += 1
@@ -284,7 +286,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
     if pairs and ct >= 2:
         c[t] -= 2
         acc.append(Group("pair", (t, t), (src, src)))
-        found = _first_standard(c, w, melds, pairs - 1, kinds, wildcard, acc, dead)
+        found = _first_standard(c, w, melds, pairs - 1, kinds, wildcard, acc, dead, t)
         acc.pop()
         c[t] += 2
         if found is not None:
@@ -299,7 +301,7 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
             c[x] -= 1
         acc.append(g)
         found = _first_standard(c, w - need, melds - (g.kind != "pair"), pairs - (g.kind == "pair"),
-                                kinds, wildcard, acc, dead)
+                                kinds, wildcard, acc, dead, t)
         acc.pop()
         for x in used:
             c[x] += 1
@@ -346,6 +348,127 @@ def _natural(c: list[int], melds: int, pairs: int, src_w: Tile | None, acc: list
         c[t + 2] += 1
 
 
+# --------------------------------------------------------------------------
+# natural readings from per-block tables
+#
+# Without wildcards a standard reading never mixes suits: the lowest kind left is always
+# grouped with kinds of its own suit (a sequence stays within a suit, honors make only
+# triplets and pairs). So :func:`_natural`'s search over the whole hand is the product of
+# the same search on each block of kinds (the three suits, the honors): its readings are
+# the combinations of one decomposition per block, in the same order (the first block's
+# choices vary slowest), that total the shape's melds and pairs. Each block's
+# decompositions depend only on its counts, so they are computed once per count vector
+# and shared by every hand and every ruleset (the way the win table keys suits).
+
+_BLOCKS = ((0, 9), (9, 18), (18, 27), (HONOR_BASE, NUM_KINDS))
+# Per block: its counts (bytes) -> its decompositions as (melds, pairs, groups), each
+# group multiset once, in :func:`_natural`'s order.
+_Decomposition = tuple[int, int, tuple[Group, ...]]
+_BLOCK_READINGS: tuple[dict[bytes, tuple[_Decomposition, ...]], ...] = ({}, {}, {}, {})
+# A bound on each block's table (most hands meet a few thousand count vectors per block;
+# past this the table starts over rather than grow without end).
+BLOCK_TABLE_MAX = 50_000
+
+
+def block_decompositions(block: int, key: bytes) -> tuple[_Decomposition, ...]:
+    """Every way the natural tiles ``key`` (the counts of block ``block``: 0–2 a suit,
+    3 the honors) split into triplets, pairs and sequences, as :func:`_natural` finds
+    them: (melds, pairs, groups), a group multiset once (first found), in search order."""
+    table = _BLOCK_READINGS[block]
+    got = table.get(key)
+    if got is None:
+        lo, hi = _BLOCKS[block]
+        c = [0] * NUM_KINDS
+        c[lo:hi] = key
+        found: list[_Decomposition] = []
+        _block_search(c, hi, 0, 0, [], found, lo)
+        seen: set[tuple[Group, ...]] = set()
+        unique = []
+        for melds, pairs, groups in found:
+            k = tuple(sorted(groups, key=_group_key))
+            if k not in seen:
+                seen.add(k)
+                unique.append((melds, pairs, groups))
+        got = tuple(unique)
+        if len(table) >= BLOCK_TABLE_MAX:
+            table.clear()
+        table[key] = got
+    return got
+
+
+def _block_search(c: list[int], hi: int, melds: int, pairs: int, acc: list[Group],
+                  out: list[_Decomposition], i: int) -> None:
+    """:func:`_natural` on the kinds below ``hi``, counting melds and pairs instead of
+    spending a budget (the budget only prunes; the totals are checked when combining)."""
+    while i < hi and c[i] == 0:
+        i += 1
+    if i == hi:
+        out.append((melds, pairs, tuple(acc)))
+        return
+    t = i
+    ct = c[t]
+    if ct >= 3:
+        c[t] -= 3
+        acc.append(Group("triplet", (t, t, t), ("n", "n", "n")))
+        _block_search(c, hi, melds + 1, pairs, acc, out, t)
+        acc.pop()
+        c[t] += 3
+    if ct >= 2:
+        c[t] -= 2
+        acc.append(Group("pair", (t, t), ("n", "n")))
+        _block_search(c, hi, melds, pairs + 1, acc, out, t)
+        acc.pop()
+        c[t] += 2
+    if t < HONOR_BASE and t % 9 <= 6 and c[t + 1] and c[t + 2]:
+        c[t] -= 1
+        c[t + 1] -= 1
+        c[t + 2] -= 1
+        acc.append(Group("seq", (t, t + 1, t + 2), ("n", "n", "n")))
+        _block_search(c, hi, melds + 1, pairs, acc, out, t)
+        acc.pop()
+        c[t] += 1
+        c[t + 1] += 1
+        c[t + 2] += 1
+
+
+def natural_groups(counts: Sequence[int], melds: int, pairs: int) -> list[tuple[Group, ...]] | None:
+    """The distinct readings (groups) of natural tiles ``counts`` (34 kinds, every tile read as
+    itself) as ``melds`` melds + ``pairs`` pairs, in the order and form the whole-hand search
+    (:func:`_natural`, duplicates dropped) gives them, from the per-block tables. None where
+    the counts aren't a 34-kind vector of small non-negative numbers (the caller searches)."""
+    if len(counts) != NUM_KINDS:
+        return None
+    try:
+        b = bytes(counts)
+    except (ValueError, TypeError):
+        return None
+    t0, t1, t2, t3 = _BLOCK_READINGS
+    a0 = t0.get(b[:9])
+    a1 = t1.get(b[9:18])
+    a2 = t2.get(b[18:27])
+    a3 = t3.get(b[27:])
+    if a0 is None or a1 is None or a2 is None or a3 is None:  # a block met for the first time
+        a0, a1, a2, a3 = (block_decompositions(i, b[lo:hi]) for i, (lo, hi) in enumerate(_BLOCKS))
+    if len(a0) == 1 and len(a1) == 1 and len(a2) == 1 and len(a3) == 1:  # the common case
+        (m0, p0, g0), (m1, p1, g1), (m2, p2, g2), (m3, p3, g3) = a0[0], a1[0], a2[0], a3[0]
+        if m0 + m1 + m2 + m3 == melds and p0 + p1 + p2 + p3 == pairs:
+            return [g0 + g1 + g2 + g3]
+        return []
+    out = []
+    for m0, p0, g0 in a0:
+        for m1, p1, g1 in a1:
+            m01, p01 = m0 + m1, p0 + p1
+            if m01 > melds or p01 > pairs:
+                continue
+            for m2, p2, g2 in a2:
+                if m01 + m2 > melds or p01 + p2 > pairs:
+                    continue
+                for m3, p3, g3 in a3:
+                    if m01 + m2 + m3 == melds and p01 + p2 + p3 == pairs:
+                        out.append(g0 + g1 + g2 + g3)
+    return out
+
+
 def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: list[Group],
                  out: list[tuple[Group, ...]], seq_starts: Sequence[Tile] | None = None,
                  first: bool = False) -> None:
@@ -357,17 +480,9 @@ def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: lis
     if not melds and not pairs:
         out.append(tuple(acc))
         return
-    options: list[Group] = []
     if melds:
-        if seq_starts is None:
-            for t in kinds:
-                options.append(Group("triplet", (t, t, t), ("w", "w", "w")))
-                if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
-                    options.append(Group("seq", (t, t + 1, t + 2), ("w", "w", "w")))
-        else:
-            options = [Group("triplet", (t, t, t), ("w", "w", "w")) for t in kinds]
-            options += [Group("seq", (t, t + 1, t + 2), ("w", "w", "w")) for t in seq_starts]
-        for g in options:
+        # (built as taken: with ``first`` the first option is all that is needed)
+        for g in _free_melds(kinds, seq_starts):
             acc.append(g)
             _free_groups(w - 3, melds - 1, pairs, kinds, acc, out, seq_starts, first)
             acc.pop()
@@ -380,6 +495,20 @@ def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: lis
         acc.pop()
         if first and out:
             return
+
+
+def _free_melds(kinds: Sequence[Tile], seq_starts: Sequence[Tile] | None) -> Iterator[Group]:
+    """The melds a group of wildcards alone may be read as, in :func:`_free_groups`'s order."""
+    if seq_starts is None:
+        for t in kinds:
+            yield Group("triplet", (t, t, t), ("w", "w", "w"))
+            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
+                yield Group("seq", (t, t + 1, t + 2), ("w", "w", "w"))
+    else:
+        for t in kinds:
+            yield Group("triplet", (t, t, t), ("w", "w", "w"))
+        for t in seq_starts:
+            yield Group("seq", (t, t + 1, t + 2), ("w", "w", "w"))
 
 
 class FreeKinds:
@@ -447,15 +576,22 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         # No wildcard: each branch takes a different group for the lowest tile left, but a pair
         # and a sequence from the same tile can be taken in either order (44 + 456 and 456 + 44):
         # the same groups, kept once.
-        out: list[tuple[Group, ...]] = []
-        _natural(list(t.counts), need_melds, shape.pair, t.wildcard, [], out)
-        seen: set[tuple[Group, ...]] = set()
-        unique = []
-        for g in out:
-            key = tuple(sorted(g, key=_group_key))
-            if key not in seen:
-                seen.add(key)
-                unique.append(g)
+        # From the per-block tables (natural_groups) unless a tile is read as a stand-in
+        # (the wildcard's kind held as natural tiles: not the case after Evaluator.split).
+        table = None if t.wildcard is not None and t.counts[t.wildcard] else \
+            natural_groups(t.counts, need_melds, shape.pair)
+        if table is not None:
+            unique = table
+        else:
+            out: list[tuple[Group, ...]] = []
+            _natural(list(t.counts), need_melds, shape.pair, t.wildcard, [], out)
+            seen: set[tuple[Group, ...]] = set()
+            unique = []
+            for g in out:
+                key = tuple(sorted(g, key=_group_key))
+                if key not in seen:
+                    seen.add(key)
+                    unique.append(g)
         found_n = [Reading(shape, exposed + g) for g in unique[:1 if first else None]]
         if visit is not None:
             for r in found_n:
@@ -481,7 +617,7 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         dead: set[tuple] = set()
         for c, _k in stand_in_splits(t):
             # groups of wildcards alone read as the kinds held most (as in pairs_readings)
-            order = sorted(kinds, key=lambda k: -c[k]) if t.wilds >= 2 else kinds
+            order = sorted(kinds, key=c.__getitem__, reverse=True) if t.wilds >= 2 else kinds  # (stable)
             one = _first_standard(c, t.wilds, need_melds, shape.pair, order, t.wildcard, [], dead)
             if one is not None:
                 return [Reading(shape, exposed + tuple(sorted(one, key=_group_key)))]

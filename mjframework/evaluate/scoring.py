@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import Any
 
 import pluggy
@@ -30,8 +31,8 @@ import pluggy
 from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
-from ..hooks.registry import call_hook, make_plugin_manager
-from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, Wait, When
+from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
+from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
 from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
@@ -44,7 +45,7 @@ from .patterns import (
     shape_matches,
     times,
 )
-from .readings import KNITTED_STRAIGHTS, FreeKinds, Reading, Tiles, readings
+from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings, stand_in_splits
 from .waits import completed_shape, shape_possible, wait_holds
 
 
@@ -99,6 +100,9 @@ class Evaluator:
         self.win_patterns = ruleset.patterns_for("win")
         self.opening_patterns = ruleset.patterns_for("opening")
         self.wait_patterns = [p for p in self.win_patterns if p.waits]
+        # The fewest wildcards any wait sets aside: a hand holding fewer has none of the waits.
+        self._fewest_free = min((w.free_wildcards for p in self.wait_patterns for w in p.waits),
+                                default=NUM_KINDS * 4 + 1)
         shapes: dict[tuple, Shape] = {}
         for p in self.win_patterns:
             for s in p.shapes:
@@ -116,6 +120,9 @@ class Evaluator:
                 p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
+        # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
+        # and patterns _score judges (the lists are kept by _context_cache, so ids stay theirs).
+        self._todo: dict[tuple[int, frozenset[str]], list[tuple[Shape, list[Pattern]]]] = {}
         self._by_shape = [
             (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
             for s in self.shapes]
@@ -138,6 +145,10 @@ class Evaluator:
         self._level = {p: _reading_level(p) for p in self.win_patterns}
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
+        self._scored: dict[tuple[Pattern, int], ScoredPattern] = {}  # _finish's, per (pattern, times)
+        self._ceilings: dict[tuple, tuple | None] = {}  # _ceiling's, per (fixed, maybe) patterns
+        # Win payment plans per seat arrangement (settle): a few per table.
+        self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
 
     @property
     def screen(self) -> WinScreen:
@@ -296,11 +307,20 @@ class Evaluator:
 
     def _finish(self, reading: Reading, picked: list[tuple[Pattern, int]], points: int,
                 wildcard: Tile | None) -> Score:
-        scored = [ScoredPattern(p.name, p.points, n, p.en)
-                  for p, n in sorted(picked, key=lambda x: x[0].index)]
+        # ScoredPattern is immutable: one per (pattern, times), shared by every result.
+        made = self._scored
+        scored = []
+        for p, n in (sorted(picked, key=_by_index) if len(picked) > 1 else picked):
+            sp = made.get((p, n))
+            if sp is None:
+                sp = made[p, n] = ScoredPattern(p.name, p.points, n, p.en)
+            scored.append(sp)
         sc = self.ruleset.scoring
+        if sc.minimum is None:
+            return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+                         uncapped=points)
         judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
-        if sc.minimum is not None and judged < sc.minimum:
+        if judged < sc.minimum:
             return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
                          f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
                          points=points, wildcard=wildcard, uncapped=points)
@@ -346,44 +366,87 @@ class Evaluator:
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
-        held_waits: dict[Wait, bool] = {}  # patterns often share a wait: judged once
-        for p in self.wait_patterns:
-            if p.name in active:
-                for w in p.waits:
-                    if w not in held_waits:
-                        held_waits[w] = wait_holds(held, exposed, w)
-        waits_ok = {p.name for p in self.wait_patterns
-                    if p.name in active and any(held_waits[w] for w in p.waits)}
+        waits_ok: frozenset[str] = frozenset()
+        if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
+            # Patterns often share a wait: each judged once (by identity: hashing a wait,
+            # a nested dataclass, costs more than judging it twice when two are equal).
+            held_waits: dict[int, bool] = {}
+            for p in self.wait_patterns:
+                if p.name in active:
+                    for w in p.waits:
+                        if id(w) not in held_waits:
+                            held_waits[id(w)] = wait_holds(held, exposed, w)
+            waits_ok = frozenset(p.name for p in self.wait_patterns
+                                 if p.name in active and any(held_waits[id(w)] for w in p.waits))
         assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
-        full = self.split([*hand.concealed, hand.win_tile], wildcard)
+        # The 14 tiles split as split() would: the held tiles' split plus the winning tile.
+        win = hand.win_tile
+        if win_wild:
+            full = Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
+        elif win == held.stand_in_tile:
+            full = Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
+        else:
+            c = list(held.counts)
+            c[win] += 1
+            full = Tiles(tuple(c), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
+        shapes = self._todo.get((id(by_shape), waits_ok))
+        if shapes is None:
+            # Per shape, the patterns to judge on its readings (wait patterns whose wait
+            # holds); a shape none of whose patterns makes a win is left out. The same for
+            # every hand of this context and these waits.
+            shapes = []
+            for shape, candidates in by_shape:
+                todo = [p for p in candidates if not p.waits or p.name in waits_ok]
+                if any(p.makes_win for p in todo):
+                    shapes.append((shape, todo))
+            self._todo[id(by_shape), waits_ok] = shapes
         best: tuple | None = None
+        if every is None and not (full.wilds or full.stand_ins):
+            # No wildcard: every reading of each shape is judged (there are few, from the
+            # per-block tables); a standard shape no reading fits has none, so it needs no
+            # pre-check.
+            for shape, todo in shapes:
+                if shape.kind != "standard" and not self._could_be(full, hand, shape):
+                    continue
+                for reading in readings(full, hand.melds, shape, self.kinds):
+                    result = self._judge(reading, todo, facts, wildcard)
+                    if result is None:
+                        continue
+                    points, picked = result
+                    key = (-points, self.tie_key(picked))
+                    if best is None or key < best[0]:
+                        best = (key, reading, picked, points)
+            if best is None:
+                return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+            _, reading, picked, points = best
+            return self._finish(reading, picked, points, wildcard)
         bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
-        for shape, candidates in by_shape:
+        for shape, todo in shapes:
             if not self._could_be(full, hand, shape):
-                continue
-            todo = [p for p in candidates if not p.waits or p.name in waits_ok]
-            if not any(p.makes_win for p in todo):
                 continue
             keys: dict[Tile, int] | None = None
             ceiling: tuple | None = None
             free: FreeKinds | None = None
+            known: tuple[Reading, tuple | None] | None = None  # a reading _search judged already
             found: list[Reading] | None
             if every is not None or not (full.wilds or full.stand_ins):
                 # every reading: for tools that list them; without wildcards, there are few
                 found = readings(full, hand.melds, shape, self.kinds)
             else:
                 if bounds is None:
-                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set)
-                todo, settled = self._possible(todo, bounds, facts)
+                    bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set, self.shapes)
+                todo, settled = self._possible(todo, bounds, facts, shape)
                 if not any(p.makes_win for p in todo):
                     continue
-                found, keys, ceiling, free = self._search(full, hand, shape, todo, settled, facts, wildcard)
+                found, keys, ceiling, free, known = self._search(full, hand, shape, todo, settled, facts,
+                                                                 wildcard, bounds)
             judged: set[tuple] = set()
             wild = self.wild_kinds(wildcard)
 
             def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
                          ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
-                         wild: frozenset[Tile] = wild) -> bool:
+                         wild: frozenset[Tile] = wild, known: tuple[Reading, tuple | None] | None = known
+                         ) -> bool:
                 """Judge one reading; True when no other reading of the shape can do better."""
                 nonlocal best
                 if keys is not None:
@@ -396,7 +459,10 @@ class Evaluator:
                     if sig in judged:
                         return False
                     judged.add(sig)
-                result = self._judge(reading, todo, facts, wildcard)
+                if known is not None and (reading is known[0] or reading.groups == known[0].groups):
+                    result = known[1]  # (the same groups of the same shape: judged alike)
+                else:
+                    result = self._judge(reading, todo, facts, wildcard)
                 if result is None:
                     return False
                 points, picked = result
@@ -418,7 +484,7 @@ class Evaluator:
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
 
-    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts
+    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts, shape: Shape | None = None
                   ) -> tuple[list[Pattern], set[Pattern]]:
         """``todo`` without the patterns no reading of the hand can meet, and those of them
         every reading meets alike (they no longer ask for a search).
@@ -433,7 +499,7 @@ class Evaluator:
             if self._level[p] == 0:
                 out.append(p)
                 continue
-            verdict = bounds.decide(p, facts.winds)
+            verdict = bounds.decide(p, facts.winds, shape)
             if verdict is False:
                 continue
             if verdict:
@@ -442,9 +508,9 @@ class Evaluator:
         return out, settled
 
     def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
-                facts: HandFacts,
-                wildcard: Tile | None
-                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None]:
+                facts: HandFacts, wildcard: Tile | None, bounds: _Bounds | None = None
+                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None,
+                           tuple[Reading, tuple | None] | None]:
         """The readings of ``shape`` worth judging: a subset of every reading on which the
         best result (points, then :meth:`tie_key`) is the same as on all of them.
 
@@ -457,19 +523,35 @@ class Evaluator:
           next to it in the hand. Wild kinds, the stand-in and the winning tile are each a
           class of their own; patterns reading ranks (``rank_span``, set combinations,
           ``win_wait``) get every kind.
+
+        Returns (the readings, or None: search them with ``visit``; the class of each kind
+        for telling readings apart, or None; the ceiling, or None; the free kinds, or None;
+        a reading judged here with its result, or None: not to be judged again).
         """
         level = max((self._level[p] for p in todo if p not in settled), default=0)
         if level == 0:
-            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None
+            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None, None
         # The best any reading could judge to; the first reading may already reach it.
         first = readings(full, hand.melds, shape, self.kinds, first=True)
         if not first:
-            return [], None, None, None
+            return [], None, None, None, None
         ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
+        known = None
         if ceiling is not None:
             result = self._judge(first[0], todo, facts, wildcard)
+            known = (first[0], result)
             if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
-                return first, None, ceiling, None
+                return first, None, ceiling, None, known
+            # A pattern asking for sequences of wildcards read as their own kind: the reading
+            # with the most of them (found from the win table) is tried next, before the search.
+            directed = None
+            if bounds is not None and shape.kind == "standard" and any(
+                    name == "self_wild_sequences" for p in todo if p not in settled for name, _ in p.counts):
+                directed = self._self_wild_reading(full, hand, shape, bounds)
+            if directed is not None:
+                result = self._judge(directed, todo, facts, wildcard)
+                if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                    return [directed], None, ceiling, None, (directed, result)
         free = None
         if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
             # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
@@ -478,7 +560,32 @@ class Evaluator:
                 free = self._free_kinds(full, hand, todo, level, facts, wildcard)
         # With only suits and tile filters read (level 1), readings are told apart by their
         # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
-        return None, free.key if free is not None and level == 1 else None, ceiling, free
+        return None, free.key if free is not None and level == 1 else None, ceiling, free, known
+
+    def _self_wild_reading(self, full: Tiles, hand: Hand, shape: Shape, bounds: _Bounds) -> Reading | None:
+        """A reading of ``shape`` with the most sequences holding a wildcard read as its own kind
+        beside two natural tiles (:meth:`_Bounds.self_wild`), the rest read as
+        :func:`~.readings.readings` would first (None: no such sequence fits)."""
+        limit = bounds.get("self_wild_sequences")
+        got = bounds.self_wild(shape, limit[1]) if limit is not None and limit[1] else None
+        if got is None or not got[0]:
+            return None
+        k, c, chosen = got
+        rest = list(c)
+        seqs = []
+        for w, x, y in chosen:
+            rest[x] -= 1
+            rest[y] -= 1
+            tiles = tuple(sorted((w, x, y)))
+            seqs.append(Group("seq", tiles, tuple("w" if t == w else "n" for t in tiles)))
+        sub = Tiles(tuple(rest), full.wilds - k, 0, None, full.wildcard)
+        first = readings(sub, hand.melds, Shape("standard", melds=shape.melds - k, pair=1), self.kinds,
+                         first=True)
+        if not first:
+            return None
+        exposed = len(hand.melds)
+        groups = sorted([*first[0].groups[exposed:], *seqs], key=_group_order)
+        return Reading(shape, first[0].groups[:exposed] + tuple(groups))
 
     def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
                  wildcard: Tile | None) -> tuple | None:
@@ -496,6 +603,14 @@ class Evaluator:
             return None
         m = Measures(reading.tiles, reading, facts, wildcard)
         fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
+        # Without counted times or sets, the best over the subsets depends on the patterns only
+        # (exclusions, tiers and combining are the ruleset's): kept per (fixed, maybe) patterns,
+        # which many hands share.
+        memo = None
+        if not any(p.times_per is not None or p.sets is not None or p.partial_excludes for p in fixed):
+            memo = (tuple(fixed), tuple(maybe))
+            if memo in self._ceilings:
+                return self._ceilings[memo]
         best: tuple | None = None
         for mask in range(1 << len(maybe)):
             matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
@@ -507,6 +622,10 @@ class Evaluator:
             key = (-result[0], self.tie_key(result[1]))
             if best is None or key < best:
                 best = key
+        if memo is not None:
+            if len(self._ceilings) > 4096:
+                self._ceilings.clear()
+            self._ceilings[memo] = best
         return best
 
     def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
@@ -749,17 +868,26 @@ class Evaluator:
         if payers is None and ctx.in_play is not None:
             payers = sorted(ctx.in_play)
         if score.win:
-            s.payments.extend(st.win_payments(
-                rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
-                discarder=ctx.discarder, points=score.points,
-                reason="+".join(score.pattern_names), payers=payers))
+            # Who pays how much of the base amount depends only on the seats: planned once per
+            # seat arrangement (st.win_plan), then each win is a few multiplications.
+            key = (ctx.win_by, ctx.seat, ctx.dealer, ctx.discarder, None if payers is None else tuple(payers))
+            plan = self._pay_plans.get(key)
+            if plan is None:
+                plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
+                                   discarder=ctx.discarder, payers=payers)
+                if len(self._pay_plans) > 4096:
+                    self._pay_plans.clear()
+                self._pay_plans[key] = plan
+            s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
+                                     "+".join([p.name for p in score.patterns]))
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [
                     st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                     for m in hand.melds if m.is_kong]
-            s.payments.extend(st.kong_payments(rs, kongs))
-        if not plugins:
-            return s
+            if kongs:
+                s.payments.extend(st.kong_payments(rs, kongs))
+        if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
+            return s  # (no plugin modifies settlements: no context to build for them)
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
@@ -779,7 +907,7 @@ class Evaluator:
             points=score.points, flags=ctx.flags, extra=ctx.extra)
 
     def call(self, ctx: WinContext, score: Score) -> str | None:
-        if not score.win:
+        if not score.win or not hook_is_live(self.pm, "mj_win_call"):
             return None
         return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
                          context=self.settlement_context("win", ctx, score))
@@ -827,7 +955,10 @@ class _Bounds:
     know): the natural tiles (held and in melds) are in every reading as themselves;
     each wildcard or stand-in adds at most one tile of any kind."""
 
-    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int) -> None:
+    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int,
+                 shapes: Sequence[Shape] = ()) -> None:
+        self.shapes = shapes  # every shape read (for measures bounded per shape)
+        self.exposed = len(hand.melds)
         c = list(full.counts)
         for m in hand.melds:
             for t in m.tiles:
@@ -838,7 +969,9 @@ class _Bounds:
         self.wild_kinds = wild_kinds
         self.suits_in_set = suits_in_set
         self._cache: dict[str, tuple[int, int] | None] = {}
-        self._decided: dict[Pattern, bool | None] = {}
+        self._decided: dict[object, bool | None] = {}
+        self._fours: dict[int, int] = {}  # _pairs_fours, per pairs shape's pair count
+        self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
 
     def get(self, name: str) -> tuple[int, int] | None:
         if name not in self._cache:
@@ -882,24 +1015,114 @@ class _Bounds:
                 if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
                        for a, b in ((-2, -1), (-1, 1), (1, 2))):
                     room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
-            return 0, min(self.full.wilds, room)
+            hi = min(self.full.wilds, room)
+            if hi:
+                hi = min(hi, self._most_self_wild(hi))
+            return 0, hi
         return None
 
-    def decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+    def _most_self_wild(self, limit: int) -> int:
+        """The most sequences holding a wildcard read as its own (wild) kind beside two natural
+        tiles that any reading can have, up to ``limit`` (an upper bound known already).
+        Only standard shapes have sequences (a knitted straight reads no wildcard)."""
+        most = 0
+        for shape in self.shapes:
+            if shape.kind == "standard":
+                got = self.self_wild(shape, limit)
+                if got is None:
+                    return limit
+                most = max(most, got[0])
+        return most
+
+    def self_wild(self, shape: Shape, limit: int
+                  ) -> tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None:
+        """For a standard ``shape``: the most such sequences a reading of it can have (up to
+        ``limit``), with one way to take them: the natural counts (stand-ins split as read)
+        and the sequences as (wild kind, natural tile, natural tile). None where not known
+        (a shape without exactly one pair).
+
+        A reading with ``k`` such sequences leaves natural tiles and ``wildcards - k``
+        wildcards that make the shape's other melds and its pair, which the win table tells:
+        the most is the largest ``k`` for which some choice of ``k`` such sequences leaves a
+        win (for some reading of the stand-ins).
+        """
+        key = (_shape_key(shape), limit)
+        if key in self._self_wild:
+            return self._self_wild[key]
+        found: tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None = None
+        if shape.pair == 1:
+            full = self.full
+            wild_kinds = sorted(k for k in self.wild_kinds if not is_honor(k))
+            melds = shape.melds - self.exposed
+            found = (0, list(full.counts), ())
+            for c, _k in stand_in_splits(full):
+                if sum(c) + full.wilds != 3 * melds + 2:
+                    continue
+                # the natural tiles ("n" sources: not the wildcard's kind, where stand-ins read
+                # as it sit) each sequence would take beside its wildcard
+                options = []
+                for w in wild_kinds:
+                    r, base = w % 9, w - w % 9
+                    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+                        if r + a >= 0 and r + b <= 8:
+                            x, y = base + r + a, base + r + b
+                            if c[x] and c[y] and full.wildcard not in (x, y):
+                                options.append((w, x, y))
+                for k in range(min(limit, melds), found[0], -1):
+                    chosen = _leaves_win(c, options, k, full.wilds - k)
+                    if chosen is not None:
+                        found = (k, c, chosen)
+                        break
+                if found[0] >= limit:
+                    break
+        self._self_wild[key] = found
+        return found
+
+    def decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
         """False: no reading meets ``p``; True: every reading does, alike (same times);
-        None: it depends on the reading."""
-        if p in self._decided:
-            return self._decided[p]
-        verdict = self._decide(p, winds)
-        self._decided[p] = verdict
+        None: it depends on the reading. With ``shape``: the readings of that shape (a
+        pairs shape bounds ``sets_of_four`` closer)."""
+        key: object = p if shape is None or shape.kind != "pairs" else (p, shape.pairs)
+        if key in self._decided:
+            return self._decided[key]
+        verdict = self._decide(p, winds, shape)
+        self._decided[key] = verdict
         return verdict
 
-    def _decide(self, p: Pattern, winds: dict[str, Tile] | None) -> bool | None:
+    def _pairs_fours(self, shape: Shape) -> int:
+        """The most kinds of four (``sets_of_four``) a reading of the pairs ``shape`` can have.
+
+        Every natural tile is in a pair; a kind held an odd number of times takes one
+        wildcard (as :func:`~.readings.pairs_readings` reads it), the wildcards left make
+        free pairs of any kind: a kind held twice needs one more pair to make four, a kind
+        not held two. So the most is the kinds already at four, plus one per free pair on
+        kinds at two, plus one per two free pairs left (over the readings of the stand-ins).
+        """
+        got = self._fours.get(shape.pairs)
+        if got is None:
+            full = self.full
+            got = 0
+            if not self.exposed:
+                for c, _k in stand_in_splits(full):
+                    odd = sum(n & 1 for n in c)
+                    if odd > full.wilds or sum(c) + full.wilds != 2 * shape.pairs:
+                        continue
+                    free = (full.wilds - odd) // 2
+                    fours = sum(1 for n in c if n + (n & 1) >= 4)
+                    twos = sum(1 for n in c if n + (n & 1) == 2)
+                    got = max(got, fours + min(free, twos) + (free - min(free, twos)) // 2)
+            self._fours[shape.pairs] = got
+        return got
+
+    def _decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
         settled = True
         for name, count in p.counts:
             if _MEASURE_LEVEL.get(name) == 0:
                 continue
             b = self.get(name)
+            if b is not None and name == "sets_of_four" and shape is not None and shape.kind == "pairs":
+                hi = self._pairs_fours(shape)
+                b = (min(b[0], hi), min(b[1], hi))
             if b is None:
                 settled = False
                 continue
@@ -926,6 +1149,20 @@ class _Bounds:
         return True if settled else None
 
 
+def _leaves_win(c: Sequence[int], options: list[tuple[Tile, Tile, Tile]], k: int, wilds: int
+                ) -> tuple[tuple[Tile, Tile, Tile], ...] | None:
+    """``k`` of ``options`` ((wild kind, natural, natural), repeats allowed) whose natural tiles
+    can be taken from ``c`` leaving a standard win with ``wilds`` wildcards (None: none can)."""
+    for chosen in combinations_with_replacement(options, k):
+        rest = list(c)
+        for _w, x, y in chosen:
+            rest[x] -= 1
+            rest[y] -= 1
+        if min(rest) >= 0 and wintable.is_standard_win(rest, wilds):
+            return chosen
+    return None
+
+
 def _tile_filters(p: Pattern) -> list[TileFilter]:
     """Every tile filter a pattern applies to the tiles of a reading."""
     out = [f for f in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group) if f is not None]
@@ -933,6 +1170,15 @@ def _tile_filters(p: Pattern) -> list[TileFilter]:
     if g is not None and g.holding is not None:
         out.append(g.holding)
     return out
+
+
+def _group_order(g: Group) -> tuple:
+    """The order of a reading's groups (as :mod:`.readings` sorts them)."""
+    return (g.tiles, g.kind, g.sources, g.meld or "")
+
+
+def _by_index(x: tuple[Pattern, int]) -> int:
+    return x[0].index
 
 
 def _shape_key(s: Shape) -> tuple:

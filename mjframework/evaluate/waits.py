@@ -20,6 +20,9 @@ def rest_holds(t: Tiles, exposed_melds: int, shape: Shape, wilds: int) -> bool:
         # The common case: one table lookup (the tile count is checked with it).
         n = sum(t.counts) + wilds
         return n == 3 * (shape.melds - exposed_melds) + 2 and wintable.is_standard_win(t.counts, wilds)
+    if not t.stand_ins and shape.kind == "pairs":  # the loop below, for its one split
+        return not exposed_melds and sum(t.counts) + wilds == 2 * shape.pairs and \
+            wintable.need_pairs(t.counts) <= wilds
     for c, _k in stand_in_splits(t):
         n = sum(c) + wilds
         if shape.kind == "standard":
@@ -58,6 +61,10 @@ def completed_shape(wait: Wait) -> Shape:
     return Shape("standard", melds=(tiles - 2) // 3, pair=1)
 
 
+# The kinds outside an orphans shape's kinds, per shape kinds (a tile of one rules the shape out).
+_OTHERS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def shape_possible(t: Tiles, exposed: int, shape: Shape, kinds: Sequence[int]) -> bool:
     """A fast necessary check that ``t`` (14 concealed-side tiles) can be read as ``shape``."""
     if shape.kind in ("standard", "pairs"):
@@ -81,8 +88,10 @@ def shape_possible(t: Tiles, exposed: int, shape: Shape, kinds: Sequence[int]) -
             return False
         return bool(knitted_readings(t, (), shape, kinds))
     if shape.kind == "orphans":
-        allowed = set(shape.orphans)
-        if any(n and k not in allowed for k, n in enumerate(t.counts)):
+        others = _OTHERS.get(shape.orphans)
+        if others is None:
+            others = _OTHERS[shape.orphans] = tuple(k for k in range(len(t.counts)) if k not in shape.orphans)
+        if any(t.counts[k] for k in others):
             return False
         return bool(orphans_readings(t, (), shape, kinds))
     return True  # free

@@ -87,6 +87,21 @@ def win_payments(
     ``payers``: the seats that may pay (default: everyone but the winner) —
     in a hand that goes on after a win, those still in it.
     """
+    plan = win_plan(ruleset, winner=winner, dealer=dealer, win_by=win_by, discarder=discarder,
+                    payers=payers)
+    return pay_plan(plan, winner, ruleset.scoring.amount(points), reason)
+
+
+def win_plan(ruleset: Ruleset, *, winner: int, dealer: int, win_by: str, discarder: int | None,
+             payers: Sequence[int] | None = None) -> tuple[tuple[int, int, int], ...]:
+    """Who pays a win, and how much as a function of the base amount: ``(payer, times, plus)``
+    per payment, the amount being ``base × times + plus`` (in payment order).
+
+    Everything but the points is known before the hand is scored, so a caller settling many
+    wins of one ruleset (:meth:`Evaluator.settle`) keeps the plan per seat arrangement and
+    pays each win with a few multiplications (:func:`pay_plan`). Exact: multipliers and
+    bonuses are integers, so ``base × m1 × m2 + b`` is ``base × (m1 × m2) + b``.
+    """
     rule = ruleset.scoring.payer(win_by)
     if rule == "discarder" and discarder is not None:
         who: Iterable[int] = [discarder]
@@ -95,18 +110,38 @@ def win_payments(
     if payers is not None:
         who = [p for p in who if p in payers]
     sc = ruleset.scoring
-    base = sc.amount(points)
     out = []
     liable = list(who)
     for payer in liable:
-        out.append(Payment(payer, winner, payment_amount(
-            sc, base, dealer=dealer in (payer, winner), discarder=payer == discarder,
-            self_draw=win_by == "self_draw") + sc.each_pays, reason))
+        times, plus = _linear(sc, dealer=dealer in (payer, winner), discarder=payer == discarder,
+                              self_draw=win_by == "self_draw")
+        out.append((payer, times, plus + sc.each_pays))
     if sc.each_pays:  # 底: every other player still in pays it, liable or not
         for payer in _others(winner, ruleset.players):
             if payer not in liable and (payers is None or payer in payers):
-                out.append(Payment(payer, winner, sc.each_pays, reason))
-    return out
+                out.append((payer, 0, sc.each_pays))
+    return tuple(out)
+
+
+def pay_plan(plan: Sequence[tuple[int, int, int]], winner: int, base: int, reason: str) -> list[Payment]:
+    """The payments of a :func:`win_plan` for a win whose base amount is ``base``."""
+    return [Payment(payer, winner, base * times + plus, reason) for payer, times, plus in plan]
+
+
+def _linear(scoring: Scoring, *, dealer: bool, discarder: bool, self_draw: bool) -> tuple[int, int]:
+    """:func:`payment_amount` as ``(times, plus)``: the amount is ``base × times + plus``."""
+    applies = {"dealer": dealer, "discarder": discarder, "self_draw": self_draw}
+    times = 1
+    for key, m in scoring.multipliers.items():
+        if applies.get(key):
+            times *= m
+    plus = 0
+    if scoring.dealer_bonus and dealer:
+        plus += scoring.dealer_bonus
+    for key, b in scoring.bonuses.items():
+        if applies.get(key):
+            plus += b
+    return times, plus
 
 
 def payment_amount(scoring: Scoring, base: int, *, dealer: bool, discarder: bool, self_draw: bool) -> int:
