@@ -1,0 +1,93 @@
+"""The pieces of ``Evaluator.is_win``'s first-sight path against their plain definitions.
+
+``tests/test_fast_paths.py`` compares whole answers with the slow reference; these
+tests pin the new table facts the path relies on, each against a brute-force
+statement of what it means (counts and seeds fixed, no timing).
+"""
+
+from __future__ import annotations
+
+import random
+
+from mjframework.evaluate import wintable
+from mjframework.evaluate.fastwin import _slack
+from mjframework.rules.loader import load_ruleset
+
+
+def _melds_only(block: list[int], seq: bool) -> bool:
+    """Is ``block`` (one suit or the honors) exactly melds, by brute force?"""
+    i = next((k for k, x in enumerate(block) if x), None)
+    if i is None:
+        return True
+    if block[i] >= 3:
+        b = block[:]
+        b[i] -= 3
+        if _melds_only(b, seq):
+            return True
+    if seq and i + 2 < len(block) and block[i + 1] and block[i + 2]:
+        b = block[:]
+        b[i] -= 1
+        b[i + 1] -= 1
+        b[i + 2] -= 1
+        if _melds_only(b, seq):
+            return True
+    return False
+
+
+def test_pair_ranks_are_the_ranks_whose_removal_leaves_melds() -> None:
+    rng = random.Random(13)
+    for _ in range(4000):
+        seq = rng.random() < 0.75
+        size = 9 if seq else 7
+        block = [0] * size
+        for _ in range(rng.choice((2, 5, 8, 11, 3, 6))):
+            k = rng.randrange(size)
+            if block[k] < 4:
+                block[k] += 1
+        want = frozenset(r for r in range(size) if block[r] >= 2 and sum(block) % 3 == 2
+                         and _melds_only([x - 2 * (i == r) for i, x in enumerate(block)], seq))
+        assert wintable.pair_ranks(bytes(block), seq) == want, (block, seq)
+
+
+def test_pair_ranks_agree_with_need_melds_on_whole_hands() -> None:
+    """On a natural standard win, a kind can be the pair exactly when its block's pair ranks
+    hold it (the whole-hand check the first-sight path replaced)."""
+    rng = random.Random(7)
+    kinds = list(range(34))
+    checked = 0
+    while checked < 1500:
+        c = [0] * 34
+        for _ in range(4):
+            t = rng.choice(kinds)
+            if t < 27 and t % 9 <= 6 and rng.random() < 0.6:
+                for x in (t, t + 1, t + 2):
+                    c[x] += 1
+            else:
+                c[t] += 3
+        c[rng.choice(kinds)] += 2
+        if max(c) > 4 or not wintable.is_standard_win(c, 0):
+            continue
+        checked += 1
+        b = bytes(c)
+        for k in range(34):
+            a, z, seq = next(blk for blk in wintable.BLOCKS if blk[0] <= k < blk[1])
+            by_block = (k - a) in wintable.pair_ranks(b[a:z], seq)
+            d = c[:]
+            d[k] -= 2
+            whole = c[k] >= 2 and wintable.need_melds(d) == 0
+            assert by_block == whole, (c, k)
+
+
+def test_slack_of_the_shipped_all_singles_shapes() -> None:
+    """Knitted shapes hold no repeated kind, thirteen orphans one pair: the bounds the path
+    uses to skip them (the readings themselves are checked by test_fast_paths)."""
+    seen = set()
+    for rid in ("yongzhou-wangba", "mcr"):
+        for p in load_ruleset(rid).patterns:
+            for s in p.shapes:
+                if s.kind in ("knitted", "orphans"):
+                    seen.add(s.kind)
+                    assert _slack(s) == (0 if s.kind == "knitted" else 1)
+                elif s.kind in ("standard", "pairs", "knitted_straight", "free"):
+                    assert _slack(s) > 14
+    assert seen == {"knitted", "orphans"}
