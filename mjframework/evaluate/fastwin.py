@@ -353,7 +353,10 @@ class WinScreen:
                     for a, z, seq in wintable.BLOCKS if any(a <= k < z for k in kinds))
             if b is None:
                 b = bytes(c)
-            return any(not ranks.isdisjoint(_pair_ranks(b[a:z], seq)) for a, z, seq, ranks in blocks)
+            for a, z, seq, ranks in blocks:  # noqa: SIM110 (a loop: cheaper than any() of a generator)
+                if not ranks.isdisjoint(_pair_ranks(b[a:z], seq)):
+                    return True
+            return False
         for k in kinds:
             if c[k] >= 2:
                 c[k] -= 2
@@ -410,8 +413,12 @@ class WinScreen:
             verdict = self._memo.get((hand.concealed, hand.melds, win, wildcard), _UNSEEN)
         except TypeError:  # a list of tiles: not remembered
             verdict = self._fresh(hand.concealed, hand.melds, win, wildcard)
-        if verdict is _UNSEEN:
-            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
+        if verdict is _UNSEEN:  # first sight: work it out, and remember it (_verdict_for, inline)
+            verdict = self._fresh(hand.concealed, hand.melds, win, wildcard)
+            memo = self._memo
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[(hand.concealed, hand.melds, win, wildcard)] = verdict
         if verdict is False:
             return False
         if verdict is True and self._ctx_free and (ctx.win_by == "self_draw" or wildcard is None):
