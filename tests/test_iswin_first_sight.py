@@ -91,3 +91,43 @@ def test_slack_of_the_shipped_all_singles_shapes() -> None:
                 elif s.kind in ("standard", "pairs", "knitted_straight", "free"):
                     assert _slack(s) > 14
     assert seen == {"knitted", "orphans"}
+
+
+def test_mcr_is_win_agrees_with_full_scoring_and_takes_the_sure_path() -> None:
+    """国标 (8-fan minimum): ``is_win`` — table verdicts, sure wins by a pattern that holds on
+    every reading and can't be excluded, else scoring — against full scoring itself, on the
+    oracle generator's hands (every fan, then random ones; melds, kongs, flags, flowers), each
+    asked in its own context and won by self-draw and on a discard. The sure-win rules must
+    fire on some of them, or the test would not test them."""
+    import mcr_hands
+
+    from mjframework.core.hand import WinContext
+    from mjframework.evaluate.scoring import Evaluator
+
+    ev = Evaluator(load_ruleset("mcr"))
+    screen = ev.screen
+    assert screen.sure_min, "mcr should compile some sure-win rules"
+    fired = 0
+    real = screen._sure_min
+
+    def counting(c, melds):  # type: ignore[no-untyped-def]
+        nonlocal fired
+        ok = real(c, melds)
+        fired += ok
+        return ok
+
+    screen._sure_min = counting  # type: ignore[method-assign]
+    wins = 0
+    n = 0
+    for h in mcr_hands.hands(3, n_random=900, per_fan=3):
+        hand, ctx = mcr_hands.engine_input(h)
+        for c in (ctx, WinContext(seat=ctx.seat, win_by="self_draw", dealer=ctx.dealer, flowers=ctx.flowers,
+                                  seat_wind=ctx.seat_wind, prevalent_wind=ctx.prevalent_wind)):
+            want = ev._score(hand, c, None).win
+            screen.clear_memo()
+            assert ev.is_win(hand, c) == want, (hand, c)
+            wins += want
+            n += 1
+    print(f"sure wins {fired}, wins {wins} of {n}")
+    assert fired >= 20, fired
+    assert 0 < wins < n

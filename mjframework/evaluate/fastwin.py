@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.hand import Hand, Meld, WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
-from ..rules.model import Count, Pattern, Shape, TileFilter
+from ..rules.model import Count, Pattern, Shape, TileFilter, When
 from . import wintable
+from .patterns import shape_matches
 from .readings import KNITTED_STRAIGHTS
 from .waits import shape_possible, wait_holds
 
@@ -65,6 +66,11 @@ _CONCEALED_ONLY = frozenset({"knitted", "orphans"})  # shapes with no declared m
 _RULE_FIELDS = frozenset({"name", "points", "index", "tier", "phase", "shapes", "counts", "pair",
                           "excludes", "partial_excludes", "description", "en", "example",
                           "counts_to_minimum", "reads_groups"})
+
+# The fields a sure-win rule under a minimum (WinScreen._minimum_rules) may set: the rule
+# fields and the tile filters over every tile; the rest checked there or left at the default.
+_SURE_FIELDS = _RULE_FIELDS | {"all_tiles", "no_tiles", "times_per", "times_every", "sets", "fallback",
+                               "when", "waits", "shapes"}
 
 # Measures (:class:`~.patterns.Measures`) an acceptance rule can check without a reading:
 # ``name: (function, needs natural tiles only, bounds it can judge)``. A function gets the
@@ -168,6 +174,7 @@ class WinScreen:
         # A True verdict is a win in any context won by self-draw or with no wildcard: no
         # declared void suit to refuse it, and no wild kinds unless they may be claimed.
         self._ctx_free = not ev._void_rule and (ev._wild_claims or not ev._fixed)
+        self.sure_min, self.sure_std, self.sure_pairs_n = self._minimum_rules()
 
     def clear_memo(self) -> None:
         """Forget the remembered table verdicts (benchmarks use it to time a first sight)."""
@@ -227,6 +234,103 @@ class WinScreen:
             exact_by[key] = exact_by.get(key, True) and exact  # (shapes that differ in nothing read)
         self.exact = {k for k, v in exact_by.items() if v}
         return out
+
+    def _minimum_rules(self) -> tuple[list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]],
+                                      set[int], set[int]]:
+        """Sure wins for a ruleset with a minimum to win (国标's 8 fans), without scoring.
+
+        With a minimum, fitting a shape is not a win: the points decide, so :meth:`_accept_rules`
+        has no rule and such hands are scored. But a hand meets the minimum for sure when a
+        pattern P holds on every reading and cannot end up uncounted. Returns the rules
+        ``(checks, getter of the kinds P's tile filters rule out)``, and the standard shapes
+        (by melds) and pairs shapes (by size in tiles) they apply to: those that a
+        requirement-free, context-free shaped pattern makes a reading of (so some reading is
+        judged at all; a ``fallback`` one counts too: it matches like any other). P qualifies
+        when:
+
+        * it is a bonus pattern (no shape: judged on every reading some shaped pattern wins)
+          with no ``when`` and no wait, and requires only bounds on the measures of
+          :data:`_MEASURES` and ``all_tiles`` / ``no_tiles`` filters that don't read the
+          winds — all decided by the natural tiles when no wildcard or stand-in is held
+          (every reading holds the same tiles);
+        * it counts once toward the minimum with at least the minimum (no ``times``, no set
+          combination, not a fallback), and so does every pattern that may exclude it, and
+          every pattern that may exclude one of those, …; no partial exclusion with ``times``
+          or ``shared`` names any of them. With ``exclusions: ranked`` the highest-ranked
+          matched pattern of that chain is kept (a pattern that excludes it would rank higher
+          and be in the chain), so the reading's points toward the minimum reach it;
+        * the ruleset adds points (``combine: sum``, no tiers, no negative points), so the
+          other patterns only add; and the best reading, whichever it is, holds P.
+        """
+        ev = self.ev
+        sc = ev.ruleset.scoring
+        pats = ev.win_patterns
+        minimum = sc.minimum
+        if (minimum is None or sc.combine != "sum" or sc.exclusions != "ranked" or sc.tiers
+                or any(p.points < 0 for p in pats)):
+            return [], set(), set()
+        excluders: dict[str, set[str]] = {}
+        for q in pats:
+            for x in (*q.excludes, *(e.name for e in q.partial_excludes)):
+                excluders.setdefault(x, set()).add(q.name)
+        reduced = {e.name for q in pats for e in q.partial_excludes if e.times is not None or e.shared}
+        by_name = {p.name: p for p in pats}
+
+        def counts_fully(p: Pattern) -> bool:
+            return (p.points >= minimum and p.counts_to_minimum and p.times_per is None and p.sets is None
+                    and not p.fallback and p.name not in reduced)
+
+        def chain_counts(name: str, seen: set[str]) -> bool:
+            for x in sorted(excluders.get(name, ())):
+                if x not in seen:
+                    seen.add(x)
+                    q = by_name.get(x)
+                    if q is None or not counts_fully(q) or not chain_counts(x, seen):
+                        return False
+            return True
+
+        rules: list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]] = []
+        for p in pats:
+            if (p.shapes or p.waits or p.when != When() or not counts_fully(p)
+                    or not chain_counts(p.name, {p.name})
+                    or any(getattr(p, f) is not None
+                           for f in ("pair", "every_group", "any_group", "groups", "win_wait", "held_ranks"))
+                    or any(n not in _MEASURES for n, _ in p.counts)
+                    or any(f is not None and _reads_winds(f) for f in (p.all_tiles, p.no_tiles))
+                    or not _only_rule_fields(p, _SURE_FIELDS)):
+                continue
+            banned = {t for t in range(NUM_KINDS)
+                      if (p.all_tiles is not None and not p.all_tiles.match(t))
+                      or (p.no_tiles is not None and p.no_tiles.match(t))}
+            checks = tuple((_MEASURES[n][0], cnt) for n, cnt in p.counts)
+            rules.append((checks, _getter(banned) if banned else None))
+        if not rules:
+            return [], set(), set()
+        # (a fallback pattern matches like any other; only its counting depends on the rest)
+        bare = [q for q in pats if q.shapes and q.when == When() and not q.waits
+                and not replace(q, fallback=False).has_requirements]
+        base = [s for s in ev.shapes if any(shape_matches(q.shapes, s) for q in bare)]
+        return (rules, {s.melds for s in base if s.kind == "standard" and s.pair == 1},
+                {2 * s.pairs for s in base if s.kind == "pairs"})
+
+    def _sure_min(self, c: bytearray, melds: Sequence[Meld]) -> bool:
+        """Does a rule of :meth:`_minimum_rules` hold for the natural counts ``c`` (no wildcard,
+        no stand-in; they fit a shape those rules apply to) and ``melds``?"""
+        full: Sequence[int] = c
+        if melds:
+            full = c[:]
+            for m in melds:
+                for t in m.tiles:
+                    full[t] += 1
+        for checks, banned_of in self.sure_min:
+            if banned_of is not None and any(banned_of(full)):
+                continue
+            for f, cnt in checks:
+                if not cnt.ok(f(c, full, self._suits, 0, 0, melds)):
+                    break
+            else:
+                return True
+        return False
 
     def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple, bool]:
         """``p`` on shape ``s`` as (pair kinds, checks, whole): the checks on measures the tiles
@@ -499,6 +603,8 @@ class WinScreen:
             if held:
                 return True
             possible = held is None
+            if possible and not w and m in self.sure_std and self._sure_min(c, melds):
+                return True
         if not e and n in self.pairs_n:
             odd = b.translate(_ODD).count(1)  # (wintable.need_pairs, inline)
             if odd <= w and odd <= _MAX_NEED:
@@ -509,6 +615,8 @@ class WinScreen:
                     return True
                 if held is None:
                     possible = True
+                    if not w and n in self.sure_pairs_n and self._sure_min(c, melds):
+                        return True
         if not self.rest_needed:
             return None if possible else False
         if not possible and self.rest_slack < n - w - NUM_KINDS + c.count(0):
@@ -773,10 +881,10 @@ class WinScreen:
         return out
 
 
-def _only_rule_fields(p: Pattern) -> bool:
-    """Is every field of ``p`` outside :data:`_RULE_FIELDS` at its default?"""
+def _only_rule_fields(p: Pattern, allowed: frozenset[str] = _RULE_FIELDS) -> bool:
+    """Is every field of ``p`` outside ``allowed`` at its default?"""
     for f in fields(Pattern):
-        if f.name in _RULE_FIELDS:
+        if f.name in allowed:
             continue
         if f.default is not MISSING:
             default: Any = f.default
