@@ -163,6 +163,8 @@ class WinScreen:
                                 (self.min_free is not None and not self.waits_ok))
         # When the other shapes are all-singles ones and nothing else is left to check: the
         # most repeated tiles a hand may hold to fit one of them (see _slack); else no bound.
+        self.free_only = (self.free and not self.free_any and not self.other
+                          and (self.min_free is None or self.waits_ok))
         self.rest_slack = max((sl for _s, _f, sl in self.other), default=0) if not (
             self.free or (self.min_free is not None and not self.waits_ok)) else _NO_SLACK
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
@@ -619,8 +621,15 @@ class WinScreen:
                         return True
         if not self.rest_needed:
             return None if possible else False
-        if not possible and self.rest_slack < n - w - NUM_KINDS + c.count(0):
-            return False  # too many repeated kinds for the all-singles shapes, the only others
+        if not possible:
+            if self.rest_slack < n - w - NUM_KINDS + c.count(0):
+                return False  # too many repeated kinds for the all-singles shapes, the only others
+            if self.free_only:  # (what _rest does when free shapes' tile filters are all that's left)
+                for banned, held_of in self.free_getters:
+                    if not any(held_of(b)) and not (melds and any(t in banned for m in melds
+                                                                   for t in m.tiles)):
+                        return None
+                return False
         return self._rest(c, (b,), w, 0, n, e, concealed, melds, win, eff, possible)
 
     def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
