@@ -163,6 +163,7 @@ class WinScreen:
                                 (self.min_free is not None and not self.waits_ok))
         # When the other shapes are all-singles ones and nothing else is left to check: the
         # most repeated tiles a hand may hold to fit one of them (see _slack); else no bound.
+        self.other_only = bool(self.other) and not self.free and (self.min_free is None or self.waits_ok)
         self.free_only = (self.free and not self.free_any and not self.other
                           and (self.min_free is None or self.waits_ok))
         self.rest_slack = max((sl for _s, _f, sl in self.other), default=0) if not (
@@ -624,7 +625,14 @@ class WinScreen:
         if not possible:
             if self.rest_slack < n - w - NUM_KINDS + c.count(0):
                 return False  # too many repeated kinds for the all-singles shapes, the only others
-            if self.free_only:  # (what _rest does when free shapes' tile filters are all that's left)
+            if self.other_only:  # no other shape's quick test passes: no shape fits (as _rest)
+                dups = n - w - NUM_KINDS + c.count(0)
+                for shape, may_fit, slack in self.other:
+                    if dups <= slack and not (e and shape.kind in _CONCEALED_ONLY) and may_fit(b, n):
+                        break
+                else:
+                    return False
+            elif self.free_only:  # (what _rest does when free shapes' tile filters are all that's left)
                 for banned, held_of in self.free_getters:
                     if not any(held_of(b)) and not (melds and any(t in banned for m in melds
                                                                    for t in m.tiles)):
@@ -963,10 +971,23 @@ def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
         return knitted
     if shape.kind == "orphans":
         size = len(shape.orphans) + 1
-        others = _getter(set(range(NUM_KINDS)) - set(shape.orphans))
+        # The kinds outside the shape, as runs of consecutive kinds: a run holds no tile when
+        # its slice of the counts equals zero bytes (a few C calls, not one per kind).
+        outside = [k for k in range(NUM_KINDS) if k not in set(shape.orphans)]
+        runs: list[tuple[int, int, bytes]] = []
+        for k in outside:
+            if runs and runs[-1][1] == k:
+                runs[-1] = (runs[-1][0], k + 1, bytes(k + 1 - runs[-1][0]))
+            else:
+                runs.append((k, k + 1, bytes(1)))
 
         def orphans(b: bytes, n: int) -> bool:
-            return n == size and not any(others(b))
+            if n != size:
+                return False
+            for a, z, zero in runs:  # noqa: SIM110 (a loop: cheaper than all() of a generator)
+                if b[a:z] != zero:
+                    return False
+            return True
         return orphans
     if shape.kind == "knitted_straight":
         straights = [itemgetter(*ks) for ks in KNITTED_STRAIGHTS]
