@@ -20,9 +20,20 @@ two cases from one count vector and a few :mod:`.wintable` lookups:
   only requirement is a filter on the pair (e.g. "the pair is a 2, 5 or 8"),
   when no wildcard or stand-in is involved and nothing can take the pattern
   away again (no minimum, no ``times``, no pattern excluding it);
+* **accept under a minimum to win** (国标's 8 fans): no wildcard held, a shape fits
+  that a requirement-free pattern wins by, and a bonus pattern worth the minimum
+  holds on every reading by the tiles alone and cannot be excluded or counted
+  down (:meth:`WinScreen._minimum_rules`);
 * anything else goes to the generic path unchanged, so answers are the same
   by construction (``tests/test_fast_paths.py`` checks this against the
   previous implementation on tens of thousands of hands).
+
+A hand never seen before (*first sight*) is counted once into a ``bytearray``;
+the tests come cheapest first (the standard table, the odd counts for pairs, the
+tiles beyond the first of their kind for knitted / orphans shapes), and stand-ins
+are first tried as plain wildcards, which rules out every way of reading them at
+once (:meth:`WinScreen._stand_ins_never_fit`). ``benchmarks/floor.py`` shows what
+CPython costs for the least of this work.
 
 ``waits`` computes, from per-suit wait tables (:func:`.wintable.standard_waits`),
 the kinds that could complete any shape; only those go to ``is_win``.
