@@ -539,7 +539,7 @@ class WinScreen:
             memo[(hand.concealed, hand.melds, win, wildcard)] = verdict
         if verdict is False:
             return False
-        if verdict is True and self._ctx_free and (ctx.win_by == "self_draw" or wildcard is None):
+        if self._ctx_free and verdict is True and (ctx.win_by == "self_draw" or wildcard is None):
             return True  # (what _in_context says: no void rule, no wildcard won on a discard)
         return self._in_context(hand, ctx, wildcard, verdict)
 
