@@ -131,3 +131,47 @@ def test_mcr_is_win_agrees_with_full_scoring_and_takes_the_sure_path() -> None:
     print(f"sure wins {fired}, wins {wins} of {n}")
     assert fired >= 20, fired
     assert 0 < wins < n
+
+
+def test_stand_ins_screened_as_wildcards_rule_out_every_reading() -> None:
+    """When the stand-ins, taken as plain wildcards, fit no shape, no way of reading them fits
+    one either (the screen then skips the readings): checked per reading with the tables and
+    the quick tests, on random hands holding stand-ins (yongzhou: 中 stands in for a suited
+    wildcard), and the screen must say so on a good share of them (else this tests nothing)."""
+    from mjframework.evaluate.scoring import Evaluator
+
+    ev = Evaluator(load_ruleset("yongzhou-wangba"))
+    screen = ev.screen
+    rng = random.Random(5)
+    wall = [t for t in ev.ruleset.tileset.full_wall() if t < 34]
+    screened = tried = 0
+    while tried < 3000:
+        wildcard = rng.choice([k for k in ev.kinds if k < 27])
+        wild, stand, eff = screen.wild_info(wildcard)
+        assert stand is not None
+        tiles = rng.sample(wall, 14)
+        if rng.random() < 0.5:
+            tiles[:2] = [stand, stand]
+        c = bytearray(34)
+        for t in tiles:
+            c[t] += 1
+        w = sum(c[k] for k in wild)
+        for k in wild:
+            c[k] = 0
+        s = c[stand]
+        if not s:
+            continue
+        c[stand] = 0
+        tried += 1
+        dups = 14 - w - s - 34 + c.count(0)
+        if not screen._stand_ins_never_fit(bytes(c), w, s, 14, 0, dups):
+            continue
+        screened += 1
+        for split in screen._splits(c, s, stand, eff):
+            v = bytes(split)
+            assert not wintable.is_standard_win(v, w), (tiles, wildcard)
+            assert wintable.need_pairs(v) > w, (tiles, wildcard)
+            d = 14 - w - 34 + v.count(0)
+            for shape, may_fit, slack in screen.other:
+                assert d > slack or not may_fit(v, 14), (tiles, wildcard, shape.kind)
+    assert screened > 1000, screened

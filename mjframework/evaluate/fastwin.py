@@ -680,7 +680,7 @@ class WinScreen:
         possible = False
         if not s:
             views: Sequence[bytes] = (bytes(c),)
-        elif self._stand_ins_never_fit(bytes(c), w + s, n, e, n - w - s - NUM_KINDS + c.count(0)):
+        elif self._stand_ins_never_fit(bytes(c), w, s, n, e, n - w - s - NUM_KINDS + c.count(0)):
             views = ()  # no reading of the stand-ins fits a shape: straight to the free checks
         else:
             views = [bytes(x) for x in self._splits(c, s, stand, wildcard)]
@@ -748,20 +748,23 @@ class WinScreen:
                 return None
         return False
 
-    def _stand_ins_never_fit(self, b: bytes, ws: int, n: int, e: int, dups: int) -> bool:
-        """Does no reading of the stand-ins fit any shape? ``b``: the natural counts without
-        them, ``ws``: the wildcards and stand-ins together.
+    def _stand_ins_never_fit(self, b: bytes, w: int, s: int, n: int, e: int, dups: int) -> bool:
+        """Does no reading of the ``s`` stand-ins fit any shape? ``b``: the natural counts
+        without them, ``w``: the wildcards.
 
         Each reading adds the stand-ins to ``b`` as some kinds; a wildcard can be any kind,
-        so a shape that doesn't fit with them as ``ws`` wildcards fits no reading (standard
-        and pairs shapes, by the tables). The quick tests of the all-singles shapes only get
-        harder to pass as tiles are added (:func:`_precheck`: ``monotone``), so failing them
-        on ``b`` is failing them on every reading; any other shape: not known, False.
+        so a standard shape that doesn't fit with them as ``w + s`` wildcards fits no reading
+        (the table is exact for any number of wildcards); each added tile changes the odd
+        counts by one, so a pairs shape needs at most ``s`` more odd counts on ``b`` than on a
+        reading. The quick tests of the all-singles shapes only get harder to pass as tiles
+        are added (see :func:`_slack`), so failing them on ``b`` is failing them on every
+        reading; any other shape: not known, False.
         """
         std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
-        if std_m in self.std and _is_standard_win(b, ws):
+        if std_m in self.std and _is_standard_win(b, w + s):
             return False
-        if not e and n % 2 == 0 and n // 2 in self.pairs and b.translate(_ODD).count(1) <= min(ws, _MAX_NEED):
+        if (not e and n % 2 == 0 and n // 2 in self.pairs
+                and b.translate(_ODD).count(1) <= min(w, _MAX_NEED) + s):
             return False
         for shape, may_fit, slack in self.other:
             if dups > slack or (e and shape.kind in _CONCEALED_ONLY):
