@@ -20,9 +20,20 @@ two cases from one count vector and a few :mod:`.wintable` lookups:
   only requirement is a filter on the pair (e.g. "the pair is a 2, 5 or 8"),
   when no wildcard or stand-in is involved and nothing can take the pattern
   away again (no minimum, no ``times``, no pattern excluding it);
+* **accept under a minimum to win** (国标's 8 fans): no wildcard held, a shape fits
+  that a requirement-free pattern wins by, and a bonus pattern worth the minimum
+  holds on every reading by the tiles alone and cannot be excluded or counted
+  down (:meth:`WinScreen._minimum_rules`);
 * anything else goes to the generic path unchanged, so answers are the same
   by construction (``tests/test_fast_paths.py`` checks this against the
   previous implementation on tens of thousands of hands).
+
+A hand never seen before (*first sight*) is counted once into a ``bytearray``;
+the tests come cheapest first (the standard table, the odd counts for pairs, the
+tiles beyond the first of their kind for knitted / orphans shapes), and stand-ins
+are first tried as plain wildcards, which rules out every way of reading them at
+once (:meth:`WinScreen._stand_ins_never_fit`). ``benchmarks/floor.py`` shows what
+CPython costs for the least of this work.
 
 ``waits`` computes, from per-suit wait tables (:func:`.wintable.standard_waits`),
 the kinds that could complete any shape; only those go to ``is_win``.
@@ -38,8 +49,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.hand import Hand, Meld, WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
-from ..rules.model import Count, Pattern, Shape, TileFilter
+from ..rules.model import Count, Pattern, Shape, TileFilter, When
 from . import wintable
+from .patterns import shape_matches
 from .readings import KNITTED_STRAIGHTS
 from .waits import shape_possible, wait_holds
 
@@ -48,7 +60,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _is_standard_win = wintable.is_standard_win
 _need_melds = wintable.need_melds
-_need_pairs = wintable.need_pairs
+_ODD = wintable._ODD  # each count's parity, for bytes.translate (as wintable.need_pairs)
+_MAX_NEED = wintable.MAX_NEED
+_pair_ranks = wintable.pair_ranks
 _ZEROS = [0] * NUM_KINDS
 #: Table verdicts remembered per evaluator (see :meth:`WinScreen.is_win`); the memo is
 #: emptied when it reaches this many entries (a few MB).
@@ -64,6 +78,11 @@ _RULE_FIELDS = frozenset({"name", "points", "index", "tier", "phase", "shapes", 
                           "excludes", "partial_excludes", "description", "en", "example",
                           "counts_to_minimum", "reads_groups"})
 
+# The fields a sure-win rule under a minimum (WinScreen._minimum_rules) may set: the rule
+# fields and the tile filters over every tile; the rest checked there or left at the default.
+_SURE_FIELDS = _RULE_FIELDS | {"all_tiles", "no_tiles", "times_per", "times_every", "sets", "fallback",
+                               "when", "waits", "shapes"}
+
 # Measures (:class:`~.patterns.Measures`) an acceptance rule can check without a reading:
 # ``name: (function, needs natural tiles only, bounds it can judge)``. A function gets the
 # concealed-side counts with the winning tile, the counts of every tile of the hand (melds
@@ -77,7 +96,7 @@ _ANY: Callable[[Count], bool] = lambda cnt: True  # noqa: E731
 
 
 def _suits(c: Sequence[int]) -> int:
-    return sum(1 for s in range(3) if any(c[s * 9:s * 9 + 9]))
+    return any(c[0:9]) + any(c[9:18]) + any(c[18:27])
 
 
 def _no_sequence_reading(c: Sequence[int], melds: Sequence[Meld]) -> int:
@@ -111,26 +130,6 @@ _MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
 Rule = tuple[frozenset[Tile] | None, tuple[tuple[_Measure, Count, bool], ...], bool, bool]
 
 
-def _split_counts(concealed: Sequence[Tile], win: Tile, wild: Collection[Tile], stand: Tile | None
-                  ) -> tuple[list[int], int, int]:
-    """Counts of ``concealed`` + ``win`` by kind, with the wildcards and the stand-in taken out:
-    ``(counts, wildcards, stand-ins)``."""
-    c = _ZEROS[:]
-    for t in concealed:
-        c[t] += 1
-    c[win] += 1
-    w = 0
-    for k in wild:
-        if c[k]:
-            w += c[k]
-            c[k] = 0
-    s = 0
-    if stand is not None and c[stand]:
-        s = c[stand]
-        c[stand] = 0
-    return c, w, s
-
-
 class WinScreen:
     """The fast paths of one evaluator (built by :class:`~.scoring.Evaluator` on first use)."""
 
@@ -142,8 +141,9 @@ class WinScreen:
         self.std: set[int] = set()  # melds of standard shapes with one pair
         self.pairs: set[int] = set()  # pairs of pairs shapes
         self.free = False
-        # knitted, orphans, other standard shapes (with a quick may-it-fit test): generic check
-        self.other: list[tuple[Shape, Callable[[bytes, int], bool]]] = []
+        # knitted, orphans, other standard shapes: generic check, after a quick may-it-fit test
+        # and a bound on the natural tiles beyond the first of their kind (see _slack)
+        self.other: list[tuple[Shape, Callable[[bytes, int], bool], int]] = []
         for s in ev.shapes:
             if s.kind == "standard" and s.pair == 1:
                 self.std.add(s.melds)
@@ -152,7 +152,7 @@ class WinScreen:
             elif s.kind == "free":
                 self.free = True
             else:
-                self.other.append((s, _precheck(s)))
+                self.other.append((s, _precheck(s), _slack(s)))
         self.free_banned = ev._free_banned
         # (banned kinds, getter of their counts) per filtered free pattern
         self.free_getters = [(b, _getter(b)) for b in self.free_banned if b is not None]
@@ -160,14 +160,35 @@ class WinScreen:
         self.free_any = self.free and any(b is None for b in self.free_banned)
         self.uncond_std = {s.melds for s in ev._unconditional if s.kind == "standard" and s.pair == 1}
         self.uncond_pairs = {s.pairs for s in ev._unconditional if s.kind == "pairs"}
-        self.uncond_other = [s for s in ev._unconditional if any(s is o for o, _ in self.other)]
+        self.uncond_other = [s for s in ev._unconditional if any(s is o for o, _, _ in self.other)]
         self.rules = self._accept_rules()
         self.waits_ok = self._waits_imply_shapes()
         self.min_free = min((w.free_wildcards for p in ev.wait_patterns for w in p.waits), default=None)
+        # Standard and pairs shapes by their size in tiles (a declared meld counted as 3; the
+        # first-sight path tests the hand's size in them).
+        self.std_n = {3 * m + 2 for m in self.std}
+        self.pairs_n = {2 * k for k in self.pairs}
+        self.uncond_pairs_n = {2 * k for k in self.uncond_pairs}
+        # Is there anything to check besides the standard and pairs shapes (_rest)?
+        self.rest_needed = bool(self.other or self.free or
+                                (self.min_free is not None and not self.waits_ok))
+        # When the other shapes are all-singles ones and nothing else is left to check: the
+        # most repeated tiles a hand may hold to fit one of them (see _slack); else no bound.
+        self.other_only = bool(self.other) and not self.free and (self.min_free is None or self.waits_ok)
+        self.free_only = (self.free and not self.free_any and not self.other
+                          and (self.min_free is None or self.waits_ok))
+        self.rest_slack = max((sl for _s, _f, sl in self.other), default=0) if not (
+            self.free or (self.min_free is not None and not self.waits_ok)) else _NO_SLACK
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
         self._memo: dict[tuple, bool | None] = {}
+        # Per pair filter of an acceptance rule: (block start, end, suited, its ranks) (_pair_in)
+        self._pair_blocks: dict[frozenset[Tile], tuple[tuple[int, int, bool, frozenset[int]], ...]] = {}
         self.last_scored: tuple[Hand, WinContext, dict, dict, Tile | None, Score] | None = None
         self._suits = ev._suits_in_set
+        # A True verdict is a win in any context won by self-draw or with no wildcard: no
+        # declared void suit to refuse it, and no wild kinds unless they may be claimed.
+        self._ctx_free = not ev._void_rule and (ev._wild_claims or not ev._fixed)
+        self.sure_min, self.sure_std, self.sure_pairs_n = self._minimum_rules()
 
     def clear_memo(self) -> None:
         """Forget the remembered table verdicts (benchmarks use it to time a first sight)."""
@@ -227,6 +248,103 @@ class WinScreen:
             exact_by[key] = exact_by.get(key, True) and exact  # (shapes that differ in nothing read)
         self.exact = {k for k, v in exact_by.items() if v}
         return out
+
+    def _minimum_rules(self) -> tuple[list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]],
+                                      set[int], set[int]]:
+        """Sure wins for a ruleset with a minimum to win (国标's 8 fans), without scoring.
+
+        With a minimum, fitting a shape is not a win: the points decide, so :meth:`_accept_rules`
+        has no rule and such hands are scored. But a hand meets the minimum for sure when a
+        pattern P holds on every reading and cannot end up uncounted. Returns the rules
+        ``(checks, getter of the kinds P's tile filters rule out)``, and the standard shapes
+        (by melds) and pairs shapes (by size in tiles) they apply to: those that a
+        requirement-free, context-free shaped pattern makes a reading of (so some reading is
+        judged at all; a ``fallback`` one counts too: it matches like any other). P qualifies
+        when:
+
+        * it is a bonus pattern (no shape: judged on every reading some shaped pattern wins)
+          with no ``when`` and no wait, and requires only bounds on the measures of
+          :data:`_MEASURES` and ``all_tiles`` / ``no_tiles`` filters that don't read the
+          winds — all decided by the natural tiles when no wildcard or stand-in is held
+          (every reading holds the same tiles);
+        * it counts once toward the minimum with at least the minimum (no ``times``, no set
+          combination, not a fallback), and so does every pattern that may exclude it, and
+          every pattern that may exclude one of those, …; no partial exclusion with ``times``
+          or ``shared`` names any of them. With ``exclusions: ranked`` the highest-ranked
+          matched pattern of that chain is kept (a pattern that excludes it would rank higher
+          and be in the chain), so the reading's points toward the minimum reach it;
+        * the ruleset adds points (``combine: sum``, no tiers, no negative points), so the
+          other patterns only add; and the best reading, whichever it is, holds P.
+        """
+        ev = self.ev
+        sc = ev.ruleset.scoring
+        pats = ev.win_patterns
+        minimum = sc.minimum
+        if (minimum is None or sc.combine != "sum" or sc.exclusions != "ranked" or sc.tiers
+                or any(p.points < 0 for p in pats)):
+            return [], set(), set()
+        excluders: dict[str, set[str]] = {}
+        for q in pats:
+            for x in (*q.excludes, *(e.name for e in q.partial_excludes)):
+                excluders.setdefault(x, set()).add(q.name)
+        reduced = {e.name for q in pats for e in q.partial_excludes if e.times is not None or e.shared}
+        by_name = {p.name: p for p in pats}
+
+        def counts_fully(p: Pattern) -> bool:
+            return (p.points >= minimum and p.counts_to_minimum and p.times_per is None and p.sets is None
+                    and not p.fallback and p.name not in reduced)
+
+        def chain_counts(name: str, seen: set[str]) -> bool:
+            for x in sorted(excluders.get(name, ())):
+                if x not in seen:
+                    seen.add(x)
+                    q = by_name.get(x)
+                    if q is None or not counts_fully(q) or not chain_counts(x, seen):
+                        return False
+            return True
+
+        rules: list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]] = []
+        for p in pats:
+            if (p.shapes or p.waits or p.when != When() or not counts_fully(p)
+                    or not chain_counts(p.name, {p.name})
+                    or any(getattr(p, f) is not None
+                           for f in ("pair", "every_group", "any_group", "groups", "win_wait", "held_ranks"))
+                    or any(n not in _MEASURES for n, _ in p.counts)
+                    or any(f is not None and _reads_winds(f) for f in (p.all_tiles, p.no_tiles))
+                    or not _only_rule_fields(p, _SURE_FIELDS)):
+                continue
+            banned = {t for t in range(NUM_KINDS)
+                      if (p.all_tiles is not None and not p.all_tiles.match(t))
+                      or (p.no_tiles is not None and p.no_tiles.match(t))}
+            checks = tuple((_MEASURES[n][0], cnt) for n, cnt in p.counts)
+            rules.append((checks, _getter(banned) if banned else None))
+        if not rules:
+            return [], set(), set()
+        # (a fallback pattern matches like any other; only its counting depends on the rest)
+        bare = [q for q in pats if q.shapes and q.when == When() and not q.waits
+                and not replace(q, fallback=False).has_requirements]
+        base = [s for s in ev.shapes if any(shape_matches(q.shapes, s) for q in bare)]
+        return (rules, {s.melds for s in base if s.kind == "standard" and s.pair == 1},
+                {2 * s.pairs for s in base if s.kind == "pairs"})
+
+    def _sure_min(self, c: bytearray, melds: Sequence[Meld]) -> bool:
+        """Does a rule of :meth:`_minimum_rules` hold for the natural counts ``c`` (no wildcard,
+        no stand-in; they fit a shape those rules apply to) and ``melds``?"""
+        full: Sequence[int] = c
+        if melds:
+            full = c[:]
+            for m in melds:
+                for t in m.tiles:
+                    full[t] += 1
+        for checks, banned_of in self.sure_min:
+            if banned_of is not None and any(banned_of(full)):
+                continue
+            for f, cnt in checks:
+                if not cnt.ok(f(c, full, self._suits, 0, 0, melds)):
+                    break
+            else:
+                return True
+        return False
 
     def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple, bool]:
         """``p`` on shape ``s`` as (pair kinds, checks, whole): the checks on measures the tiles
@@ -294,26 +412,28 @@ class WinScreen:
             return ok
         return all(acyclic(p.name) for p in pats)
 
-    def _rules_hold(self, key: tuple[str, int], c: list[int], w: int, s: int, wh: int,
-                    melds: Sequence[Meld]) -> bool | None:
+    def _rules_hold(self, key: tuple[str, int], c: bytearray, w: int, s: int, wh: int,
+                    melds: Sequence[Meld], b: bytes | None = None) -> bool | None:
         """For natural counts ``c`` with ``w`` wildcards (``wh`` of them held, not the winning
         tile) and ``s`` stand-ins, which fit shape ``key``: True when a rule that makes a sure
         win holds, False when no win-making pattern can match by this shape, None when unsure.
-        ``c`` is left as it was."""
+        ``c`` is left as it was; ``b``: ``bytes(c)`` when at hand."""
         rules = self.rules.get(key)
         unsure = key not in self.exact
         if not rules:
             return None if unsure else False
-        full: list[int] | None = None
+        full: Sequence[int] | None = None
         plain = not w and not s
         for kinds, checks, whole, accepts in rules:
             judged = True  # every check could be judged
             if checks:
                 if full is None:
-                    full = c[:]
-                    for m in melds:
-                        for t in m.tiles:
-                            full[t] += 1
+                    full = c
+                    if melds:
+                        full = c[:]
+                        for m in melds:
+                            for t in m.tiles:
+                                full[t] += 1
                 failed = False
                 for f, cnt, natural in checks:
                     if natural and not plain:
@@ -326,20 +446,43 @@ class WinScreen:
             if not whole or not judged or (kinds is not None and not plain):
                 unsure = True
                 continue
-            if kinds is not None:
-                for k in kinds:
-                    if c[k] >= 2:
-                        c[k] -= 2
-                        ok = _need_melds(c) == 0
-                        c[k] += 2
-                        if ok:
-                            break
-                else:
-                    continue
+            if kinds is not None and not self._pair_in(kinds, c, key, b):
+                continue
             if accepts:
                 return True
             unsure = True
         return None if unsure else False
+
+    def _pair_in(self, kinds: frozenset[Tile], c: bytearray, key: tuple[str, int], b: bytes | None) -> bool:
+        """Can the pair of a melds-and-pair reading of the natural counts ``c`` (a win with no
+        wildcard and no stand-in) be one of ``kinds``?
+
+        Of a standard shape (one pair): the pair lies in the one block (suit or honors)
+        whose tile count is 2 mod 3, every other block is melds only, so a kind can be the
+        pair exactly when its block less two of it is melds only: per block from the
+        memoised :func:`.wintable.pair_ranks`, no whole-hand lookup per candidate kind.
+        Other shapes: each candidate kind with two copies taken out, by the table.
+        """
+        if key[0] == "standard":
+            blocks = self._pair_blocks.get(kinds)
+            if blocks is None:
+                blocks = self._pair_blocks[kinds] = tuple(
+                    (a, z, seq, frozenset(k - a for k in kinds if a <= k < z))
+                    for a, z, seq in wintable.BLOCKS if any(a <= k < z for k in kinds))
+            if b is None:
+                b = bytes(c)
+            for a, z, seq, ranks in blocks:  # noqa: SIM110 (a loop: cheaper than any() of a generator)
+                if not ranks.isdisjoint(_pair_ranks(b[a:z], seq)):
+                    return True
+            return False
+        for k in kinds:
+            if c[k] >= 2:
+                c[k] -= 2
+                ok = _need_melds(c) == 0
+                c[k] += 2
+                if ok:
+                    return True
+        return False
 
     def _waits_imply_shapes(self) -> bool:
         """Does every free-wildcard wait, when it holds, make its completed shape fit?
@@ -375,18 +518,29 @@ class WinScreen:
 
     def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
         """:meth:`Evaluator.is_win`: the table verdict (remembered), the context checks, and
-        scoring only where the tables cannot decide."""
+        scoring only where the tables cannot decide.
+
+        The game calls this tens of times per turn, most often on a hand it has not
+        asked about (a *first sight*), so the path is kept flat: one key, one count of
+        the tiles (:meth:`_fresh`), the common context answers inline.
+        """
         win = hand.win_tile
         if win is None or ctx.win_by not in self.win_by:
             return False
         try:
             verdict = self._memo.get((hand.concealed, hand.melds, win, wildcard), _UNSEEN)
         except TypeError:  # a list of tiles: not remembered
-            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard, memo=False)
-        if verdict is _UNSEEN:
-            verdict = self._verdict_for(hand.concealed, hand.melds, win, wildcard)
+            verdict = self._fresh(hand.concealed, hand.melds, win, wildcard)
+        if verdict is _UNSEEN:  # first sight: work it out, and remember it (_verdict_for, inline)
+            verdict = self._fresh(hand.concealed, hand.melds, win, wildcard)
+            memo = self._memo
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[(hand.concealed, hand.melds, win, wildcard)] = verdict
         if verdict is False:
             return False
+        if self._ctx_free and verdict is True and (ctx.win_by == "self_draw" or wildcard is None):
+            return True  # (what _in_context says: no void rule, no wildcard won on a discard)
         return self._in_context(hand, ctx, wildcard, verdict)
 
     def _in_context(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, verdict: bool | None) -> bool:
@@ -418,15 +572,84 @@ class WinScreen:
     def _verdict_for(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
                      wildcard: Tile | None, memo: bool = True) -> bool | None:
         """The context-free verdict on ``concealed`` + ``win`` (+ ``melds``), remembered."""
-        wild, stand, eff = self.wild_info(wildcard)
-        c, w, s = _split_counts(concealed, win, wild, stand)
-        verdict = self._verdict(c, w, s, stand, eff, concealed, melds, win, win in wild)
+        verdict = self._fresh(concealed, melds, win, wildcard)
         if memo:
             m = self._memo
             if len(m) >= MEMO_SIZE:
                 m.clear()
             m[(concealed, melds, win, wildcard)] = verdict
         return verdict
+
+    def _fresh(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+               wildcard: Tile | None) -> bool | None:
+        """The context-free verdict, worked out (nothing remembered): the tiles counted once
+        into a ``bytearray`` (cheaper than a list here: the tables want bytes, and bytes of a
+        bytearray is a copy, of a list a conversion per item), the wildcards and stand-ins
+        taken out, then :meth:`_verdict`."""
+        info = self._wild.get(wildcard)
+        if info is None:
+            info = self.wild_info(wildcard)
+        wild, stand, eff = info
+        c = bytearray(NUM_KINDS)
+        for t in concealed:
+            c[t] += 1
+        c[win] += 1
+        w = 0
+        for k in wild:
+            x = c[k]
+            if x:
+                w += x
+                c[k] = 0
+        if stand is not None and c[stand]:
+            s = c[stand]
+            c[stand] = 0
+            return self._verdict(c, w, s, stand, eff, concealed, melds, win, win in wild)
+        # No stand-in held: one reading of the tiles, and the tests of _verdict inline.
+        e = len(melds)
+        n = len(concealed) + 1
+        b = bytes(c)
+        possible = False
+        if n + 3 * e in self.std_n and _is_standard_win(b, w):
+            m = (n - 2) // 3 + e
+            if m in self.uncond_std:
+                return True
+            held = self._rules_hold(("standard", m), c, w, 0, w - (win in wild), melds, b)
+            if held:
+                return True
+            possible = held is None
+            if possible and not w and m in self.sure_std and self._sure_min(c, melds):
+                return True
+        if not e and n in self.pairs_n:
+            odd = b.translate(_ODD).count(1)  # (wintable.need_pairs, inline)
+            if odd <= w and odd <= _MAX_NEED:
+                if n in self.uncond_pairs_n:
+                    return True
+                held = self._rules_hold(("pairs", n // 2), c, w, 0, w - (win in wild), melds, b)
+                if held:
+                    return True
+                if held is None:
+                    possible = True
+                    if not w and n in self.sure_pairs_n and self._sure_min(c, melds):
+                        return True
+        if not self.rest_needed:
+            return None if possible else False
+        if not possible:
+            if self.rest_slack < n - w - NUM_KINDS + c.count(0):
+                return False  # too many repeated kinds for the all-singles shapes, the only others
+            if self.other_only:  # no other shape's quick test passes: no shape fits (as _rest)
+                dups = n - w - NUM_KINDS + c.count(0)
+                for shape, may_fit, slack in self.other:
+                    if dups <= slack and not (e and shape.kind in _CONCEALED_ONLY) and may_fit(b, n):
+                        break
+                else:
+                    return False
+            elif self.free_only:  # (what _rest does when free shapes' tile filters are all that's left)
+                for banned, held_of in self.free_getters:
+                    if not any(held_of(b)) and not (melds and any(t in banned for m in melds
+                                                                   for t in m.tiles)):
+                        return None
+                return False
+        return self._rest(c, (b,), w, 0, n, e, concealed, melds, win, eff, possible)
 
     def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
                  wildcard: Tile | None) -> bool:
@@ -442,15 +665,25 @@ class WinScreen:
             verdict = self._verdict_for(concealed, melds, win, wildcard)
         return verdict is not False
 
-    def _verdict(self, c: list[int], w: int, s: int, stand: Tile | None, wildcard: Tile | None,
+    def _verdict(self, c: bytearray, w: int, s: int, stand: Tile | None, wildcard: Tile | None,
                  concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile, win_wild: bool) -> bool | None:
-        """True / False when the tables decide, None when the hand needs scoring."""
+        """True / False when the tables decide, None when the hand needs scoring.
+
+        Most hands the game asks about fit no shape, so the shape tests come cheapest
+        first and share what they compute: one ``bytes`` of the counts per reading of the
+        stand-ins (the tables' key form), and the tiles beyond the first of each kind
+        (``dups``), which rules out the all-singles shapes (knitted: none; orphans: one)
+        with one C call.
+        """
         e = len(melds)
         n = len(concealed) + 1
         possible = False
-        # The natural counts as bytes (the tables' key form), once per reading of the stand-ins.
-        splits = self._splits(c, s, stand, wildcard) if s else (c,)
-        views = [bytes(x) for x in splits] if s else (bytes(c),)
+        if not s:
+            views: Sequence[bytes] = (bytes(c),)
+        elif self._stand_ins_never_fit(bytes(c), w, s, n, e, n - w - s - NUM_KINDS + c.count(0)):
+            views = ()  # no reading of the stand-ins fits a shape: straight to the free checks
+        else:
+            views = [bytes(x) for x in self._splits(c, s, stand, wildcard)]
         std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
         if std_m in self.std:
             for v in views:
@@ -465,7 +698,8 @@ class WinScreen:
                     break
         if not e and n % 2 == 0 and n // 2 in self.pairs:
             for v in views:
-                if _need_pairs(v) <= w:
+                odd = v.translate(_ODD).count(1)  # (wintable.need_pairs, inline)
+                if odd <= w and odd <= _MAX_NEED:
                     if n // 2 in self.uncond_pairs:
                         return True
                     held = self._rules_hold(("pairs", n // 2), c, w, s, w - win_wild, melds)
@@ -474,10 +708,19 @@ class WinScreen:
                     if held is None:
                         possible = True
                     break
-        if self.other and (not possible or self.uncond_other):
+        return self._rest(c, views, w, s, n, e, concealed, melds, win, wildcard, possible)
+
+    def _rest(self, c: bytearray, views: Sequence[bytes], w: int, s: int, n: int, e: int,
+              concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile, wildcard: Tile | None,
+              possible: bool) -> bool | None:
+        """:meth:`_verdict` after the standard and pairs shapes (``possible``: one of them
+        fits, but the tables can't tell whether a pattern makes it a win): the other shapes,
+        then, where no shape fits, free shapes and free-wildcard waits."""
+        if self.other and (not possible or self.uncond_other) and views:
+            dups = n - w - s - NUM_KINDS + c.count(0)  # natural tiles beyond the first of their kind
             full = None
-            for shape, may_fit in self.other:
-                if e and shape.kind in _CONCEALED_ONLY:
+            for shape, may_fit, slack in self.other:
+                if dups > slack or (e and shape.kind in _CONCEALED_ONLY):
                     continue
                 for v in views:
                     if may_fit(v, n):
@@ -497,7 +740,7 @@ class WinScreen:
             if self.free_any:
                 return None
             for banned, held_of in self.free_getters:
-                if not any(held_of(c)) and not any(t in banned for m in melds for t in m.tiles):
+                if not any(held_of(c)) and not (melds and any(t in banned for m in melds for t in m.tiles)):
                     return None
         if self.min_free is not None and w >= self.min_free and not self.waits_ok:
             split = self.ev.split(concealed, wildcard)
@@ -505,8 +748,33 @@ class WinScreen:
                 return None
         return False
 
+    def _stand_ins_never_fit(self, b: bytes, w: int, s: int, n: int, e: int, dups: int) -> bool:
+        """Does no reading of the ``s`` stand-ins fit any shape? ``b``: the natural counts
+        without them, ``w``: the wildcards.
+
+        Each reading adds the stand-ins to ``b`` as some kinds; a wildcard can be any kind,
+        so a standard shape that doesn't fit with them as ``w + s`` wildcards fits no reading
+        (the table is exact for any number of wildcards); each added tile changes the odd
+        counts by one, so a pairs shape needs at most ``s`` more odd counts on ``b`` than on a
+        reading. The quick tests of the all-singles shapes only get harder to pass as tiles
+        are added (see :func:`_slack`), so failing them on ``b`` is failing them on every
+        reading; any other shape: not known, False.
+        """
+        std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1
+        if std_m in self.std and _is_standard_win(b, w + s):
+            return False
+        if (not e and n % 2 == 0 and n // 2 in self.pairs
+                and b.translate(_ODD).count(1) <= min(w, _MAX_NEED) + s):
+            return False
+        for shape, may_fit, slack in self.other:
+            if dups > slack or (e and shape.kind in _CONCEALED_ONLY):
+                continue
+            if slack == _NO_SLACK or may_fit(b, n):
+                return False  # (a shape whose quick test can't be asked of b, or it passes)
+        return True
+
     @staticmethod
-    def _splits(c: list[int], s: int, stand: Tile | None, wildcard: Tile | None) -> list[list[int]]:
+    def _splits(c: bytearray, s: int, stand: Tile | None, wildcard: Tile | None) -> list[bytearray]:
         """Each way of reading the stand-ins: k as the wildcard's own kind, the rest as themselves
         (as :func:`.readings.stand_in_splits`)."""
         if stand is None or wildcard is None:
@@ -541,7 +809,7 @@ class WinScreen:
         (the game's claim screen needs only the candidates).
         """
         wild, stand, eff = self.wild_info(wildcard)
-        c = _ZEROS[:]
+        c = bytearray(NUM_KINDS)
         for t in concealed:
             c[t] += 1
         w = 0
@@ -556,7 +824,7 @@ class WinScreen:
         splits = self._splits(c, s, stand, eff) if s else [c]
         every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
         out: set[Tile] = set()
-        for shape, may_fit in self.other:
+        for shape, may_fit, _ in self.other:
             if shape.kind in _CONCEALED_ONLY:
                 # The 13 tiles must already pass the shape's quick test (at its full size).
                 size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
@@ -644,10 +912,10 @@ class WinScreen:
         return out
 
 
-def _only_rule_fields(p: Pattern) -> bool:
-    """Is every field of ``p`` outside :data:`_RULE_FIELDS` at its default?"""
+def _only_rule_fields(p: Pattern, allowed: frozenset[str] = _RULE_FIELDS) -> bool:
+    """Is every field of ``p`` outside ``allowed`` at its default?"""
     for f in fields(Pattern):
-        if f.name in _RULE_FIELDS:
+        if f.name in allowed:
             continue
         if f.default is not MISSING:
             default: Any = f.default
@@ -676,6 +944,26 @@ def _getter(kinds: Collection[Tile]) -> Callable[[Sequence[int]], tuple[int, ...
     return itemgetter(*ks)
 
 
+#: :func:`_slack` of a shape with no bound on repeated kinds (its quick test is not monotone).
+_NO_SLACK = 1 << 30
+
+
+def _slack(shape: Shape) -> int:
+    """How many natural tiles a reading of ``shape`` may hold beyond the first of their kind.
+
+    Knitted shapes are all singles (0); thirteen-orphans style shapes hold one pair at most
+    (1), see :mod:`.readings`. Reading the stand-ins or wildcards as kinds only adds tiles, so
+    a hand over the slack fits no reading. For these two kinds of shape the quick test of
+    :func:`_precheck` is monotone too (more tiles never pass it where fewer failed);
+    :data:`_NO_SLACK` for every other shape.
+    """
+    if shape.kind == "knitted":
+        return 0
+    if shape.kind == "orphans":
+        return 1
+    return _NO_SLACK
+
+
 def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
     """A quick necessary test (natural counts, concealed-side size) before a rare shape's generic check.
 
@@ -697,10 +985,23 @@ def _precheck(shape: Shape) -> Callable[[bytes, int], bool]:
         return knitted
     if shape.kind == "orphans":
         size = len(shape.orphans) + 1
-        others = _getter(set(range(NUM_KINDS)) - set(shape.orphans))
+        # The kinds outside the shape, as runs of consecutive kinds: a run holds no tile when
+        # its slice of the counts equals zero bytes (a few C calls, not one per kind).
+        outside = [k for k in range(NUM_KINDS) if k not in set(shape.orphans)]
+        runs: list[tuple[int, int, bytes]] = []
+        for k in outside:
+            if runs and runs[-1][1] == k:
+                runs[-1] = (runs[-1][0], k + 1, bytes(k + 1 - runs[-1][0]))
+            else:
+                runs.append((k, k + 1, bytes(1)))
 
         def orphans(b: bytes, n: int) -> bool:
-            return n == size and not any(others(b))
+            if n != size:
+                return False
+            for a, z, zero in runs:  # noqa: SIM110 (a loop: cheaper than all() of a generator)
+                if b[a:z] != zero:
+                    return False
+            return True
         return orphans
     if shape.kind == "knitted_straight":
         straights = [itemgetter(*ks) for ks in KNITTED_STRAIGHTS]

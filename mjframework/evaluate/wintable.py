@@ -63,6 +63,7 @@ from pathlib import Path
 from ..core.fileio import write_atomic
 
 __all__ = [
+    "BLOCKS",
     "INF",
     "MAX_NEED",
     "NUM_KINDS",
@@ -75,6 +76,7 @@ __all__ = [
     "need_melds",
     "need_melds_pair",
     "need_pairs",
+    "pair_ranks",
     "reset_tables",
     "standard_waits",
     "table_info",
@@ -99,6 +101,7 @@ _BLOCKS: tuple[tuple[int, int, bool], ...] = (
     (18, 27, True),
     (27, 34, False),
 )
+BLOCKS = _BLOCKS  # (public: the block layout, for callers that look up per block)
 
 # The lookup tables. They start empty so the hot path needs no "is it built?"
 # test: the first lookup raises KeyError, the slow path builds the tables and
@@ -453,6 +456,7 @@ def reset_tables() -> None:
         _block_mp.cache_clear()
         _removal_values.cache_clear()
         _addition_info.cache_clear()
+        pair_ranks.cache_clear()
 
 
 # ---------------------------------------------------------------------------
@@ -643,6 +647,36 @@ def _removal_values(block: bytes, seq: bool) -> tuple[int, ...]:
         out.append(v if v is not None else _encode(*_block_mp(tuple(b), seq)))
         b[k] += 1
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)  # at most a few MB
+def pair_ranks(block: bytes, seq: bool) -> frozenset[int]:
+    """The ranks ``r`` of one block (``bytes`` of its counts) such that the block less two
+    tiles of rank ``r`` is melds only, with no wildcard.
+
+    In a hand that is melds and one pair with no wildcard, the pair lies in the one block
+    whose tile count is 2 mod 3 and every other block is melds only; so these are the
+    kinds of that block that can be the pair (empty for a block whose count is not 2
+    mod 3). A pair filter ("the pair is a 2, 5 or 8") is then a set intersection instead
+    of a whole-hand lookup per candidate kind. Memoised like :func:`_removal_values`.
+    """
+    if sum(block) % 3 != 2:
+        return frozenset()
+    if _INFO is None:
+        ensure_tables()
+    table = _SUIT if seq else _HONOR
+    out = []
+    b = bytearray(block)
+    for r, x in enumerate(block):
+        if x >= 2:
+            b[r] -= 2
+            v = table.get(bytes(b))
+            if v is None:
+                v = _encode(*_block_mp(tuple(b), seq))
+            if v >> 3 == 0:
+                out.append(r)
+            b[r] += 2
+    return frozenset(out)
 
 
 def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
