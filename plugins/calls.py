@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.plugin import SettlementContext, StashKey, hookimpl, parse_tile, tile_name
+from mjframework.plugin import SettlementContext, StashKey, hookimpl, only_for, parse_tile, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.plugin import HandControl
@@ -156,6 +156,7 @@ class Plugin:
     # -- calls during a game ------------------------------------------------------------
 
     @hookimpl
+    @only_for("dice", "wildcard", "discard", "claim", "kong", "win")  # nothing to say otherwise
     def mj_announce(self, hand: HandControl, event: dict[str, Any]) -> str | tuple[str, int] | None:
         kind = event["type"]
         if kind == "dice":

@@ -26,7 +26,7 @@ from ..core.kinds import KongKind
 from ..core.stash import Stash
 from ..core.tiles import HONOR_BASE, Tile, is_flower, is_honor, tile_code
 from ..evaluate.scoring import Evaluator, Score
-from ..hooks.registry import EngineAbort, PluginError, call_hook, hook_is_live
+from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
 from . import events as evt
 from .events import EventSink, make_event, tiles_out
@@ -154,6 +154,9 @@ class Game:
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
         self._emit_raw = self.emit
+        # The hooks called at every decision and every event, bound once (see BoundHook).
+        self._extra_hook = bound_hook(self.pm, "mj_extra_options")
+        self._announce_hook = bound_hook(self.pm, "mj_announce")
         # Events cost nothing when nobody listens: no sink and no plugin announcing.
         announces = hook_is_live(self.pm, "mj_announce")
         if announces:
@@ -173,8 +176,23 @@ class Game:
 
     def _emit_with_plugins(self, event: dict[str, Any]) -> None:
         self._emit_raw(event)
-        if event["type"] != "call":
-            for text_seat in self.hook("mj_announce", hand=self.control, event=event):
+        t = event["type"]
+        if t != "call":
+            plan = self._announce_hook.direct()
+            if plan is None:
+                said = self.hook("mj_announce", hand=self.control, event=event)
+            else:  # as call_hook would, skipping the plugins whose only_for leaves this type out
+                said = []
+                args = (self.control, event)
+                try:
+                    for impl, pick, only in plan:
+                        if only is None or t in only:
+                            res = impl.function(*[args[i] for i in pick])
+                            if res is not None:
+                                said.append(res)
+                except PluginError as e:
+                    raise HandAbandoned(str(e)) from e
+            for text_seat in said:
                 if text_seat:
                     text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
                     self._emit_raw(evt.Call(seat=seat, text=text, about=event["type"]).to_json())
@@ -189,6 +207,35 @@ class Game:
             return call_hook(self.pm, name, firstresult=firstresult, **kwargs)
         except PluginError as e:
             raise HandAbandoned(str(e)) from e
+
+    def _extra_options(self, seat: int, decision: Decision) -> list[Option]:
+        """The options plugins add to a turn or claim (``mj_extra_options``), in hook order.
+
+        Called at every decision, so through the bound hook: nothing when no plugin
+        implements it, and a plugin whose :func:`only_for` names option kinds the decision
+        doesn't offer is not called."""
+        plan = self._extra_hook.direct()
+        if not plan:
+            if plan is None:
+                return [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
+                                                decision=decision) for o in opts]
+            return []
+        args = (self.control, seat, decision)
+        kinds: set[str] | None = None
+        out: list[Option] = []
+        try:
+            for impl, pick, only in plan:
+                if only is not None:
+                    if kinds is None:
+                        kinds = {o.kind for o in decision.options}
+                    if only.isdisjoint(kinds):
+                        continue
+                res = impl.function(*[args[i] for i in pick])
+                if res is not None:
+                    out.extend(res)
+        except PluginError as e:
+            raise HandAbandoned(str(e)) from e
+        return out
 
     def _ask(self, decision: Decision) -> Option:
         seat = decision.seat
@@ -592,8 +639,7 @@ class Game:
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))
             decision = Decision("turn", seat, tuple(options), drawn)
-            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
-                                             decision=decision) for o in opts]
+            extra = self._extra_options(seat, decision)
             if extra:
                 decision = Decision("turn", seat, tuple(options + extra), drawn)
             choice = self._ask(decision)
@@ -819,8 +865,7 @@ class Game:
             if flags is None:
                 flags = self._claim_flags(s, flags_base, first)
             decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
-            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
-                                             decision=decision) for o in opts]
+            extra = self._extra_options(seat, decision)
             if extra:
                 decision = Decision("claim", seat, (*options, *extra, Option("pass")), tile, discarder)
             choice = self._ask(decision)
