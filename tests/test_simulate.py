@@ -38,6 +38,15 @@ def test_same_seed_same_log_whatever_the_workers(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl", "two.jsonl"]  # no parts left
 
 
+@pytest.mark.parametrize("ruleset", [*RULESETS, "sichuan-xuezhan", "mcr"])
+def test_statistics_without_a_log_match_those_with_one(ruleset: str, tmp_path: Path) -> None:
+    """Without a log the statistics sink gets the frequent events bare (``{"type": …}``,
+    events.reads_fields_of): the statistics are those of the same run written to a log."""
+    logged = simulate(ruleset, 24, seed=3, log=tmp_path / "log.jsonl")
+    bare = simulate(ruleset, 24, seed=3)
+    assert _summary(bare) == _summary(logged)
+
+
 def test_same_seed_same_results_mixed_bots_and_short_last_game(tmp_path: Path) -> None:
     a = simulate("yongzhou-wangba", 13, seed=5, bots="greedy,random,greedy,random", hands_per_game=4,
                  workers=2, log=tmp_path / "a.jsonl")

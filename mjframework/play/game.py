@@ -83,6 +83,10 @@ class _HandOver(BaseException):
         self.result = result
 
 
+# The events a sink not reading their fields gets as ``{"type": …}`` (two every turn; the
+# deal's and the wall's tile codes once a hand).
+_BARE_TYPES = frozenset({"draw", "discard", "deal", "wall"})
+
 _DISCARDS: dict[Tile, Option] = {}
 
 
@@ -162,6 +166,14 @@ class Game:
         if announces:
             self.emit = self._emit_with_plugins
         self._silent = emit is None and not announces
+        # The sink's frequent events whose fields nobody reads (see events.reads_fields_of):
+        # sent as ``{"type": …}`` alone, without building their tile codes.
+        read = None if announces else evt.fields_read(emit)
+        bare = frozenset() if read is None else _BARE_TYPES - read
+        self._bare_draw = "draw" in bare
+        self._bare_discard = "discard" in bare
+        self._bare_deal = "deal" in bare
+        self._bare_wall = "wall" in bare
 
     # -- helpers -------------------------------------------------------------
 
@@ -401,13 +413,18 @@ class Game:
         rs = self.ruleset
         brk = self.wall.break_wall()
         self._send(evt.Dice(purpose="break", values=list(brk.dice)))
-        if not self._silent:  # (136 tile codes: not made for nobody)
+        if self._bare_wall:
+            self.emit({"type": "wall"})
+        elif not self._silent:  # (136 tile codes: not made for nobody)
             self._send(evt.Wall(start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
                                 tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
                                 hidden={"tiles": NOBODY}))
         self._deal()
-        self._send(evt.Deal(hands=[tiles_out(sorted(s.hand)) for s in self.seats],
-                            hidden={"hands": BY_SEAT}))
+        if self._bare_deal:
+            self.emit({"type": "deal"})
+        else:
+            self._send(evt.Deal(hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                                hidden={"hands": BY_SEAT}))
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
         rule = rs.wildcard
@@ -705,7 +722,10 @@ class Game:
         s.hand.remove(tile)
         s.discards.append(tile)
         self.replacement_seat = None
-        self._send(evt.Discard(seat=seat, tile=tile_code(tile)))
+        if self._bare_discard:
+            self.emit({"type": "discard"})
+        else:
+            self._send(evt.Discard(seat=seat, tile=tile_code(tile)))
         return ("discarded", tile, claim_flags)
 
     def _self_win(self, seat: int, drawn: Tile | None, flags: set[str]) -> tuple[Tile, list[Tile]] | None:
@@ -757,7 +777,10 @@ class Game:
                 self.replacement_seat = seat if source == "kong" else None
             if source != "wall" and self.wall.live_remaining() == 0:
                 self.last_tile_replacement = seat
-            self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
+            if self._bare_draw:
+                self.emit({"type": "draw"})
+            else:
+                self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
             if is_flower(t):
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)

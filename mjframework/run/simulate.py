@@ -53,7 +53,7 @@ from ..evaluate import wintable
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
 from ..play.bots import BOTS
-from ..play.events import Event, EventSink
+from ..play.events import Event, EventSink, fields_read, reads_fields_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
@@ -166,6 +166,9 @@ class Stats:
 
 class StatsSink:
     """An event sink that counts what the events of each hand say."""
+
+    # The event types whose fields it reads; of the others it counts only the type.
+    FIELDS_READ = frozenset({"win", "opening_win", "settlement", "claim", "hand_end"})
 
     def __init__(self, stats: Stats) -> None:
         self.stats = stats
@@ -345,6 +348,10 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
             calls.append((e["seat"], e["call"]))
         emit(e)
 
+    read = fields_read(emit)
+    if read is not None:
+        reads_fields_of(tracked, read | {"win"})
+
     dealer = first_dealer(rs, seed, game)
     last_call: tuple[int, str] | None = None
     for h in range(hands):
@@ -369,6 +376,9 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
         sink(e)
         if write is not None:
             write(dump_event(e))
+
+    if write is None:  # counting only: the frequent events' tile codes need not be made
+        reads_fields_of(emit, StatsSink.FIELDS_READ)
 
     def play(g: Game) -> HandResult:
         try:
