@@ -47,6 +47,16 @@ def _counts(tiles: Sequence[Tile], wildcard: Tile | None,
     return c, w
 
 
+def _wild_out(c: list[int], wildcard: Tile | None, others: frozenset[Tile]) -> int:
+    """Take the wild kinds out of the counts ``c`` (in place); how many wild tiles there were."""
+    w = 0
+    if wildcard is not None:
+        w, c[wildcard] = c[wildcard], 0
+    for k in others:  # further wild kinds (fixed wildcards)
+        w, c[k] = w + c[k], 0
+    return w
+
+
 def missing(counts: list[int], wilds: int) -> int:
     """Tiles missing from a standard hand (melds + pair), wildcards counted as placed."""
     return wintable.need_melds_pair(counts) - wilds
@@ -69,6 +79,16 @@ class GreedyBot:
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
+        # (wildcard, every wild kind, the wild kinds but the wildcard) of the last decision
+        self._wild: tuple[Tile | None, frozenset[Tile], frozenset[Tile]] = (None, frozenset(), frozenset())
+
+    def _others(self, view: TableView) -> tuple[Tile | None, frozenset[Tile]]:
+        """The wildcard and the other wild kinds (fixed wildcards), worked out once a hand."""
+        wildcard, kinds = view.wildcard, view.wildcards
+        got = self._wild
+        if got[0] != wildcard or got[1] is not kinds:
+            got = self._wild = (wildcard, kinds, kinds - {wildcard})
+        return wildcard, got[2]
 
     def decide(self, view: TableView, decision: Decision) -> Option:
         opts = decision.options
@@ -111,9 +131,9 @@ class GreedyBot:
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
-        wildcard = view.wildcard
-        wilds = view.wildcards - {wildcard}
-        c, w = _counts(view.hand, wildcard, wilds)
+        wildcard, wilds = self._others(view)
+        c = view.counts()
+        w = _wild_out(c, wildcard, wilds)
         discards = []
         natural = []
         kongs = []
@@ -138,7 +158,10 @@ class GreedyBot:
                     return o
         if tile is None:  # only wildcards left to discard
             return discards[0]
-        return next(o for o in discards if o.tile == tile)
+        for o in discards:
+            if o.tile == tile:
+                return o
+        raise AssertionError("the best discard is one of the discard options")
 
     def _exchange(self, view: TableView, opts: Sequence[Option]) -> Option:
         """Pass tiles of the shortest suit it can (the likely void suit), the ones that
@@ -179,8 +202,9 @@ class GreedyBot:
     def _claim(self, view: TableView, decision: Decision) -> Option:
         if not any(o.kind == "pass" for o in decision.options):
             return decision.options[0]
-        wildcard = view.wildcard
-        c, w = _counts(view.hand, wildcard, view.wildcards - {wildcard})
+        wildcard, wilds = self._others(view)
+        c = view.counts()
+        w = _wild_out(c, wildcard, wilds)
         now = missing(c, w)
         best: tuple[int, Option] | None = None
         assert decision.tile is not None  # a claim is on the discarded tile
@@ -194,9 +218,9 @@ class GreedyBot:
                 c2[t] -= 1
             if o.kind == "kong":
                 after = missing(c2, w + 1)  # a replacement tile is drawn
-            else:
+            else:  # the best discard's need (what _best_discard says, without its tie-break)
                 natural = [t for t in range(NUM_KINDS) if c2[t]]
-                after, _ = self._best_discard(c2, w, natural)
+                after = min(wintable.discard_needs(c2, natural)) - w if natural else 99
             if after < now and (best is None or after < best[0]):
                 best = (after, o)
         if best is not None:

@@ -31,7 +31,7 @@ from ..settle import settlement as st
 from . import events as evt
 from .events import EventSink, make_event, tiles_out
 from .outcomes import Discard, EndDrawn, HandEnd, OptionOutcome, Win, option_outcome
-from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
+from .players import PASS, Decision, IllegalDecision, Option, Player, PlayerLeft, TableView, make_decision
 from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
@@ -88,6 +88,18 @@ class _HandOver(BaseException):
 _BARE_TYPES = frozenset({"draw", "discard", "deal", "wall"})
 
 _DISCARDS: dict[Tile, Option] = {}
+
+
+_MELDS: dict[tuple[str, Tile, tuple[Tile, ...], str | None], Option] = {}
+
+
+def _meld_option(kind: str, tile: Tile, tiles: tuple[Tile, ...], meld: str | None = None) -> Option:
+    """The (immutable, shared) claim option ``Option(kind, tile, tiles, meld)``: built once."""
+    key = (kind, tile, tiles, meld)
+    o = _MELDS.get(key)
+    if o is None:
+        o = _MELDS[key] = Option(kind, tile, tiles, meld)
+    return o
 
 
 def _discard_option(t: Tile) -> Option:
@@ -626,19 +638,20 @@ class Game:
                 win_tile, held = win
                 options.append(Option("win", win_tile))
             locked = seat in self.locked
-            can_kong = not locked and self._kong_tiles_left()
-            void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
             kinds = sorted(set(s.hand))
-            # Four of a kind needs at least three tiles more than kinds held.
-            if can_kong and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong:
+            # Four of a kind needs at least three tiles more than kinds held; the wall's kong
+            # tiles are counted only when a kong is in sight (most turns have none).
+            if (not locked and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong
+                    and self._kong_tiles_left()):
+                void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
                 for t in kinds:
                     if (s.hand.count(t) == 4 and (self.wild_may[2] or not self._is_wild(t))
                             and (void_kong or not self._in_void(seat, t))):
                         options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
-            if can_kong and self.claims.added_kong:
-                for m in s.melds:
-                    if m.kind == "pung" and m.tiles[0] in s.hand:
-                        options.append(Option("kong", m.tiles[0], (m.tiles[0],) * 4, "added-kong"))
+            if not locked and s.melds and self.claims.added_kong:
+                added = [m.tiles[0] for m in s.melds if m.kind == "pung" and m.tiles[0] in s.hand]
+                if added and self._kong_tiles_left():
+                    options.extend(Option("kong", t, (t,) * 4, "added-kong") for t in added)
             if locked and drawn is not None:
                 options.append(Option("discard", drawn))
             else:
@@ -655,10 +668,10 @@ class Game:
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))
-            decision = Decision("turn", seat, tuple(options), drawn)
+            decision = make_decision("turn", seat, tuple(options), drawn)
             extra = self._extra_options(seat, decision)
             if extra:
-                decision = Decision("turn", seat, tuple(options + extra), drawn)
+                decision = make_decision("turn", seat, tuple(options + extra), drawn)
             choice = self._ask(decision)
             if choice.kind not in ("win", "kong", "discard"):
                 outcome = self._handle_option(seat, choice)
@@ -861,6 +874,13 @@ class Game:
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option, int, set[str]]] = []  # (priority, distance, option, seat, flags)
+        # What is the same for every seat, worked out once per discard.
+        vs = self.flow.void_suit
+        void_claims = vs is None or vs.claim
+        meldable = not wild and not last
+        claims = self.claims
+        chow_seat = (discarder + 1) % n if claims.chow == "left" and not is_honor(tile) else -1
+        wild_melds = self.wild_may[2]
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
@@ -870,27 +890,25 @@ class Game:
                 ctx = self._ctx(seat, "discard", discarder, flags, tile)
                 if self._wins(seat, self._hand(seat, tile), ctx):
                     options.append(Option("win", tile))
-            void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
-                       or not self._in_void(seat, tile))
-            if not wild and not last and seat not in self.locked and void_ok:
+            if meldable and seat not in self.locked and (void_claims or not self._in_void(seat, tile)):
                 c = s.hand.count(tile)
-                if c >= 3 and self.claims.kong and self._kong_tiles_left():
-                    options.append(Option("kong", tile, (tile,) * 4, "kong"))
-                if c >= 2 and self.claims.pung:
-                    options.append(Option("pung", tile, (tile,) * 3))
-                if (self.claims.chow == "left" and seat == (discarder + 1) % n
-                        and not is_honor(tile)):
+                if c >= 2:
+                    if c >= 3 and claims.kong and self._kong_tiles_left():
+                        options.append(_meld_option("kong", tile, (tile,) * 4, "kong"))
+                    if claims.pung:
+                        options.append(_meld_option("pung", tile, (tile,) * 3))
+                if seat == chow_seat:
                     for seq in self._chows(s.hand, tile):
-                        if self.wild_may[2] or not any(self._is_wild(t) for t in seq):
-                            options.append(Option("chow", tile, seq))
+                        if wild_melds or not any(self._is_wild(t) for t in seq):
+                            options.append(_meld_option("chow", tile, seq))
             if not options:
                 continue
             if flags is None:
                 flags = self._claim_flags(s, flags_base, first)
-            decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
+            decision = make_decision("claim", seat, (*options, PASS), tile, discarder)
             extra = self._extra_options(seat, decision)
             if extra:
-                decision = Decision("claim", seat, (*options, *extra, Option("pass")), tile, discarder)
+                decision = make_decision("claim", seat, (*options, *extra, PASS), tile, discarder)
             choice = self._ask(decision)
             if choice.kind != "pass":
                 # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
@@ -1043,7 +1061,7 @@ class Game:
             ctx = self._ctx(seat, "robbed_kong", kong_seat, set(), tile)
             if not self._wins(seat, self._hand(seat, tile), ctx):
                 continue
-            choice = self._ask(Decision("rob", seat, (Option("win", tile), Option("pass")), tile, kong_seat))
+            choice = self._ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
             if choice.kind == "win":
                 robbers.append(seat)
         if robbers and self.win_rules.discard_winners != "all":

@@ -1,0 +1,79 @@
+"""The engine's cheap records for the hot loop agree with the plain ones.
+
+``make_decision`` (a :class:`Decision` without the frozen dataclass's per-field set-up),
+the shared ``PASS`` and claim options, and :meth:`TableView.counts` are what the game
+hands players at every turn and claim; they must be indistinguishable from what a
+player would build itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mjframework.play import game as game_mod
+from mjframework.play.bots import GreedyBot
+from mjframework.play.game import Game
+from mjframework.play.players import PASS, Decision, Option, TableView, make_decision
+from mjframework.rules.loader import load_ruleset
+
+
+@given(st.sampled_from(["turn", "claim", "rob"]), st.integers(0, 3),
+       st.lists(st.integers(0, 33), max_size=14), st.one_of(st.none(), st.integers(0, 33)),
+       st.one_of(st.none(), st.integers(0, 3)))
+def test_make_decision_is_an_equal_decision(kind: str, seat: int, tiles: list[int], tile: int | None,
+                                            from_seat: int | None) -> None:
+    options = (*(Option("discard", t) for t in tiles), PASS)
+    fast = make_decision(kind, seat, options, tile, from_seat)
+    plain = Decision(kind, seat, options, tile, from_seat)
+    assert type(fast) is Decision
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert (fast.kind, fast.seat, fast.options, fast.tile, fast.from_seat, fast.prompt) == (
+        kind, seat, options, tile, from_seat, "")
+
+
+def test_shared_options_equal_fresh_ones() -> None:
+    assert Option("pass") == PASS
+    pung = game_mod._meld_option("pung", 5, (5, 5, 5))
+    assert pung == Option("pung", 5, (5, 5, 5)) and pung is game_mod._meld_option("pung", 5, (5, 5, 5))
+    assert game_mod._meld_option("kong", 5, (5,) * 4, "kong") == Option("kong", 5, (5,) * 4, "kong")
+
+
+class _Checker(GreedyBot):
+    """A greedy bot that checks, at each decision, what its view counts."""
+
+    checked = 0
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        c = view.counts()
+        assert c == [Counter(view.hand)[t] for t in range(34)]
+        c[0] += 1  # a fresh list: the view's next answer is unchanged
+        assert view.counts()[0] == c[0] - 1
+        _Checker.checked += 1
+        return super().decide(view, decision)
+
+
+def test_table_view_counts_are_the_hand_counted() -> None:
+    rs = load_ruleset("yongzhou-wangba")
+    for seed in range(3):
+        Game(rs, [_Checker(random.Random(i)) for i in range(4)], seed=seed).play()
+    assert _Checker.checked > 50
+
+
+def test_the_engine_hands_out_claim_decisions_with_the_shared_pass() -> None:
+    seen: list[Any] = []
+
+    class Watch(GreedyBot):
+        def decide(self, view: TableView, decision: Decision) -> Option:
+            if decision.kind == "claim":
+                seen.append(decision.options[-1])
+            return super().decide(view, decision)
+
+    rs = load_ruleset("changsha")
+    for seed in range(3):
+        Game(rs, [Watch(random.Random(i)) for i in range(4)], seed=seed).play()
+    assert seen and all(o is PASS for o in seen)
