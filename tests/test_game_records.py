@@ -77,3 +77,45 @@ def test_the_engine_hands_out_claim_decisions_with_the_shared_pass() -> None:
     for seed in range(3):
         Game(rs, [Watch(random.Random(i)) for i in range(4)], seed=seed).play()
     assert seen and all(o is PASS for o in seen)
+
+
+def _old_exchange(bot: GreedyBot, view: Any, opts: Any) -> Option:
+    """The greedy bot's exchange choice as it was written before (every tile's suit compared)."""
+    from mjframework.play.bots import _counts, _isolation, missing
+
+    c, w = _counts(view.hand, view.wildcard)
+
+    def key_left(o: Option) -> int:
+        suit = o.tiles[0] // 9
+        if suit >= 3 or not all(t // 9 == suit for t in o.tiles):
+            return 99
+        return sum(c[suit * 9:suit * 9 + 9]) - len(o.tiles)
+
+    def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
+        c2 = c[:]
+        for t in o.tiles:
+            c2[t] -= 1
+        return (key_left(o), missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
+
+    return min(opts, key=key)
+
+
+class _View:
+    def __init__(self, hand: list[int], wildcard: int | None) -> None:
+        self.hand = tuple(sorted(hand))
+        self.wildcard = wildcard
+
+
+def test_exchange_choice_matches_the_previous_formula() -> None:
+    """The exchange key (one suit when the lowest and highest tile are) chooses as before, on
+    the engine's options and on odd ones (mixed suits, honors) a plugin could offer."""
+    rng = random.Random("exchange")
+    bot = GreedyBot(random.Random(0))
+    for _ in range(3000):
+        hand = [rng.randrange(34) for _ in range(13)]
+        wildcard = rng.choice([None, None, *(t for t in range(34) if t not in hand)])
+        opts = list(Game._exchange_options(hand, 3, True))
+        for _ in range(rng.randrange(4)):
+            opts.append(Option("exchange", None, tuple(rng.sample(hand, 3))))
+        view: Any = _View(hand, wildcard)
+        assert bot._exchange(view, opts) is _old_exchange(bot, view, opts), (hand, wildcard)

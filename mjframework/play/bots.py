@@ -168,12 +168,17 @@ class GreedyBot:
         hurt the hand least."""
         c, w = _counts(view.hand, view.wildcard)
 
+        in_suit = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
+
         def key_left(o: Option) -> int:
-            """Tiles of the passed suit left after passing (99: not one suit)."""
-            suit = o.tiles[0] // 9
-            if suit >= 3 or not all(t // 9 == suit for t in o.tiles):
+            """Tiles of the passed suit left after passing (99: not one suit). Suits are
+            runs of kinds (0–8, 9–17, 18–26; honors after), so the tiles are of one suit
+            when the lowest and the highest are."""
+            tiles = o.tiles
+            suit = min(tiles) // 9
+            if suit >= 3 or max(tiles) // 9 != suit:
                 return 99
-            return sum(c[suit * 9:suit * 9 + 9]) - len(o.tiles)
+            return in_suit[suit] - len(tiles)
 
         def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
             c2 = c[:]

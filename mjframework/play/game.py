@@ -102,6 +102,17 @@ def _meld_option(kind: str, tile: Tile, tiles: tuple[Tile, ...], meld: str | Non
     return o
 
 
+_EXCHANGES: dict[tuple[Tile, ...], Option] = {}
+
+
+def _exchange_option(tiles: tuple[Tile, ...]) -> Option:
+    """The (immutable, shared) option of passing ``tiles``: a seat weighs ~20–80 of them."""
+    o = _EXCHANGES.get(tiles)
+    if o is None:
+        o = _EXCHANGES[tiles] = Option("exchange", None, tiles)
+    return o
+
+
 def _discard_option(t: Tile) -> Option:
     """The (immutable, shared) plain discard option of ``t``: built once per kind, not per turn."""
     o = _DISCARDS.get(t)
@@ -515,7 +526,7 @@ class Game:
         for g in groups:
             for combo in combinations(g, k):
                 seen.setdefault(combo, None)
-        return tuple(Option("exchange", None, combo) for combo in seen)
+        return tuple([_exchange_option(combo) for combo in seen])
 
     def _declare_void(self) -> None:
         """Every seat declares one suit of the tile set void."""
