@@ -119,3 +119,25 @@ def test_exchange_choice_matches_the_previous_formula() -> None:
             opts.append(Option("exchange", None, tuple(rng.sample(hand, 3))))
         view: Any = _View(hand, wildcard)
         assert bot._exchange(view, opts) is _old_exchange(bot, view, opts), (hand, wildcard)
+
+
+def test_the_wall_shuffle_is_random_shuffle() -> None:
+    """wall.shuffle gives random.Random.shuffle's permutation and leaves the generator in the
+    same state (the next draws agree), for any length; a Random subclass uses its own."""
+    from mjframework.play.wall import shuffle
+
+    for seed in range(300):
+        for n in (0, 1, 2, 7, 64, 108, 136, 144, 300):
+            a, b = list(range(n)), list(range(n))
+            ra, rb = random.Random(seed * 1000 + n), random.Random(seed * 1000 + n)
+            shuffle(ra, a)
+            rb.shuffle(b)
+            assert a == b and ra.random() == rb.random(), (seed, n)
+
+    class Fixed(random.Random):
+        def shuffle(self, x: Any, *args: Any) -> None:
+            x.reverse()
+
+    x = [1, 2, 3]
+    shuffle(Fixed(1), x)
+    assert x == [3, 2, 1]

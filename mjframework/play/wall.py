@@ -37,6 +37,28 @@ def _die(values: tuple[int, ...], which: str) -> int:
     return sum(values)
 
 
+def shuffle(rng: random.Random, x: list[Tile]) -> None:
+    """``rng.shuffle(x)``, the very same permutation and generator state, at about half the cost.
+
+    A hand's wall is shuffled once per hand (136 swaps: ~3 % of a simulated hand).
+    :meth:`random.Random.shuffle` draws each index through ``_randbelow``, one Python call
+    per tile; this is its loop (Fisher–Yates from the end, an index below ``n`` drawn as
+    ``getrandbits(n.bit_length())`` retried until below ``n``) inlined. A subclass of
+    :class:`random.Random` may draw differently, so it gets its own ``shuffle``.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 class Wall:
     """The tiles not in anyone's hand, as stacks around the table."""
 
@@ -53,7 +75,7 @@ class Wall:
                       for s in range(players)]
         self.height = height
         tiles = ruleset.tileset.full_wall()
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         self.tiles_in_seat_order = tiles  # walls of seat 0..3, each from its owner's right end
         self.slots: list[Tile | None] = []
         self.start_stack = 0
