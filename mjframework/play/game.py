@@ -87,6 +87,8 @@ class _HandOver(BaseException):
 # deal's and the wall's tile codes once a hand).
 _BARE_TYPES = frozenset({"draw", "discard", "deal", "wall"})
 
+_SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
+
 _DISCARDS: dict[Tile, Option] = {}
 
 
@@ -380,11 +382,14 @@ class Game:
     def _void_of(self, seat: int) -> int | None:
         """The suit index (0 m, 1 p, 2 s) the seat declared void, if any."""
         v = self.seats[seat].state.get("void_suit")
-        return None if v is None else "mps".index(v)
+        if v is None:
+            return None
+        i = _SUIT_INDEX.get(v)
+        return "mps".index(v) if i is None else i  # (an unknown suit raises, as it did)
 
     def _in_void(self, seat: int, t: Tile) -> bool:
         v = self._void_of(seat)
-        return v is not None and not is_honor(t) and t // 9 == v
+        return v is not None and t // 9 == v  # (t // 9 is never a suit's index for an honor)
 
     def _holds_void(self, seat: int) -> bool:
         v = self._void_of(seat)
@@ -892,11 +897,22 @@ class Game:
         claims = self.claims
         chow_seat = (discarder + 1) % n if claims.chow == "left" and not is_honor(tile) else -1
         wild_melds = self.wild_may[2]
+        wildcard = self.wildcard
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
             flags: set[str] | None = None  # made only for a seat that may claim
-            if can_discard_win and self._may_win_on(seat, tile):
+            if can_discard_win:
+                # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
+                got = self._win_cands[seat]
+                if (got is not None and got[3] is not None and got[0] == s.hand and got[1] == s.melds
+                        and got[2] == wildcard):
+                    may = tile in got[3]
+                else:
+                    may = self._may_win_on(seat, tile)
+            else:
+                may = False
+            if may:
                 flags = self._claim_flags(s, flags_base, first)
                 ctx = self._ctx(seat, "discard", discarder, flags, tile)
                 if self._wins(seat, self._hand(seat, tile), ctx):
