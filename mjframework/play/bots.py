@@ -92,16 +92,11 @@ class GreedyBot:
 
     def decide(self, view: TableView, decision: Decision) -> Option:
         opts = decision.options
-        extra = None  # the first option a plugin added
+        if decision.kind == "turn":
+            return self._turn(view, opts)
         for o in opts:
             if o.kind == "win":
                 return o
-            if extra is None and o.kind not in ENGINE_TURN_KINDS:
-                extra = o
-        if decision.kind == "turn":
-            # An option a plugin added (e.g. a special kong) is offered only when it
-            # makes sense, so the bot takes it.
-            return extra if extra is not None else self._turn(view, opts)
         if decision.kind in ("claim", "rob"):
             return self._claim(view, decision)
         if decision.kind == "exchange":
@@ -131,12 +126,14 @@ class GreedyBot:
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
+        """A win if offered (the first); else an option a plugin added (the first: e.g. a
+        special kong, offered only when it makes sense, so the bot takes it); else a kong
+        that leaves it no worse off, or the best discard. One pass over the options."""
         wildcard, wilds = self._others(view)
-        c = view.counts()
-        w = _wild_out(c, wildcard, wilds)
         discards = []
         natural = []
         kongs = []
+        extra = None  # the first option a plugin added
         for o in opts:
             kind = o.kind
             if kind == "discard":
@@ -145,8 +142,16 @@ class GreedyBot:
                     t = o.tile
                     if t is not None and t != wildcard and t not in wilds:
                         natural.append(t)
+            elif kind == "win":
+                return o
             elif kind == "kong":
                 kongs.append(o)
+            elif extra is None:  # not one of ENGINE_TURN_KINDS
+                extra = o
+        if extra is not None:
+            return extra
+        c = view.counts()
+        w = _wild_out(c, wildcard, wilds)
         need, tile = self._best_discard(c, w, natural)
         for o in kongs:
             if o.tile is not None:
