@@ -179,6 +179,11 @@ class StatsSink:
 
     def __call__(self, e: Event) -> None:
         t = e["type"]
+        if t == "draw" or t == "discard":  # two every turn: only their type counts
+            if self._won:
+                self._went_on = True
+            self._last = t
+            return
         s = self.stats
         if t == "win":
             seat = e["seat"]
@@ -370,15 +375,16 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
-    def emit(e: Event) -> None:
+    def logged(e: Event) -> None:
         if e["type"] == "hand_start":
             e = {"type": "hand_start", "game": game, **{k: v for k, v in e.items() if k != "type"}}
         sink(e)
         if write is not None:
             write(dump_event(e))
 
-    if write is None:  # counting only: the frequent events' tile codes need not be made
-        reads_fields_of(emit, StatsSink.FIELDS_READ)
+    # Counting only: the statistics sink itself, which reads few events' fields (the frequent
+    # events' tile codes need not be made).
+    emit: EventSink = logged if write is not None else reads_fields_of(sink, StatsSink.FIELDS_READ)
 
     def play(g: Game) -> HandResult:
         try:
