@@ -766,8 +766,16 @@ class Game:
         """
         if not self.win_rules.self_draw:
             return None
-        hand = self.seats[seat].hand
+        s = self.seats[seat]
+        hand = s.hand
         if drawn is not None:
+            # The usual answer first, without copying the hand: the drawn tile is not among
+            # the kinds remembered for the rest of the hand (see _may_win_after_draw).
+            got = self._win_cands[seat]
+            if (got is not None and got[3] is not None and drawn not in got[3] and hand
+                    and hand[-1] == drawn and len(hand) == len(got[0]) + 1 and got[2] == self.wildcard
+                    and hand[:-1] == got[0] and s.melds == got[1]):
+                return None
             candidates = [drawn]
         elif "first_turn" in flags:
             candidates = sorted(set(hand))
