@@ -141,3 +141,34 @@ def test_the_wall_shuffle_is_random_shuffle() -> None:
     x = [1, 2, 3]
     shuffle(Fixed(1), x)
     assert x == [3, 2, 1]
+
+
+def test_take_live_n_takes_what_take_live_would() -> None:
+    """Wall.take_live_n(k) (the deal's blocks) leaves the wall as k take_live calls do and
+    returns their tiles, stopping where take_live would return None (an indicator's stack,
+    gaps, the end)."""
+    import copy
+
+    from mjframework.play.wall import Wall
+
+    rng = random.Random("take_live_n")
+    for rid in ("changsha", "yongzhou-wangba", "sichuan-xuezhan"):
+        rs = load_ruleset(rid)
+        for i in range(60):
+            a = Wall(rs, random.Random(i), i % 4)
+            a.break_wall()
+            if rng.random() < 0.5:
+                a.indicator_stack = rng.randrange(a.stacks)
+            for _ in range(rng.randrange(8)):  # gaps, as taken-out tiles leave
+                a.slots[rng.randrange(len(a.slots))] = None
+            a.live = rng.randrange(len(a.slots) // 2)
+            b = copy.deepcopy(a)
+            for k in (4, 4, 1, 13, 40, 80):
+                want = []
+                for _ in range(k):
+                    t = b.take_live()
+                    if t is None:
+                        break
+                    want.append(t)
+                assert a.take_live_n(k) == want
+                assert (a.slots, a.live, a._taken) == (b.slots, b.live, b._taken)

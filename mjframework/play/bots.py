@@ -117,10 +117,10 @@ class GreedyBot:
             return 99, None
         needs = wintable.discard_needs(c, candidates)
         least = min(needs)
-        tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
-        if len(tied) == 1:
-            tile = tied[0]
+        if needs.count(least) == 1:
+            tile = candidates[needs.index(least)]
         else:  # the most isolated, then the lowest: min of (-isolation, tile)
+            tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
             get = c.__getitem__
             tile = min([(3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t) for t in tied])[1]
         return least - w, tile

@@ -24,7 +24,7 @@ from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from ..core.kinds import KongKind
 from ..core.stash import Stash
-from ..core.tiles import HONOR_BASE, Tile, is_flower, is_honor, tile_code
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_flower, is_honor, tile_code
 from ..evaluate.scoring import Evaluator, Score
 from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
@@ -121,6 +121,10 @@ def _discard_option(t: Tile) -> Option:
     if o is None:
         o = _DISCARDS[t] = Option("discard", t)
     return o
+
+
+# The same, indexed by kind: a turn offers ~12 discards.
+_PLAIN_DISCARDS: tuple[Option, ...] = tuple(_discard_option(t) for t in range(NUM_KINDS))
 
 
 class Game:
@@ -569,8 +573,10 @@ class Game:
         order = [(self.dealer + i) % n for i in range(n)]
         for _ in range(d.rounds):
             for seat in order:
-                for _ in range(d.block):
-                    self.seats[seat].hand.append(self._must(self.wall.take_live()))
+                block = self.wall.take_live_n(d.block)
+                self.seats[seat].hand.extend(block)
+                if len(block) < d.block:
+                    self._must(None)
         for step in d.then:
             seat = (self.dealer + step.seat) % n
             for pick in step.take:
@@ -679,8 +685,10 @@ class Game:
                     v = self._void_of(seat)
                     if v is not None:  # the void suit's tiles first (t // 9 is never a suit for an honor)
                         tiles = [t for t in tiles if t // 9 == v] or tiles
-                get = _DISCARDS.get
-                options.extend([get(t) or _discard_option(t) for t in tiles])
+                if not tiles or tiles[-1] < NUM_KINDS:  # (sorted: every kind is a plain tile kind)
+                    options.extend(map(_PLAIN_DISCARDS.__getitem__, tiles))
+                else:
+                    options.extend([_discard_option(t) for t in tiles])
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))

@@ -149,6 +149,24 @@ class Wall:
                 return t
         return None
 
+    def take_live_n(self, k: int) -> list[Tile]:
+        """The next ``k`` live tiles, as ``k`` calls of :meth:`take_live` would take them,
+        stopping early (a shorter list) where one would return None. (The deal takes ~53.)"""
+        out: list[Tile] = []
+        slots = self.slots
+        height = self.height
+        ind = self.indicator_stack
+        while len(out) < k and self.live < len(slots):
+            if ind is not None and self.live // height >= ind:
+                break
+            t = slots[self.live]
+            slots[self.live] = None
+            self._taken += 1
+            self.live += 1
+            if t is not None:
+                out.append(t)
+        return out
+
     def take_at(self, stacks_ahead: int, layer: str) -> Tile:
         """A specific tile ahead of the live end (跳杠 style deals): stack 1 is the next one."""
         first = self.live // self.height
