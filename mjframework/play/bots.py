@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 
 from ..core.kinds import MeldKind
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
@@ -229,7 +230,7 @@ class GreedyBot:
             if o.kind == "kong":
                 after = missing(c2, w + 1)  # a replacement tile is drawn
             else:  # the best discard's need (what _best_discard says, without its tie-break)
-                natural = [t for t in range(NUM_KINDS) if c2[t]]
+                natural = list(compress(range(NUM_KINDS), c2))  # the kinds held
                 after = min(wintable.discard_needs(c2, natural)) - w if natural else 99
             if after < now and (best is None or after < best[0]):
                 best = (after, o)

@@ -186,6 +186,8 @@ class Game:
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
+        # Each seat's view (it reads the game live: one per seat serves every decision).
+        self._views = [TableView(self, seat) for seat in range(ruleset.players)]
         self._emit_raw = self.emit
         # The hooks called at every decision and every event, bound once (see BoundHook).
         self._extra_hook = bound_hook(self.pm, "mj_extra_options")
@@ -285,7 +287,7 @@ class Game:
         if len(decision.options) == 1 and decision.kind != "turn":
             return decision.options[0]
         try:
-            choice = self.players[seat].decide(TableView(self, seat), decision)
+            choice = self.players[seat].decide(self._views[seat], decision)
         except IllegalDecision:
             raise
         except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
