@@ -284,3 +284,16 @@ def test_engine_keeps_events_for_an_empty_collector() -> None:
     events = Collector()
     Game(rs, sim.make_bots(("greedy",) * 4, 1, 0, 0), seed=1, emit=events, evaluator=ev).play()
     assert events, "a Collector passed as emit= received no events"
+
+
+def test_a_simulated_greedy_bots_rng_is_its_derived_one() -> None:
+    """make_bots seeds a greedy bot's RNG only when it is asked for: the same generator as
+    bot_rng's; other bots get theirs at once."""
+    bots = sim.make_bots(["greedy", "random", "greedy", "greedy"], 7, 2, 3)
+    for seat in (0, 2, 3):
+        assert bots[seat].rng.random() == sim.bot_rng(7, 2, 3, seat).random()
+    assert bots[1].rng.random() == sim.bot_rng(7, 2, 3, 1).random()
+    bot = BOTS["greedy"]()
+    mine = random.Random(4)
+    bot.rng = mine
+    assert bot.rng is mine and BOTS["greedy"](mine).rng is mine

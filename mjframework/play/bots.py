@@ -78,10 +78,24 @@ def _isolation(c: list[int], t: Tile) -> int:
 class GreedyBot:
     """Wins when it can; otherwise plays to be missing as few tiles as possible."""
 
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
+    def __init__(self, rng: random.Random | None = None, *, rng_seed: str | None = None) -> None:
+        # The greedy bot decides without chance; its RNG (``rng``) is made when first asked
+        # for, from ``rng_seed`` when given (a simulation hands every bot its derived seed:
+        # seeding costs more than a greedy bot's turn).
+        self._rng = rng
+        self._rng_seed = rng_seed
         # (wildcard, every wild kind, the wild kinds but the wildcard) of the last decision
         self._wild: tuple[Tile | None, frozenset[Tile], frozenset[Tile]] = (None, frozenset(), frozenset())
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(self._rng_seed) if self._rng_seed is not None else random.Random()
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     def _others(self, view: TableView) -> tuple[Tile | None, frozenset[Tile]]:
         """The wildcard and the other wild kinds (fixed wildcards), worked out once a hand."""

@@ -52,7 +52,7 @@ from ..core.fileio import commit, is_stdio, temp_beside
 from ..evaluate import wintable
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
-from ..play.bots import BOTS
+from ..play.bots import BOTS, GreedyBot
 from ..play.events import Event, EventSink, fields_read, reads_fields_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
@@ -77,7 +77,11 @@ def hand_seed(seed: int, game: int, hand: int) -> int:
 
 def bot_rng(seed: int, game: int, hand: int, seat: int) -> random.Random:
     """The RNG a bot at ``seat`` uses for that hand."""
-    return random.Random(f"{seed}/{game}/{hand}/bot{seat}")
+    return random.Random(_bot_seed(seed, game, hand, seat))
+
+
+def _bot_seed(seed: int, game: int, hand: int, seat: int) -> str:
+    return f"{seed}/{game}/{hand}/bot{seat}"
 
 
 def first_dealer(ruleset: Ruleset, seed: int, game: int) -> int:
@@ -107,7 +111,10 @@ def parse_bots(spec: str, players: int) -> tuple[str, ...]:
 
 
 def make_bots(names: Sequence[str], seed: int, game: int, hand: int) -> list[Any]:
-    return [BOTS[name](bot_rng(seed, game, hand, seat)) for seat, name in enumerate(names)]
+    """The hand's bots, each with its RNG from :func:`bot_rng` (a greedy bot seeds it only
+    if it is ever asked for: the same generator then, and no seeding cost per hand)."""
+    return [GreedyBot(rng_seed=_bot_seed(seed, game, hand, seat)) if BOTS[name] is GreedyBot
+            else BOTS[name](bot_rng(seed, game, hand, seat)) for seat, name in enumerate(names)]
 
 
 # -- statistics -----------------------------------------------------------------
