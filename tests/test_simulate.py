@@ -297,3 +297,15 @@ def test_a_simulated_greedy_bots_rng_is_its_derived_one() -> None:
     mine = random.Random(4)
     bot.rng = mine
     assert bot.rng is mine and BOTS["greedy"](mine).rng is mine
+
+
+def test_the_deadline_handler_is_set_once_a_game_and_restored() -> None:
+    """Hands are timed with one SIGALRM handler per game (armed per hand): after the run the
+    previous handler is back and no timer is left running."""
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    res = simulate("yongzhou-wangba", 5, seed=2, hands_per_game=2)
+    assert res.stats.hands == 5 and res.stats.abandoned == 0
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
