@@ -665,13 +665,14 @@ class Game:
             kinds = sorted(set(s.hand))
             # Four of a kind needs at least three tiles more than kinds held; the wall's kong
             # tiles are counted only when a kong is in sight (most turns have none).
-            if (not locked and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong
-                    and self._kong_tiles_left()):
-                void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
-                for t in kinds:
-                    if (s.hand.count(t) == 4 and (self.wild_may[2] or not self._is_wild(t))
-                            and (void_kong or not self._in_void(seat, t))):
-                        options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
+            if not locked and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong:
+                quads = [t for t in kinds if s.hand.count(t) == 4]
+                if quads and self._kong_tiles_left():
+                    void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
+                    for t in quads:
+                        if ((self.wild_may[2] or not self._is_wild(t))
+                                and (void_kong or not self._in_void(seat, t))):
+                            options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
             if not locked and s.melds and self.claims.added_kong:
                 added = [m.tiles[0] for m in s.melds if m.kind == "pung" and m.tiles[0] in s.hand]
                 if added and self._kong_tiles_left():
