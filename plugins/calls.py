@@ -33,6 +33,7 @@ Tiles are said by their Chinese names (三筒, 八万, 西, 发).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mjframework.plugin import SettlementContext, StashKey, hookimpl, only_for, parse_tile, tile_name
@@ -186,5 +187,7 @@ class Plugin:
         return None
 
 
+@lru_cache(maxsize=256)
 def _name(code: str) -> str:
+    """A tile's spoken name from its code (asked on every discard: a handful of codes)."""
     return tile_name(parse_tile(code))
