@@ -20,7 +20,8 @@ and docs/plugins.md; every name here is documented in docs/api.md. A plugin
 that imports only from this module keeps working when the package's inner
 modules move.
 
-- hooks: :data:`hookimpl` (pluggy's marker for this project);
+- hooks: :data:`hookimpl` (pluggy's marker for this project), :func:`only_for` (when the
+  engine need not call an implementation);
 - the table: :class:`HandControl` (the ``hand`` of every game hook, with its
   per-hand :attr:`HandControl.stash`), :class:`HandResult`;
 - what hooks return to end a turn or the hand: :class:`Discard`, :class:`Continue`,
@@ -52,7 +53,7 @@ from .core.tiles import (
     tile_name,
 )
 from .evaluate.scoring import Score
-from .hooks.registry import PluginError
+from .hooks.registry import PluginError, only_for
 from .hooks.specs import hookimpl
 from .play.game import HandControl, HandResult
 from .play.outcomes import Continue, Discard, EndDrawn, HandEnd, OptionOutcome, Win
@@ -85,6 +86,7 @@ __all__ = [
     "format_tiles",
     "hookimpl",
     "is_honor",
+    "only_for",
     "parse_tile",
     "parse_tiles",
     "rank_of",

@@ -33,9 +33,10 @@ Tiles are said by their Chinese names (三筒, 八万, 西, 发).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.plugin import SettlementContext, StashKey, hookimpl, parse_tile, tile_name
+from mjframework.plugin import SettlementContext, StashKey, hookimpl, only_for, parse_tile, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.plugin import HandControl
@@ -156,6 +157,7 @@ class Plugin:
     # -- calls during a game ------------------------------------------------------------
 
     @hookimpl
+    @only_for("dice", "wildcard", "discard", "claim", "kong", "win")  # nothing to say otherwise
     def mj_announce(self, hand: HandControl, event: dict[str, Any]) -> str | tuple[str, int] | None:
         kind = event["type"]
         if kind == "dice":
@@ -185,5 +187,7 @@ class Plugin:
         return None
 
 
+@lru_cache(maxsize=256)
 def _name(code: str) -> str:
+    """A tile's spoken name from its code (asked on every discard: a handful of codes)."""
     return tile_name(parse_tile(code))

@@ -50,6 +50,7 @@ from mjframework.plugin import (
     Tile,
     Win,
     hookimpl,
+    only_for,
     tile_code,
     tile_name,
 )
@@ -114,6 +115,7 @@ class Plugin:
                                "杠上开花 or discarded at once (杠上炮); the hand is locked"}
 
     @hookimpl
+    @only_for("kong")  # it adds to a decision only beside a kong the engine offers
     def mj_extra_options(self, hand: HandControl, seat: int, decision: Decision) -> list[Option] | None:
         if hand.is_locked(seat) or hand.live_remaining() < 1:
             return None

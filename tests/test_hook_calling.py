@@ -346,3 +346,123 @@ def test_plain_implementations_called_directly_answer_like_pluggy() -> None:
     finally:
         for name in ("silent", "offer-a", "offer-b"):
             registry.unregister_plugin(name)
+
+
+# -- BoundHook and only_for: the hooks the engine calls at every decision and event ----------
+
+
+def test_a_bound_hook_calls_like_pluggy_and_follows_registrations() -> None:
+    """BoundHook.call answers as pluggy would (order, None dropped, the same calls made),
+    re-plans when a plugin is registered or unregistered after its first call, and goes
+    through pluggy (so tracing sees the call) once the manager is traced."""
+    for name, cls in (("silent", Silent), ("offer-a", OfferA), ("offer-b", OfferB)):
+        registry.register_plugin(name, cls)
+    try:
+        for order in (["silent", "offer-a", "offer-b"], ["offer-b", "silent", "offer-a"], ["silent"], []):
+            pm = make_plugin_manager({n: {} for n in order})
+            bound = registry.bound_hook(pm, "mj_extra_options")
+            assert bound is registry.bound_hook(pm, "mj_extra_options")  # one per manager and hook
+            CALLS.clear()
+            ours = bound.call(None, 3, None)
+            ours_calls = list(CALLS)
+            CALLS.clear()
+            assert (ours, ours_calls) == (pm.hook.mj_extra_options(hand=None, seat=3, decision=None), CALLS)
+        pm = make_plugin_manager({"offer-a": {}})
+        bound = registry.bound_hook(pm, "mj_extra_options")
+        assert bound.call(None, 0, None) == [("a",)]
+        late = OfferB({})
+        pm.register(late, name="late-b")
+        assert bound.call(None, 0, None) == pm.hook.mj_extra_options(hand=None, seat=0, decision=None)
+        assert len(bound.call(None, 0, None)) == 2
+        pm.unregister(late)
+        assert bound.call(None, 0, None) == [("a",)]
+        seen: list[str] = []
+        stop = trace_hooks(pm, seen.append)
+        assert bound.direct() is None  # traced: through pluggy
+        assert bound.call(None, 1, None) == [("a",)]
+        assert any(line.startswith("hook mj_extra_options(") for line in seen), seen
+        stop()
+        assert bound.direct() is not None
+        assert registry.bound_hook(None, "mj_extra_options").call(None, 0, None) == []
+    finally:
+        for name in ("silent", "offer-a", "offer-b"):
+            registry.unregister_plugin(name)
+
+
+def test_a_bound_hook_with_a_wrapper_goes_through_pluggy() -> None:
+    pm = make_plugin_manager({"loud": {}, "caller": {}})
+    assert registry.bound_hook(pm, "mj_win_call").direct() is None
+    pm = make_plugin_manager({"caller": {}})
+    plan = registry.bound_hook(pm, "mj_win_call").direct()
+    assert plan is not None and [p[0].plugin_name for p in plan] == ["caller"]
+
+
+SEEN: list[tuple[str, Any]] = []
+
+
+class _Watcher:
+    """Records every mj_extra_options decision and mj_announce event it is called with."""
+
+    tag = "all"
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        pass
+
+    @hookimpl
+    def mj_extra_options(self, hand: Any, seat: int, decision: Any) -> None:
+        SEEN.append((self.tag, decision))
+
+    @hookimpl
+    def mj_announce(self, hand: Any, event: Any) -> None:
+        SEEN.append((self.tag, event))
+
+
+class WatchAll(_Watcher):
+    tag = "all"
+
+
+class WatchKongs(_Watcher):
+    """Called only for decisions offering a kong, and only for discard and win events."""
+
+    tag = "some"
+
+    @hookimpl
+    @registry.only_for("kong")
+    def mj_extra_options(self, hand: Any, seat: int, decision: Any) -> None:
+        SEEN.append((self.tag, decision))
+
+    @hookimpl
+    @registry.only_for("discard", "win")
+    def mj_announce(self, hand: Any, event: Any) -> None:
+        SEEN.append((self.tag, event))
+
+
+def test_only_for_skips_exactly_the_calls_it_rules_out(tmp_path: Path) -> None:
+    """A played hand with two watchers, one marked ``only_for``: the marked one sees exactly
+    the decisions offering a kong and the events of its types that the unmarked one sees,
+    in the same order; the plugin API exports the marker."""
+    from mjframework import plugin
+
+    assert plugin.only_for is registry.only_for
+    registry.register_plugin("watch-all", WatchAll)
+    registry.register_plugin("watch-kongs", WatchKongs)
+    try:
+        rs = load_ruleset(ruleset_with(tmp_path, "watch-all", "watch-kongs"))
+        kongs = 0
+        for seed in range(1, 30):
+            SEEN.clear()
+            Game(rs, [GreedyBot() for _ in range(rs.players)], seed=seed).play()
+            every = [x for tag, x in SEEN if tag == "all"]
+            some = [x for tag, x in SEEN if tag == "some"]
+            decisions = [x for x in every if not isinstance(x, dict)]
+            events = [x for x in every if isinstance(x, dict)]
+            assert decisions and events
+            want = ([d for d in decisions if any(o.kind == "kong" for o in d.options)]
+                    + [e for e in events if e["type"] in ("discard", "win")])
+            got = [x for x in some if not isinstance(x, dict)] + [x for x in some if isinstance(x, dict)]
+            assert got == want, seed
+            kongs += sum(1 for x in some if not isinstance(x, dict))
+        assert kongs > 0  # some hand offered a kong
+    finally:
+        registry.unregister_plugin("watch-all")
+        registry.unregister_plugin("watch-kongs")

@@ -38,6 +38,15 @@ def test_same_seed_same_log_whatever_the_workers(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl", "two.jsonl"]  # no parts left
 
 
+@pytest.mark.parametrize("ruleset", [*RULESETS, "sichuan-xuezhan", "mcr"])
+def test_statistics_without_a_log_match_those_with_one(ruleset: str, tmp_path: Path) -> None:
+    """Without a log the statistics sink gets the frequent events bare (``{"type": …}``,
+    events.reads_fields_of): the statistics are those of the same run written to a log."""
+    logged = simulate(ruleset, 24, seed=3, log=tmp_path / "log.jsonl")
+    bare = simulate(ruleset, 24, seed=3)
+    assert _summary(bare) == _summary(logged)
+
+
 def test_same_seed_same_results_mixed_bots_and_short_last_game(tmp_path: Path) -> None:
     a = simulate("yongzhou-wangba", 13, seed=5, bots="greedy,random,greedy,random", hands_per_game=4,
                  workers=2, log=tmp_path / "a.jsonl")
@@ -275,3 +284,28 @@ def test_engine_keeps_events_for_an_empty_collector() -> None:
     events = Collector()
     Game(rs, sim.make_bots(("greedy",) * 4, 1, 0, 0), seed=1, emit=events, evaluator=ev).play()
     assert events, "a Collector passed as emit= received no events"
+
+
+def test_a_simulated_greedy_bots_rng_is_its_derived_one() -> None:
+    """make_bots seeds a greedy bot's RNG only when it is asked for: the same generator as
+    bot_rng's; other bots get theirs at once."""
+    bots = sim.make_bots(["greedy", "random", "greedy", "greedy"], 7, 2, 3)
+    for seat in (0, 2, 3):
+        assert bots[seat].rng.random() == sim.bot_rng(7, 2, 3, seat).random()
+    assert bots[1].rng.random() == sim.bot_rng(7, 2, 3, 1).random()
+    bot = BOTS["greedy"]()
+    mine = random.Random(4)
+    bot.rng = mine
+    assert bot.rng is mine and BOTS["greedy"](mine).rng is mine
+
+
+def test_the_deadline_handler_is_set_once_a_game_and_restored() -> None:
+    """Hands are timed with one SIGALRM handler per game (armed per hand): after the run the
+    previous handler is back and no timer is left running."""
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    res = simulate("yongzhou-wangba", 5, seed=2, hands_per_game=2)
+    assert res.stats.hands == 5 and res.stats.abandoned == 0
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, TypeVar
 
 import pluggy
 
@@ -18,6 +18,11 @@ ENTRY_POINT_GROUP = "mjframework.plugins"
 
 # Plugin managers whose hook calls are traced (trace_hooks): call_hook never skips them.
 _traced: weakref.WeakSet[pluggy.PluginManager] = weakref.WeakSet()
+# Bumped whenever tracing starts or stops anywhere: a BoundHook re-checks ``_traced`` then only.
+_trace_epoch = 0
+
+# The attribute :func:`only_for` sets on a hook implementation's function.
+ONLY_FOR_ATTR = "mj_only_for"
 
 # call_hook's plan for one hook (see _plan).
 _Plan = tuple[bool | None, tuple[Any, ...] | None, frozenset[str]]
@@ -179,6 +184,117 @@ def _plan(caller: Any, impls: list[Any]) -> _Plan:
     return bool(spec.opts.get("firstresult")), direct, frozenset(spec.argnames)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def only_for(*kinds: str) -> Callable[[F], F]:
+    """Declare when a hook implementation can answer, so the engine skips the other calls.
+
+    On ``mj_announce``: the event types it may say something about (``@only_for("discard",
+    "win")``: it is not called for a ``draw``). On ``mj_extra_options``: the option kinds a
+    decision must offer for it to add anything (``@only_for("kong")``: called only for turn
+    and claim decisions offering a kong). The engine calls these hooks on every event and
+    every decision; a plugin that reacts to a few of them need not pay for the rest. It is
+    a promise: for any other call the implementation would return ``None``. (Calls made
+    through pluggy itself — ``call_hook``, traced plugin managers — still reach it.)
+    Put it below ``@hookimpl``.
+    """
+    wanted = frozenset(kinds)
+
+    def mark(fn: F) -> F:
+        setattr(fn, ONLY_FOR_ATTR, wanted)
+        return fn
+
+    return mark
+
+
+# One plain implementation as a BoundHook calls it: the implementation (its ``function``
+# is read at each call, as call_hook does), the positions of its arguments among the spec's,
+# and its only_for kinds (None: every call).
+DirectImpl = tuple[Any, tuple[int, ...], frozenset[str] | None]
+
+
+class BoundHook:
+    """One hook of one plugin manager, ready for the engine's many calls (a hand calls
+    ``mj_extra_options`` at every decision and ``mj_announce`` at every event).
+
+    :meth:`direct` gives the plain implementations to call, in pluggy's order, with their
+    argument positions and :func:`only_for` kinds; it is worked out again only when the
+    implementations change or tracing starts or stops (compared at each call, like
+    :func:`call_hook`'s plans). ``None`` means "call through :func:`call_hook`": a traced
+    manager, a hook without a spec, a historic hook, or a wrapper among the implementations.
+    The caller runs each implementation as pluggy's ``_multicall`` would (last registered
+    first, ``None`` answers dropped) — skipping those whose ``only_for`` rules the call out.
+    """
+
+    __slots__ = ("_caller", "_epoch", "_impls", "_plan", "argnames", "name", "pm")
+
+    def __init__(self, pm: pluggy.PluginManager | None, hook: str) -> None:
+        self.pm = pm
+        self.name = hook
+        self._caller = getattr(pm.hook, hook) if pm is not None else None
+        spec = getattr(self._caller, "spec", None)
+        self.argnames: tuple[str, ...] = tuple(spec.argnames) if spec is not None else ()
+        self._impls: list[Any] | None = None
+        self._epoch = -1
+        self._plan: tuple[DirectImpl, ...] | None = ()
+
+    def direct(self) -> tuple[DirectImpl, ...] | None:
+        """The implementations to call directly (``()``: none), or None: through call_hook."""
+        caller = self._caller
+        if caller is None:
+            return ()
+        impls = caller.get_hookimpls()
+        if impls != self._impls or self._epoch != _trace_epoch:
+            self._impls, self._epoch = impls, _trace_epoch
+            self._plan = self._make(caller, impls)
+        return self._plan
+
+    def _make(self, caller: Any, impls: list[Any]) -> tuple[DirectImpl, ...] | None:
+        spec = caller.spec
+        if self.pm in _traced or spec is None or spec.opts.get("historic"):
+            return None
+        if any(i.wrapper or i.hookwrapper for i in impls):
+            return None
+        pos = {a: i for i, a in enumerate(self.argnames)}
+        if any(a not in pos for i in impls for a in i.argnames):
+            return None  # pluggy's own error for an argument the spec lacks
+        return tuple((i, tuple(pos[a] for a in i.argnames), getattr(i.function, ONLY_FOR_ATTR, None))
+                     for i in reversed(impls))
+
+    def call(self, *args: Any) -> list[Any]:
+        """Call every implementation (no filtering) with the spec's arguments in order;
+        the non-None answers as a list (this is for hooks that are not firstresult)."""
+        plan = self.direct()
+        if plan is None:
+            result: list[Any] = call_hook(self.pm, self.name,  # type: ignore[arg-type]
+                                          **dict(zip(self.argnames, args, strict=True)))
+            return result
+        out = []
+        for impl, pick, _ in plan:
+            res = impl.function(*[args[i] for i in pick])
+            if res is not None:
+                out.append(res)
+        return out
+
+
+_bound: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, BoundHook]] = weakref.WeakKeyDictionary()
+
+
+def bound_hook(pm: pluggy.PluginManager | None, hook: str) -> BoundHook:
+    """The :class:`BoundHook` of ``pm``'s ``hook``, one per manager and hook (a manager
+    serves every hand of its ruleset; the bound hook re-checks its plan at each call)."""
+    if pm is None:
+        return BoundHook(None, hook)
+    hooks = _bound.get(pm)
+    if hooks is None:
+        hooks = _bound[pm] = {}
+    got = hooks.get(hook)
+    if got is None:
+        got = hooks[hook] = BoundHook(pm, hook)
+    return got
+
+
 def hook_is_live(pm: pluggy.PluginManager | None, hook: str) -> bool:
     """Would calling ``hook`` do anything (an implementation, or tracing that reports it)?"""
     return pm is not None and (bool(getattr(pm.hook, hook).get_hookimpls()) or pm in _traced)
@@ -248,11 +364,15 @@ def trace_hooks(pm: pluggy.PluginManager, write: Callable[[str], Any]) -> Callab
         write(f"hook {hook_name} " + (f"raised {type(exc).__name__}: {exc}" if exc is not None
                                       else f"returned {_short(outcome.get_result())}"))
 
+    global _trace_epoch
     undo = pm.add_hookcall_monitoring(before, after)
     _traced.add(pm)
+    _trace_epoch += 1
 
     def stop() -> None:
+        global _trace_epoch
         _traced.discard(pm)
+        _trace_epoch += 1
         undo()
 
     return stop

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 
 from ..core.kinds import MeldKind
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
@@ -47,6 +48,16 @@ def _counts(tiles: Sequence[Tile], wildcard: Tile | None,
     return c, w
 
 
+def _wild_out(c: list[int], wildcard: Tile | None, others: frozenset[Tile]) -> int:
+    """Take the wild kinds out of the counts ``c`` (in place); how many wild tiles there were."""
+    w = 0
+    if wildcard is not None:
+        w, c[wildcard] = c[wildcard], 0
+    for k in others:  # further wild kinds (fixed wildcards)
+        w, c[k] = w + c[k], 0
+    return w
+
+
 def missing(counts: list[int], wilds: int) -> int:
     """Tiles missing from a standard hand (melds + pair), wildcards counted as placed."""
     return wintable.need_melds_pair(counts) - wilds
@@ -67,21 +78,40 @@ def _isolation(c: list[int], t: Tile) -> int:
 class GreedyBot:
     """Wins when it can; otherwise plays to be missing as few tiles as possible."""
 
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
+    def __init__(self, rng: random.Random | None = None, *, rng_seed: str | None = None) -> None:
+        # The greedy bot decides without chance; its RNG (``rng``) is made when first asked
+        # for, from ``rng_seed`` when given (a simulation hands every bot its derived seed:
+        # seeding costs more than a greedy bot's turn).
+        self._rng = rng
+        self._rng_seed = rng_seed
+        # (wildcard, every wild kind, the wild kinds but the wildcard) of the last decision
+        self._wild: tuple[Tile | None, frozenset[Tile], frozenset[Tile]] = (None, frozenset(), frozenset())
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(self._rng_seed) if self._rng_seed is not None else random.Random()
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+
+    def _others(self, view: TableView) -> tuple[Tile | None, frozenset[Tile]]:
+        """The wildcard and the other wild kinds (fixed wildcards), worked out once a hand."""
+        wildcard, kinds = view.wildcard, view.wildcards
+        got = self._wild
+        if got[0] != wildcard or got[1] is not kinds:
+            got = self._wild = (wildcard, kinds, kinds - {wildcard})
+        return wildcard, got[2]
 
     def decide(self, view: TableView, decision: Decision) -> Option:
         opts = decision.options
-        extra = None  # the first option a plugin added
+        if decision.kind == "turn":
+            return self._turn(view, opts)
         for o in opts:
             if o.kind == "win":
                 return o
-            if extra is None and o.kind not in ENGINE_TURN_KINDS:
-                extra = o
-        if decision.kind == "turn":
-            # An option a plugin added (e.g. a special kong) is offered only when it
-            # makes sense, so the bot takes it.
-            return extra if extra is not None else self._turn(view, opts)
         if decision.kind in ("claim", "rob"):
             return self._claim(view, decision)
         if decision.kind == "exchange":
@@ -102,21 +132,23 @@ class GreedyBot:
             return 99, None
         needs = wintable.discard_needs(c, candidates)
         least = min(needs)
-        tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
-        if len(tied) == 1:
-            tile = tied[0]
+        if needs.count(least) == 1:
+            tile = candidates[needs.index(least)]
         else:  # the most isolated, then the lowest: min of (-isolation, tile)
+            tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
             get = c.__getitem__
             tile = min([(3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t) for t in tied])[1]
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
-        wildcard = view.wildcard
-        wilds = view.wildcards - {wildcard}
-        c, w = _counts(view.hand, wildcard, wilds)
+        """A win if offered (the first); else an option a plugin added (the first: e.g. a
+        special kong, offered only when it makes sense, so the bot takes it); else a kong
+        that leaves it no worse off, or the best discard. One pass over the options."""
+        wildcard, wilds = self._others(view)
         discards = []
         natural = []
         kongs = []
+        extra = None  # the first option a plugin added
         for o in opts:
             kind = o.kind
             if kind == "discard":
@@ -125,8 +157,16 @@ class GreedyBot:
                     t = o.tile
                     if t is not None and t != wildcard and t not in wilds:
                         natural.append(t)
+            elif kind == "win":
+                return o
             elif kind == "kong":
                 kongs.append(o)
+            elif extra is None:  # not one of ENGINE_TURN_KINDS
+                extra = o
+        if extra is not None:
+            return extra
+        c = view.counts()
+        w = _wild_out(c, wildcard, wilds)
         need, tile = self._best_discard(c, w, natural)
         for o in kongs:
             if o.tile is not None:
@@ -138,19 +178,27 @@ class GreedyBot:
                     return o
         if tile is None:  # only wildcards left to discard
             return discards[0]
-        return next(o for o in discards if o.tile == tile)
+        for o in discards:
+            if o.tile == tile:
+                return o
+        raise AssertionError("the best discard is one of the discard options")
 
     def _exchange(self, view: TableView, opts: Sequence[Option]) -> Option:
         """Pass tiles of the shortest suit it can (the likely void suit), the ones that
         hurt the hand least."""
         c, w = _counts(view.hand, view.wildcard)
 
+        in_suit = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
+
         def key_left(o: Option) -> int:
-            """Tiles of the passed suit left after passing (99: not one suit)."""
-            suit = o.tiles[0] // 9
-            if suit >= 3 or not all(t // 9 == suit for t in o.tiles):
+            """Tiles of the passed suit left after passing (99: not one suit). Suits are
+            runs of kinds (0–8, 9–17, 18–26; honors after), so the tiles are of one suit
+            when the lowest and the highest are."""
+            tiles = o.tiles
+            suit = min(tiles) // 9
+            if suit >= 3 or max(tiles) // 9 != suit:
                 return 99
-            return sum(c[suit * 9:suit * 9 + 9]) - len(o.tiles)
+            return in_suit[suit] - len(tiles)
 
         def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
             c2 = c[:]
@@ -179,8 +227,9 @@ class GreedyBot:
     def _claim(self, view: TableView, decision: Decision) -> Option:
         if not any(o.kind == "pass" for o in decision.options):
             return decision.options[0]
-        wildcard = view.wildcard
-        c, w = _counts(view.hand, wildcard, view.wildcards - {wildcard})
+        wildcard, wilds = self._others(view)
+        c = view.counts()
+        w = _wild_out(c, wildcard, wilds)
         now = missing(c, w)
         best: tuple[int, Option] | None = None
         assert decision.tile is not None  # a claim is on the discarded tile
@@ -194,9 +243,9 @@ class GreedyBot:
                 c2[t] -= 1
             if o.kind == "kong":
                 after = missing(c2, w + 1)  # a replacement tile is drawn
-            else:
-                natural = [t for t in range(NUM_KINDS) if c2[t]]
-                after, _ = self._best_discard(c2, w, natural)
+            else:  # the best discard's need (what _best_discard says, without its tie-break)
+                natural = list(compress(range(NUM_KINDS), c2))  # the kinds held
+                after = min(wintable.discard_needs(c2, natural)) - w if natural else 99
             if after < now and (best is None or after < best[0]):
                 best = (after, o)
         if best is not None:

@@ -41,6 +41,24 @@ class EventError(ValueError):
     """A dict that is not an event of its ``type`` (missing or unknown fields)."""
 
 
+FIELDS_READ_ATTR = "fields_read"
+
+
+def reads_fields_of(sink: EventSink, types: frozenset[str] | set[str]) -> EventSink:
+    """Mark ``sink`` as reading the fields of events of ``types`` only: an event of
+    another type may then reach it as ``{"type": …}`` alone. The engine builds the
+    frequent events (a draw and a discard each turn, the deal, the wall) in full only for
+    sinks that read them — a statistics sink counts them, a log writer reads everything
+    (an unmarked sink gets every field). Returns ``sink``."""
+    setattr(sink, FIELDS_READ_ATTR, frozenset(types))
+    return sink
+
+
+def fields_read(sink: EventSink | None) -> frozenset[str] | None:
+    """The event types whose fields ``sink`` reads (:func:`reads_fields_of`); None: all."""
+    return getattr(sink, FIELDS_READ_ATTR, None)
+
+
 def tiles_out(tiles: list[Tile] | tuple[Tile, ...]) -> list[str]:
     return [tile_code(t) for t in tiles]
 

@@ -24,14 +24,14 @@ from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from ..core.kinds import KongKind
 from ..core.stash import Stash
-from ..core.tiles import HONOR_BASE, Tile, is_flower, is_honor, tile_code
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_flower, is_honor, tile_code
 from ..evaluate.scoring import Evaluator, Score
-from ..hooks.registry import EngineAbort, PluginError, call_hook, hook_is_live
+from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
 from . import events as evt
 from .events import EventSink, make_event, tiles_out
 from .outcomes import Discard, EndDrawn, HandEnd, OptionOutcome, Win, option_outcome
-from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
+from .players import PASS, Decision, IllegalDecision, Option, Player, PlayerLeft, TableView, make_decision
 from .visibility import BY_SEAT, NOBODY, is_face_down
 
 
@@ -83,7 +83,36 @@ class _HandOver(BaseException):
         self.result = result
 
 
+# The events a sink not reading their fields gets as ``{"type": …}`` (two every turn; the
+# deal's and the wall's tile codes once a hand).
+_BARE_TYPES = frozenset({"draw", "discard", "deal", "wall"})
+
+_SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
+
 _DISCARDS: dict[Tile, Option] = {}
+
+
+_MELDS: dict[tuple[str, Tile, tuple[Tile, ...], str | None], Option] = {}
+
+
+def _meld_option(kind: str, tile: Tile, tiles: tuple[Tile, ...], meld: str | None = None) -> Option:
+    """The (immutable, shared) claim option ``Option(kind, tile, tiles, meld)``: built once."""
+    key = (kind, tile, tiles, meld)
+    o = _MELDS.get(key)
+    if o is None:
+        o = _MELDS[key] = Option(kind, tile, tiles, meld)
+    return o
+
+
+_EXCHANGES: dict[tuple[Tile, ...], Option] = {}
+
+
+def _exchange_option(tiles: tuple[Tile, ...]) -> Option:
+    """The (immutable, shared) option of passing ``tiles``: a seat weighs ~20–80 of them."""
+    o = _EXCHANGES.get(tiles)
+    if o is None:
+        o = _EXCHANGES[tiles] = Option("exchange", None, tiles)
+    return o
 
 
 def _discard_option(t: Tile) -> Option:
@@ -92,6 +121,10 @@ def _discard_option(t: Tile) -> Option:
     if o is None:
         o = _DISCARDS[t] = Option("discard", t)
     return o
+
+
+# The same, indexed by kind: a turn offers ~12 discards.
+_PLAIN_DISCARDS: tuple[Option, ...] = tuple(_discard_option(t) for t in range(NUM_KINDS))
 
 
 class Game:
@@ -153,12 +186,25 @@ class Game:
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
+        # Each seat's view (it reads the game live: one per seat serves every decision).
+        self._views = [TableView(self, seat) for seat in range(ruleset.players)]
         self._emit_raw = self.emit
+        # The hooks called at every decision and every event, bound once (see BoundHook).
+        self._extra_hook = bound_hook(self.pm, "mj_extra_options")
+        self._announce_hook = bound_hook(self.pm, "mj_announce")
         # Events cost nothing when nobody listens: no sink and no plugin announcing.
         announces = hook_is_live(self.pm, "mj_announce")
         if announces:
             self.emit = self._emit_with_plugins
         self._silent = emit is None and not announces
+        # The sink's frequent events whose fields nobody reads (see events.reads_fields_of):
+        # sent as ``{"type": …}`` alone, without building their tile codes.
+        read = None if announces else evt.fields_read(emit)
+        bare = frozenset() if read is None else _BARE_TYPES - read
+        self._bare_draw = "draw" in bare
+        self._bare_discard = "discard" in bare
+        self._bare_deal = "deal" in bare
+        self._bare_wall = "wall" in bare
 
     # -- helpers -------------------------------------------------------------
 
@@ -173,8 +219,23 @@ class Game:
 
     def _emit_with_plugins(self, event: dict[str, Any]) -> None:
         self._emit_raw(event)
-        if event["type"] != "call":
-            for text_seat in self.hook("mj_announce", hand=self.control, event=event):
+        t = event["type"]
+        if t != "call":
+            plan = self._announce_hook.direct()
+            if plan is None:
+                said = self.hook("mj_announce", hand=self.control, event=event)
+            else:  # as call_hook would, skipping the plugins whose only_for leaves this type out
+                said = []
+                args = (self.control, event)
+                try:
+                    for impl, pick, only in plan:
+                        if only is None or t in only:
+                            res = impl.function(*[args[i] for i in pick])
+                            if res is not None:
+                                said.append(res)
+                except PluginError as e:
+                    raise HandAbandoned(str(e)) from e
+            for text_seat in said:
                 if text_seat:
                     text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
                     self._emit_raw(evt.Call(seat=seat, text=text, about=event["type"]).to_json())
@@ -190,6 +251,35 @@ class Game:
         except PluginError as e:
             raise HandAbandoned(str(e)) from e
 
+    def _extra_options(self, seat: int, decision: Decision) -> list[Option]:
+        """The options plugins add to a turn or claim (``mj_extra_options``), in hook order.
+
+        Called at every decision, so through the bound hook: nothing when no plugin
+        implements it, and a plugin whose :func:`only_for` names option kinds the decision
+        doesn't offer is not called."""
+        plan = self._extra_hook.direct()
+        if not plan:
+            if plan is None:
+                return [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
+                                                decision=decision) for o in opts]
+            return []
+        args = (self.control, seat, decision)
+        kinds: set[str] | None = None
+        out: list[Option] = []
+        try:
+            for impl, pick, only in plan:
+                if only is not None:
+                    if kinds is None:
+                        kinds = {o.kind for o in decision.options}
+                    if only.isdisjoint(kinds):
+                        continue
+                res = impl.function(*[args[i] for i in pick])
+                if res is not None:
+                    out.extend(res)
+        except PluginError as e:
+            raise HandAbandoned(str(e)) from e
+        return out
+
     def _ask(self, decision: Decision) -> Option:
         seat = decision.seat
         if self._restricts:
@@ -197,7 +287,7 @@ class Game:
         if len(decision.options) == 1 and decision.kind != "turn":
             return decision.options[0]
         try:
-            choice = self.players[seat].decide(TableView(self, seat), decision)
+            choice = self.players[seat].decide(self._views[seat], decision)
         except IllegalDecision:
             raise
         except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
@@ -298,11 +388,14 @@ class Game:
     def _void_of(self, seat: int) -> int | None:
         """The suit index (0 m, 1 p, 2 s) the seat declared void, if any."""
         v = self.seats[seat].state.get("void_suit")
-        return None if v is None else "mps".index(v)
+        if v is None:
+            return None
+        i = _SUIT_INDEX.get(v)
+        return "mps".index(v) if i is None else i  # (an unknown suit raises, as it did)
 
     def _in_void(self, seat: int, t: Tile) -> bool:
         v = self._void_of(seat)
-        return v is not None and not is_honor(t) and t // 9 == v
+        return v is not None and t // 9 == v  # (t // 9 is never a suit's index for an honor)
 
     def _holds_void(self, seat: int) -> bool:
         v = self._void_of(seat)
@@ -354,13 +447,18 @@ class Game:
         rs = self.ruleset
         brk = self.wall.break_wall()
         self._send(evt.Dice(purpose="break", values=list(brk.dice)))
-        if not self._silent:  # (136 tile codes: not made for nobody)
+        if self._bare_wall:
+            self.emit({"type": "wall"})
+        elif not self._silent:  # (136 tile codes: not made for nobody)
             self._send(evt.Wall(start_wall=brk.wall_seat, start_stack=brk.stack, height=self.wall.height,
                                 tiles=[tile_code(t) if t is not None else None for t in self.wall.slots],
                                 hidden={"tiles": NOBODY}))
         self._deal()
-        self._send(evt.Deal(hands=[tiles_out(sorted(s.hand)) for s in self.seats],
-                            hidden={"hands": BY_SEAT}))
+        if self._bare_deal:
+            self.emit({"type": "deal"})
+        else:
+            self._send(evt.Deal(hands=[tiles_out(sorted(s.hand)) for s in self.seats],
+                                hidden={"hands": BY_SEAT}))
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
         rule = rs.wildcard
@@ -439,7 +537,7 @@ class Game:
         for g in groups:
             for combo in combinations(g, k):
                 seen.setdefault(combo, None)
-        return tuple(Option("exchange", None, combo) for combo in seen)
+        return tuple([_exchange_option(combo) for combo in seen])
 
     def _declare_void(self) -> None:
         """Every seat declares one suit of the tile set void."""
@@ -477,8 +575,10 @@ class Game:
         order = [(self.dealer + i) % n for i in range(n)]
         for _ in range(d.rounds):
             for seat in order:
-                for _ in range(d.block):
-                    self.seats[seat].hand.append(self._must(self.wall.take_live()))
+                block = self.wall.take_live_n(d.block)
+                self.seats[seat].hand.extend(block)
+                if len(block) < d.block:
+                    self._must(None)
         for step in d.then:
             seat = (self.dealer + step.seat) % n
             for pick in step.take:
@@ -562,19 +662,21 @@ class Game:
                 win_tile, held = win
                 options.append(Option("win", win_tile))
             locked = seat in self.locked
-            can_kong = not locked and self._kong_tiles_left()
-            void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
             kinds = sorted(set(s.hand))
-            # Four of a kind needs at least three tiles more than kinds held.
-            if can_kong and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong:
-                for t in kinds:
-                    if (s.hand.count(t) == 4 and (self.wild_may[2] or not self._is_wild(t))
-                            and (void_kong or not self._in_void(seat, t))):
-                        options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
-            if can_kong and self.claims.added_kong:
-                for m in s.melds:
-                    if m.kind == "pung" and m.tiles[0] in s.hand:
-                        options.append(Option("kong", m.tiles[0], (m.tiles[0],) * 4, "added-kong"))
+            # Four of a kind needs at least three tiles more than kinds held; the wall's kong
+            # tiles are counted only when a kong is in sight (most turns have none).
+            if not locked and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong:
+                quads = [t for t in kinds if s.hand.count(t) == 4]
+                if quads and self._kong_tiles_left():
+                    void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
+                    for t in quads:
+                        if ((self.wild_may[2] or not self._is_wild(t))
+                                and (void_kong or not self._in_void(seat, t))):
+                            options.append(Option("kong", t, (t,) * 4, "concealed-kong"))
+            if not locked and s.melds and self.claims.added_kong:
+                added = [m.tiles[0] for m in s.melds if m.kind == "pung" and m.tiles[0] in s.hand]
+                if added and self._kong_tiles_left():
+                    options.extend(Option("kong", t, (t,) * 4, "added-kong") for t in added)
             if locked and drawn is not None:
                 options.append(Option("discard", drawn))
             else:
@@ -586,16 +688,17 @@ class Game:
                     v = self._void_of(seat)
                     if v is not None:  # the void suit's tiles first (t // 9 is never a suit for an honor)
                         tiles = [t for t in tiles if t // 9 == v] or tiles
-                get = _DISCARDS.get
-                options.extend([get(t) or _discard_option(t) for t in tiles])
+                if not tiles or tiles[-1] < NUM_KINDS:  # (sorted: every kind is a plain tile kind)
+                    options.extend(map(_PLAIN_DISCARDS.__getitem__, tiles))
+                else:
+                    options.extend([_discard_option(t) for t in tiles])
                 if self.flow.ready and not s.state.get("ready"):
                     options.extend(Option("discard", t, value="ready") for t in tiles
                                    if self._ready_after(seat, t))
-            decision = Decision("turn", seat, tuple(options), drawn)
-            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
-                                             decision=decision) for o in opts]
+            decision = make_decision("turn", seat, tuple(options), drawn)
+            extra = self._extra_options(seat, decision)
             if extra:
-                decision = Decision("turn", seat, tuple(options + extra), drawn)
+                decision = make_decision("turn", seat, tuple(options + extra), drawn)
             choice = self._ask(decision)
             if choice.kind not in ("win", "kong", "discard"):
                 outcome = self._handle_option(seat, choice)
@@ -659,7 +762,10 @@ class Game:
         s.hand.remove(tile)
         s.discards.append(tile)
         self.replacement_seat = None
-        self._send(evt.Discard(seat=seat, tile=tile_code(tile)))
+        if self._bare_discard:
+            self.emit({"type": "discard"})
+        else:
+            self._send(evt.Discard(seat=seat, tile=tile_code(tile)))
         return ("discarded", tile, claim_flags)
 
     def _self_win(self, seat: int, drawn: Tile | None, flags: set[str]) -> tuple[Tile, list[Tile]] | None:
@@ -671,8 +777,16 @@ class Game:
         """
         if not self.win_rules.self_draw:
             return None
-        hand = self.seats[seat].hand
+        s = self.seats[seat]
+        hand = s.hand
         if drawn is not None:
+            # The usual answer first, without copying the hand: the drawn tile is not among
+            # the kinds remembered for the rest of the hand (see _may_win_after_draw).
+            got = self._win_cands[seat]
+            if (got is not None and got[3] is not None and drawn not in got[3] and hand
+                    and hand[-1] == drawn and len(hand) == len(got[0]) + 1 and got[2] == self.wildcard
+                    and hand[:-1] == got[0] and s.melds == got[1]):
+                return None
             candidates = [drawn]
         elif "first_turn" in flags:
             candidates = sorted(set(hand))
@@ -711,7 +825,10 @@ class Game:
                 self.replacement_seat = seat if source == "kong" else None
             if source != "wall" and self.wall.live_remaining() == 0:
                 self.last_tile_replacement = seat
-            self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
+            if self._bare_draw:
+                self.emit({"type": "draw"})
+            else:
+                self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
             if is_flower(t):
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
@@ -792,37 +909,52 @@ class Game:
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[tuple[int, int, Option, int, set[str]]] = []  # (priority, distance, option, seat, flags)
+        # What is the same for every seat, worked out once per discard.
+        vs = self.flow.void_suit
+        void_claims = vs is None or vs.claim
+        meldable = not wild and not last
+        claims = self.claims
+        chow_seat = (discarder + 1) % n if claims.chow == "left" and not is_honor(tile) else -1
+        wild_melds = self.wild_may[2]
+        wildcard = self.wildcard
         for dist, seat in enumerate(self._seats_after(discarder)):
             s = self.seats[seat]
             options: list[Option] = []
             flags: set[str] | None = None  # made only for a seat that may claim
-            if can_discard_win and self._may_win_on(seat, tile):
+            if can_discard_win:
+                # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
+                got = self._win_cands[seat]
+                if (got is not None and got[3] is not None and got[0] == s.hand and got[1] == s.melds
+                        and got[2] == wildcard):
+                    may = tile in got[3]
+                else:
+                    may = self._may_win_on(seat, tile)
+            else:
+                may = False
+            if may:
                 flags = self._claim_flags(s, flags_base, first)
                 ctx = self._ctx(seat, "discard", discarder, flags, tile)
                 if self._wins(seat, self._hand(seat, tile), ctx):
                     options.append(Option("win", tile))
-            void_ok = (self.flow.void_suit is None or self.flow.void_suit.claim
-                       or not self._in_void(seat, tile))
-            if not wild and not last and seat not in self.locked and void_ok:
+            if meldable and seat not in self.locked and (void_claims or not self._in_void(seat, tile)):
                 c = s.hand.count(tile)
-                if c >= 3 and self.claims.kong and self._kong_tiles_left():
-                    options.append(Option("kong", tile, (tile,) * 4, "kong"))
-                if c >= 2 and self.claims.pung:
-                    options.append(Option("pung", tile, (tile,) * 3))
-                if (self.claims.chow == "left" and seat == (discarder + 1) % n
-                        and not is_honor(tile)):
+                if c >= 2:
+                    if c >= 3 and claims.kong and self._kong_tiles_left():
+                        options.append(_meld_option("kong", tile, (tile,) * 4, "kong"))
+                    if claims.pung:
+                        options.append(_meld_option("pung", tile, (tile,) * 3))
+                if seat == chow_seat:
                     for seq in self._chows(s.hand, tile):
-                        if self.wild_may[2] or not any(self._is_wild(t) for t in seq):
-                            options.append(Option("chow", tile, seq))
+                        if wild_melds or not any(self._is_wild(t) for t in seq):
+                            options.append(_meld_option("chow", tile, seq))
             if not options:
                 continue
             if flags is None:
                 flags = self._claim_flags(s, flags_base, first)
-            decision = Decision("claim", seat, (*options, Option("pass")), tile, discarder)
-            extra = [o for opts in self.hook("mj_extra_options", hand=self.control, seat=seat,
-                                             decision=decision) for o in opts]
+            decision = make_decision("claim", seat, (*options, PASS), tile, discarder)
+            extra = self._extra_options(seat, decision)
             if extra:
-                decision = Decision("claim", seat, (*options, *extra, Option("pass")), tile, discarder)
+                decision = make_decision("claim", seat, (*options, *extra, PASS), tile, discarder)
             choice = self._ask(decision)
             if choice.kind != "pass":
                 # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
@@ -975,7 +1107,7 @@ class Game:
             ctx = self._ctx(seat, "robbed_kong", kong_seat, set(), tile)
             if not self._wins(seat, self._hand(seat, tile), ctx):
                 continue
-            choice = self._ask(Decision("rob", seat, (Option("win", tile), Option("pass")), tile, kong_seat))
+            choice = self._ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
             if choice.kind == "win":
                 robbers.append(seat)
         if robbers and self.win_rules.discard_winners != "all":

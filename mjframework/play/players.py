@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..core.hand import Meld
 from ..core.kinds import KONG_MELDS, MELD_WORDS
-from ..core.tiles import Tile, format_tiles, tile_name
+from ..core.tiles import NUM_KINDS, Tile, format_tiles, tile_name
 from .visibility import meld_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,6 +66,20 @@ class Decision:
     prompt: str = ""  # a plugin's question to show a player
 
 
+def make_decision(kind: str, seat: int, options: tuple[Option, ...], tile: Tile | None = None,
+                  from_seat: int | None = None) -> Decision:
+    """``Decision(kind, seat, options, tile, from_seat)``, made without the frozen dataclass's
+    per-field ``object.__setattr__`` calls (half the cost): the engine makes one at every turn
+    and every claim. The result is an ordinary, equal :class:`Decision`."""
+    d = object.__new__(Decision)
+    d.__dict__.update(kind=kind, seat=seat, options=options, tile=tile, from_seat=from_seat, prompt="")
+    return d
+
+
+#: The ``pass`` option of every claim and rob decision (options are immutable: one is shared).
+PASS = Option("pass")
+
+
 class IllegalDecision(Exception):
     """A player chose something that wasn't offered."""
 
@@ -91,6 +105,14 @@ class TableView:
     @property
     def hand(self) -> tuple[Tile, ...]:
         return tuple(sorted(self._game.seats[self.seat].hand))
+
+    def counts(self) -> list[int]:
+        """How many of each kind the seat holds concealed: a fresh list of 34 counts, indexed
+        by tile (what a bot working on count vectors wants, without sorting :attr:`hand`)."""
+        c = [0] * NUM_KINDS
+        for t in self._game.seats[self.seat].hand:
+            c[t] += 1
+        return c
 
     @property
     def melds(self) -> tuple[Meld, ...]:

@@ -37,6 +37,28 @@ def _die(values: tuple[int, ...], which: str) -> int:
     return sum(values)
 
 
+def shuffle(rng: random.Random, x: list[Tile]) -> None:
+    """``rng.shuffle(x)``, the very same permutation and generator state, at about half the cost.
+
+    A hand's wall is shuffled once per hand (136 swaps: ~3 % of a simulated hand).
+    :meth:`random.Random.shuffle` draws each index through ``_randbelow``, one Python call
+    per tile; this is its loop (Fisher–Yates from the end, an index below ``n`` drawn as
+    ``getrandbits(n.bit_length())`` retried until below ``n``) inlined. A subclass of
+    :class:`random.Random` may draw differently, so it gets its own ``shuffle``.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 class Wall:
     """The tiles not in anyone's hand, as stacks around the table."""
 
@@ -53,7 +75,7 @@ class Wall:
                       for s in range(players)]
         self.height = height
         tiles = ruleset.tileset.full_wall()
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         self.tiles_in_seat_order = tiles  # walls of seat 0..3, each from its owner's right end
         self.slots: list[Tile | None] = []
         self.start_stack = 0
@@ -126,6 +148,24 @@ class Wall:
             if t is not None:
                 return t
         return None
+
+    def take_live_n(self, k: int) -> list[Tile]:
+        """The next ``k`` live tiles, as ``k`` calls of :meth:`take_live` would take them,
+        stopping early (a shorter list) where one would return None. (The deal takes ~53.)"""
+        out: list[Tile] = []
+        slots = self.slots
+        height = self.height
+        ind = self.indicator_stack
+        while len(out) < k and self.live < len(slots):
+            if ind is not None and self.live // height >= ind:
+                break
+            t = slots[self.live]
+            slots[self.live] = None
+            self._taken += 1
+            self.live += 1
+            if t is not None:
+                out.append(t)
+        return out
 
     def take_at(self, stacks_ahead: int, layer: str) -> Tile:
         """A specific tile ahead of the live end (跳杠 style deals): stack 1 is the next one."""

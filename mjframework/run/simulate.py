@@ -52,8 +52,8 @@ from ..core.fileio import commit, is_stdio, temp_beside
 from ..evaluate import wintable
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
-from ..play.bots import BOTS
-from ..play.events import Event, EventSink
+from ..play.bots import BOTS, GreedyBot
+from ..play.events import Event, EventSink, fields_read, reads_fields_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
@@ -77,7 +77,11 @@ def hand_seed(seed: int, game: int, hand: int) -> int:
 
 def bot_rng(seed: int, game: int, hand: int, seat: int) -> random.Random:
     """The RNG a bot at ``seat`` uses for that hand."""
-    return random.Random(f"{seed}/{game}/{hand}/bot{seat}")
+    return random.Random(_bot_seed(seed, game, hand, seat))
+
+
+def _bot_seed(seed: int, game: int, hand: int, seat: int) -> str:
+    return f"{seed}/{game}/{hand}/bot{seat}"
 
 
 def first_dealer(ruleset: Ruleset, seed: int, game: int) -> int:
@@ -107,7 +111,10 @@ def parse_bots(spec: str, players: int) -> tuple[str, ...]:
 
 
 def make_bots(names: Sequence[str], seed: int, game: int, hand: int) -> list[Any]:
-    return [BOTS[name](bot_rng(seed, game, hand, seat)) for seat, name in enumerate(names)]
+    """The hand's bots, each with its RNG from :func:`bot_rng` (a greedy bot seeds it only
+    if it is ever asked for: the same generator then, and no seeding cost per hand)."""
+    return [GreedyBot(rng_seed=_bot_seed(seed, game, hand, seat)) if BOTS[name] is GreedyBot
+            else BOTS[name](bot_rng(seed, game, hand, seat)) for seat, name in enumerate(names)]
 
 
 # -- statistics -----------------------------------------------------------------
@@ -167,6 +174,9 @@ class Stats:
 class StatsSink:
     """An event sink that counts what the events of each hand say."""
 
+    # The event types whose fields it reads; of the others it counts only the type.
+    FIELDS_READ = frozenset({"win", "opening_win", "settlement", "claim", "hand_end"})
+
     def __init__(self, stats: Stats) -> None:
         self.stats = stats
         self._pending: tuple[int, list[str]] | None = None
@@ -176,6 +186,11 @@ class StatsSink:
 
     def __call__(self, e: Event) -> None:
         t = e["type"]
+        if t == "draw" or t == "discard":  # two every turn: only their type counts
+            if self._won:
+                self._went_on = True
+            self._last = t
+            return
         s = self.stats
         if t == "win":
             seat = e["seat"]
@@ -325,6 +340,45 @@ def hand_deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+class _Deadlines:
+    """:func:`hand_deadline` for a run of hands: the timer-signal handler installed once
+    (``with``), the timer armed around each hand (:meth:`hand`). A game plays ~8 hands;
+    installing and restoring the handler per hand cost about 1 % of a greedy hand."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+
+        self.seconds = seconds
+        self.on = (seconds > 0 and hasattr(signal, "setitimer")
+                   and threading.current_thread() is threading.main_thread())
+        self._old: Any = None
+
+    def __enter__(self) -> _Deadlines:
+        if self.on:
+            seconds = self.seconds
+
+            def expired(signum: int, frame: Any) -> None:
+                raise HandDeadline(f"the hand ran past its {seconds:g} s deadline")
+
+            self._old = signal.signal(signal.SIGALRM, expired)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
+
+    def hand(self, play: Callable[[], HandResult]) -> HandResult:
+        """``play()`` with the deadline armed (and disarmed after, whatever happens)."""
+        if not self.on:
+            return play()
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        try:
+            return play()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
                hands: int, first_hand_no: int = 0, emit: EventSink,
                evaluator: Evaluator | Any,  # or a stand-in that forwards to one (the table's ScoreRecorder)
@@ -345,6 +399,10 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
             calls.append((e["seat"], e["call"]))
         emit(e)
 
+    read = fields_read(emit)
+    if read is not None:
+        reads_fields_of(tracked, read | {"win"})
+
     dealer = first_dealer(rs, seed, game)
     last_call: tuple[int, str] | None = None
     for h in range(hands):
@@ -363,17 +421,20 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
     sink = StatsSink(stats)
     write = out.write if out is not None else None
 
-    def emit(e: Event) -> None:
+    def logged(e: Event) -> None:
         if e["type"] == "hand_start":
             e = {"type": "hand_start", "game": game, **{k: v for k, v in e.items() if k != "type"}}
         sink(e)
         if write is not None:
             write(dump_event(e))
 
+    # Counting only: the statistics sink itself, which reads few events' fields (the frequent
+    # events' tile codes need not be made).
+    emit: EventSink = logged if write is not None else reads_fields_of(sink, StatsSink.FIELDS_READ)
+
     def play(g: Game) -> HandResult:
         try:
-            with hand_deadline(spec.hand_timeout):
-                return g.play()
+            return deadlines.hand(g.play)
         except HandDeadline as e:  # the deadline passed outside any plugin (a bot, the engine)
             reason = f"timed out: {e}"
             emit({"type": "abandon", "reason": reason})
@@ -387,10 +448,12 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
             return HandResult("abandon", [], g.dealer, [0] * rs.players, error=reason)
 
     stats.games += 1
-    for g, result in play_hands(rs, lambda h: make_bots(spec.bots, spec.seed, game, h), seed=spec.seed,
-                                game=game, hands=spec.hands_in_game(game),
-                                first_hand_no=game * spec.hands_per_game, emit=emit, evaluator=ev, play=play):
-        sink.hand_done(result, g.dealer)
+    with _Deadlines(spec.hand_timeout) as deadlines:
+        for g, result in play_hands(rs, lambda h: make_bots(spec.bots, spec.seed, game, h), seed=spec.seed,
+                                    game=game, hands=spec.hands_in_game(game),
+                                    first_hand_no=game * spec.hands_per_game, emit=emit, evaluator=ev,
+                                    play=play):
+            sink.hand_done(result, g.dealer)
 
 
 def run_chunk(spec: SimSpec, games: Sequence[int], log_path: str | None) -> Stats:
