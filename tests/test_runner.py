@@ -92,3 +92,51 @@ def test_a_dead_worker_s_chunk_is_replayed_and_the_rest_go_on() -> None:
         pool.kill()
     assert got == [0, 1, 4, 9, -1, 25, 36, 49] and 4 in replayed
     assert run_alone(partial(_square_or_die, 4), 5) == 25
+
+
+RACE = """
+import sys, time
+from concurrent.futures import ProcessPoolExecutor
+from mjframework.run import runner
+
+if sys.argv[1] == "quiet":
+    runner.kill_pool(ProcessPoolExecutor(1))  # any earlier kill installs the filter
+pool = ProcessPoolExecutor(1)
+futures = [pool.submit(time.sleep, 30) for _ in range(4)]
+time.sleep(0.5)  # two are in the worker's queue, two still pending
+for f in futures:
+    f.cancel()
+for p in pool._processes.values():
+    p.kill()
+time.sleep(1.0)  # the manager thread finds the pool broken before shutdown cancels anything
+pool.shutdown(wait=False, cancel_futures=True)
+if sys.argv[2] == "other":  # another thread's error still prints
+    import threading
+    t = threading.Thread(target=lambda: 1 / 0)
+    t.start()
+    t.join()
+"""
+
+
+@pytest.mark.parametrize("other", ["", "other"])
+def test_a_killed_pool_prints_no_thread_traceback_for_the_futures_it_cancelled(tmp_path, other: str) -> None:
+    """Ctrl-C/SIGTERM cancel the chunks, then kill the pool: on CPython before 3.12 the pool's
+    manager thread then fails on the cancelled futures and prints a traceback (gh-107219).
+    The control run shows the race happens here; after a kill_pool it prints nothing."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "race.py"
+    script.write_text(RACE)
+
+    def run(mode: str) -> str:
+        return subprocess.run([sys.executable, str(script), mode, other], capture_output=True, text=True,
+                              timeout=120).stderr
+
+    quiet = run("quiet")
+    assert "InvalidStateError" not in quiet
+    if other:
+        assert "ZeroDivisionError" in quiet
+    control = run("plain")
+    if sys.version_info < (3, 12):
+        assert "InvalidStateError" in control  # the race the filter is for

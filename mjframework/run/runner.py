@@ -19,12 +19,13 @@ import contextlib
 import multiprocessing
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures.process import BrokenProcessPool, _ExecutorManagerThread
 from multiprocessing.context import BaseContext
 from typing import Generic, Literal, Protocol, TypeVar
 
@@ -34,6 +35,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 
+MANAGER_JOIN_SECONDS = 5.0  # kill_pool's wait for the killed pool's manager thread
 HARVEST_SECONDS = 10.0  # after Ctrl-C, how long running chunks may take to finish (``harvest``)
 
 
@@ -114,12 +116,43 @@ def new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, initializer=worker_init, mp_context=pool_context())
 
 
+def _quiet_cancelled_race(args: threading.ExceptHookArgs) -> None:
+    """Drop the pool's own ``InvalidStateError`` for a future cancelled before its pool broke.
+
+    CPython before 3.12 (gh-107219) has the pool's manager thread mark every pending future
+    failed when a worker dies, and a future the caller has just cancelled makes that raise
+    and print a thread traceback. That is what killing a pool after cancelling its chunks
+    (Ctrl-C, SIGTERM) looks like; newer CPythons ignore the error the same way. Anything
+    else goes to the hook that was there before.
+    """
+    if isinstance(args.thread, _ExecutorManagerThread) and args.exc_type is InvalidStateError:
+        return
+    _previous_excepthook(args)
+
+
+_previous_excepthook = threading.excepthook
+
+
+def _install_quiet_race() -> None:
+    global _previous_excepthook
+    if threading.excepthook is not _quiet_cancelled_race:
+        _previous_excepthook = threading.excepthook
+        threading.excepthook = _quiet_cancelled_race
+
+
 def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: kill its processes (a hung hand would never let ``shutdown`` return)."""
+    _install_quiet_race()
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     for p in list((getattr(pool, "_processes", None) or {}).values()):  # no public API for this
         with contextlib.suppress(OSError, AttributeError, ValueError):
             p.kill()
     pool.shutdown(wait=False, cancel_futures=True)
+    # With its workers dead the pool's manager thread ends at once. Let it: one still closing
+    # its wake-up pipe when the interpreter exits races with the exit handler that writes to
+    # that pipe (CPython before 3.12: "Bad file descriptor" printed from threading._shutdown).
+    if manager is not None:
+        manager.join(timeout=MANAGER_JOIN_SECONDS)
 
 
 def run_alone(work: Callable[[T], R], item: T) -> R | None:
