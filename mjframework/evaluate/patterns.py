@@ -15,7 +15,7 @@ Nothing here knows any pattern by name.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -594,3 +594,310 @@ def times(p: Pattern, m: Measures) -> int:
 
 def honors_in(tiles: Iterable[Tile]) -> int:
     return sum(1 for t in tiles if is_honor(t))
+
+
+# -- patterns judged in bulk ---------------------------------------------------------------------
+
+def _bits(mask: int) -> Iterator[int]:
+    """Positions of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _Bounded:
+    """Bounds on one value (a measure, or a group filter's count), for every pattern that sets
+    some: a table from the value to the patterns whose bounds it meets (a bit per pattern)."""
+
+    def __init__(self, entries: list[tuple[int, int | None, int | None]]) -> None:
+        self.entries = entries  # (pattern bit, min, max)
+        self.mask = 0
+        for bit, _, _ in entries:
+            self.mask |= bit
+        top = max([b for _, lo, hi in entries for b in (lo, hi) if b is not None], default=0) + 2
+        # keep[v]: the patterns whose bounds v meets, plus every pattern with no bound here
+        self.keep = [self._keep(v) for v in range(top)]
+
+    def _keep(self, v: int) -> int:
+        fail = 0
+        for bit, lo, hi in self.entries:
+            if (lo is not None and v < lo) or (hi is not None and v > hi):
+                fail |= bit
+        return ~fail
+
+    def keep_for(self, v: int) -> int:
+        keep = self.keep
+        return keep[v] if 0 <= v < len(keep) else self._keep(v)
+
+
+class _WindTables:
+    """The bulk judge's tile and group tables under one (seat, prevalent) wind pair."""
+
+    def __init__(self, judge: BulkJudge, winds: dict[str, Tile] | None,
+                 key: tuple[Tile | None, Tile | None]) -> None:
+        self.winds = winds
+        self.key = key
+        kill = [0] * NUM_KINDS  # all_tiles patterns not accepting the kind, no_tiles ones accepting it
+        pair_kill = [0] * NUM_KINDS  # pair patterns not accepting the kind as the pair
+        touch = [0] * NUM_KINDS  # every_group patterns whose filter accepts the kind
+        touch_any = [0] * NUM_KINDS  # any_group patterns whose filter accepts the kind
+        for bit, f in judge.all_tiles:
+            ok = allowed_kinds(f, winds, key)
+            for t in range(NUM_KINDS):
+                if t not in ok:
+                    kill[t] |= bit
+        for bit, f in judge.no_tiles:
+            for t in allowed_kinds(f, winds, key):
+                kill[t] |= bit
+        for bit, f in judge.pairs:
+            ok = allowed_kinds(f, winds, key)
+            for t in range(NUM_KINDS):
+                if t not in ok:
+                    pair_kill[t] |= bit
+        for bit, f in judge.every_group:
+            for t in allowed_kinds(f, winds, key):
+                touch[t] |= bit
+        for bit, f in judge.any_group:
+            for t in allowed_kinds(f, winds, key):
+                touch_any[t] |= bit
+        self.kill = kill
+        self.pair_kill = pair_kill
+        self.touch = touch
+        self.touch_any = touch_any
+        # A group (kind, tiles, meld, counted as exposed) → the group filters it matches.
+        self.group_filters: dict[tuple, tuple[int, ...]] = {}
+
+    def filters_matching(self, judge: BulkJudge, kind: str, tiles: tuple[Tile, ...], meld: str | None,
+                         won: bool) -> tuple[int, ...]:
+        """Positions in ``judge.group_filters`` of the filters this group matches (as
+        :meth:`Measures.group_indices` judges them)."""
+        out = []
+        for j, f in enumerate(judge.group_filters):
+            if f.holding is None:
+                ok = f.match(kind, tiles, meld, None, won)
+            else:
+                ok = not allowed_kinds(f.holding, self.winds, self.key).isdisjoint(tiles) and \
+                    _bare(f).match(kind, tiles, meld, None, won)
+            if ok:
+                out.append(j)
+        return tuple(out)
+
+
+class BulkJudge:
+    """A set of patterns' ``require`` judged together on a reading, as bit masks.
+
+    Built once per evaluator from its patterns (bit ``i`` is pattern ``i``). Every
+    requirement the pattern language has is a family of *atoms* over a few facts of the
+    reading, and each family is judged for all its patterns at once:
+
+    * a measure within bounds: the measure is computed once, and a table from its value to
+      the patterns whose bounds it meets (:class:`_Bounded`) keeps them;
+    * ``all_tiles`` / ``no_tiles``: per tile kind, the patterns the kind rules out (per wind
+      pair where a filter names a wind), OR-ed over the reading's tiles; ``pair``: the same
+      for the pair's kind; ``every_group`` / ``any_group``: per kind, the patterns whose filter
+      accepts it, OR-ed per group;
+    * ``groups`` counted within bounds: per group, the distinct group filters it matches
+      (remembered per kind of group: kind, tiles, meld, counted exposed), counted, then
+      the counts' tables as for measures;
+    * ``sets``: the reading's suited sets of a kind as a multiset of (suit, rank) → the
+      combination patterns some of them match (a table filled as multisets are met: at
+      most the few ten thousand multisets of four sets);
+    * ``win_wait``: where the winning tile sits, once per reading; ``held_ranks`` per pattern
+      (a hand-level fact, one or two patterns);
+    * costly measures (``COSTLY``: ``waiting_tiles``) last, only when a pattern still
+      alive needs them.
+
+    :meth:`holding` starts from the candidates' bits and drops those a family fails; a
+    family no live pattern needs is not judged at all. The result is the same as judging
+    each pattern with :func:`requirements_hold` (``tests/test_bulk_judge.py``): each
+    family is the same test on the same facts, only evaluated once for all patterns.
+    """
+
+    def __init__(self, patterns: Sequence[Pattern]) -> None:
+        self.patterns = tuple(patterns)
+        self.bit = {p: 1 << i for i, p in enumerate(self.patterns)}
+        self.all = (1 << len(self.patterns)) - 1
+        self.makes_win = sum(self.bit[p] for p in self.patterns if p.makes_win)
+        cheap: dict[str, list[tuple[int, int | None, int | None]]] = {}
+        costly: dict[str, list[tuple[int, int | None, int | None]]] = {}
+        self.all_tiles: list[tuple[int, TileFilter]] = []
+        self.no_tiles: list[tuple[int, TileFilter]] = []
+        self.pairs: list[tuple[int, TileFilter]] = []
+        self.every_group: list[tuple[int, TileFilter]] = []
+        self.any_group: list[tuple[int, TileFilter]] = []
+        self.group_filters: list[GroupFilter] = []  # distinct (by value)
+        group_counts: dict[int, list[tuple[int, int | None, int | None]]] = {}
+        self.group_filter_ids: list[list[int]] = []  # per distinct filter: ids of the patterns' filters
+        self.held_ranks: list[tuple[int, tuple[int, ...]]] = []
+        sets: dict[str, list[tuple[int, SetCombo]]] = {}
+        self.win_wait_accept: dict[str, int] = {}
+        self.win_wait_mask = 0
+        for p in self.patterns:
+            bit = self.bit[p]
+            for name, c in p.counts:
+                (costly if name in COSTLY else cheap).setdefault(name, []).append((bit, c.min, c.max))
+            for f, where in ((p.all_tiles, self.all_tiles), (p.no_tiles, self.no_tiles),
+                             (p.pair, self.pairs)):
+                if f is not None:
+                    where.append((bit, f))
+            if not p.reads_groups:
+                continue
+            if p.every_group is not None:
+                self.every_group.append((bit, p.every_group))
+            if p.any_group is not None:
+                self.any_group.append((bit, p.any_group))
+            if p.held_ranks is not None:
+                self.held_ranks.append((bit, p.held_ranks))
+            if p.sets is not None:
+                sets.setdefault(p.sets.kind, []).append((bit, p.sets))
+            if p.groups is not None and p.groups_count is not None:
+                if p.groups in self.group_filters:
+                    j = self.group_filters.index(p.groups)
+                else:
+                    j = len(self.group_filters)
+                    self.group_filters.append(p.groups)
+                    self.group_filter_ids.append([])
+                self.group_filter_ids[j].append(id(p.groups))
+                group_counts.setdefault(j, []).append((bit, p.groups_count.min, p.groups_count.max))
+            if p.win_wait is not None:
+                self.win_wait_mask |= bit
+                for w in p.win_wait:
+                    self.win_wait_accept[w] = self.win_wait_accept.get(w, 0) | bit
+        self.cheap = [(name, _Bounded(e)) for name, e in cheap.items()]
+        self.costly = [(name, _Bounded(e)) for name, e in costly.items()]
+        self.tile_mask = sum(b for b, _ in (*self.all_tiles, *self.no_tiles))
+        self.pair_mask = sum(b for b, _ in self.pairs)
+        self.every_group_mask = sum(b for b, _ in self.every_group)
+        self.any_group_mask = sum(b for b, _ in self.any_group)
+        self.group_count_tables = [_Bounded(group_counts[j]) for j in range(len(self.group_filters))]
+        self.group_count_mask = sum(t.mask for t in self.group_count_tables)
+        self.held_ranks_mask = sum(b for b, _ in self.held_ranks)
+        # Per kind of set: the combination patterns, their bits, and the table of multisets.
+        self.sets: list[tuple[str, tuple[str, ...], int, list[tuple[int, SetCombo]], dict[tuple, int]]] = [
+            (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), sum(b for b, _ in combos), combos, {})
+            for kind, combos in sets.items()]
+        self.sets_mask = sum(m for _, _, m, _, _ in self.sets)
+        self._winds: dict[tuple[Tile | None, Tile | None], _WindTables] = {}
+        self._masks: dict[tuple[Pattern, ...], int] = {}
+
+    def mask_of(self, patterns: Sequence[Pattern]) -> int:
+        """The bits of ``patterns`` (remembered per list of patterns: a few per shape and context)."""
+        key = tuple(patterns)
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = 0
+            for p in key:
+                mask |= self.bit[p]
+            if len(self._masks) > 1024:
+                self._masks.clear()
+            self._masks[key] = mask
+        return mask
+
+    def patterns_of(self, mask: int) -> list[Pattern]:
+        """The patterns of ``mask``, in their order."""
+        return [self.patterns[i] for i in _bits(mask)]
+
+    def _tables(self, m: Measures) -> _WindTables:
+        t = self._winds.get(m.wind_key)
+        if t is None:
+            t = self._winds[m.wind_key] = _WindTables(self, m.facts.winds, m.wind_key)
+        return t
+
+    def holding(self, m: Measures, alive: int) -> int:
+        """Of the patterns in ``alive``, those whose requirements the reading ``m`` meets."""
+        cache = m._cache
+        for name, bounded in self.cheap:
+            if alive & bounded.mask:
+                v = cache.get(name)
+                if v is None:
+                    v = m.get(name)
+                alive &= bounded.keep_for(v)
+        if alive & (self.tile_mask | self.pair_mask | self.every_group_mask | self.any_group_mask
+                    | self.group_count_mask):
+            alive = self._tile_families(m, alive)
+        if alive & self.held_ranks_mask:
+            for bit, ranks in self.held_ranks:
+                if alive & bit and not m.held_ranks_are(ranks):
+                    alive &= ~bit
+        if alive & self.sets_mask:
+            for kind, kinds, mask, combos, table in self.sets:
+                if not alive & mask:
+                    continue
+                key = tuple(sorted(min(g.tiles) for g in m._groups()
+                                   if g.kind in kinds and g.tiles[0] < HONOR_BASE))
+                keep = table.get(key)
+                if keep is None:
+                    keep = table[key] = self._sets_keep(m, kind, combos)
+                alive &= keep
+        if alive & self.win_wait_mask:
+            hit = 0
+            accept = self.win_wait_accept
+            for w in m.win_waits():
+                hit |= accept.get(w, 0)
+            alive &= ~(self.win_wait_mask & ~hit)
+        for name, bounded in self.costly:
+            if alive & bounded.mask:
+                alive &= bounded.keep_for(m.get(name))
+        return alive
+
+    def _tile_families(self, m: Measures, alive: int) -> int:
+        tables = self._tables(m)
+        if alive & self.tile_mask:
+            kill = tables.kill
+            dead = 0
+            for t in m.kinds():
+                dead |= kill[t]
+            alive &= ~(dead & self.tile_mask)
+        groups = m._groups()
+        if alive & self.pair_mask:
+            pair = None
+            n = 0
+            for g in groups:
+                if g.kind == "pair":
+                    n += 1
+                    pair = g.tiles[0]
+            if n == 1 and pair is not None:  # judged where the shape has one pair (see _compile)
+                alive &= ~(tables.pair_kill[pair] & self.pair_mask)
+        if alive & (self.every_group_mask | self.any_group_mask):
+            touch, touch_any = tables.touch, tables.touch_any
+            every = self.every_group_mask
+            anyhit = 0
+            for g in groups:
+                hit = 0
+                for t in g.tiles:
+                    hit |= touch[t]
+                    anyhit |= touch_any[t]
+                every &= hit
+            # every_group: failed by a group touching none of its kinds; any_group: by all groups
+            alive &= ~((self.every_group_mask & ~every) | (self.any_group_mask & ~anyhit))
+        if alive & self.group_count_mask:
+            counts = [0] * len(self.group_filters)
+            won = m.won_triplet()
+            memo = tables.group_filters
+            for i, g in enumerate(groups):
+                key = (g.kind, g.tiles, g.meld, i == won)
+                js = memo.get(key)
+                if js is None:
+                    js = memo[key] = tables.filters_matching(self, g.kind, g.tiles, g.meld, i == won)
+                for j in js:
+                    counts[j] += 1
+            gc = m._group_cache
+            for j, table in enumerate(self.group_count_tables):
+                n = counts[j]
+                for fid in self.group_filter_ids[j]:
+                    gc[fid] = n  # count_groups(f), for `times` and exclusions later
+                if alive & table.mask:
+                    alive &= table.keep_for(n)
+        return alive
+
+    @staticmethod
+    def _sets_keep(m: Measures, kind: str, combos: list[tuple[int, SetCombo]]) -> int:
+        """The patterns kept by the reading's suited sets of ``kind``: every pattern but the
+        combination patterns none of whose combinations is among the sets."""
+        sets = m.suited_sets(kind)
+        fail = 0
+        for bit, combo in combos:
+            if len(sets) < combo.count or not any(True for _ in _combinations_of(combo, sets)):
+                fail |= bit
+        return ~fail

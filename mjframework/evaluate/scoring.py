@@ -36,6 +36,7 @@ from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
 from .patterns import (
+    BulkJudge,
     HandFacts,
     Measures,
     account_combinations,
@@ -138,6 +139,7 @@ class Evaluator:
         self._level = {p: _reading_level(p) for p in self.win_patterns}
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
+        self._bulk = BulkJudge(self.win_patterns)  # the win patterns' requirements, judged together
 
     @property
     def screen(self) -> WinScreen:
@@ -575,7 +577,20 @@ class Evaluator:
 
     def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """Patterns (already fit for this shape and context) that hold for one reading."""
+        """Patterns (already fit for this shape and context) that hold for one reading, combined.
+
+        Judged in bulk (:class:`~.patterns.BulkJudge`); the same as judging each pattern
+        with :func:`~.patterns.requirements_hold` (:meth:`_judge_each`)."""
+        m = Measures(reading.tiles, reading, facts, wildcard)
+        bulk = self._bulk
+        held = bulk.holding(m, bulk.mask_of(patterns))
+        if not held & bulk.makes_win:
+            return None
+        return self._combine(bulk.patterns_of(held), m)
+
+    def _judge_each(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
+                    wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """:meth:`_judge` one pattern at a time (the reference the bulk judge is tested against)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
         matched = [p for p in patterns if requirements_hold(p, m)]
         if not any(p.makes_win for p in matched):
