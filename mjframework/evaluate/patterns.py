@@ -79,6 +79,24 @@ class HandFacts:
     wild_kinds: frozenset[Tile] | None = None  # with fixed wildcards: every wild kind (else just `wildcard`)
 
 
+_BLOCKS: dict[tuple[int, ...], tuple[int, int, int, int, int, int]] = {}
+
+
+def _block_facts(block: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
+    """Of one suit's (or the honors') counts: tiles, kinds present, kinds held 3+ times, 4+
+    times, lowest and highest position present (a table filled as blocks are met; a few
+    thousand blocks at most in practice, bounded)."""
+    f = _BLOCKS.get(block)
+    if f is None:
+        present = [i for i, n in enumerate(block) if n]
+        f = (sum(block), len(present), sum(1 for n in block if n >= 3), sum(1 for n in block if n >= 4),
+             present[0] if present else 9, present[-1] if present else -1)
+        if len(_BLOCKS) > 1 << 16:
+            _BLOCKS.clear()
+        _BLOCKS[block] = f
+    return f
+
+
 class Measures:
     """The numbers ``require`` can bound, computed once per reading (lazily)."""
 
@@ -121,36 +139,64 @@ class Measures:
     def _m_wildcards_held(self) -> int:
         return self.facts.wildcards_held
 
-    # tiles as read
+    # tiles as read: every such measure at once, from per-block facts (see _block_facts)
+    def _tile_measures(self) -> None:
+        c = self.counts
+        cache = self._cache
+        distinct = threes = fours = suits = 0
+        lo = 9
+        hi = -1
+        for b in (0, 9, 18):
+            f = _block_facts(tuple(c[b:b + 9]))
+            if f[0]:
+                distinct += f[1]
+                threes += f[2]
+                fours += f[3]
+                suits += 1
+                lo = min(lo, f[4])
+                hi = max(hi, f[5])
+        h = _block_facts(tuple(c[HONOR_BASE:]))
+        cache["honors"] = h[0]
+        cache["distinct_honors"] = h[1]
+        cache["distinct_kinds"] = distinct + h[1]
+        cache["sets_of_three"] = threes + h[2]
+        cache["sets_of_four"] = fours + h[3]
+        cache["suits"] = suits
+        cache["missing_suits"] = self.facts.suits_in_set - suits
+        cache["rank_span"] = hi - lo + 1 if suits else 0
+
+    def _tile_measure(self, name: str) -> int:
+        self._tile_measures()
+        return self._cache[name]
+
     def _m_honors(self) -> int:
-        return sum(self.counts[HONOR_BASE:])
+        return self._tile_measure("honors")
 
     def _m_distinct_honors(self) -> int:
-        return sum(1 for n in self.counts[HONOR_BASE:] if n)
+        return self._tile_measure("distinct_honors")
 
     def _m_suits(self) -> int:
-        return sum(1 for s in range(3) if any(self.counts[s * 9:(s + 1) * 9]))
+        return self._tile_measure("suits")
 
     def _m_missing_suits(self) -> int:
-        return self.facts.suits_in_set - self._m_suits()
+        return self._tile_measure("missing_suits")
 
     def _m_sets_of_four(self) -> int:
-        return sum(1 for n in self.counts if n >= 4)
+        return self._tile_measure("sets_of_four")
 
     def _m_sets_of_three(self) -> int:
-        return sum(1 for n in self.counts if n >= 3)
+        return self._tile_measure("sets_of_three")
 
     def _m_fours_not_kong(self) -> int:
         """Tile kinds with all four tiles in the hand, not declared as a kong."""
-        return sum(1 for n in self.counts if n >= 4) - sum(1 for g in self._groups() if g.kind == "kong")
+        return self.get("sets_of_four") - self.get("kongs")
 
     def _m_distinct_kinds(self) -> int:
-        return sum(1 for n in self.counts if n)
+        return self._tile_measure("distinct_kinds")
 
     def _m_rank_span(self) -> int:
         """Highest minus lowest rank of the suited tiles, plus one (0 without suited tiles)."""
-        ranks = [t % 9 for t in range(HONOR_BASE) if self.counts[t]]
-        return max(ranks) - min(ranks) + 1 if ranks else 0
+        return self._tile_measure("rank_span")
 
     def _m_knitted_straights(self) -> int:
         """1 if the tiles hold a knitted straight: 147, 258 and 369, each in a different suit."""
@@ -184,23 +230,55 @@ class Measures:
     def _groups(self) -> tuple:
         return self.reading.groups if self.reading else ()
 
+    def _group_measures(self) -> None:
+        """Every count of the reading's groups by kind and meld, in one pass."""
+        seqs = triplets = kongs = claimed = concealed_kongs = exposed_kongs = 0
+        for g in self._groups():
+            kind = g.kind
+            if kind == "seq":
+                seqs += 1
+            elif kind == "triplet":
+                triplets += 1
+            elif kind == "kong":
+                triplets += 1
+                kongs += 1
+            meld = g.meld
+            if meld is not None:
+                if meld in ("chow", "pung", "kong", "added-kong"):
+                    claimed += 1
+                    if meld != "chow" and meld != "pung":
+                        exposed_kongs += 1
+                elif meld == "concealed-kong":
+                    concealed_kongs += 1
+        cache = self._cache
+        cache["sequences"] = seqs
+        cache["triplets"] = triplets
+        cache["kongs"] = kongs
+        cache["claimed_melds"] = claimed
+        cache["concealed_kongs"] = concealed_kongs
+        cache["exposed_kongs"] = exposed_kongs
+
+    def _group_measure(self, name: str) -> int:
+        self._group_measures()
+        return self._cache[name]
+
     def _m_sequences(self) -> int:
-        return sum(1 for g in self._groups() if g.kind == "seq")
+        return self._group_measure("sequences")
 
     def _m_triplets(self) -> int:
-        return sum(1 for g in self._groups() if g.kind in ("triplet", "kong"))
+        return self._group_measure("triplets")
 
     def _m_kongs(self) -> int:
-        return sum(1 for g in self._groups() if g.kind == "kong")
+        return self._group_measure("kongs")
 
     def _m_claimed_melds(self) -> int:
-        return sum(1 for g in self._groups() if g.meld in ("chow", "pung", "kong", "added-kong"))
+        return self._group_measure("claimed_melds")
 
     def _m_concealed_kongs(self) -> int:
-        return sum(1 for g in self._groups() if g.meld == "concealed-kong")
+        return self._group_measure("concealed_kongs")
 
     def _m_exposed_kongs(self) -> int:
-        return sum(1 for g in self._groups() if g.meld in ("kong", "added-kong"))
+        return self._group_measure("exposed_kongs")
 
     def _m_concealed_triplets(self) -> int:
         """Triplets and kongs not made with a claimed tile (formed in hand, or concealed kongs);

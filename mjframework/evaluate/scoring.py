@@ -140,6 +140,7 @@ class Evaluator:
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
         self._bulk = BulkJudge(self.win_patterns)  # the win patterns' requirements, judged together
+        self._kind_set = frozenset(self.kinds)
 
     @property
     def screen(self) -> WinScreen:
@@ -639,36 +640,46 @@ class Evaluator:
         use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
         counts, not the patterns.
 
-        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before."""
+        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before; those
+        the win table already names as completing a standard shape are counted unchecked."""
         shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
-        cand = self._waiting_candidates(concealed, len(melds), shapes, wildcard)
-        n = 0
-        for t in self.kinds:
-            if cand is not None and t not in cand:
-                continue
+        exposed = len(melds)
+        cand, sure = self._waiting_candidates(concealed, exposed, shapes, wildcard)
+        if cand is None:
+            todo: Sequence[Tile] = self.kinds
+            n = 0
+        else:
+            kinds = self._kind_set
+            todo = [t for t in cand if t not in sure and t in kinds]
+            n = sum(1 for t in sure if t in kinds)
+        for t in todo:
             full = self.split([*concealed, t], wildcard)
-            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
+            if any(shape_possible(full, exposed, s, self.kinds) for s in shapes):
                 n += 1
         return n
 
     def _waiting_candidates(self, concealed: Sequence[Tile], exposed: int, shapes: Sequence[Shape],
-                            wildcard: Tile | None) -> set[Tile] | None:
-        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may).
+                            wildcard: Tile | None) -> tuple[set[Tile] | None, set[Tile]]:
+        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may), and
+        the kinds among them known to count.
 
         With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
-        only by the table's waits (:func:`.wintable.standard_waits`), a pairs shape only by the
-        one kind held an odd number of times, a knitted straight only when eight of its nine
-        kinds are held; a wild or stand-in kind as the added tile is always a candidate."""
+        only by the table's waits (:func:`.wintable.standard_waits`: each of them does, as
+        :func:`.waits.rest_holds` judges, unless it is itself a wild or stand-in kind), a pairs
+        shape only by the one kind held an odd number of times, a knitted straight only when
+        eight of its nine kinds are held; a wild or stand-in kind as the added tile is always a
+        candidate."""
         held = self.split(concealed, wildcard)
         if held.wilds or held.stand_ins:
-            return None
+            return None, set()
         c = held.counts
         n = len(concealed) + 1
         out: set[Tile] = set()
+        sure: set[Tile] = set()
         for s in shapes:
             if s.kind == "standard" and s.pair == 1:
                 if n == 3 * (s.melds - exposed) + 2:
-                    out.update(wintable.standard_waits(c, 0))
+                    sure.update(wintable.standard_waits(c, 0))
             elif s.kind == "pairs":
                 if not exposed and n == 2 * s.pairs:
                     odd = [k for k, x in enumerate(c) if x & 1]
@@ -676,18 +687,18 @@ class Evaluator:
                         out.update(odd)
             elif s.kind == "knitted_straight":
                 if any(sum(1 for x in ks if c[x]) >= 8 for ks in KNITTED_STRAIGHTS):
-                    return None
+                    return None, set()
             else:
-                return None
+                return None, set()
+        out |= sure
         eff = self._default_wild if wildcard is None else wildcard
-        if self._fixed:
-            out.update(self.wild_kinds(eff))
-        elif eff is not None:
-            out.add(eff)
+        special = set(self.wild_kinds(eff)) if self._fixed else ({eff} if eff is not None else set())
         stand = self.stand_in_for(eff)
         if stand is not None:
-            out.add(stand)
-        return out
+            special.add(stand)
+        out |= special
+        sure -= special  # (as the added tile it is split off as a wildcard or stand-in: checked)
+        return out, sure
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
