@@ -1,5 +1,6 @@
 """The bulk judge (:class:`mjframework.evaluate.patterns.BulkJudge`) against judging one
-pattern at a time (:func:`mjframework.evaluate.patterns.requirements_hold`).
+pattern at a time (:func:`mjframework.evaluate.patterns.requirements_hold`, and the previous combination
+step: ``slow_reference.judge``).
 
 Every reading the scorer judges (``Evaluator.score_readings``: every reading of every
 shape) is judged both ways: the patterns held must be the same list, and the combined
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import mcr_hands
 import pytest
+import slow_reference as ref
 from test_fast_paths import RULESETS, random_case
 
 from mjframework.core.errors import HandError
@@ -46,7 +48,7 @@ class _Compare:
         want = [p for p in patterns if requirements_hold(p, fresh)]
         assert [p.name for p in got] == [p.name for p in want], reading
         result = self.bulk(reading, patterns, facts, wildcard)
-        assert result == ev._judge_each(reading, patterns, facts, wildcard), reading
+        assert result == ref.judge(ev, reading, patterns, facts, wildcard), reading
         self.readings += 1
         self.held += len(want)
         self.names.update(p.name for p in want)

@@ -110,6 +110,7 @@ class Measures:
         self._group_cache: dict[int, int] = {}
         self._sets_cache: dict[str, list[tuple[int, int, int]]] = {}
         self._summary_cache: dict[str, tuple[frozenset[int], int, int]] = {}
+        self._set_keys: dict[str, tuple[int, ...]] = {}
         self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
         counts = [0] * NUM_KINDS
         for t in self.tiles:
@@ -332,6 +333,15 @@ class Measures:
         v = self._sets_cache.get(kind)
         if v is None:
             v = self._sets_cache[kind] = self._suited_sets(kind)
+        return v
+
+    def sets_key(self, kind: str, kinds: tuple[str, ...]) -> tuple[int, ...]:
+        """The reading's suited sets of ``kind`` (group kinds ``kinds``) as a multiset: each
+        set's lowest tile, sorted. What set combinations depend on (and all they depend on)."""
+        v = self._set_keys.get(kind)
+        if v is None:
+            v = self._set_keys[kind] = tuple(sorted(min(g.tiles) for g in self._groups()
+                                                    if g.kind in kinds and g.tiles[0] < HONOR_BASE))
         return v
 
     def sets_summary(self, kind: str) -> tuple[frozenset[int], int, int]:
@@ -858,6 +868,7 @@ class BulkJudge:
         self.sets_mask = sum(m for _, _, m, _, _ in self.sets)
         self._winds: dict[tuple[Tile | None, Tile | None], _WindTables] = {}
         self._masks: dict[tuple[Pattern, ...], int] = {}
+        self._accounted: dict[tuple[str, tuple[int, ...], int], tuple[tuple[Pattern, int], ...]] = {}
 
     def mask_of(self, patterns: Sequence[Pattern]) -> int:
         """The bits of ``patterns`` (remembered per list of patterns: a few per shape and context)."""
@@ -902,8 +913,7 @@ class BulkJudge:
             for kind, kinds, mask, combos, table in self.sets:
                 if not alive & mask:
                     continue
-                key = tuple(sorted(min(g.tiles) for g in m._groups()
-                                   if g.kind in kinds and g.tiles[0] < HONOR_BASE))
+                key = m.sets_key(kind, kinds)
                 keep = table.get(key)
                 if keep is None:
                     keep = table[key] = self._sets_keep(m, kind, combos)
@@ -968,6 +978,37 @@ class BulkJudge:
                 if alive & table.mask:
                     alive &= table.keep_for(n)
         return alive
+
+    def account_combinations(self, patterns: list[Pattern], m: Measures) -> dict[Pattern, int]:
+        """:func:`account_combinations`, from a table per kind of set: (the reading's multiset
+        of sets, the combination patterns among ``patterns``) → how many times each counts.
+        The accounting reads nothing else of the reading; the table is filled as such pairs
+        are met (bounded: cleared past 65,536 entries)."""
+        bit = self.bit
+        mine_of: dict[str, int] = {}
+        for p in patterns:
+            if p.sets is not None:
+                b = bit.get(p)
+                if b is None:  # not one of this judge's patterns: accounted directly
+                    return account_combinations(patterns, m)
+                mine_of[p.sets.kind] = mine_of.get(p.sets.kind, 0) | b
+        out: dict[Pattern, int] = {}
+        if not mine_of:
+            return out
+        for kind, kinds, _mask, _combos, _table in self.sets:
+            mine = mine_of.get(kind, 0)
+            if not mine:
+                continue
+            key = (kind, m.sets_key(kind, kinds), mine)
+            counted = self._accounted.get(key)
+            if counted is None:
+                counted = tuple(account_combinations(self.patterns_of(mine), m).items())
+                if len(self._accounted) > 1 << 16:
+                    self._accounted.clear()
+                self._accounted[key] = counted
+            for p, n in counted:
+                out[p] = out.get(p, 0) + n
+        return out
 
     @staticmethod
     def _sets_keep(m: Measures, kind: str, combos: list[tuple[int, SetCombo]]) -> int:

@@ -39,7 +39,6 @@ from .patterns import (
     BulkJudge,
     HandFacts,
     Measures,
-    account_combinations,
     context_holds,
     requirements_hold,
     shape_matches,
@@ -141,6 +140,13 @@ class Evaluator:
         self._free_cache: dict[tuple, FreeKinds] = {}
         self._bulk = BulkJudge(self.win_patterns)  # the win patterns' requirements, judged together
         self._kind_set = frozenset(self.kinds)
+        # _combine's ranked exclusions: each pattern's rank (higher points, then declared first)
+        # and every name it wholly excludes.
+        self._rank = {p: (-p.points, p.index) for p in ruleset.patterns}
+        self._index = {p: p.index for p in ruleset.patterns}.__getitem__
+        self._excluding = {
+            p: p.excludes | {e.name for e in p.partial_excludes if e.times is None and not e.shared}
+            for p in ruleset.patterns}
 
     @property
     def screen(self) -> WinScreen:
@@ -581,7 +587,7 @@ class Evaluator:
         """Patterns (already fit for this shape and context) that hold for one reading, combined.
 
         Judged in bulk (:class:`~.patterns.BulkJudge`); the same as judging each pattern
-        with :func:`~.patterns.requirements_hold` (:meth:`_judge_each`)."""
+        with :func:`~.patterns.requirements_hold` (``tests/test_bulk_judge.py``)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
         bulk = self._bulk
         held = bulk.holding(m, bulk.mask_of(patterns))
@@ -589,27 +595,23 @@ class Evaluator:
             return None
         return self._combine(bulk.patterns_of(held), m)
 
-    def _judge_each(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
-                    wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """:meth:`_judge` one pattern at a time (the reference the bulk judge is tested against)."""
-        m = Measures(reading.tiles, reading, facts, wildcard)
-        matched = [p for p in patterns if requirements_hold(p, m)]
-        if not any(p.makes_win for p in matched):
-            return None
-        return self._combine(matched, m)
-
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
+
+        ``ranked`` exclusions use each pattern's rank and the names it excludes, prepared once
+        (:attr:`_excluding`); set combinations are accounted by the bulk judge's table per
+        multiset of sets (:meth:`~.patterns.BulkJudge.account_combinations`)."""
         sc = self.ruleset.scoring
         if sc.exclusions == "ranked":
             # Higher points first; a pattern another excludes excludes nothing itself.
+            excluding = self._excluding
             excluded: set[str] = set()
             kept = []
-            for p in sorted(matched, key=lambda x: (-x.points, x.index)):
+            for p in sorted(matched, key=self._rank.__getitem__):
                 if p.name not in excluded:
                     kept.append(p)
-                    excluded |= p.excludes
-                    excluded |= {e.name for e in p.partial_excludes if e.times is None and not e.shared}
-            kept.sort(key=lambda x: x.index)
+                    excluded |= excluding[p]
+            kept.sort(key=self._index)
         else:
             excluded = set().union(*(p.excludes for p in matched)) if matched else set()
             kept = [p for p in matched if p.name not in excluded]
@@ -617,7 +619,7 @@ class Evaluator:
             default = self.ruleset.scoring.tiers[0]
             top = min(self._tier_rank[p.tier or default] for p in kept)
             kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
-        combos = account_combinations(kept, m) if sc.set_combinations == "once" else {}
+        combos = self._bulk.account_combinations(kept, m) if sc.set_combinations == "once" else {}
         counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
                     else times(p, m)) for p in kept]
         if any(p.partial_excludes for p in kept):
