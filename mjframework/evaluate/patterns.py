@@ -23,7 +23,7 @@ from typing import Any
 from ..core.hand import WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
 from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, SetCombo, Shape, TileFilter
-from .readings import Reading
+from .readings import Group, Reading
 
 # Tile filters compiled to the set of tile kinds they accept: a filter is judged
 # on 34 kinds once (per seat/prevalent wind pair when it names a wind), and a
@@ -95,6 +95,13 @@ def _block_facts(block: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
             _BLOCKS.clear()
         _BLOCKS[block] = f
     return f
+
+
+# Measures Measures computes together, in one pass (see Measures._tile_measures / _group_measures).
+TILE_MEASURES = frozenset({"honors", "distinct_honors", "distinct_kinds", "sets_of_three", "sets_of_four",
+                           "suits", "missing_suits", "rank_span"})
+GROUP_MEASURES = frozenset({"sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
+                            "exposed_kongs"})
 
 
 class Measures:
@@ -753,8 +760,36 @@ class _WindTables:
         self.pair_kill = pair_kill
         self.touch = touch
         self.touch_any = touch_any
-        # A group (kind, tiles, meld, counted as exposed) → the group filters it matches.
-        self.group_filters: dict[tuple, tuple[int, ...]] = {}
+        # (group, counted as exposed) → its facts for every family (see group_facts).
+        self.groups: dict[tuple, tuple[int, int, int, tuple[int, ...], int, int, int]] = {}
+
+    def group_facts(self, judge: BulkJudge, g: Group, won: bool
+                    ) -> tuple[int, int, int, tuple[int, ...], int, int, int]:
+        """What the families read of one group, as one tuple: the all/no_tiles patterns its
+        tiles rule out, the every_group and any_group patterns it satisfies, the group filters
+        it matches, the pair patterns it rules out as the pair (-1: not a pair), the set
+        family it belongs to (position in ``judge.sets``, -1: none) and its lowest tile.
+        Remembered per group (a few thousand at most)."""
+        key = (g, won)
+        f = self.groups.get(key)
+        if f is None:
+            kill = every = anyhit = 0
+            for t in g.tiles:
+                kill |= self.kill[t]
+                every |= self.touch[t]
+                anyhit |= self.touch_any[t]
+            pair = self.pair_kill[g.tiles[0]] if g.kind == "pair" else -1
+            family = -1
+            if g.tiles[0] < HONOR_BASE:
+                for i, (_kind, kinds, _mask, _combos, _table) in enumerate(judge.sets):
+                    if g.kind in kinds:
+                        family = i
+            f = (kill, every, anyhit, self.filters_matching(judge, g.kind, g.tiles, g.meld, won), pair,
+                 family, min(g.tiles))
+            if len(self.groups) > 1 << 16:
+                self.groups.clear()
+            self.groups[key] = f
+        return f
 
     def filters_matching(self, judge: BulkJudge, kind: str, tiles: tuple[Tile, ...], meld: str | None,
                          won: bool) -> tuple[int, ...]:
@@ -853,6 +888,10 @@ class BulkJudge:
                 for w in p.win_wait:
                     self.win_wait_accept[w] = self.win_wait_accept.get(w, 0) | bit
         self.cheap = [(name, _Bounded(e)) for name, e in cheap.items()]
+        self.cheap_tables = [(name, b.mask, b.keep, b) for name, b in self.cheap]
+        # Measures computed together (Measures._tile_measures / _group_measures): filled at once.
+        self.tile_measure_mask = sum(b.mask for name, b in self.cheap if name in TILE_MEASURES)
+        self.group_measure_mask = sum(b.mask for name, b in self.cheap if name in GROUP_MEASURES)
         self.costly = [(name, _Bounded(e)) for name, e in costly.items()]
         self.tile_mask = sum(b for b, _ in (*self.all_tiles, *self.no_tiles))
         self.pair_mask = sum(b for b, _ in self.pairs)
@@ -866,6 +905,8 @@ class BulkJudge:
             (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), sum(b for b, _ in combos), combos, {})
             for kind, combos in sets.items()]
         self.sets_mask = sum(m for _, _, m, _, _ in self.sets)
+        self.group_family_mask = (self.tile_mask | self.pair_mask | self.every_group_mask
+                                  | self.any_group_mask | self.group_count_mask | self.sets_mask)
         self._winds: dict[tuple[Tile | None, Tile | None], _WindTables] = {}
         self._masks: dict[tuple[Pattern, ...], int] = {}
         self._accounted: dict[tuple[str, tuple[int, ...], int], tuple[tuple[Pattern, int], ...]] = {}
@@ -896,28 +937,22 @@ class BulkJudge:
     def holding(self, m: Measures, alive: int) -> int:
         """Of the patterns in ``alive``, those whose requirements the reading ``m`` meets."""
         cache = m._cache
-        for name, bounded in self.cheap:
-            if alive & bounded.mask:
+        if alive & self.tile_measure_mask:
+            m._tile_measures()
+        if alive & self.group_measure_mask:
+            m._group_measures()
+        for name, mask, keep, bounded in self.cheap_tables:
+            if alive & mask:
                 v = cache.get(name)
                 if v is None:
                     v = m.get(name)
-                alive &= bounded.keep_for(v)
-        if alive & (self.tile_mask | self.pair_mask | self.every_group_mask | self.any_group_mask
-                    | self.group_count_mask):
-            alive = self._tile_families(m, alive)
+                alive &= keep[v] if 0 <= v < len(keep) else bounded.keep_for(v)
+        if alive & self.group_family_mask:
+            alive = self._group_families(m, alive)
         if alive & self.held_ranks_mask:
             for bit, ranks in self.held_ranks:
                 if alive & bit and not m.held_ranks_are(ranks):
                     alive &= ~bit
-        if alive & self.sets_mask:
-            for kind, kinds, mask, combos, table in self.sets:
-                if not alive & mask:
-                    continue
-                key = m.sets_key(kind, kinds)
-                keep = table.get(key)
-                if keep is None:
-                    keep = table[key] = self._sets_keep(m, kind, combos)
-                alive &= keep
         if alive & self.win_wait_mask:
             hit = 0
             accept = self.win_wait_accept
@@ -929,54 +964,55 @@ class BulkJudge:
                 alive &= bounded.keep_for(m.get(name))
         return alive
 
-    def _tile_families(self, m: Measures, alive: int) -> int:
+    def _group_families(self, m: Measures, alive: int) -> int:
+        """Tile filters, group filters and set combinations, from one pass over the groups."""
         tables = self._tables(m)
-        if alive & self.tile_mask:
-            kill = tables.kill
-            dead = 0
-            for t in m.kinds():
-                dead |= kill[t]
-            alive &= ~(dead & self.tile_mask)
-        groups = m._groups()
-        if alive & self.pair_mask:
-            pair = None
-            n = 0
-            for g in groups:
-                if g.kind == "pair":
-                    n += 1
-                    pair = g.tiles[0]
-            if n == 1 and pair is not None:  # judged where the shape has one pair (see _compile)
-                alive &= ~(tables.pair_kill[pair] & self.pair_mask)
-        if alive & (self.every_group_mask | self.any_group_mask):
-            touch, touch_any = tables.touch, tables.touch_any
-            every = self.every_group_mask
-            anyhit = 0
-            for g in groups:
-                hit = 0
-                for t in g.tiles:
-                    hit |= touch[t]
-                    anyhit |= touch_any[t]
-                every &= hit
-            # every_group: failed by a group touching none of its kinds; any_group: by all groups
-            alive &= ~((self.every_group_mask & ~every) | (self.any_group_mask & ~anyhit))
-        if alive & self.group_count_mask:
-            counts = [0] * len(self.group_filters)
-            won = m.won_triplet()
-            memo = tables.group_filters
-            for i, g in enumerate(groups):
-                key = (g.kind, g.tiles, g.meld, i == won)
-                js = memo.get(key)
-                if js is None:
-                    js = memo[key] = tables.filters_matching(self, g.kind, g.tiles, g.meld, i == won)
-                for j in js:
-                    counts[j] += 1
+        count_groups = bool(alive & self.group_count_mask)
+        won = m.won_triplet() if count_groups else None
+        dead = 0
+        every = self.every_group_mask
+        anyhit = 0
+        pairs = 0
+        pair_dead = 0
+        counts = [0] * len(self.group_filters)
+        codes: list[list[int]] = [[] for _ in self.sets]
+        memo = tables.groups
+        for i, g in enumerate(m._groups()):
+            f = memo.get((g, i == won))
+            if f is None:
+                f = tables.group_facts(self, g, i == won)
+            dead |= f[0]
+            every &= f[1]
+            anyhit |= f[2]
+            for j in f[3]:
+                counts[j] += 1
+            if f[4] >= 0:
+                pairs += 1
+                pair_dead = f[4]
+            if f[5] >= 0:
+                codes[f[5]].append(f[6])
+        # all_tiles / no_tiles: ruled out by some tile; every_group: by a group touching none of
+        # its kinds; any_group: by all groups; pair: judged where the shape has one pair
+        alive &= ~((dead & self.tile_mask) | (self.every_group_mask & ~every)
+                   | (self.any_group_mask & ~anyhit) | (pair_dead & self.pair_mask if pairs == 1 else 0))
+        if count_groups:
             gc = m._group_cache
-            for j, table in enumerate(self.group_count_tables):
+            for j, bounded in enumerate(self.group_count_tables):
                 n = counts[j]
                 for fid in self.group_filter_ids[j]:
                     gc[fid] = n  # count_groups(f), for `times` and exclusions later
-                if alive & table.mask:
-                    alive &= table.keep_for(n)
+                if alive & bounded.mask:
+                    alive &= bounded.keep_for(n)
+        if alive & self.sets_mask:
+            set_keys = m._set_keys
+            for (kind, _kinds, mask, combos, table), found in zip(self.sets, codes, strict=True):
+                key = set_keys[kind] = tuple(sorted(found))
+                if not alive & mask:
+                    continue
+                keep = table.get(key)
+                if keep is None:
+                    keep = table[key] = self._sets_keep(m, kind, combos)
+                alive &= keep
         return alive
 
     def account_combinations(self, patterns: list[Pattern], m: Measures) -> dict[Pattern, int]:
