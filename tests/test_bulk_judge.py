@@ -43,7 +43,7 @@ class _Compare:
     def __call__(self, reading, patterns, facts, wildcard):  # type: ignore[no-untyped-def]
         ev, bulk = self.ev, self.ev._bulk
         m = Measures(reading.tiles, reading, facts, wildcard)
-        got = bulk.patterns_of(bulk.holding(m, bulk.mask_of(patterns)))
+        got = sorted(bulk.patterns_of(bulk.holding(m, bulk.mask_of(patterns))), key=lambda p: p.index)
         fresh = Measures(reading.tiles, reading, facts, wildcard)
         want = [p for p in patterns if requirements_hold(p, fresh)]
         assert [p.name for p in got] == [p.name for p in want], reading
@@ -85,3 +85,22 @@ def test_bulk_judge_agrees_on_mcr_fans() -> None:
     assert n > 300 and cmp.readings > n
     # every pattern of the ruleset held on some reading
     assert cmp.names == {p.name for p in ev.win_patterns}
+
+
+def test_waiting_tiles_on_mcr_fans() -> None:
+    """``waiting_tiles`` (candidate kinds only, the win table's waits counted unchecked)
+    against every kind checked, on hands built for each fan (knitted straights, seven pairs,
+    thirteen orphans … included), and on each with one held tile swapped for another kind."""
+    ev = Evaluator(load_ruleset("mcr"))
+    rng = random.Random(7)
+    n = 0
+    for h in mcr_hands.hands(9, n_random=100, per_fan=3):
+        hand, _ctx = mcr_hands.engine_input(h)
+        held = list(hand.concealed)
+        swapped = list(held)
+        swapped[rng.randrange(len(swapped))] = rng.randrange(34)
+        for tiles in (held, swapped):
+            want = ref.waiting_tiles(ev, tiles, hand.melds)
+            assert ev.waiting_tiles(tiles, hand.melds) == want, (tiles, hand.melds)
+            n += want
+    assert n > 300

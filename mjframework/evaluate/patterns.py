@@ -837,10 +837,22 @@ class BulkJudge:
     family is the same test on the same facts, only evaluated once for all patterns.
     """
 
-    def __init__(self, patterns: Sequence[Pattern]) -> None:
+    def __init__(self, patterns: Sequence[Pattern], excluding: dict[Pattern, frozenset[str]] | None = None
+                 ) -> None:
         self.patterns = tuple(patterns)
         self.bit = {p: 1 << i for i, p in enumerate(self.patterns)}
         self.all = (1 << len(self.patterns)) - 1
+        named: dict[str, int] = {}
+        for p in self.patterns:
+            named[p.name] = named.get(p.name, 0) | self.bit[p]
+
+        def bits_named(names: Iterable[str]) -> int:
+            return sum(named.get(n, 0) for n in set(names))
+        # Per pattern: the patterns it excludes, by name (``excluding``: wholly excluded names
+        # under ranked exclusions; else its `excludes`).
+        self.excludes = [bits_named(p.excludes) for p in self.patterns]
+        self.excludes_ranked = [bits_named(excluding[p] if excluding is not None else p.excludes)
+                                for p in self.patterns]
         self.makes_win = sum(self.bit[p] for p in self.patterns if p.makes_win)
         cheap: dict[str, list[tuple[int, int | None, int | None]]] = {}
         costly: dict[str, list[tuple[int, int | None, int | None]]] = {}
@@ -923,6 +935,29 @@ class BulkJudge:
                 self._masks.clear()
             self._masks[key] = mask
         return mask
+
+    def not_excluded(self, held: int, ranked: bool) -> int:
+        """Of the patterns ``held``, those no other excludes. ``ranked``: in bit order (the
+        judge's patterns are then given best first), a pattern excluded by one kept excludes
+        nothing itself; else every held pattern's ``excludes`` count."""
+        excluded = 0
+        if ranked:
+            table = self.excludes_ranked
+            kept = 0
+            while held:
+                low = held & -held
+                held ^= low
+                if not low & excluded:
+                    kept |= low
+                    excluded |= table[low.bit_length() - 1]
+            return kept
+        table = self.excludes
+        rest = held
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            excluded |= table[low.bit_length() - 1]
+        return held & ~excluded
 
     def patterns_of(self, mask: int) -> list[Pattern]:
         """The patterns of ``mask``, in their order."""

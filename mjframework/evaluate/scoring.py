@@ -138,8 +138,6 @@ class Evaluator:
         self._level = {p: _reading_level(p) for p in self.win_patterns}
         self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
-        self._bulk = BulkJudge(self.win_patterns)  # the win patterns' requirements, judged together
-        self._kind_set = frozenset(self.kinds)
         # _combine's ranked exclusions: each pattern's rank (higher points, then declared first)
         # and every name it wholly excludes.
         self._rank = {p: (-p.points, p.index) for p in ruleset.patterns}
@@ -147,6 +145,9 @@ class Evaluator:
         self._excluding = {
             p: p.excludes | {e.name for e in p.partial_excludes if e.times is None and not e.shared}
             for p in ruleset.patterns}
+        # The win patterns' requirements, judged together; bits in rank order (for exclusions).
+        self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
+        self._kind_set = frozenset(self.kinds)
 
     @property
     def screen(self) -> WinScreen:
@@ -593,14 +594,15 @@ class Evaluator:
         held = bulk.holding(m, bulk.mask_of(patterns))
         if not held & bulk.makes_win:
             return None
-        return self._combine(bulk.patterns_of(held), m)
+        kept = bulk.patterns_of(bulk.not_excluded(held, self.ruleset.scoring.exclusions == "ranked"))
+        kept.sort(key=self._index)
+        return self._count(kept, m)
 
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
 
-        ``ranked`` exclusions use each pattern's rank and the names it excludes, prepared once
-        (:attr:`_excluding`); set combinations are accounted by the bulk judge's table per
-        multiset of sets (:meth:`~.patterns.BulkJudge.account_combinations`)."""
+        (:meth:`_judge` does the exclusions as masks, :meth:`~.patterns.BulkJudge.not_excluded`,
+        then :meth:`_count`.)"""
         sc = self.ruleset.scoring
         if sc.exclusions == "ranked":
             # Higher points first; a pattern another excludes excludes nothing itself.
@@ -615,6 +617,13 @@ class Evaluator:
         else:
             excluded = set().union(*(p.excludes for p in matched)) if matched else set()
             kept = [p for p in matched if p.name not in excluded]
+        return self._count(kept, m)
+
+    def _count(self, kept: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """:meth:`_combine` after the exclusions: tiers, how many times each pattern counts (set
+        combinations accounted by the bulk judge's table per multiset of sets,
+        :meth:`~.patterns.BulkJudge.account_combinations`), the fallback, the total."""
+        sc = self.ruleset.scoring
         if self._tier_rank and kept:
             default = self.ruleset.scoring.tiers[0]
             top = min(self._tier_rank[p.tier or default] for p in kept)
@@ -668,8 +677,9 @@ class Evaluator:
         With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
         only by the table's waits (:func:`.wintable.standard_waits`: each of them does, as
         :func:`.waits.rest_holds` judges, unless it is itself a wild or stand-in kind), a pairs
-        shape only by the one kind held an odd number of times, a knitted straight only when
-        eight of its nine kinds are held; a wild or stand-in kind as the added tile is always a
+        shape only by the one kind held an odd number of times, a knitted straight (with a pair)
+        by the ninth kind of a straight eight of whose kinds are held, or, all nine held, by the
+        table's waits of the rest; a wild or stand-in kind as the added tile is always a
         candidate."""
         held = self.split(concealed, wildcard)
         if held.wilds or held.stand_ins:
@@ -678,18 +688,33 @@ class Evaluator:
         n = len(concealed) + 1
         out: set[Tile] = set()
         sure: set[Tile] = set()
+        odd: list[Tile] | None = None
         for s in shapes:
             if s.kind == "standard" and s.pair == 1:
                 if n == 3 * (s.melds - exposed) + 2:
                     sure.update(wintable.standard_waits(c, 0))
             elif s.kind == "pairs":
                 if not exposed and n == 2 * s.pairs:
-                    odd = [k for k, x in enumerate(c) if x & 1]
+                    if odd is None:
+                        odd = [k for k, x in enumerate(c) if x & 1]
                     if len(odd) == 1:
                         out.update(odd)
-            elif s.kind == "knitted_straight":
-                if any(sum(1 for x in ks if c[x]) >= 8 for ks in KNITTED_STRAIGHTS):
-                    return None, set()
+            elif s.kind == "knitted_straight" and s.pair == 1:
+                # The hand's straight is among the tiles held plus the added one: eight of its
+                # nine kinds are held. Eight: the ninth completes it; nine: the added tile
+                # completes the rest (melds + pair) the straight leaves.
+                held_kinds = set(concealed)  # (no wildcard or stand-in held: the kinds of c)
+                for ks, kind_set in _KNITTED_SETS:
+                    if len(kind_set & held_kinds) < 8:
+                        continue
+                    missing = [x for x in ks if not c[x]]
+                    if len(missing) == 1:
+                        out.add(missing[0])
+                    elif not missing:
+                        rest = list(c)
+                        for x in ks:
+                            rest[x] -= 1
+                        out.update(wintable.standard_waits(rest, 0))
             else:
                 return None, set()
         out |= sure
@@ -823,6 +848,8 @@ class Evaluator:
         score = self.score_opening(tiles, ctx)
         return Result(score, self.settle_opening(ctx, score))
 
+
+_KNITTED_SETS = [(ks, frozenset(ks)) for ks in KNITTED_STRAIGHTS]
 
 # How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
 # (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
