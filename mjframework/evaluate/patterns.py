@@ -100,8 +100,10 @@ def _block_facts(block: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
 # Measures Measures computes together, in one pass (see Measures._tile_measures / _group_measures).
 TILE_MEASURES = frozenset({"honors", "distinct_honors", "distinct_kinds", "sets_of_three", "sets_of_four",
                            "suits", "missing_suits", "rank_span"})
-GROUP_MEASURES = frozenset({"sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
-                            "exposed_kongs"})
+# The group measures; the bulk judge packs them one byte each in an int (a reading has far
+# fewer than 256 groups).
+_PACKED = ("sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs", "exposed_kongs")
+GROUP_MEASURES = frozenset(_PACKED)
 
 
 class Measures:
@@ -378,28 +380,8 @@ class Measures:
         w = self.facts.win_tile
         if w is None:
             return frozenset()
-        out: set[str] = set()
         wild = self.facts.win_tile_wild
-        for g in self._groups():
-            if g.meld is not None:
-                continue
-            for t, src in zip(g.tiles, g.sources, strict=True):
-                if not (src == "w" if wild else (src == "n" and t == w)):
-                    continue
-                if g.kind in ("pair", "single"):
-                    out.add("single")
-                elif g.kind == "triplet":
-                    out.add("pair_pair")
-                elif g.kind == "seq":
-                    lo = min(g.tiles)
-                    pos = t - lo
-                    if pos == 1:
-                        out.add("closed")
-                    elif (pos == 2 and lo % 9 == 0) or (pos == 0 and lo % 9 == 6):
-                        out.add("edge")
-                    else:
-                        out.add("open")
-                break  # one placement per group is enough
+        out = {x for g in self._groups() if (x := group_win_wait(g, w, wild)) is not None}
         return frozenset(out)
 
     def _m_natural_wildcards(self) -> int:
@@ -434,6 +416,31 @@ class Measures:
 
     def has_one_pair(self) -> bool:
         return sum(1 for g in self._groups() if g.kind == "pair") == 1
+
+
+def group_win_wait(g: Group, w: Tile, wild: bool) -> str | None:
+    """Where the winning tile ``w`` sits in group ``g`` (see :meth:`Measures.win_waits`; one
+    placement per group: the first tile that can be it), None when it can't be in ``g``.
+    ``wild``: the winning tile is a wildcard (it may be any tile a wildcard stands for)."""
+    if g.meld is not None:
+        return None
+    for t, src in zip(g.tiles, g.sources, strict=True):
+        if not (src == "w" if wild else (src == "n" and t == w)):
+            continue
+        if g.kind in ("pair", "single"):
+            return "single"
+        if g.kind == "triplet":
+            return "pair_pair"
+        if g.kind == "seq":
+            lo = min(g.tiles)
+            pos = t - lo
+            if pos == 1:
+                return "closed"
+            if (pos == 2 and lo % 9 == 0) or (pos == 0 and lo % 9 == 6):
+                return "edge"
+            return "open"
+        return None
+    return None
 
 
 def shape_matches(pattern_shapes: tuple[Shape, ...], shape: Shape) -> bool:
@@ -726,6 +733,13 @@ class _Bounded:
         return keep[v] if 0 <= v < len(keep) else self._keep(v)
 
 
+def _packed_group_measures(g: Group) -> int:
+    """What group ``g`` adds to each of ``_PACKED`` (as Measures._group_measures counts)."""
+    m = Measures((), Reading(Shape("free"), (g,)), HandFacts(0, 0, False, 0), None)
+    m._group_measures()
+    return sum(m._cache[name] << (8 * k) for k, name in enumerate(_PACKED))
+
+
 class _WindTables:
     """The bulk judge's tile and group tables under one (seat, prevalent) wind pair."""
 
@@ -761,15 +775,16 @@ class _WindTables:
         self.touch = touch
         self.touch_any = touch_any
         # (group, counted as exposed) → its facts for every family (see group_facts).
-        self.groups: dict[tuple, tuple[int, int, int, tuple[int, ...], int, int, int]] = {}
+        self.groups: dict[tuple, tuple[int, int, int, tuple[int, ...], int, int, int, int]] = {}
 
     def group_facts(self, judge: BulkJudge, g: Group, won: bool
-                    ) -> tuple[int, int, int, tuple[int, ...], int, int, int]:
+                    ) -> tuple[int, int, int, tuple[int, ...], int, int, int, int]:
         """What the families read of one group, as one tuple: the all/no_tiles patterns its
         tiles rule out, the every_group and any_group patterns it satisfies, the group filters
         it matches, the pair patterns it rules out as the pair (-1: not a pair), the set
-        family it belongs to (position in ``judge.sets``, -1: none) and its lowest tile.
-        Remembered per group (a few thousand at most)."""
+        family it belongs to (position in ``judge.sets``, -1: none), its lowest tile, and what
+        it adds to the group measures (packed, see ``_PACKED``). Remembered per group (a few
+        thousand at most)."""
         key = (g, won)
         f = self.groups.get(key)
         if f is None:
@@ -785,7 +800,7 @@ class _WindTables:
                     if g.kind in kinds:
                         family = i
             f = (kill, every, anyhit, self.filters_matching(judge, g.kind, g.tiles, g.meld, won), pair,
-                 family, min(g.tiles))
+                 family, min(g.tiles), _packed_group_measures(g))
             if len(self.groups) > 1 << 16:
                 self.groups.clear()
             self.groups[key] = f
@@ -826,7 +841,8 @@ class BulkJudge:
     * ``sets``: the reading's suited sets of a kind as a multiset of (suit, rank) → the
       combination patterns some of them match (a table filled as multisets are met: at
       most the few ten thousand multisets of four sets);
-    * ``win_wait``: where the winning tile sits, once per reading; ``held_ranks`` per pattern
+    * ``win_wait``: where the winning tile sits, per group (remembered per group and winning
+      tile), OR-ed over the reading's groups; ``held_ranks`` per pattern
       (a hand-level fact, one or two patterns);
     * costly measures (``COSTLY``: ``waiting_tiles``) last, only when a pattern still
       alive needs them.
@@ -921,6 +937,8 @@ class BulkJudge:
                                   | self.any_group_mask | self.group_count_mask | self.sets_mask)
         self._winds: dict[tuple[Tile | None, Tile | None], _WindTables] = {}
         self._masks: dict[tuple[Pattern, ...], int] = {}
+        # (group, winning tile, won with a wildcard) → the win_wait patterns it satisfies.
+        self._win_wait_hits: dict[tuple[Group, Tile, bool], int] = {}
         self._accounted: dict[tuple[str, tuple[int, ...], int], tuple[tuple[Pattern, int], ...]] = {}
 
     def mask_of(self, patterns: Sequence[Pattern]) -> int:
@@ -974,25 +992,33 @@ class BulkJudge:
         cache = m._cache
         if alive & self.tile_measure_mask:
             m._tile_measures()
-        if alive & self.group_measure_mask:
-            m._group_measures()
+        if alive & (self.group_family_mask | self.group_measure_mask):
+            alive = self._group_families(m, alive)  # (the group measures too)
         for name, mask, keep, bounded in self.cheap_tables:
             if alive & mask:
                 v = cache.get(name)
                 if v is None:
                     v = m.get(name)
                 alive &= keep[v] if 0 <= v < len(keep) else bounded.keep_for(v)
-        if alive & self.group_family_mask:
-            alive = self._group_families(m, alive)
         if alive & self.held_ranks_mask:
             for bit, ranks in self.held_ranks:
                 if alive & bit and not m.held_ranks_are(ranks):
                     alive &= ~bit
         if alive & self.win_wait_mask:
             hit = 0
-            accept = self.win_wait_accept
-            for w in m.win_waits():
-                hit |= accept.get(w, 0)
+            w = m.facts.win_tile
+            if w is not None:
+                wild = m.facts.win_tile_wild
+                memo = self._win_wait_hits
+                for g in m._groups():
+                    key = (g, w, wild)
+                    h = memo.get(key)
+                    if h is None:
+                        h = self.win_wait_accept.get(group_win_wait(g, w, wild) or "", 0)
+                        if len(memo) > 1 << 16:
+                            memo.clear()
+                        memo[key] = h
+                    hit |= h
             alive &= ~(self.win_wait_mask & ~hit)
         for name, bounded in self.costly:
             if alive & bounded.mask:
@@ -1000,7 +1026,9 @@ class BulkJudge:
         return alive
 
     def _group_families(self, m: Measures, alive: int) -> int:
-        """Tile filters, group filters and set combinations, from one pass over the groups."""
+        """Tile filters, group filters and set combinations, from one pass over the groups (which
+        also counts the group measures, ``GROUP_MEASURES``, into the reading's measures)."""
+        group_measures = alive & self.group_measure_mask
         tables = self._tables(m)
         count_groups = bool(alive & self.group_count_mask)
         won = m.won_triplet() if count_groups else None
@@ -1012,10 +1040,12 @@ class BulkJudge:
         counts = [0] * len(self.group_filters)
         codes: list[list[int]] = [[] for _ in self.sets]
         memo = tables.groups
+        packed = 0
         for i, g in enumerate(m._groups()):
             f = memo.get((g, i == won))
             if f is None:
                 f = tables.group_facts(self, g, i == won)
+            packed += f[7]
             dead |= f[0]
             every &= f[1]
             anyhit |= f[2]
@@ -1026,6 +1056,10 @@ class BulkJudge:
                 pair_dead = f[4]
             if f[5] >= 0:
                 codes[f[5]].append(f[6])
+        if group_measures:
+            cache = m._cache
+            for k, name in enumerate(_PACKED):
+                cache[name] = packed >> (8 * k) & 255
         # all_tiles / no_tiles: ruled out by some tile; every_group: by a group touching none of
         # its kinds; any_group: by all groups; pair: judged where the shape has one pair
         alive &= ~((dead & self.tile_mask) | (self.every_group_mask & ~every)
