@@ -9,6 +9,16 @@ A pattern (see ``docs/pattern-language.md``) combines
   and tile filters (every tile / no tile / the pair);
 * ``when`` — the win's context.
 
+Two judges of ``require`` give the same answers: :func:`requirements_hold` judges one
+pattern (its checks compiled once into a closure, :func:`compiled`): the opening
+declarations and the reading search's bounds use it; :class:`BulkJudge` judges all the
+patterns a reading is scored with at once: each kind of requirement (a measure within
+bounds, a tile filter, a group filter counted, a set combination, where the winning tile
+sits, …) is evaluated once per reading for every pattern as bit masks, from tables built
+at load time or filled per group / per multiset of sets, and the patterns are bits of
+an int (``Evaluator._judge``; exclusions as masks too). ``tests/test_bulk_judge.py``
+checks the two agree on every reading of many hands of every shipped ruleset.
+
 Nothing here knows any pattern by name.
 """
 
@@ -734,57 +744,81 @@ class _Bounded:
 
 
 def _packed_group_measures(g: Group) -> int:
-    """What group ``g`` adds to each of ``_PACKED`` (as Measures._group_measures counts)."""
-    m = Measures((), Reading(Shape("free"), (g,)), HandFacts(0, 0, False, 0), None)
-    m._group_measures()
-    return sum(m._cache[name] << (8 * k) for k, name in enumerate(_PACKED))
+    """What group ``g`` adds to each of ``_PACKED``, one byte each (as
+    :meth:`Measures._group_measures` counts; ``tests/test_bulk_judge.py`` compares them)."""
+    kind, meld = g.kind, g.meld
+    seq = kind == "seq"
+    triplet = kind in ("triplet", "kong")
+    kong = kind == "kong"
+    claimed = meld in ("chow", "pung", "kong", "added-kong")
+    concealed_kong = meld == "concealed-kong"
+    exposed_kong = meld in ("kong", "added-kong")
+    return seq | triplet << 8 | kong << 16 | claimed << 24 | concealed_kong << 32 | exposed_kong << 40
 
 
-class _WindTables:
-    """The bulk judge's tile and group tables under one (seat, prevalent) wind pair."""
+def _names_wind(f: TileFilter | None) -> bool:
+    """Does the filter (or one of its ``any_of``) name the seat or prevalent wind?"""
+    if f is None:
+        return False
+    return f.wind is not None or any(_names_wind(x) for x in f.any_of or ())
+
+
+_GroupFacts = tuple[int, int, int, tuple[int, ...], int, int, int, int]  # see _Tables.group_facts
+_NO_GROUP_FACTS: _GroupFacts = (0, 0, 0, (), 0, -1, 0, 0)
+
+
+class _Tables:
+    """The bulk judge's tile and group tables for its filters that name no wind (one, shared
+    by every hand: ``windy`` False), or for those naming one under one (seat, prevalent) wind
+    pair (``windy`` True; one per pair met, only where some filter names a wind)."""
 
     def __init__(self, judge: BulkJudge, winds: dict[str, Tile] | None,
-                 key: tuple[Tile | None, Tile | None]) -> None:
+                 key: tuple[Tile | None, Tile | None], windy: bool) -> None:
         self.winds = winds
         self.key = key
+        self.windy = windy
+
+        def mine(entries: list[tuple[int, TileFilter]]) -> list[tuple[int, TileFilter]]:
+            return [(bit, f) for bit, f in entries if _names_wind(f) == windy]
         kill = [0] * NUM_KINDS  # all_tiles patterns not accepting the kind, no_tiles ones accepting it
         pair_kill = [0] * NUM_KINDS  # pair patterns not accepting the kind as the pair
         touch = [0] * NUM_KINDS  # every_group patterns whose filter accepts the kind
         touch_any = [0] * NUM_KINDS  # any_group patterns whose filter accepts the kind
-        for bit, f in judge.all_tiles:
+        for bit, f in mine(judge.all_tiles):
             ok = allowed_kinds(f, winds, key)
             for t in range(NUM_KINDS):
                 if t not in ok:
                     kill[t] |= bit
-        for bit, f in judge.no_tiles:
+        for bit, f in mine(judge.no_tiles):
             for t in allowed_kinds(f, winds, key):
                 kill[t] |= bit
-        for bit, f in judge.pairs:
+        for bit, f in mine(judge.pairs):
             ok = allowed_kinds(f, winds, key)
             for t in range(NUM_KINDS):
                 if t not in ok:
                     pair_kill[t] |= bit
-        for bit, f in judge.every_group:
+        for bit, f in mine(judge.every_group):
             for t in allowed_kinds(f, winds, key):
                 touch[t] |= bit
-        for bit, f in judge.any_group:
+        for bit, f in mine(judge.any_group):
             for t in allowed_kinds(f, winds, key):
                 touch_any[t] |= bit
         self.kill = kill
         self.pair_kill = pair_kill
         self.touch = touch
         self.touch_any = touch_any
+        self.group_filters = [(j, f) for j, f in enumerate(judge.group_filters)
+                              if _names_wind(f.holding) == windy]
         # (group, counted as exposed) → its facts for every family (see group_facts).
-        self.groups: dict[tuple, tuple[int, int, int, tuple[int, ...], int, int, int, int]] = {}
+        self.groups: dict[tuple, _GroupFacts] = {}
 
-    def group_facts(self, judge: BulkJudge, g: Group, won: bool
-                    ) -> tuple[int, int, int, tuple[int, ...], int, int, int, int]:
+    def group_facts(self, judge: BulkJudge, g: Group, won: bool) -> _GroupFacts:
         """What the families read of one group, as one tuple: the all/no_tiles patterns its
         tiles rule out, the every_group and any_group patterns it satisfies, the group filters
-        it matches, the pair patterns it rules out as the pair (-1: not a pair), the set
-        family it belongs to (position in ``judge.sets``, -1: none), its lowest tile, and what
-        it adds to the group measures (packed, see ``_PACKED``). Remembered per group (a few
-        thousand at most)."""
+        it matches, the pair patterns it rules out as the pair (-1: not a pair); of the tables
+        naming no wind also the set family it belongs to (position in ``judge.sets``, -1:
+        none), its lowest tile, and what it adds to the group measures (packed, see
+        ``_PACKED``). Remembered per group (a few thousand at most)."""
         key = (g, won)
         f = self.groups.get(key)
         if f is None:
@@ -795,23 +829,23 @@ class _WindTables:
                 anyhit |= self.touch_any[t]
             pair = self.pair_kill[g.tiles[0]] if g.kind == "pair" else -1
             family = -1
-            if g.tiles[0] < HONOR_BASE:
+            if g.tiles[0] < HONOR_BASE and not self.windy:
                 for i, (_kind, kinds, _mask, _combos, _table) in enumerate(judge.sets):
                     if g.kind in kinds:
                         family = i
-            f = (kill, every, anyhit, self.filters_matching(judge, g.kind, g.tiles, g.meld, won), pair,
-                 family, min(g.tiles), _packed_group_measures(g))
+            f = (kill, every, anyhit, self.filters_matching(g.kind, g.tiles, g.meld, won), pair,
+                 family, min(g.tiles), 0 if self.windy else _packed_group_measures(g))
             if len(self.groups) > 1 << 16:
                 self.groups.clear()
             self.groups[key] = f
         return f
 
-    def filters_matching(self, judge: BulkJudge, kind: str, tiles: tuple[Tile, ...], meld: str | None,
+    def filters_matching(self, kind: str, tiles: tuple[Tile, ...], meld: str | None,
                          won: bool) -> tuple[int, ...]:
-        """Positions in ``judge.group_filters`` of the filters this group matches (as
-        :meth:`Measures.group_indices` judges them)."""
+        """Positions in ``judge.group_filters`` of the filters (of these tables) this group
+        matches (as :meth:`Measures.group_indices` judges them)."""
         out = []
-        for j, f in enumerate(judge.group_filters):
+        for j, f in self.group_filters:
             if f.holding is None:
                 ok = f.match(kind, tiles, meld, None, won)
             else:
@@ -935,7 +969,11 @@ class BulkJudge:
         self.sets_mask = sum(m for _, _, m, _, _ in self.sets)
         self.group_family_mask = (self.tile_mask | self.pair_mask | self.every_group_mask
                                   | self.any_group_mask | self.group_count_mask | self.sets_mask)
-        self._winds: dict[tuple[Tile | None, Tile | None], _WindTables] = {}
+        self._free = _Tables(self, None, (None, None), windy=False)
+        self._windy = any(_names_wind(f) for _, f in (*self.all_tiles, *self.no_tiles, *self.pairs,
+                                                      *self.every_group, *self.any_group)) or any(
+            _names_wind(f.holding) for f in self.group_filters)
+        self._winds: dict[tuple[Tile | None, Tile | None], _Tables] = {}
         self._masks: dict[tuple[Pattern, ...], int] = {}
         # (group, winning tile, won with a wildcard) → the win_wait patterns it satisfies.
         self._win_wait_hits: dict[tuple[Group, Tile, bool], int] = {}
@@ -981,10 +1019,13 @@ class BulkJudge:
         """The patterns of ``mask``, in their order."""
         return [self.patterns[i] for i in _bits(mask)]
 
-    def _tables(self, m: Measures) -> _WindTables:
+    def _wind_tables(self, m: Measures) -> _Tables | None:
+        """The tables of the filters naming a wind, for the reading's wind pair (None: none does)."""
+        if not self._windy:
+            return None
         t = self._winds.get(m.wind_key)
         if t is None:
-            t = self._winds[m.wind_key] = _WindTables(self, m.facts.winds, m.wind_key)
+            t = self._winds[m.wind_key] = _Tables(self, m.facts.winds, m.wind_key, windy=True)
         return t
 
     def holding(self, m: Measures, alive: int) -> int:
@@ -1029,7 +1070,9 @@ class BulkJudge:
         """Tile filters, group filters and set combinations, from one pass over the groups (which
         also counts the group measures, ``GROUP_MEASURES``, into the reading's measures)."""
         group_measures = alive & self.group_measure_mask
-        tables = self._tables(m)
+        tables = self._free
+        windy = self._wind_tables(m)
+        wind_memo = windy.groups if windy is not None else None
         count_groups = bool(alive & self.group_count_mask)
         won = m.won_triplet() if count_groups else None
         dead = 0
@@ -1046,14 +1089,23 @@ class BulkJudge:
             if f is None:
                 f = tables.group_facts(self, g, i == won)
             packed += f[7]
-            dead |= f[0]
-            every &= f[1]
-            anyhit |= f[2]
+            w = _NO_GROUP_FACTS
+            if wind_memo is not None:
+                known = wind_memo.get((g, i == won))
+                if known is not None:
+                    w = known
+                elif windy is not None:
+                    w = windy.group_facts(self, g, i == won)
+                for j in w[3]:
+                    counts[j] += 1
+            dead |= f[0] | w[0]
+            every &= f[1] | w[1]
+            anyhit |= f[2] | w[2]
             for j in f[3]:
                 counts[j] += 1
             if f[4] >= 0:
                 pairs += 1
-                pair_dead = f[4]
+                pair_dead = f[4] | w[4]
             if f[5] >= 0:
                 codes[f[5]].append(f[6])
         if group_measures:
@@ -1118,10 +1170,17 @@ class BulkJudge:
     @staticmethod
     def _sets_keep(m: Measures, kind: str, combos: list[tuple[int, SetCombo]]) -> int:
         """The patterns kept by the reading's suited sets of ``kind``: every pattern but the
-        combination patterns none of whose combinations is among the sets."""
+        combination patterns none of whose combinations is among the sets. (Each combination
+        screened first as :func:`compiled` does: the lowest ranks it names are there, enough
+        sets of one suit / of different suits.)"""
         sets = m.suited_sets(kind)
+        ranks, most_of_a_suit, suits = m.sets_summary(kind)
         fail = 0
         for bit, combo in combos:
-            if len(sets) < combo.count or not any(True for _ in _combinations_of(combo, sets)):
+            if (len(sets) < combo.count
+                    or (combo.starts is not None and not ranks.issuperset(combo.starts))
+                    or (combo.suits == "same" and most_of_a_suit < combo.count)
+                    or (combo.suits == "different" and suits < combo.count)
+                    or not any(True for _ in _combinations_of(combo, sets))):
                 fail |= bit
         return ~fail
