@@ -764,7 +764,6 @@ def _names_wind(f: TileFilter | None) -> bool:
 
 
 _GroupFacts = tuple[int, int, int, tuple[int, ...], int, int, int, int]  # see _Tables.group_facts
-_NO_GROUP_FACTS: _GroupFacts = (0, 0, 0, (), 0, -1, 0, 0)
 
 
 class _Tables:
@@ -815,10 +814,11 @@ class _Tables:
     def group_facts(self, judge: BulkJudge, g: Group, won: bool) -> _GroupFacts:
         """What the families read of one group, as one tuple: the all/no_tiles patterns its
         tiles rule out, the every_group and any_group patterns it satisfies, the group filters
-        it matches, the pair patterns it rules out as the pair (-1: not a pair); of the tables
-        naming no wind also the set family it belongs to (position in ``judge.sets``, -1:
-        none), its lowest tile, and what it adds to the group measures (packed, see
-        ``_PACKED``). Remembered per group (a few thousand at most)."""
+        it matches, the pair patterns it rules out as the pair (-1: not a pair), the set
+        family it belongs to (position in ``judge.sets``, -1: none), its lowest tile, and what
+        it adds to the group measures (packed, see ``_PACKED``). Remembered per group (a few
+        thousand at most); the tables of a wind pair give every filter's facts (theirs merged
+        with the shared tables' ones)."""
         key = (g, won)
         f = self.groups.get(key)
         if f is None:
@@ -833,8 +833,14 @@ class _Tables:
                 for i, (_kind, kinds, _mask, _combos, _table) in enumerate(judge.sets):
                     if g.kind in kinds:
                         family = i
-            f = (kill, every, anyhit, self.filters_matching(g.kind, g.tiles, g.meld, won), pair,
-                 family, min(g.tiles), 0 if self.windy else _packed_group_measures(g))
+            if self.windy:  # merged with the facts of the filters naming no wind
+                b = judge._free.group_facts(judge, g, won)
+                f = (b[0] | kill, b[1] | every, b[2] | anyhit,
+                     b[3] + self.filters_matching(g.kind, g.tiles, g.meld, won),
+                     b[4] | pair if b[4] >= 0 else -1, b[5], b[6], b[7])
+            else:
+                f = (kill, every, anyhit, self.filters_matching(g.kind, g.tiles, g.meld, won), pair,
+                     family, min(g.tiles), _packed_group_measures(g))
             if len(self.groups) > 1 << 16:
                 self.groups.clear()
             self.groups[key] = f
@@ -1070,9 +1076,7 @@ class BulkJudge:
         """Tile filters, group filters and set combinations, from one pass over the groups (which
         also counts the group measures, ``GROUP_MEASURES``, into the reading's measures)."""
         group_measures = alive & self.group_measure_mask
-        tables = self._free
-        windy = self._wind_tables(m)
-        wind_memo = windy.groups if windy is not None else None
+        tables = self._wind_tables(m) or self._free
         count_groups = bool(alive & self.group_count_mask)
         won = m.won_triplet() if count_groups else None
         dead = 0
@@ -1089,23 +1093,14 @@ class BulkJudge:
             if f is None:
                 f = tables.group_facts(self, g, i == won)
             packed += f[7]
-            w = _NO_GROUP_FACTS
-            if wind_memo is not None:
-                known = wind_memo.get((g, i == won))
-                if known is not None:
-                    w = known
-                elif windy is not None:
-                    w = windy.group_facts(self, g, i == won)
-                for j in w[3]:
-                    counts[j] += 1
-            dead |= f[0] | w[0]
-            every &= f[1] | w[1]
-            anyhit |= f[2] | w[2]
+            dead |= f[0]
+            every &= f[1]
+            anyhit |= f[2]
             for j in f[3]:
                 counts[j] += 1
             if f[4] >= 0:
                 pairs += 1
-                pair_dead = f[4] | w[4]
+                pair_dead = f[4]
             if f[5] >= 0:
                 codes[f[5]].append(f[6])
         if group_measures:

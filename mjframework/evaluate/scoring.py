@@ -148,6 +148,7 @@ class Evaluator:
         # The win patterns' requirements, judged together; bits in rank order (for exclusions).
         self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
         self._kind_set = frozenset(self.kinds)
+        self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
     def screen(self) -> WinScreen:
@@ -653,7 +654,7 @@ class Evaluator:
 
         Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before; those
         the win table already names as completing a standard shape are counted unchecked."""
-        shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+        shapes = self._waiting_shapes
         exposed = len(melds)
         cand, sure = self._waiting_candidates(concealed, exposed, shapes, wildcard)
         if cand is None:
@@ -696,7 +697,8 @@ class Evaluator:
             elif s.kind == "pairs":
                 if not exposed and n == 2 * s.pairs:
                     if odd is None:
-                        odd = [k for k, x in enumerate(c) if x & 1]
+                        # one odd kind, the rest pairs: at most n / 2 kinds (else none is looked for)
+                        odd = [k for k, x in enumerate(c) if x & 1] if len(set(concealed)) * 2 <= n else []
                     if len(odd) == 1:
                         out.update(odd)
             elif s.kind == "knitted_straight" and s.pair == 1:
