@@ -236,14 +236,18 @@ class Measures:
     def held_ranks_are(self, ranks: tuple[int, ...]) -> bool:
         """The 13 tiles held before the win (no declared meld): one suit, ``ranks[r-1]`` of each rank."""
         held = self.facts.held
-        if self.facts.melds or not held or any(is_honor(t) for t in held):
+        if self.facts.melds or not held:
             return False
         suit = held[0] // 9
-        if any(t // 9 != suit for t in held):
+        if suit > 2:
             return False
+        base = suit * 9
         per = [0] * 9
         for t in held:
-            per[t % 9] += 1
+            r = t - base
+            if not 0 <= r < 9:  # another suit, an honor
+                return False
+            per[r] += 1
         return tuple(per) == ranks
 
     # groups of the reading
