@@ -12,10 +12,17 @@ from collections.abc import Sequence
 
 from mjframework.core.hand import Hand, Meld, WinContext
 from mjframework.core.tiles import Tile
-from mjframework.evaluate.patterns import HandFacts
-from mjframework.evaluate.readings import readings
-from mjframework.evaluate.scoring import Evaluator, Score
+from mjframework.evaluate.patterns import (
+    HandFacts,
+    Measures,
+    account_combinations,
+    requirements_hold,
+    times,
+)
+from mjframework.evaluate.readings import Reading, readings
+from mjframework.evaluate.scoring import Evaluator, Score, _partial_exclusions
 from mjframework.evaluate.waits import shape_possible, wait_holds
+from mjframework.rules.model import Pattern
 
 
 def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
@@ -61,7 +68,7 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
         if not any(p.makes_win for p in todo):
             continue
         for reading in readings(full, hand.melds, shape, ev.kinds):
-            result = ev._judge(reading, todo, facts, wildcard)
+            result = judge(ev, reading, todo, facts, wildcard)
             if result is None:
                 continue
             points, picked = result
@@ -137,3 +144,51 @@ def best_discard(c: list[int], w: int, candidates: Sequence[Tile]) -> tuple[int,
     if best is None:
         return 99, None
     return best[0], best[2]
+
+
+def judge(ev: Evaluator, reading: Reading, patterns: list[Pattern], facts: HandFacts,
+          wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+    """``Evaluator._judge`` before the bulk judge: each pattern's requirements one at a time."""
+    m = Measures(reading.tiles, reading, facts, wildcard)
+    matched = [p for p in patterns if requirements_hold(p, m)]
+    if not any(p.makes_win for p in matched):
+        return None
+    return combine(ev, matched, m)
+
+
+def combine(ev: Evaluator, matched: list[Pattern],
+            m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+    """``Evaluator._combine`` before exclusions were precomputed and combinations accounted per
+    multiset of sets."""
+    sc = ev.ruleset.scoring
+    if sc.exclusions == "ranked":
+        excluded: set[str] = set()
+        kept = []
+        for p in sorted(matched, key=lambda x: (-x.points, x.index)):
+            if p.name not in excluded:
+                kept.append(p)
+                excluded |= p.excludes
+                excluded |= {e.name for e in p.partial_excludes if e.times is None and not e.shared}
+        kept.sort(key=lambda x: x.index)
+    else:
+        excluded = set().union(*(p.excludes for p in matched)) if matched else set()
+        kept = [p for p in matched if p.name not in excluded]
+    if ev._tier_rank and kept:
+        default = ev.ruleset.scoring.tiers[0]
+        top = min(ev._tier_rank[p.tier or default] for p in kept)
+        kept = [p for p in kept if ev._tier_rank[p.tier or default] == top]
+    combos = account_combinations(kept, m) if sc.set_combinations == "once" else {}
+    counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
+                else times(p, m)) for p in kept]
+    if any(p.partial_excludes for p in kept):
+        counted = _partial_exclusions(counted, m)
+    counted = [(p, n) for p, n in counted if n > 0]
+    if any(p.fallback for p, _ in counted) and any(
+            not p.fallback and p.counts_to_minimum for p, _ in counted):
+        counted = [(p, n) for p, n in counted if not p.fallback]
+    if not counted:
+        return None
+    if ev.ruleset.scoring.combine == "highest":
+        p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
+        return p.points * n, [(p, n)]
+    return sum(p.points * n for p, n in counted), counted

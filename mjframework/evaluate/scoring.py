@@ -37,9 +37,9 @@ from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
 from .patterns import (
+    BulkJudge,
     HandFacts,
     Measures,
-    account_combinations,
     context_holds,
     requirements_hold,
     shape_matches,
@@ -149,6 +149,17 @@ class Evaluator:
         self._ceilings: dict[tuple, tuple | None] = {}  # _ceiling's, per (fixed, maybe) patterns
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
+        # _combine's ranked exclusions: each pattern's rank (higher points, then declared first)
+        # and every name it wholly excludes.
+        self._rank = {p: (-p.points, p.index) for p in ruleset.patterns}
+        self._index = {p: p.index for p in ruleset.patterns}.__getitem__
+        self._excluding = {
+            p: p.excludes | {e.name for e in p.partial_excludes if e.times is None and not e.shared}
+            for p in ruleset.patterns}
+        # The win patterns' requirements, judged together; bits in rank order (for exclusions).
+        self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
+        self._kind_set = frozenset(self.kinds)
+        self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
     def screen(self) -> WinScreen:
@@ -694,33 +705,50 @@ class Evaluator:
 
     def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """Patterns (already fit for this shape and context) that hold for one reading."""
+        """Patterns (already fit for this shape and context) that hold for one reading, combined.
+
+        Judged in bulk (:class:`~.patterns.BulkJudge`); the same as judging each pattern
+        with :func:`~.patterns.requirements_hold` (``tests/test_bulk_judge.py``)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
-        matched = [p for p in patterns if requirements_hold(p, m)]
-        if not any(p.makes_win for p in matched):
+        bulk = self._bulk
+        held = bulk.holding(m, bulk.mask_of(patterns))
+        if not held & bulk.makes_win:
             return None
-        return self._combine(matched, m)
+        kept = bulk.patterns_of(bulk.not_excluded(held, self.ruleset.scoring.exclusions == "ranked"))
+        kept.sort(key=self._index)
+        return self._count(kept, m)
 
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
+
+        (:meth:`_judge` does the exclusions as masks, :meth:`~.patterns.BulkJudge.not_excluded`,
+        then :meth:`_count`.)"""
         sc = self.ruleset.scoring
         if sc.exclusions == "ranked":
             # Higher points first; a pattern another excludes excludes nothing itself.
+            excluding = self._excluding
             excluded: set[str] = set()
             kept = []
-            for p in sorted(matched, key=lambda x: (-x.points, x.index)):
+            for p in sorted(matched, key=self._rank.__getitem__):
                 if p.name not in excluded:
                     kept.append(p)
-                    excluded |= p.excludes
-                    excluded |= {e.name for e in p.partial_excludes if e.times is None and not e.shared}
-            kept.sort(key=lambda x: x.index)
+                    excluded |= excluding[p]
+            kept.sort(key=self._index)
         else:
             excluded = set().union(*(p.excludes for p in matched)) if matched else set()
             kept = [p for p in matched if p.name not in excluded]
+        return self._count(kept, m)
+
+    def _count(self, kept: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """:meth:`_combine` after the exclusions: tiers, how many times each pattern counts (set
+        combinations accounted by the bulk judge's table per multiset of sets,
+        :meth:`~.patterns.BulkJudge.account_combinations`), the fallback, the total."""
+        sc = self.ruleset.scoring
         if self._tier_rank and kept:
             default = self.ruleset.scoring.tiers[0]
             top = min(self._tier_rank[p.tier or default] for p in kept)
             kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
-        combos = account_combinations(kept, m) if sc.set_combinations == "once" else {}
+        combos = self._bulk.account_combinations(kept, m) if sc.set_combinations == "once" else {}
         counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
                     else times(p, m)) for p in kept]
         if any(p.partial_excludes for p in kept):
@@ -743,55 +771,82 @@ class Evaluator:
         use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
         counts, not the patterns.
 
-        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before."""
-        shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
-        cand = self._waiting_candidates(concealed, len(melds), shapes, wildcard)
-        n = 0
-        for t in self.kinds:
-            if cand is not None and t not in cand:
-                continue
+        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before; those
+        the win table already names as completing a standard shape are counted unchecked."""
+        shapes = self._waiting_shapes
+        exposed = len(melds)
+        cand, sure = self._waiting_candidates(concealed, exposed, shapes, wildcard)
+        if cand is None:
+            todo: Sequence[Tile] = self.kinds
+            n = 0
+        else:
+            kinds = self._kind_set
+            todo = [t for t in cand if t not in sure and t in kinds]
+            n = sum(1 for t in sure if t in kinds)
+        for t in todo:
             full = self.split([*concealed, t], wildcard)
-            if any(shape_possible(full, len(melds), s, self.kinds) for s in shapes):
+            if any(shape_possible(full, exposed, s, self.kinds) for s in shapes):
                 n += 1
         return n
 
     def _waiting_candidates(self, concealed: Sequence[Tile], exposed: int, shapes: Sequence[Shape],
-                            wildcard: Tile | None) -> set[Tile] | None:
-        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may).
+                            wildcard: Tile | None) -> tuple[set[Tile] | None, set[Tile]]:
+        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may), and
+        the kinds among them known to count.
 
         With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
-        only by the table's waits (:func:`.wintable.standard_waits`), a pairs shape only by the
-        one kind held an odd number of times, a knitted straight only when eight of its nine
-        kinds are held; a wild or stand-in kind as the added tile is always a candidate."""
+        only by the table's waits (:func:`.wintable.standard_waits`: each of them does, as
+        :func:`.waits.rest_holds` judges, unless it is itself a wild or stand-in kind), a pairs
+        shape only by the one kind held an odd number of times, a knitted straight (with a pair)
+        by the ninth kind of a straight eight of whose kinds are held, or, all nine held, by the
+        table's waits of the rest; a wild or stand-in kind as the added tile is always a
+        candidate."""
         held = self.split(concealed, wildcard)
         if held.wilds or held.stand_ins:
-            return None
+            return None, set()
         c = held.counts
         n = len(concealed) + 1
         out: set[Tile] = set()
+        sure: set[Tile] = set()
+        odd: list[Tile] | None = None
         for s in shapes:
             if s.kind == "standard" and s.pair == 1:
                 if n == 3 * (s.melds - exposed) + 2:
-                    out.update(wintable.standard_waits(c, 0))
+                    sure.update(wintable.standard_waits(c, 0))
             elif s.kind == "pairs":
                 if not exposed and n == 2 * s.pairs:
-                    odd = [k for k, x in enumerate(c) if x & 1]
+                    if odd is None:
+                        # one odd kind, the rest pairs: at most n / 2 kinds (else none is looked for)
+                        odd = [k for k, x in enumerate(c) if x & 1] if len(set(concealed)) * 2 <= n else []
                     if len(odd) == 1:
                         out.update(odd)
-            elif s.kind == "knitted_straight":
-                if any(sum(1 for x in ks if c[x]) >= 8 for ks in KNITTED_STRAIGHTS):
-                    return None
+            elif s.kind == "knitted_straight" and s.pair == 1:
+                # The hand's straight is among the tiles held plus the added one: eight of its
+                # nine kinds are held. Eight: the ninth completes it; nine: the added tile
+                # completes the rest (melds + pair) the straight leaves.
+                held_kinds = set(concealed)  # (no wildcard or stand-in held: the kinds of c)
+                for ks, kind_set in _KNITTED_SETS:
+                    if len(kind_set & held_kinds) < 8:
+                        continue
+                    missing = [x for x in ks if not c[x]]
+                    if len(missing) == 1:
+                        out.add(missing[0])
+                    elif not missing:
+                        rest = list(c)
+                        for x in ks:
+                            rest[x] -= 1
+                        out.update(wintable.standard_waits(rest, 0))
             else:
-                return None
+                return None, set()
+        out |= sure
         eff = self._default_wild if wildcard is None else wildcard
-        if self._fixed:
-            out.update(self.wild_kinds(eff))
-        elif eff is not None:
-            out.add(eff)
+        special = set(self.wild_kinds(eff)) if self._fixed else ({eff} if eff is not None else set())
         stand = self.stand_in_for(eff)
         if stand is not None:
-            out.add(stand)
-        return out
+            special.add(stand)
+        out |= special
+        sure -= special  # (as the added tile it is split off as a wildcard or stand-in: checked)
+        return out, sure
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
@@ -923,6 +978,8 @@ class Evaluator:
         score = self.score_opening(tiles, ctx)
         return Result(score, self.settle_opening(ctx, score))
 
+
+_KNITTED_SETS = [(ks, frozenset(ks)) for ks in KNITTED_STRAIGHTS]
 
 # How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
 # (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
