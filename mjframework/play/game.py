@@ -809,12 +809,15 @@ class Game:
                 return None
             candidates = [drawn]
         elif "first_turn" in flags:
-            # One screen of the whole hand first: most dealt hands fit no shape whichever
-            # tile is taken as the winning one (then every candidate's screen says no).
-            if not self.ev.screen.possible_any(hand, s.melds, self.wildcard):
-                return None
             candidates = sorted(set(hand))
         else:
+            return None
+        # One screen of the whole hand first (no copy, no key): most hands fit no shape
+        # whichever tile is taken as the winning one, and then every candidate's screen
+        # (_may_win_after_draw) would say no. (The dealer's first turn: one screen instead of
+        # one per kind held; a draw with no kinds remembered from the claim screen — a
+        # ruleset with no wins on discards —: the same answer without copying the hand.)
+        if not self.ev.screen.possible_any(hand, s.melds, self.wildcard):
             return None
         best: tuple[int, Tile, list[Tile]] | None = None
         for t in candidates:
