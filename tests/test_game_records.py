@@ -172,3 +172,30 @@ def test_take_live_n_takes_what_take_live_would() -> None:
                     want.append(t)
                 assert a.take_live_n(k) == want
                 assert (a.slots, a.live, a._taken) == (b.slots, b.live, b._taken)
+
+
+def test_announcing_plugins_leave_the_events_they_never_speak_about_bare() -> None:
+    """With a plugin announcing (huandiao's calls: only_for discards, claims, …, not draws), a
+    sink reading no fields gets draws, the deal and the wall bare, and the events the plugin
+    speaks about in full: the plugin says the same things, in the same places, as with a sink
+    reading everything."""
+    from mjframework.play.events import reads_fields_of
+
+    class Sink(list[dict[str, Any]]):
+        def __call__(self, event: dict[str, Any]) -> None:
+            self.append(event)
+
+    rs = load_ruleset("yongzhou-huandiao")
+    for seed in range(4):
+        full, bare = Sink(), Sink()
+        Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed, emit=full).play()
+        Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed,
+             emit=reads_fields_of(bare, frozenset())).play()
+        assert [e["type"] for e in bare] == [e["type"] for e in full]
+        calls = [e for e in full if e["type"] == "call"]
+        assert calls and [e for e in bare if e["type"] == "call"] == calls
+        for b, f in zip(bare, full, strict=True):
+            if b["type"] in ("draw", "deal", "wall"):
+                assert b == {"type": b["type"]}
+            else:
+                assert b == f

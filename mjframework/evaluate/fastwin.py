@@ -189,6 +189,11 @@ class WinScreen:
         # declared void suit to refuse it, and no wild kinds unless they may be claimed.
         self._ctx_free = not ev._void_rule and (ev._wild_claims or not ev._fixed)
         self.sure_min, self.sure_std, self.sure_pairs_n = self._minimum_rules()
+        # The other shapes as wait_sets reads them: (kind, quick test, the full size for a
+        # concealed-only all-singles shape — 0 for any other —, its orphans).
+        self._wait_other = [(sh.kind, may_fit, (14 if sh.kind == "knitted" else len(sh.orphans) + 1)
+                             if sh.kind in _CONCEALED_ONLY else 0, tuple(sh.orphans))
+                            for sh, may_fit, _ in self.other]
 
     def clear_memo(self) -> None:
         """Forget the remembered table verdicts (benchmarks use it to time a first sight)."""
@@ -651,6 +656,55 @@ class WinScreen:
                 return False
         return self._rest(c, (b,), w, 0, n, e, concealed, melds, win, eff, possible)
 
+    def possible_any(self, tiles: Sequence[Tile], melds: Sequence[Meld], wildcard: Tile | None) -> bool:
+        """Could some tile of ``tiles`` (a full hand: a dealer's first turn) be its winning tile?
+
+        False is certain: :meth:`possible` is False for ``tiles`` less ``t`` and ``t``, for
+        every ``t`` held. The hand's counts are the same whichever tile is the winning one,
+        and so are the tests that rule most hands out in :meth:`_fresh` (the standard and
+        pairs table checks, the repeated-tiles bound and quick tests of the all-singles
+        shapes, the free shapes' tile filters): one count and one pass instead of one per
+        kind held. Where :meth:`_fresh` would look further (a stand-in held, a shape that
+        fits, the rest of the shapes), True: ask :meth:`possible` per tile.
+        """
+        info = self._wild.get(wildcard)
+        if info is None:
+            info = self.wild_info(wildcard)
+        wild, stand, _eff = info
+        c = bytearray(NUM_KINDS)
+        for t in tiles:
+            c[t] += 1
+        w = 0
+        for k in wild:
+            x = c[k]
+            if x:
+                w += x
+                c[k] = 0
+        if stand is not None and c[stand]:
+            return True
+        e = len(melds)
+        n = len(tiles)
+        b = bytes(c)
+        if n + 3 * e in self.std_n and _is_standard_win(b, w):
+            return True
+        if not e and n in self.pairs_n:
+            odd = b.translate(_ODD).count(1)
+            if odd <= w and odd <= _MAX_NEED:
+                return True
+        if not self.rest_needed:
+            return False
+        dups = n - w - NUM_KINDS + c.count(0)
+        if self.rest_slack < dups:
+            return False
+        if self.other_only:
+            return any(dups <= slack and not (e and shape.kind in _CONCEALED_ONLY) and may_fit(b, n)
+                       for shape, may_fit, slack in self.other)
+        if self.free_only:
+            return any(not any(held_of(b))
+                       and not (melds and any(t in banned for m in melds for t in m.tiles))
+                       for banned, held_of in self.free_getters)
+        return True
+
     def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
                  wildcard: Tile | None) -> bool:
         """Could ``concealed`` + ``win`` (+ ``melds``) win in some context? False is certain.
@@ -808,7 +862,10 @@ class WinScreen:
         always candidates, never sure. With ``sure_too`` False, *sure* is left empty
         (the game's claim screen needs only the candidates).
         """
-        wild, stand, eff = self.wild_info(wildcard)
+        info = self._wild.get(wildcard)
+        if info is None:
+            info = self.wild_info(wildcard)
+        wild, stand, eff = info
         c = bytearray(NUM_KINDS)
         for t in concealed:
             c[t] += 1
@@ -821,37 +878,37 @@ class WinScreen:
             s, c[stand] = c[stand], 0
         e = len(melds)
         n = len(concealed) + 1
-        splits = self._splits(c, s, stand, eff) if s else [c]
+        # Each reading of the stand-ins as bytes, made once for every test below.
+        views = [bytes(c2) for c2 in self._splits(c, s, stand, eff)] if s else [bytes(c)]
         every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
         out: set[Tile] = set()
-        for shape, may_fit, _ in self.other:
-            if shape.kind in _CONCEALED_ONLY:
+        for kind, may_fit, size, orphans in self._wait_other:
+            if size:
                 # The 13 tiles must already pass the shape's quick test (at its full size).
-                size = 14 if shape.kind == "knitted" else len(shape.orphans) + 1
-                if not e and any(may_fit(bytes(c2), size) for c2 in splits):
-                    if shape.kind == "knitted":
+                if not e and (may_fit(views[0], size) or any(may_fit(v, size) for v in views[1:])):
+                    if kind == "knitted":
                         every = True
-                    out.update(shape.orphans)
-            elif shape.kind == "knitted_straight":
+                    out.update(orphans)
+            elif kind == "knitted_straight":
                 # Nine kinds of one straight in the 14 tiles, so eight of them in the 13 already
                 # (natural tiles: the screen never fits it with a wildcard held).
-                if any(sum(1 for x in ks if c2[x]) >= 8 for ks in KNITTED_STRAIGHTS for c2 in splits):
+                if any(sum(1 for x in ks if v[x]) >= 8 for ks in KNITTED_STRAIGHTS for v in views):
                     every = True
             else:
                 every = True  # other standard shapes: every kind is checked
         std: set[Tile] = set()
         if self.std:
-            for c2 in splits:
-                std.update(wintable.standard_waits(c2, w))
+            for v in views:
+                std.update(wintable.standard_waits(v, w))
         pairs: set[Tile] | None = set()
         if self.pairs and not e:
-            for c2 in splits:
-                odd = {t for t, x in enumerate(c2) if x & 1}
-                if len(odd) + 1 <= w:  # any kind may do
+            for v in views:
+                n_odd = v.translate(_ODD).count(1)
+                if n_odd + 1 <= w:  # any kind may do
                     pairs = None
                     break
-                if len(odd) - 1 <= w and pairs is not None:
-                    pairs |= odd
+                if n_odd - 1 <= w and pairs is not None:  # (the kinds only when they can matter)
+                    pairs |= {t for t, x in enumerate(v) if x & 1}
         sure: set[Tile] = set()
         if sure_too and not self.ev._void_rule:
             std_m = (n - 2) // 3 + e if (n - 2) % 3 == 0 else -1

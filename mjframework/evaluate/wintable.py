@@ -455,6 +455,7 @@ def reset_tables() -> None:
         _SUIT, _HONOR, _INFO = {}, {}, None
         _block_mp.cache_clear()
         _removal_values.cache_clear()
+        _removal_deltas.cache_clear()
         _addition_info.cache_clear()
         pair_ranks.cache_clear()
 
@@ -608,23 +609,45 @@ def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]
     if _INFO is None:
         ensure_tables()
     bb = bytes(b)
-    # Per block: (its entry, then per rank its entry with one tile of that rank removed).
-    s0, s1, s2, h = (_removal_values(bb[0:9], True), _removal_values(bb[9:18], True),
-                     _removal_values(bb[18:27], True), _removal_values(bb[27:], False))
-    rows = (s0, s1, s2, h)
-    total = s0[0] + s1[0] + s2[0] + h[0]
-    # (_need_from_value and _cap inlined: this loop runs for every discard a bot weighs.)
+    # Per block: its entry, and per rank how a removal of that rank changes it (memoised);
+    # the four blocks' changes side by side are the change per kind, so a candidate's
+    # whole-hand value is ``total + delta[t]`` and its need one list look-up.
+    o0, d0 = _removal_deltas(bb[0:9], True)
+    o1, d1 = _removal_deltas(bb[9:18], True)
+    o2, d2 = _removal_deltas(bb[18:27], True)
+    o3, d3 = _removal_deltas(bb[27:], False)
+    total = o0 + o1 + o2 + o3
+    delta = d0 + d1 + d2 + d3
+    needs = _NEEDS_BY_VALUE
+    try:
+        return [needs[total + delta[t]] for t in candidates]
+    except IndexError:  # a kind not held (its delta is _NOT_HELD), or a value beyond the list
+        pass
     out = []
     for t in candidates:
-        i = 3 if t >= 27 else t // 9
-        row = rows[i]
-        v2 = row[t - 9 * i + 1]
-        if v2 < 0:
+        x = total + delta[t]
+        if x < 0:
             raise ValueError(f"kind {t} is not in the hand")
-        x = total - row[0] + v2
-        n = (x >> 3) + (2 if (x & 7) == 4 else -1)
-        out.append(n if n <= MAX_NEED else INF)
+        out.append(_cap(_need_from_value(x)))
     return out
+
+
+#: ``need_melds_pair`` of a hand by the sum of its four block entries (:func:`_need_from_value`,
+#: capped), for the sums of real hands (entries are ``8 * need + flag``; a 14-tile hand's sum
+#: stays far below the end).
+_NEEDS_BY_VALUE = [_cap(_need_from_value(v)) for v in range(4096)]
+#: The change of a block entry for removing a rank not held: far below any sum, so the
+#: look-up fails (``IndexError``) instead of wrapping around.
+_NOT_HELD = -(1 << 40)
+
+
+@lru_cache(maxsize=1 << 14)  # at most a few MB
+def _removal_deltas(block: bytes, seq: bool) -> tuple[int, tuple[int, ...]]:
+    """A block's table entry, and per rank the change of that entry when one tile of the
+    rank is removed (:data:`_NOT_HELD` where none is held); from :func:`_removal_values`."""
+    row = _removal_values(block, seq)
+    own = row[0]
+    return own, tuple(v - own if v >= 0 else _NOT_HELD for v in row[1:])
 
 
 @lru_cache(maxsize=1 << 14)  # at most a few MB
@@ -709,23 +732,32 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
         ensure_tables()
     bb = bytes(b)
     keys = (bb[0:9], bb[9:18], bb[18:27], bb[27:])
-    values = []
-    for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True):
-        v = (_SUIT if seq else _HONOR).get(key)
-        values.append(v if v is not None else _encode(*_block_mp(tuple(key), seq)))
-    if sum(v >> 3 for v in values) - 2 > w:
+    # (the four entries inline: most hands are decided by them alone)
+    suit = _SUIT
+    v0, v1, v2, v3 = suit.get(keys[0]), suit.get(keys[1]), suit.get(keys[2]), _HONOR.get(keys[3])
+    if v0 is None or v1 is None or v2 is None or v3 is None:  # (off the tables: counts above 4)
+        v0, v1, v2, v3 = _block_entries(keys)
+    if (v0 >> 3) + (v1 >> 3) + (v2 >> 3) + (v3 >> 3) - 2 > w:
         return []  # (most hands: decided before any one-added entry is looked at)
     wins = _WIN_BY_W[w] if w < _W_RANGE else _win_set(w)
-    total = sum(values)
+    total = v0 + v1 + v2 + v3
     infos = [_addition_info(key, seq) for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True)]
     waits: list[int] = []
     for (own, groups), (a, _z, _seq) in zip(infos, _BLOCKS, strict=True):
         rest = total - own  # (own: the block's entry, as in values)
-        for v2, ranks in groups:
-            if rest + v2 in wins:
+        for va, ranks in groups:
+            if rest + va in wins:
                 waits.extend([a + k for k in ranks])
     waits.sort()
     return waits
+
+
+def _block_entries(keys: tuple[bytes, ...]) -> tuple[int, int, int, int]:
+    """The four blocks' entries, worked out where the tables lack them."""
+    v0, v1, v2, v3 = (v if v is not None else _encode(*_block_mp(tuple(key), seq))
+                      for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True)
+                      for v in ((_SUIT if seq else _HONOR).get(key),))
+    return v0, v1, v2, v3
 
 
 @lru_cache(maxsize=1 << 15)  # a few MB at most

@@ -199,12 +199,32 @@ class Game:
         self._silent = emit is None and not announces
         # The sink's frequent events whose fields nobody reads (see events.reads_fields_of):
         # sent as ``{"type": …}`` alone, without building their tile codes.
-        read = None if announces else evt.fields_read(emit)
+        read = evt.fields_read(emit)
+        if announces and read is not None:
+            read = self._announced_types(read)
         bare = frozenset() if read is None else _BARE_TYPES - read
         self._bare_draw = "draw" in bare
         self._bare_discard = "discard" in bare
         self._bare_deal = "deal" in bare
         self._bare_wall = "wall" in bare
+
+    def _announced_types(self, read: frozenset[str]) -> frozenset[str] | None:
+        """``read`` and the event types the announcing plugins may speak about (their
+        :func:`only_for`), or None (all) when a plugin names none or the hook is not called
+        directly (traced, wrapped). The other frequent events (a plugin calling out
+        discards says nothing about draws) then reach the sink bare, as they would with no
+        plugin: a plugin ``only_for`` leaves out is not called with them at all. (A tracer
+        started later in the hand sees those events bare, as the sink does; the plugins'
+        promise is to answer None to them.)"""
+        plan = self._announce_hook.direct()
+        if plan is None:
+            return None
+        spoken: set[str] = set()
+        for _impl, _pick, only in plan:
+            if only is None:
+                return None
+            spoken.update(only)
+        return read | spoken
 
     # -- helpers -------------------------------------------------------------
 
@@ -791,6 +811,13 @@ class Game:
         elif "first_turn" in flags:
             candidates = sorted(set(hand))
         else:
+            return None
+        # One screen of the whole hand first (no copy, no key): most hands fit no shape
+        # whichever tile is taken as the winning one, and then every candidate's screen
+        # (_may_win_after_draw) would say no. (The dealer's first turn: one screen instead of
+        # one per kind held; a draw with no kinds remembered from the claim screen — a
+        # ruleset with no wins on discards —: the same answer without copying the hand.)
+        if not self.ev.screen.possible_any(hand, s.melds, self.wildcard):
             return None
         best: tuple[int, Tile, list[Tile]] | None = None
         for t in candidates:
