@@ -173,3 +173,36 @@ def test_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
             c[rng.choice([k for k in range(34) if c[k]])] -= 1
         _check(c, 2, 4, 1, None)
         assert rd._wild_entries <= 5
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_first_pairs_reading_is_the_first_of_every_reading(seed: int) -> None:
+    """pairs_readings(first=True) builds its one reading directly (no sort): it is the first of
+    every reading, stand-ins either way, with and without classes of kinds."""
+    from mjframework.evaluate.readings import FreeKinds, pairs_readings
+
+    rng = random.Random(seed)
+    shape = Shape("pairs", pairs=7)
+    found = 0
+    for i in range(1_500):
+        kinds = KINDS if i % 3 else sorted(rng.sample(KINDS, 20))
+        c = [0] * 34
+        w = rng.randrange(8)
+        pool = kinds[:12] if i % 2 else kinds
+        while sum(c) < 14 - w:
+            x = rng.choice(pool)
+            if c[x] < 4:
+                c[x] += 1
+        wildcard = rng.choice([None, *kinds])
+        stand_ins, stand_in = 0, None
+        if i % 4 == 0 and wildcard is not None and wildcard != 31 and 31 in kinds:
+            stand_ins, c[31], stand_in = c[31], 0, 31
+            w += c[wildcard]  # (the wildcard's kind holds no natural tile)
+            c[wildcard] = 0
+            stand_in = stand_in if stand_ins else None
+        t = Tiles(tuple(c), w, stand_ins, stand_in, wildcard)
+        free = FreeKinds(kinds, lambda k: (k // 9, k % 2)) if i % 5 == 0 else None
+        first = pairs_readings(t, (), shape, kinds, free, first=True)
+        assert first == pairs_readings(t, (), shape, kinds, free)[:1], (c, w, wildcard)
+        found += bool(first)
+    assert found > 300

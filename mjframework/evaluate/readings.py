@@ -806,6 +806,16 @@ def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         if need > t.wilds:
             continue
         n_free = (t.wilds - need) // 2
+        if first:
+            # The first reading found: ``groups`` are already in order (kinds ascending; a
+            # kind's natural pairs before the one taking a wildcard), and pairs of wildcards
+            # alone are read as the kind held most (the first among equals, as the sort below
+            # picks it), placed after the groups of the kinds up to it.
+            if n_free:
+                k = max(kinds if free is None else free.choice(0, n_free)[0], key=c.__getitem__)
+                at = sum(1 for g in groups if g.tiles[0] <= k)
+                groups[at:at] = [Group("pair", (k, k), ("w", "w"))] * n_free
+            return [Reading(shape, tuple(groups))]
         if n_free == 0:
             found[tuple(sorted(groups, key=_group_key))] = None
             continue
