@@ -206,3 +206,28 @@ def test_first_pairs_reading_is_the_first_of_every_reading(seed: int) -> None:
         assert first == pairs_readings(t, (), shape, kinds, free)[:1], (c, w, wildcard)
         found += bool(first)
     assert found > 300
+
+
+def test_lazy_tables_are_built_on_the_second_sight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``lazy`` (as readings use it), a block met for the first time is left to the search
+    (LookupError); met again, its table is built and gives the search's reading."""
+    monkeypatch.setattr(rd, "_WILD_BLOCKS", {})
+    monkeypatch.setattr(rd, "_WILD_SEEN", set())
+    monkeypatch.setattr(rd, "_wild_entries", 0)
+    c = [0] * 34
+    for t in (0, 1, 2, 4, 4, 9, 10, 13, 13, 13, 30):
+        c[t] += 1
+    with pytest.raises(LookupError):
+        first_wild_groups(c, 3, 4, 1, KINDS, 5, lazy=True)
+    assert not rd._WILD_BLOCKS or not any(any(t) for t in rd._WILD_BLOCKS.values())
+    assert first_wild_groups(c, 3, 4, 1, KINDS, 5, lazy=True) == old_first(c, 3, 4, 1, 5)
+    assert rd._wild_entries == 4
+    # and through readings: the same reading either way
+    t = Tiles(tuple(c), 3, 0, None, 5)
+    shape = Shape("standard", melds=4, pair=1)
+    monkeypatch.setattr(rd, "_WILD_BLOCKS", {})
+    monkeypatch.setattr(rd, "_WILD_SEEN", set())
+    assert [r.groups for r in readings(t, (), shape, KINDS, first=True)] == [old_first(c, 3, 4, 1, 5)]
+    assert not rd._WILD_BLOCKS or not any(any(t) for t in rd._WILD_BLOCKS.values())
+    assert [r.groups for r in readings(t, (), shape, KINDS, first=True)] == [old_first(c, 3, 4, 1, 5)]
+    assert any(any(t) for t in rd._WILD_BLOCKS.values())

@@ -331,16 +331,22 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
 _WildEntry = tuple[int, int, int, tuple[Group, ...]]
 _WILD_BLOCKS: dict[tuple[int, int, Tile | None], tuple[dict[bytes, tuple[_WildEntry, ...]], ...]] = {}
 _wild_entries = 0  # entries in _WILD_BLOCKS (bounded by BLOCK_TABLE_MAX, as the natural tables)
+# Blocks met once, not yet in _WILD_BLOCKS (first_wild_groups's ``lazy``); bounded likewise.
+_WILD_SEEN: set[tuple[int, int, Tile | None, int, bytes]] = set()
 
 
 def first_wild_groups(c: Sequence[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-                      wildcard: Tile | None) -> tuple[Group, ...] | None:
+                      wildcard: Tile | None, lazy: bool = False) -> tuple[Group, ...] | None:
     """The groups :func:`_first_standard` finds for the counts ``c`` with ``w`` wildcards as
     ``melds`` melds and ``pairs`` pairs, groups of wildcards alone read as the kind of
     ``kinds`` held most (the first of them among equals, as :func:`standard_readings` orders
     them), from the per-block tables, sorted as readings sort their groups; None when it
     finds none. Raises ValueError for counts that are not a 34-kind vector of small
-    non-negative numbers (the caller searches instead)."""
+    non-negative numbers (the caller searches instead).
+
+    ``lazy``: a block's table is built only the second time its counts are met (building one
+    costs a few times the search it replaces, so a block met once is left to the search):
+    raises LookupError for a block met the first time (the caller searches instead)."""
     global _wild_entries
     if len(c) != NUM_KINDS:
         raise ValueError("not a count vector")
@@ -353,6 +359,14 @@ def first_wild_groups(c: Sequence[int], w: int, melds: int, pairs: int, kinds: S
     k0, k1, k2, k3 = b[:9], b[9:18], b[18:27], b[27:]
     o0, o1, o2, o3 = tables[0].get(k0), tables[1].get(k1), tables[2].get(k2), tables[3].get(k3)
     if o0 is None or o1 is None or o2 is None or o3 is None:  # a block met for the first time
+        if lazy:
+            new = [(i, key) for i, key in enumerate((k0, k1, k2, k3)) if tables[i].get(key) is None]
+            marks = [(w, pairs, wildcard, i, key) for i, key in new]
+            if not all(m in _WILD_SEEN for m in marks):
+                if len(_WILD_SEEN) >= BLOCK_TABLE_MAX:
+                    _WILD_SEEN.clear()
+                _WILD_SEEN.update(marks)
+                raise LookupError("a block met for the first time")
         opts = []
         for i, key in enumerate((k0, k1, k2, k3)):
             got = tables[i].get(key)
@@ -755,8 +769,8 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         for c, _k in stand_in_splits(t):
             # from the per-block tables (first_wild_groups); the search for odd counts
             try:
-                one = first_wild_groups(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard)
-            except ValueError:
+                one = first_wild_groups(c, t.wilds, need_melds, shape.pair, kinds, t.wildcard, lazy=True)
+            except (ValueError, LookupError):
                 # groups of wildcards alone read as the kinds held most (as in pairs_readings)
                 order = sorted(kinds, key=c.__getitem__, reverse=True) if t.wilds >= 2 else kinds  # (stable)
                 one = _first_standard(c, t.wilds, need_melds, shape.pair, order, t.wildcard, [], dead)
