@@ -1026,6 +1026,7 @@ class _Bounds:
         self.wild_kinds = wild_kinds
         self.suits_in_set = suits_in_set
         self._cache: dict[str, tuple[int, int] | None] = {}
+        self.naturals: list[Tile] | None = None  # the kinds of natural tiles (made when a filter asks)
         self._decided: dict[object, bool | None] = {}
         self._fours: dict[int, int] = {}  # _pairs_fours, per pairs shape's pair count
         self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
@@ -1161,12 +1162,19 @@ class _Bounds:
             got = 0
             if not self.exposed:
                 for c, _k in stand_in_splits(full):
-                    odd = sum(n & 1 for n in c)
+                    # (kinds held once or twice make a pair, three or four times two pairs)
+                    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
+                    if ones + twos + threes + fours + c.count(0) != len(c):  # (more than four: odd)
+                        odd = sum(n & 1 for n in c)
+                        fours = sum(1 for n in c if n + (n & 1) >= 4)
+                        twos = sum(1 for n in c if n + (n & 1) == 2)
+                    else:
+                        odd = ones + threes
+                        fours += threes
+                        twos += ones
                     if odd > full.wilds or sum(c) + full.wilds != 2 * shape.pairs:
                         continue
                     free = (full.wilds - odd) // 2
-                    fours = sum(1 for n in c if n + (n & 1) >= 4)
-                    twos = sum(1 for n in c if n + (n & 1) == 2)
                     got = max(got, fours + min(free, twos) + (free - min(free, twos)) // 2)
             self._fours[shape.pairs] = got
         return got
@@ -1188,18 +1196,19 @@ class _Bounds:
                 return False
             if not ((count.min is None or lo >= count.min) and (count.max is None or hi <= count.max)):
                 settled = False
-        naturals = [t for t, n in enumerate(self.counts) if n]
-        if p.all_tiles is not None:
-            if any(not p.all_tiles.match(t, winds) for t in naturals):
+        if p.all_tiles is not None or p.no_tiles is not None:
+            naturals = self.naturals
+            if naturals is None:
+                naturals = self.naturals = [t for t, n in enumerate(self.counts) if n]
+            if p.all_tiles is not None and any(not p.all_tiles.match(t, winds) for t in naturals):
+                return False
+            if p.no_tiles is not None and any(p.no_tiles.match(t, winds) for t in naturals):
                 return False
             settled = False
-        if p.no_tiles is not None:
-            if any(p.no_tiles.match(t, winds) for t in naturals):
-                return False
+        if settled and any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets,
+                                                   p.win_wait)):
             settled = False
-        if any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets, p.win_wait)):
-            settled = False
-        if p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
+        if settled and p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
             b = None if p.times_per == "groups" else self.get(p.times_per)
             if b is None or b[0] != b[1]:
                 settled = False
