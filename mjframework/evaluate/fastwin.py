@@ -70,6 +70,26 @@ MEMO_SIZE = 1 << 14
 _UNSEEN: Any = object()
 _CONCEALED_ONLY = frozenset({"knitted", "orphans"})  # shapes with no declared meld
 
+
+def _natural_counts(tiles: Sequence[Tile], win: Tile | None,
+                    wild: Collection[Tile]) -> tuple[bytearray, int]:
+    """``tiles`` (and ``win``) counted per kind into a ``bytearray``, the wildcards taken out:
+    (natural counts, how many wildcards). A bytearray, not a list: the tables want bytes, and
+    bytes of a bytearray is one copy, of a list a conversion per item."""
+    c = bytearray(NUM_KINDS)
+    for t in tiles:
+        c[t] += 1
+    if win is not None:
+        c[win] += 1
+    w = 0
+    for k in wild:
+        x = c[k]
+        if x:
+            w += x
+            c[k] = 0
+    return c, w
+
+
 # Fields of a pattern that an acceptance rule may leave at any value: what it is called and
 # pays, its shapes, and the requirements the rule itself checks (``counts`` on the measures
 # below, ``pair``). Every other field must have its default, so a requirement kind added to
@@ -588,23 +608,12 @@ class WinScreen:
     def _fresh(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
                wildcard: Tile | None) -> bool | None:
         """The context-free verdict, worked out (nothing remembered): the tiles counted once
-        into a ``bytearray`` (cheaper than a list here: the tables want bytes, and bytes of a
-        bytearray is a copy, of a list a conversion per item), the wildcards and stand-ins
-        taken out, then :meth:`_verdict`."""
+        (:func:`_natural_counts`), the wildcards and stand-ins taken out, then :meth:`_verdict`."""
         info = self._wild.get(wildcard)
         if info is None:
             info = self.wild_info(wildcard)
         wild, stand, eff = info
-        c = bytearray(NUM_KINDS)
-        for t in concealed:
-            c[t] += 1
-        c[win] += 1
-        w = 0
-        for k in wild:
-            x = c[k]
-            if x:
-                w += x
-                c[k] = 0
+        c, w = _natural_counts(concealed, win, wild)
         if stand is not None and c[stand]:
             s = c[stand]
             c[stand] = 0
@@ -671,15 +680,7 @@ class WinScreen:
         if info is None:
             info = self.wild_info(wildcard)
         wild, stand, _eff = info
-        c = bytearray(NUM_KINDS)
-        for t in tiles:
-            c[t] += 1
-        w = 0
-        for k in wild:
-            x = c[k]
-            if x:
-                w += x
-                c[k] = 0
+        c, w = _natural_counts(tiles, None, wild)
         if stand is not None and c[stand]:
             return True
         e = len(melds)

@@ -781,31 +781,24 @@ class _Tables:
         self.key = key
         self.windy = windy
 
-        def mine(entries: list[tuple[int, TileFilter]]) -> list[tuple[int, TileFilter]]:
-            return [(bit, f) for bit, f in entries if _names_wind(f) == windy]
+        def mark(table: list[int], entries: list[tuple[int, TileFilter]], accepted: bool) -> None:
+            """Set each of this table's patterns' bit on the kinds its filter accepts (or rejects)."""
+            for bit, f in entries:
+                if _names_wind(f) != windy:
+                    continue
+                ok = allowed_kinds(f, winds, key)
+                for t in range(NUM_KINDS):
+                    if (t in ok) == accepted:
+                        table[t] |= bit
         kill = [0] * NUM_KINDS  # all_tiles patterns not accepting the kind, no_tiles ones accepting it
         pair_kill = [0] * NUM_KINDS  # pair patterns not accepting the kind as the pair
         touch = [0] * NUM_KINDS  # every_group patterns whose filter accepts the kind
         touch_any = [0] * NUM_KINDS  # any_group patterns whose filter accepts the kind
-        for bit, f in mine(judge.all_tiles):
-            ok = allowed_kinds(f, winds, key)
-            for t in range(NUM_KINDS):
-                if t not in ok:
-                    kill[t] |= bit
-        for bit, f in mine(judge.no_tiles):
-            for t in allowed_kinds(f, winds, key):
-                kill[t] |= bit
-        for bit, f in mine(judge.pairs):
-            ok = allowed_kinds(f, winds, key)
-            for t in range(NUM_KINDS):
-                if t not in ok:
-                    pair_kill[t] |= bit
-        for bit, f in mine(judge.every_group):
-            for t in allowed_kinds(f, winds, key):
-                touch[t] |= bit
-        for bit, f in mine(judge.any_group):
-            for t in allowed_kinds(f, winds, key):
-                touch_any[t] |= bit
+        mark(kill, judge.all_tiles, accepted=False)
+        mark(kill, judge.no_tiles, accepted=True)
+        mark(pair_kill, judge.pairs, accepted=False)
+        mark(touch, judge.every_group, accepted=True)
+        mark(touch_any, judge.any_group, accepted=True)
         self.kill = kill
         self.pair_kill = pair_kill
         self.touch = touch
