@@ -160,26 +160,33 @@ class GreedyBot:
         special kong, offered only when it makes sense, so the bot takes it); else a kong
         that leaves it no worse off, or the best discard. One pass over the options."""
         wildcard, wilds = self._others(view)
-        discards = []
-        natural = []
-        kongs = []
-        extra = None  # the first option a plugin added
-        for o in opts:
-            kind = o.kind
-            if kind == "discard":
-                if o.value is None:
-                    discards.append(o)
-                    t = o.tile
-                    if t is not None and t != wildcard and t not in wilds:
-                        natural.append(t)
-            elif kind == "win":
-                return o
-            elif kind == "kong":
-                kongs.append(o)
-            elif extra is None:  # not one of ENGINE_TURN_KINDS
-                extra = o
-        if extra is not None:
-            return extra
+        kongs: list[Option] = []
+        if [o.kind for o in opts].count("discard") == len(opts):
+            # The usual turn, discards only (no win, kong or plugin option): the lists in
+            # two comprehensions instead of the general loop's per-option branches.
+            discards = [o for o in opts if o.value is None]
+            natural = [t for o in discards
+                       if (t := o.tile) is not None and t != wildcard and t not in wilds]
+        else:
+            discards = []
+            natural = []
+            extra = None  # the first option a plugin added
+            for o in opts:
+                kind = o.kind
+                if kind == "discard":
+                    if o.value is None:
+                        discards.append(o)
+                        t = o.tile
+                        if t is not None and t != wildcard and t not in wilds:
+                            natural.append(t)
+                elif kind == "win":
+                    return o
+                elif kind == "kong":
+                    kongs.append(o)
+                elif extra is None:  # not one of ENGINE_TURN_KINDS
+                    extra = o
+            if extra is not None:
+                return extra
         c = view.counts()
         w = _wild_out(c, wildcard, wilds)
         need, tile = self._best_discard(c, w, natural)
