@@ -928,9 +928,10 @@ class Game:
         """
         n = self.ruleset.players
         # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
-        wild = self._is_wild(tile) and not self.wild_may[1]
+        is_wild = tile in self.wildcards  # (_is_wild, asked once)
+        wild = is_wild and not self.wild_may[1]
         can_discard_win = self.win_rules.discard and not wild
-        if self._is_wild(tile) and not self.wild_may[2]:
+        if is_wild and not self.wild_may[2]:
             wild = True  # won on at most: a meld may not hold it
         flags_base: set[str] = set(extra_flags or ())
         if last if haidi is None else haidi:
@@ -944,13 +945,14 @@ class Game:
         chow_seat = (discarder + 1) % n if claims.chow == "left" and not is_honor(tile) else -1
         wild_melds = self.wild_may[2]
         wildcard = self.wildcard
+        seats, win_cands, locked = self.seats, self._win_cands, self.locked
         for dist, seat in enumerate(self._seats_after(discarder)):
-            s = self.seats[seat]
+            s = seats[seat]
             options: list[Option] = []
             flags: set[str] | None = None  # made only for a seat that may claim
             if can_discard_win:
                 # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
-                got = self._win_cands[seat]
+                got = win_cands[seat]
                 if (got is not None and got[3] is not None and got[0] == s.hand and got[1] == s.melds
                         and got[2] == wildcard):
                     may = tile in got[3]
@@ -963,7 +965,7 @@ class Game:
                 ctx = self._ctx(seat, "discard", discarder, flags, tile)
                 if self._wins(seat, self._hand(seat, tile), ctx):
                     options.append(Option("win", tile))
-            if meldable and seat not in self.locked and (void_claims or not self._in_void(seat, tile)):
+            if meldable and seat not in locked and (void_claims or not self._in_void(seat, tile)):
                 c = s.hand.count(tile)
                 if c >= 2:
                     if c >= 3 and claims.kong and self._kong_tiles_left():
