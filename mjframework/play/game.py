@@ -207,6 +207,9 @@ class Game:
         self._bare_discard = "discard" in bare
         self._bare_deal = "deal" in bare
         self._bare_wall = "wall" in bare
+        # A plugin's announcement (a ``call`` event) to a sink that doesn't read calls (the
+        # statistics sink): its type alone, as the frequent events above.
+        self._bare_call = read is not None and "call" not in read
 
     def _announced_types(self, read: frozenset[str]) -> frozenset[str] | None:
         """``read`` and the event types the announcing plugins may speak about (their
@@ -257,6 +260,9 @@ class Game:
                     raise HandAbandoned(str(e)) from e
             for text_seat in said:
                 if text_seat:
+                    if self._bare_call:
+                        self._emit_raw({"type": "call"})
+                        continue
                     text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
                     self._emit_raw(evt.Call(seat=seat, text=text, about=event["type"]).to_json())
 
