@@ -951,9 +951,9 @@ class Game:
         chow_seat = (discarder + 1) % n if claims.chow == "left" and not is_honor(tile) else -1
         wild_melds = self.wild_may[2]
         wildcard = self.wildcard
-        seats, win_cands, locked = self.seats, self._win_cands, self.locked
+        states, win_cands, locked = self.seats, self._win_cands, self.locked
         for dist, seat in enumerate(self._seats_after(discarder)):
-            s = seats[seat]
+            s = states[seat]
             options: list[Option] = []
             flags: set[str] | None = None  # made only for a seat that may claim
             if can_discard_win:
