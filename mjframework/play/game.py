@@ -24,7 +24,7 @@ from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from ..core.kinds import KongKind
 from ..core.stash import Stash
-from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_flower, is_honor, tile_code
+from ..core.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS, Tile, is_flower, is_honor, tile_code
 from ..evaluate.scoring import Evaluator, Score
 from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
@@ -862,7 +862,7 @@ class Game:
                 self.emit({"type": "draw"})
             else:
                 self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
-            if is_flower(t):
+            if t >= FLOWER_BASE:  # (is_flower, inline: a draw every turn)
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
                 return self._give(seat, self.wall.take_kong(), "flower")
