@@ -178,7 +178,7 @@ def test_announcing_plugins_leave_the_events_they_never_speak_about_bare() -> No
     """With a plugin announcing (huandiao's calls: only_for discards, claims, …, not draws), a
     sink reading no fields gets draws, the deal and the wall bare, and the events the plugin
     speaks about in full: the plugin says the same things, in the same places, as with a sink
-    reading everything."""
+    reading everything (a sink not reading ``call`` events gets those bare, in the same places)."""
     from mjframework.play.events import reads_fields_of
 
     class Sink(list[dict[str, Any]]):
@@ -187,10 +187,16 @@ def test_announcing_plugins_leave_the_events_they_never_speak_about_bare() -> No
 
     rs = load_ruleset("yongzhou-huandiao")
     for seed in range(4):
-        full, bare = Sink(), Sink()
+        full, bare, none = Sink(), Sink(), Sink()
         Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed, emit=full).play()
         Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed,
-             emit=reads_fields_of(bare, frozenset())).play()
+             emit=reads_fields_of(bare, frozenset({"call"}))).play()
+        # A sink reading no fields at all gets the plugin's calls bare too (same places).
+        Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed,
+             emit=reads_fields_of(none, frozenset())).play()
+        assert [e["type"] for e in none] == [e["type"] for e in full]
+        assert [e for e in none if e["type"] == "call"] == [{"type": "call"}] * sum(
+            e["type"] == "call" for e in full)
         assert [e["type"] for e in bare] == [e["type"] for e in full]
         calls = [e for e in full if e["type"] == "call"]
         assert calls and [e for e in bare if e["type"] == "call"] == calls

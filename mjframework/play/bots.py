@@ -70,6 +70,14 @@ _NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 
               for t in range(NUM_KINDS))
 
 
+# The same, packed for the discard tie-break: per kind its four neighbours padded with
+# NUM_KINDS (a zero appended to the counts), and ``t + 64 * (16 - base)``, so that
+# ``(3*c[t] + near) * 64 + _ISO_OFF[t]`` orders candidates as (-isolation, tile) do
+# (isolation lies in -28..10, so the high part stays positive; a tile fits in 6 bits).
+_NEAR4 = tuple((*n, *(NUM_KINDS,) * (4 - len(n))) for n in _NEAR)
+_ISO_OFF = tuple(t + 64 * (16 - _ISO_BASE[t]) for t in range(NUM_KINDS))
+
+
 def _isolation(c: list[int], t: Tile) -> int:
     """Lower is more useful: neighbours and copies make a tile worth keeping."""
     return _ISO_BASE[t] - 3 * c[t] - sum(map(c.__getitem__, _NEAR[t]))
@@ -135,9 +143,16 @@ class GreedyBot:
         if needs.count(least) == 1:
             tile = candidates[needs.index(least)]
         else:  # the most isolated, then the lowest: min of (-isolation, tile)
-            tied = [t for t, n in zip(candidates, needs, strict=True) if n == least]
-            get = c.__getitem__
-            tile = min([(3 * get(t) + sum(map(get, _NEAR[t])) - _ISO_BASE[t], t) for t in tied])[1]
+            # One packed integer per tied candidate (see _ISO_OFF): no tuples, no sum/map calls.
+            cp = [*c, 0]
+            best = 1 << 30
+            for t, n in zip(candidates, needs, strict=True):
+                if n == least:
+                    a, b, d, e = _NEAR4[t]
+                    k = ((3 * cp[t] + cp[a] + cp[b] + cp[d] + cp[e]) << 6) + _ISO_OFF[t]
+                    if k < best:
+                        best = k
+            tile = best & 63
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
@@ -145,26 +160,33 @@ class GreedyBot:
         special kong, offered only when it makes sense, so the bot takes it); else a kong
         that leaves it no worse off, or the best discard. One pass over the options."""
         wildcard, wilds = self._others(view)
-        discards = []
-        natural = []
-        kongs = []
-        extra = None  # the first option a plugin added
-        for o in opts:
-            kind = o.kind
-            if kind == "discard":
-                if o.value is None:
-                    discards.append(o)
-                    t = o.tile
-                    if t is not None and t != wildcard and t not in wilds:
-                        natural.append(t)
-            elif kind == "win":
-                return o
-            elif kind == "kong":
-                kongs.append(o)
-            elif extra is None:  # not one of ENGINE_TURN_KINDS
-                extra = o
-        if extra is not None:
-            return extra
+        kongs: list[Option] = []
+        if [o.kind for o in opts].count("discard") == len(opts):
+            # The usual turn, discards only (no win, kong or plugin option): the lists in
+            # two comprehensions instead of the general loop's per-option branches.
+            discards = [o for o in opts if o.value is None]
+            natural = [t for o in discards
+                       if (t := o.tile) is not None and t != wildcard and t not in wilds]
+        else:
+            discards = []
+            natural = []
+            extra = None  # the first option a plugin added
+            for o in opts:
+                kind = o.kind
+                if kind == "discard":
+                    if o.value is None:
+                        discards.append(o)
+                        t = o.tile
+                        if t is not None and t != wildcard and t not in wilds:
+                            natural.append(t)
+                elif kind == "win":
+                    return o
+                elif kind == "kong":
+                    kongs.append(o)
+                elif extra is None:  # not one of ENGINE_TURN_KINDS
+                    extra = o
+            if extra is not None:
+                return extra
         c = view.counts()
         w = _wild_out(c, wildcard, wilds)
         need, tile = self._best_discard(c, w, natural)

@@ -47,7 +47,7 @@ FIELDS_READ_ATTR = "fields_read"
 def reads_fields_of(sink: EventSink, types: frozenset[str] | set[str]) -> EventSink:
     """Mark ``sink`` as reading the fields of events of ``types`` only: an event of
     another type may then reach it as ``{"type": …}`` alone. The engine builds the
-    frequent events (a draw and a discard each turn, the deal, the wall) in full only for
+    frequent events (a draw and a discard each turn, the deal, the wall, plugins' calls) in full only for
     sinks that read them — a statistics sink counts them, a log writer reads everything
     (an unmarked sink gets every field). Returns ``sink``."""
     setattr(sink, FIELDS_READ_ATTR, frozenset(types))

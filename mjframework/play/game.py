@@ -24,7 +24,7 @@ from ..core.errors import HandError
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
 from ..core.kinds import KongKind
 from ..core.stash import Stash
-from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_flower, is_honor, tile_code
+from ..core.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS, Tile, is_flower, is_honor, tile_code
 from ..evaluate.scoring import Evaluator, Score
 from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
@@ -207,6 +207,9 @@ class Game:
         self._bare_discard = "discard" in bare
         self._bare_deal = "deal" in bare
         self._bare_wall = "wall" in bare
+        # A plugin's announcement (a ``call`` event) to a sink that doesn't read calls (the
+        # statistics sink): its type alone, as the frequent events above.
+        self._bare_call = read is not None and "call" not in read
 
     def _announced_types(self, read: frozenset[str]) -> frozenset[str] | None:
         """``read`` and the event types the announcing plugins may speak about (their
@@ -257,6 +260,9 @@ class Game:
                     raise HandAbandoned(str(e)) from e
             for text_seat in said:
                 if text_seat:
+                    if self._bare_call:
+                        self._emit_raw({"type": "call"})
+                        continue
                     text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
                     self._emit_raw(evt.Call(seat=seat, text=text, about=event["type"]).to_json())
 
@@ -856,7 +862,7 @@ class Game:
                 self.emit({"type": "draw"})
             else:
                 self._send(evt.Draw(seat=seat, tile=tile_code(t), source=source, hidden={"tile": seat}))
-            if is_flower(t):
+            if t >= FLOWER_BASE:  # (is_flower, inline: a draw every turn)
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
                 return self._give(seat, self.wall.take_kong(), "flower")
@@ -928,9 +934,10 @@ class Game:
         """
         n = self.ruleset.players
         # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
-        wild = self._is_wild(tile) and not self.wild_may[1]
+        is_wild = tile in self.wildcards  # (_is_wild, asked once)
+        wild = is_wild and not self.wild_may[1]
         can_discard_win = self.win_rules.discard and not wild
-        if self._is_wild(tile) and not self.wild_may[2]:
+        if is_wild and not self.wild_may[2]:
             wild = True  # won on at most: a meld may not hold it
         flags_base: set[str] = set(extra_flags or ())
         if last if haidi is None else haidi:
@@ -944,13 +951,14 @@ class Game:
         chow_seat = (discarder + 1) % n if claims.chow == "left" and not is_honor(tile) else -1
         wild_melds = self.wild_may[2]
         wildcard = self.wildcard
+        states, win_cands, locked = self.seats, self._win_cands, self.locked
         for dist, seat in enumerate(self._seats_after(discarder)):
-            s = self.seats[seat]
+            s = states[seat]
             options: list[Option] = []
             flags: set[str] | None = None  # made only for a seat that may claim
             if can_discard_win:
                 # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
-                got = self._win_cands[seat]
+                got = win_cands[seat]
                 if (got is not None and got[3] is not None and got[0] == s.hand and got[1] == s.melds
                         and got[2] == wildcard):
                     may = tile in got[3]
@@ -963,7 +971,7 @@ class Game:
                 ctx = self._ctx(seat, "discard", discarder, flags, tile)
                 if self._wins(seat, self._hand(seat, tile), ctx):
                     options.append(Option("win", tile))
-            if meldable and seat not in self.locked and (void_claims or not self._in_void(seat, tile)):
+            if meldable and seat not in locked and (void_claims or not self._in_void(seat, tile)):
                 c = s.hand.count(tile)
                 if c >= 2:
                     if c >= 3 and claims.kong and self._kong_tiles_left():

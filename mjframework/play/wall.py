@@ -137,9 +137,9 @@ class Wall:
 
     def take_live(self) -> Tile | None:
         """The next live tile, or None when the live wall is exhausted."""
+        ind = self.indicator_stack  # (_blocked going forward, inline: a draw every turn)
         while self.live < len(self.slots):
-            stack = self.live // self.height
-            if self._blocked(stack, forward=True):
+            if ind is not None and self.live // self.height >= ind:
                 return None
             t = self.slots[self.live]
             self.slots[self.live] = None
