@@ -26,7 +26,10 @@ def test_engine_names_no_variant_and_no_pattern() -> None:
     # Variant ids, and the words of what plugins do (birds, the roaming last tile,
     # the dice-drawn kong, opening wins): the engine must need none of them.
     names = {"changsha", "huandiao", "wangba", "yongzhou", "扎鸟", "海底", "开杠", "起手"}
+    # and the families' own names.
+    names |= {"国标", "血战", "四川", "长沙", "永州"}
     for f in (ROOT / "rulesets").glob("*.yaml"):
+        names.update(f.stem.split("-"))  # every shipped ruleset's id (sichuan-xuezhan, mcr …)
         names.update(re.findall(r"name: (\S+)", f.read_text("utf-8")))
     names = {n for n in names if re.search(r"[\u4e00-\u9fff]", n) or n.islower()}
     # 自摸 names a huandiao pattern but is also the ordinary word for a self-draw; 明杠 and 暗杠

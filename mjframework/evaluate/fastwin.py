@@ -20,7 +20,7 @@ two cases from one count vector and a few :mod:`.wintable` lookups:
   only requirement is a filter on the pair (e.g. "the pair is a 2, 5 or 8"),
   when no wildcard or stand-in is involved and nothing can take the pattern
   away again (no minimum, no ``times``, no pattern excluding it);
-* **accept under a minimum to win** (国标's 8 fans): no wildcard held, a shape fits
+* **accept under a minimum to win** (``scoring.minimum``, e.g. 8 points): no wildcard held, a shape fits
   that a requirement-free pattern wins by, and a bonus pattern worth the minimum
   holds on every reading by the tiles alone and cannot be excluded or counted
   down (:meth:`WinScreen._minimum_rules`);
@@ -276,7 +276,7 @@ class WinScreen:
 
     def _minimum_rules(self) -> tuple[list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]],
                                       set[int], set[int]]:
-        """Sure wins for a ruleset with a minimum to win (国标's 8 fans), without scoring.
+        """Sure wins for a ruleset with a minimum to win (``scoring.minimum``), without scoring.
 
         With a minimum, fitting a shape is not a win: the points decide, so :meth:`_accept_rules`
         has no rule and such hands are scored. But a hand meets the minimum for sure when a
