@@ -28,7 +28,7 @@ import click
 from ..core.errors import MJError, RulesetError, format_path
 from ..core.fileio import write_atomic
 from ..rules import loader as rs_mod
-from .common import InputPath, shown
+from .common import InputPath, OutputPath, shown
 
 
 def _fail(message: str) -> NoReturn:
@@ -205,8 +205,8 @@ def rulesets_cmd(as_json: bool) -> None:
 
 
 @click.command("schema")
-@click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True),
-              help="Write to this file (`-`: standard output).")
+@click.option("-o", "--output", type=OutputPath(as_path=True),
+              help="Write to this file (atomically; a new or regular file; `-`: standard output).")
 @click.option("--conformance", is_flag=True,
               help="The schema of conformance case files instead of rulesets.")
 def schema_cmd(output: Path | None, conformance: bool) -> None:

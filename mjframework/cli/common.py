@@ -70,6 +70,31 @@ class InputPath(click.Path):
         return super().convert(value, param, ctx)
 
 
+class OutputPath(click.ParamType):
+    """A file to write: ``-`` (standard output) or a new name or a regular file.
+
+    Checked when the command line is read (:func:`mjframework.core.fileio.check_target`),
+    so a device, FIFO, folder, symlink or empty name is refused before any work is
+    done; the writer checks again before its rename. ``as_path``: give a :class:`Path`.
+    """
+
+    name = "FILE"
+
+    def __init__(self, as_path: bool = False) -> None:
+        self.as_path = as_path
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..core.fileio import OutputError, check_target, is_stdio
+
+        text = str(value)
+        if not is_stdio(text):
+            try:
+                check_target(text)
+            except OutputError as e:
+                self.fail(str(e), param, ctx)
+        return Path(text) if self.as_path else text
+
+
 RULESET = RulesetRef()
 
 

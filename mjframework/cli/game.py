@@ -11,6 +11,7 @@ import click
 from ..core.errors import MJError
 from .common import (
     RULESET,
+    OutputPath,
     bot_timeout_seconds,
     bots_option,
     hands_and_seed,
@@ -39,9 +40,10 @@ def _full_screen_ok() -> bool:
 @hands_option
 @seed_option
 @bots_option
-@click.option("--log", "log", type=click.Path(dir_okay=False, allow_dash=True), metavar="F.jsonl",
-              help="Write every event as JSON lines (to a temporary name, renamed at the end); "
-                   "`-`: to stdout, the statistics then going to stderr.")
+@click.option("--log", "log", type=OutputPath(), metavar="F.jsonl",
+              help="Write every event as JSON lines (to a temporary name, renamed at the end; a new file or "
+                   "a regular file, never a device, FIFO or symlink); `-`: to stdout, the statistics then "
+                   "going to stderr.")
 @click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
               help="Worker processes; results and the log do not depend on it.")
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
