@@ -26,7 +26,11 @@ from .common import bot_timeout_seconds, parse_int
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed: str, duplicate: bool,
               bot_timeout: str, as_json: bool) -> None:
-    """Players of RULESET against each other; standings with 95% confidence intervals."""
+    """Players of RULESET against each other; standings with 95% confidence intervals.
+
+    Exits 1 if an external bot left the table (timed out, crashed, answered
+    wrongly), saying which and why on stderr.
+    """
     from ..run.extbot import parse_bot_specs
     from ..run.match import run_match
 
@@ -47,6 +51,10 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)
     click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.table())
+    if result.left:
+        for name, why in result.left.items():
+            click.echo(f"error: bot {name!r} left the table: {why}", err=True)
+        sys.exit(1)
 
 
 @click.command("replay")

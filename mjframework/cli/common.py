@@ -151,14 +151,16 @@ def parse_int(value: str | None, what: str, *, minimum: int | None = None) -> in
 
 
 def bot_timeout_seconds(text: str) -> float:
-    """``--bot-timeout``: a number of seconds above 0 (a usage error otherwise)."""
+    """``--bot-timeout``: a finite number of seconds above 0, at most a day (exit 1 otherwise)."""
+    from ..run.extbot import check_timeout
+
     try:
-        timeout = float(text)
+        return check_timeout(float(text))
     except ValueError:
-        timeout = 0.0
-    if not timeout > 0:
-        raise click.BadParameter(f"a number of seconds > 0, not {text!r}", param_hint="--bot-timeout")
-    return timeout
+        from ..run.extbot import MAX_TIMEOUT
+
+        raise click.BadParameter(f"a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {text!r}",
+                                 param_hint="--bot-timeout") from None
 
 
 @contextmanager

@@ -61,6 +61,7 @@ class MatchResult:
     standings: list[Standing]
     abandoned: int = 0
     notes: list[str] = field(default_factory=list)
+    left: dict[str, str] = field(default_factory=dict)  # external bot → why it left (`mj match` exits 1)
 
     def table(self) -> str:
         kind = "duplicate (each board played from every seat)" if self.duplicate else "fixed seats"
@@ -77,7 +78,7 @@ class MatchResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "seed": self.seed, "hands": self.hands, "duplicate": self.duplicate,
-                "abandoned": self.abandoned,
+                "abandoned": self.abandoned, "left": dict(self.left),
                 "standings": [{"name": s.name, "hands": s.hands, "total": s.total, "mean": s.mean,
                                "ci95": None if math.isinf(s.ci95) else s.ci95, "wins": s.wins}
                               for s in self.standings]}
@@ -171,6 +172,7 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
         for bot in externals.values():
             if bot.gone not in (None, "the session ended"):
                 result.notes.append(f"{bot.name} left: {bot.gone}")
+                result.left[bot.name] = bot.gone
     finally:
         for bot in externals.values():
             bot.close()
