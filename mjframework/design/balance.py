@@ -36,7 +36,7 @@ from typing import Any
 
 from ..core.errors import MJError
 from ..core.fileio import write_atomic
-from ..run.runner import ProcessPool, run_alone, run_windowed
+from ..run.runner import ProcessPool, run_alone, run_windowed, usable_workers
 from ..run.simulate import (
     SimSpec,
     Stats,
@@ -207,6 +207,8 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
     rs, _ = load_cached(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
     spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset)
+    if cluster is None:
+        workers = usable_workers(workers, hands)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()

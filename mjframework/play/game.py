@@ -13,6 +13,7 @@ decisions replay the same hand exactly.
 
 from __future__ import annotations
 
+import operator
 import random
 import warnings
 from collections import Counter
@@ -139,6 +140,13 @@ class Game:
         self.players = list(players)
         if len(self.players) != ruleset.players:
             raise ValueError(f"{ruleset.id} needs {ruleset.players} players, got {len(self.players)}")
+        try:  # (an integer of any kind, numpy's too; not 1.9, not True)
+            ok = not isinstance(dealer, bool) and 0 <= operator.index(dealer) < ruleset.players
+        except TypeError:
+            ok = False
+        if not ok:
+            raise ValueError(f"the dealer is a seat number from 0 to {ruleset.players - 1}, not {dealer!r}")
+        dealer = operator.index(dealer)
         self.seed = seed
         self.hand_no = hand_no
         # The hand's place in its game (the prevalent wind advances with it: `winds`).

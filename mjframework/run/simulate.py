@@ -57,7 +57,7 @@ from ..play.events import Event, EventSink, fields_read, reads_fields_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
-from .runner import ProcessPool, kill_pool, run_alone, run_windowed
+from .runner import ProcessPool, kill_pool, run_alone, run_windowed, usable_workers
 
 LOG_FORMAT = 1
 HAND_TIMEOUT = 60.0  # seconds a hand may take (a greedy hand takes milliseconds)
@@ -610,6 +610,7 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
     spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset,
                    hand_timeout=hand_timeout)
+    workers = usable_workers(workers, hands)  # (capped: runner.usable_workers)
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
     out: IO[str] | None = None
