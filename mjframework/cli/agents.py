@@ -66,16 +66,12 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
 @click.option("--all", "print_all", is_flag=True, help="Print every frame without waiting for input.")
 def replay_cmd(log: str, hand: str, seat: str | None, print_all: bool) -> None:
     """Step through a hand of LOG (an `mj simulate --log` file): Enter/n next, p previous, q quits."""
-    from ..run.replay import Replay, ReplayError, read_hands, run
+    from ..run.replay import Replay, read_hand, run
 
     h = parse_int(hand, "--hand", minimum=0)
     st = parse_int(seat, "--seat", minimum=0) if seat is not None else None
     assert h is not None
-    hands = read_hands(log)
-    if h >= len(hands):
-        raise ReplayError(f"--hand {h}: the log has {len(hands)} hand{'s' if len(hands) != 1 else ''} "
-                          f"(0–{len(hands) - 1})")
-    replay = Replay(hands[h], st)
+    replay = Replay(read_hand(log, h), st)  # (the log is streamed: only that hand is kept)
     if print_all:
         for frame in replay.frames:
             click.echo(frame)

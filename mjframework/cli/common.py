@@ -7,6 +7,7 @@ command group in :mod:`mjframework.cli`, which loads them lazily.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -137,14 +138,25 @@ def hands_and_seed(hands: str | None, seed: str | None, *, tell: bool = False) -
     return n, s
 
 
+INT_DIGITS = 18  # digits of an integer option, at most (a seed, a count: below 10**18)
+_INT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+
+
 def parse_int(value: str | None, what: str, *, minimum: int | None = None) -> int | None:
-    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2)."""
+    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2).
+
+    ASCII digits only (``²`` and ``٣`` are digits to Python's ``int``, not to a user), an
+    optional sign and ``_`` separators, at most :data:`INT_DIGITS` digits.
+    """
     if value is None:
         return None
-    try:
-        n = int(value.strip().replace("_", ""))
-    except ValueError:
-        raise MJError(f"{what} must be an integer, got {value!r}") from None
+    text = value.strip()
+    shown = repr(text if len(text) <= 40 else text[:40] + "…")
+    if not _INT.fullmatch(text):
+        raise MJError(f"{what} must be an integer, got {shown}")
+    if len(text.lstrip("+-").replace("_", "")) > INT_DIGITS:
+        raise MJError(f"{what} must have at most {INT_DIGITS} digits, got {shown}")
+    n = int(text.replace("_", ""))
     if minimum is not None and n < minimum:
         raise MJError(f"{what} must be at least {minimum}, got {n}")
     return n
