@@ -94,18 +94,14 @@ def read_hand(path: str | Path, hand: int) -> list[Event]:
     seen = -1
     current: HandEvents | None = None
     for i, line in _lines(path):
+        e = _event(path, i, line)  # every line must be an event, also in the hands not shown
         if current is None:
-            if b'"hand_start"' not in line:  # (cheap: most lines are skipped unparsed)
-                continue
-            e = _event(path, i, line)
             if e["type"] != "hand_start":
                 continue
             seen += 1
             if seen != hand:
                 continue
             current = HandEvents(path)
-        else:
-            e = _event(path, i, line)
         try:
             check_event(e)
         except ReplayError as err:
