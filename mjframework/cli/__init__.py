@@ -60,6 +60,15 @@ LAZY_COMMANDS: dict[str, str] = {
 }
 
 
+def _json_error(message: str, problems: list[str] | None = None) -> None:
+    """A command run with --json failed: say so as one JSON object on stdout (the message also
+    goes to stderr, as without --json)."""
+    out: dict[str, object] = {"ok": False, "error": message}
+    if problems is not None:
+        out["problems"] = problems
+    click.echo(json.dumps(out, ensure_ascii=False))
+
+
 class _WrongValue(click.BadParameter):
     """A value the command line could parse but that is wrong: a user error (exit 1)."""
 
@@ -83,22 +92,31 @@ class _Group(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> object:
+        # `--json` anywhere after the command: an error is also one JSON object on stdout
+        # ({"ok": false, "error": …}), so a pipe into a JSON reader never sees plain text or nothing.
+        wants_json = "--json" in [*getattr(ctx, "_protected_args", ()), *ctx.args]
         try:
             return super().invoke(ctx)
         except click.BadParameter as e:
             # A value the command line could parse but that is wrong (`--seat 9`) is a user
             # error (1), like `--hands lots`; 2 stays for usage: unknown option, missing argument.
             if not isinstance(e, click.MissingParameter):
+                if wants_json:
+                    _json_error(f"{e.param_hint or ''}: {e.message}".lstrip(": "))
                 raise _WrongValue(e.message, e.ctx, e.param, e.param_hint) from None
             raise
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             sys.exit(130)
         except RulesetError as e:
+            if wants_json:
+                _json_error("invalid ruleset", [shown(str(p)) for p in e.problems])
             for p in e.problems:
                 click.echo(shown(str(p)) if p.location else f"error: {shown(str(p))}", err=True)
             sys.exit(1)
         except MJError as e:
+            if wants_json:
+                _json_error(shown(str(e)))
             _fail(shown(str(e)))
         except BrokenPipeError:  # `mj ... | head`
             sys.exit(0)

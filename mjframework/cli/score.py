@@ -248,7 +248,8 @@ def _reading_text(result, lang: str = "zh") -> str:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=InputPath(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON result object per case on stdout (the summary line goes to stderr).")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
 @click.option("--installed", is_flag=True,
               help="Also run the conformance files of every installed ruleset package (`mj rulesets`).")
@@ -274,5 +275,5 @@ def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool, installed
                 click.echo(shown(json.dumps(r.to_dict(), ensure_ascii=False)))
             elif verbose or not r.passed:
                 click.echo(shown(r.describe()))
-    click.echo(summary_line(results))
+    click.echo(summary_line(results), err=as_json)  # (--json: stdout carries JSON lines only)
     sys.exit(0 if results and all(r.passed for r in results) else 1)
