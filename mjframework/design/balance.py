@@ -175,7 +175,7 @@ def pattern_rows(stats: Stats, paid: int, declared: Sequence[str] = ()) -> list[
     hands = max(stats.hands, 1)
     wins = max(stats.winners, 1)  # as `mj simulate` counts per win
     items = sorted(stats.patterns.items(), key=lambda kv: (-kv[1][0], kv[0]))
-    items += [(name, (0, 0)) for name in dict.fromkeys(declared) if name not in stats.patterns]
+    items += [(name, [0, 0]) for name in dict.fromkeys(declared) if name not in stats.patterns]
     return [PatternRow(i, name, c, c / hands, c / wins, pts, pts / paid if paid else 0.0,
                        pts / c if c else 0.0)
             for i, (name, (c, pts)) in enumerate(items, 1)]

@@ -92,7 +92,7 @@ class ExternalBot:
         self._stream: SeatStream | None = None
         self._seat: int | None = None
         self._out: queue.Queue[bytes | None] = queue.Queue()
-        self._answers: queue.Queue[bytes | None] = queue.Queue()  # lines; a _Gone; None at the end
+        self._answers: queue.Queue[bytes | _Gone | None] = queue.Queue()  # lines; a _Gone; None at the end
         self._pending = 0  # bytes in self._answers
         self._pending_lock = threading.Lock()
         self._stopping = threading.Event()
@@ -139,7 +139,7 @@ class ExternalBot:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         buf = bytearray()
-        end: bytes | None = None
+        end: _Gone | None = None
         try:
             while not self._stopping.is_set():
                 if _POSIX and not select.select([fd], [], [], 0.2)[0]:

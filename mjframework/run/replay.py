@@ -10,7 +10,6 @@ own view (:mod:`mjframework.play.visibility`).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import types
@@ -44,7 +43,7 @@ _TILE_FIELDS = frozenset({"tile", "tiles", "hands", "indicator", "wildcard", "wi
                           "received"})
 
 
-class HandEvents(list):  # type: ignore[type-arg]
+class HandEvents(list[Event]):
     """A hand's events, with the log's name and each event's line (for located errors)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -189,9 +188,15 @@ def _kind(value: Any) -> str:
             float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
 
 
-@functools.cache
+_HINTS: dict[str, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """``cls``'s resolved field annotations (once per event type)."""
+    got = _HINTS.get(cls.__name__)
+    if got is None:
+        got = _HINTS[cls.__name__] = typing.get_type_hints(cls)
+    return got
 
 
 def check_event(e: Event) -> None:
