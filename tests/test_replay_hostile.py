@@ -53,6 +53,8 @@ def doctored(draw: st.DrawFn, lines: list[str]) -> bytes:
             e = json.loads(out[i])
         except ValueError:
             continue
+        if not isinstance(e, dict) or not e:  # (a line an earlier step made garbage)
+            continue
         keys = [k for k in e if k != "type"] or ["type"]
         if how == "value":
             e[draw(st.sampled_from(keys))] = draw(JSON_VALUES)
