@@ -196,3 +196,19 @@ def test_sigterm_in_a_forked_child_ends_it_quietly() -> None:
 
     r = subprocess.run([sys.executable, "-c", SIGTERM_CHILD], capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "True" and r.stderr == "", r.stderr
+
+
+def test_a_sigterm_python_could_not_raise_is_delivered_again() -> None:
+    """A SIGTERM handled inside an at-fork callback (a pool starting a worker) is "ignored" by
+    Python: the run went on and exited 0. Now it comes again a moment later, and raises."""
+    import sys
+    import time
+    from types import SimpleNamespace
+
+    from mjframework.core.procs import Terminated, sigterm_raises
+
+    with sigterm_raises(), pytest.raises(Terminated):
+        sys.unraisablehook(SimpleNamespace(exc_type=Terminated, exc_value=Terminated(), exc_traceback=None,
+                                           err_msg="Exception ignored in", object=None))
+        for _ in range(500):  # (the re-delivery comes after 0.05 s; this waits up to 5 s)
+            time.sleep(0.01)
