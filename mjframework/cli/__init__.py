@@ -50,6 +50,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "new-variant": "mjframework.cli.design:new_variant",
     "play": "mjframework.cli.game:play_cmd",
     "plugins": "mjframework.cli.plugins:plugins_cmd",
+    "records": "mjframework.cli.records:records_cmd",
     "replay": "mjframework.cli.agents:replay_cmd",
     "rulesets": "mjframework.cli:rulesets_cmd",
     "schema": "mjframework.cli:schema_cmd",
