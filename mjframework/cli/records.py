@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import MJError
+from ..run.records import RecordStore
 from .common import parse_int
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?Z?)?$")
@@ -28,8 +29,7 @@ def _date(value: str | None, what: str) -> str | None:
     return v.replace(" ", "T")
 
 
-def _open(records: Path | None):  # type: ignore[no-untyped-def]
-    from ..run.records import RecordStore
+def _open(records: Path | None) -> RecordStore:
 
     return RecordStore(records)
 

@@ -296,7 +296,8 @@ class RecordStore:
         """The hands kept, newest first, filtered: ``ruleset`` id, played ``since``/``until``
         (ISO dates or times, UTC; ``until`` a date covers that whole day), a ``player`` at any seat,
         a ``room``, a ``session``."""
-        where, args = [], []  # type: ignore[var-annotated]
+        where: list[str] = []
+        args: list[Any] = []
         if ruleset:
             where.append("h.ruleset_id = ?")
             args.append(ruleset)

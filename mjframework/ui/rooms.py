@@ -104,7 +104,8 @@ class Room:
         self.bot_pause = bot_pause
         self.clock = clock
         names = names or {}
-        self.seats = [SeatSlot(s, s in humans, names.get(s) or (f"player {s + 1}" if s in humans else "greedy"))
+        self.seats = [SeatSlot(s, s in humans,
+                               names.get(s) or (f"player {s + 1}" if s in humans else "greedy"))
                       for s in range(n)]
         self.lock = threading.RLock()
         self.closed = threading.Event()
@@ -116,6 +117,7 @@ class Room:
         self.table: Table | None = None
         self.pending: Decision | None = None
         self.decision_no = 0
+        self.hand_no = 0
         self._announcers: list[Announcer] = []
         self._streams: list[SeatStream] = []
         self._masked: list[list[Message]] = [[] for _ in range(n)]
@@ -240,7 +242,8 @@ class Room:
         every = g.flow.prevalent_every
         prevalent = WIND_NAMES[(g.hand_in_game // every) % 4] if every else None
         hand = list(v.hand)
-        return {"type": "state", "seat": seat, "dealer": v.dealer, "hand": [tile_code(x) for x in hand],
+        return {"type": "state", "seat": seat, "hand_no": self.hand_no, "dealer": v.dealer,
+                "hand": [tile_code(x) for x in hand],
                 "wildcards": [tile_code(x) for x in wild],
                 "indicator": None if v.indicator is None else tile_code(v.indicator),
                 "live": v.live_remaining, "seats": seats, "prevalent": prevalent,
@@ -319,6 +322,7 @@ class Room:
         for h in range(self.hands):
             if self.closed.is_set():
                 return
+            self.hand_no = h
             bots = make_bots(("greedy",) * n, self.seed, 0, h)
             for s in self.seats:
                 s.log = []
@@ -378,10 +382,10 @@ class Room:
         assert self.table is not None
         slot = self.seats[d.seat]
         if slot.by_bot:
-            if self.bot_pause and any(s.sends for s in self.seats) and d.kind == "turn":
-                if self.closed.wait(self.bot_pause):
-                    return None
-            return bots[d.seat].decide(self.table.view(d.seat), d)  # type: ignore[no-any-return]
+            if (self.bot_pause and any(s.sends for s in self.seats) and d.kind == "turn"
+                    and self.closed.wait(self.bot_pause)):
+                return None
+            return bots[d.seat].decide(self.table.view(d.seat), d)
         while True:  # drop answers to earlier decisions
             try:
                 slot.answers.get_nowait()
@@ -402,7 +406,7 @@ class Room:
                 if slot.replaced:
                     self._broadcast_seats()
                     self._say_all(f"{slot.name} is away: a bot plays for them")
-                    return bots[d.seat].decide(self.table.view(d.seat), d)  # type: ignore[no-any-return]
+                    return bots[d.seat].decide(self.table.view(d.seat), d)
                 continue
             if m.get("type") == "closed":
                 return None
@@ -435,8 +439,8 @@ class Room:
             t = e.get("type")
             if t == "win":
                 who = seat_word(e["seat"], seat, n)
-                by = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}.get(e.get("win_by", ""),
-                                                                                     e.get("win_by", ""))
+                win_by = str(e.get("win_by", ""))
+                by = {"self_draw": "自摸", "discard": "点炮", "robbed_kong": "抢杠"}.get(win_by, win_by)
                 if e.get("from_seat") is not None and e.get("win_by") != "self_draw":
                     by += f" ({seat_word(e['from_seat'], seat, n)})"
                 tile = "" if e.get("tile") is None else tile_name_code(e["tile"])
@@ -451,7 +455,8 @@ class Room:
                 out.append("流局 (the wall ran out: a draw)")
             elif t == "abandon":
                 out.append(f"本手作废 (abandoned): {e.get('reason', '')}")
-        out.append("本手 " + "  ".join(f"{seat_word(s, seat, n)} {d:+d}" for s, d in enumerate(self._net(seat))))
+        net = self._net(seat)
+        out.append("本手 " + "  ".join(f"{seat_word(s, seat, n)} {d:+d}" for s, d in enumerate(net)))
         return out
 
     def _net(self, seat: int) -> list[int]:

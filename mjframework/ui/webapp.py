@@ -150,7 +150,8 @@ class Rooms:
         else:
             rid = req.get("ruleset")
             if not isinstance(rid, str) or rid not in available_rulesets():
-                raise RoomError(f"ruleset: one of {', '.join(available_rulesets())}, or send its YAML as yaml")
+                raise RoomError(f"ruleset: one of {', '.join(available_rulesets())}, "
+                                "or send its YAML as yaml")
             rs, ev = load_cached(rid, options, preset)
         n = rs.players
         humans = req.get("humans", 1)
@@ -163,7 +164,8 @@ class Rooms:
         if isinstance(away, bool) or not isinstance(away, int | float) or not 0 <= away <= 3600:
             raise RoomError("away_timeout: seconds, 0 to 3600")
         seed = req.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                 or not 0 <= seed < 2**63):
             raise RoomError("seed: a whole number 0 or more")
         names_in = req.get("names") or []
         if not isinstance(names_in, list) or not all(isinstance(x, str) for x in names_in):
@@ -299,7 +301,8 @@ def make_app(host: str = "127.0.0.1", *, options: dict[str, Any] | None = None, 
         if hand_id not in room.hand_ids:
             return refuse(404, "no such hand in this room")
         events = await run_in_threadpool(store.log, hand_id)
-        return JSONResponse({"hand": hand_id, "seat": slot.seat, "log": [view_for(e, slot.seat) for e in events]},
+        masked = [view_for(e, slot.seat) for e in events]
+        return JSONResponse({"hand": hand_id, "seat": slot.seat, "log": masked},
                             headers={"Cache-Control": "no-store"})
 
     async def room_socket(ws: WebSocket) -> None:
@@ -384,18 +387,18 @@ def _response(r: tuple[int, list[tuple[str, str]], bytes]) -> Response:
                     headers={k: v for k, v in headers if k.lower() != "content-length"})
 
 
-def serve(host: str, port: int, *, quiet: bool = False, options: dict[str, Any] | None = None,
-          preset: str | None = None, store: Any = None, on_ready: Any = None) -> None:
-    """Run the app with uvicorn until Ctrl-C / SIGTERM."""
+def serve(sock: Any, host: str, *, quiet: bool = False, options: dict[str, Any] | None = None,
+          preset: str | None = None, store: Any = None) -> None:
+    """Run the app with uvicorn on the bound socket ``sock`` until Ctrl-C / SIGTERM."""
     import uvicorn
 
     app = make_app(host, options=options, preset=preset, store=store)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning" if quiet else "info",
-                            ws="websockets-sansio", ws_max_size=MAX_MESSAGE, lifespan="off",
-                            server_header=False)
+    config = uvicorn.Config(app, log_level="warning" if quiet else "info", ws="websockets-sansio",
+                            ws_max_size=MAX_MESSAGE, lifespan="off", server_header=False,
+                            timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     try:
-        server.run()
+        server.run(sockets=[sock])
     finally:
         app.state.close()
 
