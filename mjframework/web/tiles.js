@@ -1,5 +1,5 @@
 // Tile faces drawn in SVG, as players know them: 万 with its numeral over 萬, dots (筒),
-// bamboo (条, the one a bird), the winds 東南西北, the dragons 中 發 and 白 (a blue frame),
+// bamboo (索/条, the one a bird), the winds 東南西北, the dragons 中 發 and 白 (a blue frame),
 // the flowers 春夏秋冬 梅蘭竹菊. A tile is a compact code (5m, 3p, 7s, 1z…7z, 1f…8f);
 // null is a tile face down. Pure strings: usable in a page and under Node.
 "use strict";
@@ -8,7 +8,7 @@
   const NUMERALS = "一二三四五六七八九";
   const WINDS = "東南西北";
   const FLOWERS = "春夏秋冬梅蘭竹菊";
-  const NAMES = { m: "万", p: "筒", s: "条" };
+  const NAMES = { m: "万", p: "筒", s: "索" };
   const HONOR_NAMES = ["东", "南", "西", "北", "白", "发", "中"];
   const FLOWER_NAMES = "春夏秋冬梅兰竹菊";
   const RED = "#c0262d", GREEN = "#1d7a3a", BLUE = "#1f4e9c", INK = "#1b1b1b";
