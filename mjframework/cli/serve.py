@@ -23,9 +23,11 @@ from .common import option_flags, parse_sets
               help="With --rooms: keep each hand in this records file. Default: $MJ_RECORDS, else "
                    "records.sqlite3 in the user's data folder.")
 @click.option("--no-records", "no_records", is_flag=True, help="With --rooms: keep no record of the hands.")
+@click.option("--bot-pause", "bot_pause", type=click.FloatRange(0, 5), default=0.4, show_default=True,
+              metavar="SECONDS", help="With --rooms: how long a bot seems to think before its discard.")
 @option_flags
 def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str | None, rooms: bool = False,
-          records: str | None = None, no_records: bool = False) -> None:
+          records: str | None = None, no_records: bool = False, bot_pause: float = 0.4) -> None:
     """Serve a web playground: score hands, edit and check a ruleset, read its rule card.
 
     --set / --preset choose the house-rule options the page starts with (for each
@@ -42,7 +44,7 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
                    "anyone who can reach it can use it (it is meant for this machine: the default "
                    "127.0.0.1 is safer)", err=True)
     if rooms:
-        _serve_rooms(host, port, quiet, parse_sets(sets), preset, records, no_records)
+        _serve_rooms(host, port, quiet, parse_sets(sets), preset, records, no_records, bot_pause)
         return
     try:
         server = make_server(host, port, quiet=quiet, options=parse_sets(sets), preset=preset)
@@ -63,7 +65,7 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
 
 
 def _serve_rooms(host: str, port: int, quiet: bool, options: dict[str, Any], preset: str | None,
-                 records: str | None, no_records: bool) -> None:
+                 records: str | None, no_records: bool, bot_pause: float) -> None:
     import socket
 
     try:
@@ -89,7 +91,7 @@ def _serve_rooms(host: str, port: int, quiet: bool, options: dict[str, Any], pre
     click.echo(f"mj playground on http://{shown}:{p}/  play: http://{shown}:{p}/play  (Ctrl-C stops)"
                + (f"\nrecords: {store.path}" if store is not None else ""), err=True)
     try:
-        webapp.serve(sock, host, quiet=quiet, options=options, preset=preset, store=store)
+        webapp.serve(sock, host, quiet=quiet, options=options, preset=preset, store=store, bot_pause=bot_pause)
     finally:
         sock.close()
         if store is not None:

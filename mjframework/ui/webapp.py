@@ -388,11 +388,11 @@ def _response(r: tuple[int, list[tuple[str, str]], bytes]) -> Response:
 
 
 def serve(sock: Any, host: str, *, quiet: bool = False, options: dict[str, Any] | None = None,
-          preset: str | None = None, store: Any = None) -> None:
+          preset: str | None = None, store: Any = None, bot_pause: float = 0.4) -> None:
     """Run the app with uvicorn on the bound socket ``sock`` until Ctrl-C / SIGTERM."""
     import uvicorn
 
-    app = make_app(host, options=options, preset=preset, store=store)
+    app = make_app(host, options=options, preset=preset, store=store, bot_pause=bot_pause)
     config = uvicorn.Config(app, log_level="warning" if quiet else "info", ws="websockets-sansio",
                             ws_max_size=MAX_MESSAGE, lifespan="off", server_header=False,
                             timeout_graceful_shutdown=2)

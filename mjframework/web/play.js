@@ -175,6 +175,7 @@
   function renderMe() {
     const st = S.state, d = S.decision, h = S.hello;
     const me = h.seat;
+    document.body.dataset.decision = d ? String(d.decision) : "";  // (for tests and assistive tools)
     $("#me").classList.toggle("acting", !!d);
     $("#me-head").textContent = "";
     $("#me-open").textContent = "";
