@@ -19,16 +19,16 @@ import pytest
 pytest.importorskip("starlette", reason="the 'web' extra (starlette) is not installed")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
-from mjframework.play.seatlog import seat_log  # noqa: E402
-from mjframework.play.visibility import view_for  # noqa: E402
-from mjframework.rules.loader import available_rulesets  # noqa: E402
-from mjframework.run.records import RecordStore  # noqa: E402
-from mjframework.run.replay import Replay  # noqa: E402
-from mjframework.ui.rooms import Room  # noqa: E402
-from mjframework.ui.webapp import make_app  # noqa: E402
+from mjframework.play.seatlog import seat_log
+from mjframework.play.visibility import view_for
+from mjframework.rules.loader import available_rulesets
+from mjframework.run.records import RecordStore
+from mjframework.run.replay import Replay
+from mjframework.ui.rooms import Room
+from mjframework.ui.webapp import make_app
 
 WAIT = 300  # seconds: a guard against a hang only (every room is bounded by its hands)
 
@@ -58,7 +58,8 @@ def _ws(client: Any, room: str, token: str) -> Any:
     return client.websocket_connect(f"ws://localhost/ws/{room}?token={token}")
 
 
-def _play_seat(ws: Any, frames: list[dict[str, Any]], pick: Any = None, stop: Any = None) -> dict[str, Any] | None:
+def _play_seat(ws: Any, frames: list[dict[str, Any]], pick: Any = None,
+               stop: Any = None) -> dict[str, Any] | None:
     """Answer every decision (the first option, or ``pick``'s) until the room is over (or ``stop``)."""
     while True:
         m = ws.receive_json()
@@ -92,7 +93,8 @@ def _check_frames(frames: list[dict[str, Any]], seat: int, full: list[dict[str, 
     assert events[-len(expected):] == json.loads(json.dumps(expected))
     overs = [m for m in frames if m["type"] == "hand_over"]
     assert overs[-1]["log"] == json.loads(json.dumps([view_for(e, seat) for e in full]))
-    others_dealt = [h for s, h in enumerate(next(e for e in full if e["type"] == "deal")["hands"]) if s != seat]
+    deal = next(e for e in full if e["type"] == "deal")
+    others_dealt = [h for s, h in enumerate(deal["hands"]) if s != seat]
     assert all(h is not None for h in others_dealt)  # (the truth has them …)
     for m in frames:
         if m["type"] == "state":
@@ -270,7 +272,8 @@ def test_requests_that_are_refused(client: Any) -> None:
         with pytest.raises(WebSocketDisconnect):
             while True:
                 ws.receive_json()
-    assert client.get(f"/api/rooms/{out['room']}?token={out['seats'][0]['token']}").json()["room"] == out["room"]
+    info = client.get(f"/api/rooms/{out['room']}?token={out['seats'][0]['token']}").json()
+    assert info["room"] == out["room"]
     client.app_state.rooms.rooms[out["room"]].close()
 
 
@@ -308,12 +311,14 @@ def test_tile_faces_are_drawn_for_every_tile() -> None:
         pytest.skip("no Node.js to run tiles.js")
     path = Path(__file__).resolve().parents[1] / "mjframework" / "web" / "tiles.js"
     script = ("const T = require(process.argv[1]); const out = {};"
-              "for (const s of ['m','p','s']) for (let n = 1; n <= 9; n++) out[n + s] = [T.name(n + s), T.svg(n + s)];"
+              "for (const s of ['m','p','s']) for (let n = 1; n <= 9; n++)"
+              " out[n + s] = [T.name(n + s), T.svg(n + s)];"
               "for (let n = 1; n <= 7; n++) out[n + 'z'] = [T.name(n + 'z'), T.svg(n + 'z')];"
               "for (let n = 1; n <= 8; n++) out[n + 'f'] = [T.name(n + 'f'), T.svg(n + 'f')];"
               "out.back = [T.name(null), T.svg(null)];"
               "process.stdout.write(JSON.stringify(out));")
-    res = subprocess.run([node, "-e", script, str(path)], capture_output=True, text=True, timeout=60, check=True)
+    res = subprocess.run([node, "-e", script, str(path)], capture_output=True, text=True, timeout=60,
+                         check=True)
     out = json.loads(res.stdout)
     from mjframework.core.tiles import parse_tile, tile_name
 

@@ -91,7 +91,8 @@ def _serve_rooms(host: str, port: int, quiet: bool, options: dict[str, Any], pre
     click.echo(f"mj playground on http://{shown}:{p}/  play: http://{shown}:{p}/play  (Ctrl-C stops)"
                + (f"\nrecords: {store.path}" if store is not None else ""), err=True)
     try:
-        webapp.serve(sock, host, quiet=quiet, options=options, preset=preset, store=store, bot_pause=bot_pause)
+        webapp.serve(sock, host, quiet=quiet, options=options, preset=preset, store=store,
+                     bot_pause=bot_pause)
     finally:
         sock.close()
         if store is not None:
