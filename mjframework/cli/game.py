@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from typing import Any
 
 import click
 
@@ -208,8 +209,8 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
 
 
 def _play_recorder(ruleset: str, records: str | None, seed: int, watch: bool,
-                   externals: list[tuple[str, str]], options: dict[str, object],
-                   preset: str | None) -> object:
+                   externals: list[tuple[str, str]], options: dict[str, Any],
+                   preset: str | None) -> Any:
     """The records sink of an ``mj play`` run: each hand is kept as it ends (mjframework.run.records)."""
     import getpass
 
