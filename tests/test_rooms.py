@@ -142,7 +142,11 @@ def test_a_person_plays_a_seat_over_the_websocket_and_sees_only_their_seat(rid: 
         end = _play_seat(ws, frames, pick=_prefer_claims)
     assert end is not None and end["error"] is None
     kinds = {m["type"] for m in frames}
-    assert {"hello", "state", "decision", "event", "say", "hand_over", "room_over"} <= kinds
+    assert {"hello", "state", "decision", "waits", "event", "say", "hand_over", "room_over"} <= kinds
+    for m in frames:
+        if m["type"] == "waits":
+            assert set(m) == {"type", "decision", "after"}
+            assert all(isinstance(w, list) for w in m["after"].values())
     over = next(m for m in frames if m["type"] == "hand_over")
     assert over["lines"] and over["lines"][-1].startswith("本手")
     hand_id = over["hand_id"]

@@ -118,6 +118,7 @@ class Room:
         self.pending: Decision | None = None
         self.decision_no = 0
         self.hand_no = 0
+        self._waits_cache: dict[Any, list[int]] = {}
         self._announcers: list[Announcer] = []
         self._streams: list[SeatStream] = []
         self._masked: list[list[Message]] = [[] for _ in range(n)]
@@ -165,6 +166,8 @@ class Room:
                 send(m)
             if self.pending is not None and self.pending.seat == slot.seat:
                 send(self._decision_message(slot.seat, self.pending))
+                if self.pending.kind == "turn":
+                    send(self._waits_message(slot.seat, self.pending))
         self._broadcast_seats()
         if back:
             self._say_all(f"{slot.name} is back")
@@ -250,34 +253,48 @@ class Room:
                 "waits": [tile_code(x) for x in self._waits(seat, hand)]}
 
     def _waits(self, seat: int, concealed: list[int]) -> list[int]:
-        """听: the tiles that complete ``seat``'s hand when it holds 13 (less 3 per meld)."""
+        """听: the tiles that complete ``seat``'s hand when it holds 13 (less 3 per meld).
+
+        Remembered for the hand (the same tiles and melds wait the same way): a state is
+        sent at every decision of the table, and a scorer such as 国标's is not free."""
         assert self.table is not None and self.table.game is not None
         g = self.table.game
         melds = list(g.seats[seat].melds)
         if len(concealed) + 3 * len(melds) != 13 or seat in g.out:
             return []
-        try:
-            return ready_waits(self.ev, concealed, melds, seat=seat, dealer=g.dealer,
-                               players=self.rs.players, wildcard=g.wildcard)
-        except Exception:  # a plugin's scorer failing here must not stop the table
-            return []
+        key = (seat, tuple(sorted(concealed)), repr(melds), g.dealer, g.wildcard)
+        found = self._waits_cache.get(key)
+        if found is None:
+            try:
+                found = ready_waits(self.ev, concealed, melds, seat=seat, dealer=g.dealer,
+                                    players=self.rs.players, wildcard=g.wildcard)
+            except Exception:  # a plugin's scorer failing here must not stop the table
+                found = []
+            self._waits_cache[key] = found
+        return found
 
     def _decision_message(self, seat: int, d: Decision) -> Message:
-        assert self.table is not None
-        hand = list(self.table.view(seat).hand)
-        opts = []
-        for i, o in enumerate(d.options):
-            item: Message = {"index": i, "kind": o.kind, "label": o.label(),
-                             "tile": None if o.tile is None else tile_code(o.tile),
-                             "tiles": [tile_code(x) for x in o.tiles], "value": o.value}
-            if o.kind == "discard" and o.tile is not None and o.tile in hand:
-                rest = list(hand)
-                rest.remove(o.tile)
-                item["waits"] = [tile_code(x) for x in self._waits(seat, rest)]
-            opts.append(item)
+        opts = [{"index": i, "kind": o.kind, "label": o.label(),
+                 "tile": None if o.tile is None else tile_code(o.tile),
+                 "tiles": [tile_code(x) for x in o.tiles], "value": o.value} for i, o in enumerate(d.options)]
         return {"type": "decision", "decision": self.decision_no, "kind": d.kind, "seat": seat,
                 "tile": None if d.tile is None else tile_code(d.tile), "from_seat": d.from_seat,
                 "prompt": d.prompt, "options": opts}
+
+    def _waits_message(self, seat: int, d: Decision) -> Message:
+        """听 after each discard offered (tile → waits), sent just after the decision so the
+        decision itself is not held up by the scorer."""
+        assert self.table is not None
+        hand = list(self.table.view(seat).hand)
+        after: dict[str, list[str]] = {}
+        for o in d.options:
+            if o.kind != "discard" or o.tile is None or o.tile not in hand:
+                continue
+            if tile_code(o.tile) not in after:
+                rest = list(hand)
+                rest.remove(o.tile)
+                after[tile_code(o.tile)] = [tile_code(x) for x in self._waits(seat, rest)]
+        return {"type": "waits", "decision": self.decision_no, "after": after}
 
     # -- the room's thread ---------------------------------------------------------------
 
@@ -327,6 +344,7 @@ class Room:
             for s in self.seats:
                 s.log = []
             self._masked = [[] for _ in range(n)]
+            self._waits_cache.clear()
             self._streams = [SeatStream(s) for s in range(n)]
             self._announcers = []
             for s in self.seats:
@@ -392,6 +410,8 @@ class Room:
             except queue.Empty:
                 break
         self._send(slot, self._decision_message(d.seat, d), keep=False)
+        if d.kind == "turn":
+            self._send(slot, self._waits_message(d.seat, d), keep=False)
         while True:
             try:
                 m = slot.answers.get(timeout=0.25)

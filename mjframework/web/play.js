@@ -98,6 +98,11 @@
       case "seats": S.seats = m.seats.map((s, i) => ({ ...(S.seats ? S.seats[i] : {}), ...s })); break;
       case "state": S.state = m; break;
       case "decision": S.decision = m; S.pick = -1; S.picked = []; break;
+      case "waits": // 听 after each discard offered, sent just after the decision
+        if (S.decision && S.decision.decision === m.decision) {
+          S.decision.options.forEach((o) => { if (o.kind === "discard" && o.tile in m.after) o.waits = m.after[o.tile]; });
+        }
+        break;
       case "event": S.lastEvent = m.event; if (m.event.type === "start_kyoku") { hideOver(); S.over = null; } break;
       case "say": $("#log").append(el("li", { text: m.text })); $("#log").scrollTop = 1e9; break;
       case "hand_over": S.over = m; S.decision = null; S.hello.played = m.hand + 1; showOver(m); break;
