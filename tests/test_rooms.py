@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the 'web' extra (starlette) is not installed")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
@@ -334,3 +336,41 @@ def test_tile_faces_are_drawn_for_every_tile() -> None:
     assert "萬" in out["5m"][1] and "五" in out["5m"][1]
     assert out["5p"][1].count("<circle") == 10 and "中" in out["7z"][1] and "發" in out["6z"][1]
     assert "東" in out["1z"][1] and "菊" in out["8f"][1]
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+                     | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                                  max_size=4),
+                     max_leaves=12)
+_FIELDS = st.fixed_dictionaries({}, optional={
+    "ruleset": st.sampled_from(["changsha", "nope", ""]) | _JSON, "yaml": st.text(max_size=60) | _JSON,
+    "humans": _JSON, "hands": _JSON, "away_timeout": _JSON, "seed": _JSON, "names": _JSON,
+    "options": _JSON, "preset": _JSON, "bot_pause": _JSON})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_FIELDS | _JSON)
+def test_any_room_request_is_answered_without_an_internal_error(client: Any, body: Any) -> None:
+    r = client.post("/api/rooms", content=json.dumps(body), headers={
+        "X-MJ-Token": client.app_state.playground.token, "Content-Type": "application/json"})
+    assert r.status_code in (200, 400), r.text
+    assert "Traceback" not in r.text
+    if r.status_code == 200:  # a valid request: the room is real; close it
+        client.app_state.rooms.rooms[r.json()["room"]].close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(junk=st.lists(_JSON | st.fixed_dictionaries({"type": st.sampled_from(["choose", "next", "x"])},
+                                                   optional={"decision": _JSON, "index": _JSON}),
+                     max_size=8))
+def test_junk_from_a_player_changes_nothing(client: Any, junk: list[Any]) -> None:
+    """Stray, stale and malformed messages are ignored: the seat still gets its decision and the
+    hand plays to its end."""
+    out = _open(client, ruleset="changsha", humans=1, hands=1, seed=6)
+    frames: list[dict[str, Any]] = []
+    with _ws(client, out["room"], out["seats"][0]["token"]) as ws:
+        for m in junk:
+            ws.send_text(json.dumps(m))
+        end = _play_seat(ws, frames)
+    assert end is not None and end["error"] is None and end["played"] == 1
