@@ -349,7 +349,7 @@ _FIELDS = st.fixed_dictionaries({}, optional={
     "options": _JSON, "preset": _JSON, "bot_pause": _JSON})
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=_FIELDS | _JSON)
 def test_any_room_request_is_answered_without_an_internal_error(client: Any, body: Any) -> None:
     r = client.post("/api/rooms", content=json.dumps(body), headers={
@@ -360,7 +360,7 @@ def test_any_room_request_is_answered_without_an_internal_error(client: Any, bod
         client.app_state.rooms.rooms[r.json()["room"]].close()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(junk=st.lists(_JSON | st.fixed_dictionaries({"type": st.sampled_from(["choose", "next", "x"])},
                                                    optional={"decision": _JSON, "index": _JSON}),
                      max_size=8))
