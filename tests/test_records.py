@@ -182,3 +182,12 @@ def test_mj_play_uses_the_environment_variable(tmp_path: Path, monkeypatch: pyte
     assert r.exit_code == 0, r.output
     with RecordStore(path) as store:
         assert [h.ruleset_id for h in store.hands()] == ["mcr"]
+
+
+def test_mj_play_plays_on_when_the_records_file_cannot_be_opened(tmp_path: Path) -> None:
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"garbage " * 200)
+    r = CliRunner().invoke(main, ["play", "changsha", "--seed", "4", "--plain", "--records", str(bad)],
+                           input="1\n" * 200)
+    assert r.exit_code == 0, r.output
+    assert "not a records file" in r.output and "the hands are not kept" in r.output

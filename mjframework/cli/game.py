@@ -214,12 +214,16 @@ def _play_recorder(ruleset: str, records: str | None, seed: int, watch: bool,
     """The records sink of an ``mj play`` run: each hand is kept as it ends (mjframework.run.records)."""
     import getpass
 
-    from ..run.records import HandRecorder, RecordStore, Seat
+    from ..run.records import HandRecorder, RecordsError, RecordStore, Seat
     from ..run.simulate import load_cached
 
     rs, _ = load_cached(ruleset, options, preset)
-    store = RecordStore(records)
-    session = store.start_session(rs, kind="play", seed=seed, preset=preset)
+    try:
+        store = RecordStore(records)
+        session = store.start_session(rs, kind="play", seed=seed, preset=preset)
+    except RecordsError as e:  # the game matters more than its record: say so and play on
+        click.echo(f"warning: {e}; the hands are not kept (--records FILE, or --no-records)", err=True)
+        return None
     try:
         me = getpass.getuser()
     except (KeyError, OSError):  # no user name (a container without one)
