@@ -144,6 +144,11 @@ def test_one_person_plays_a_hand_of_every_ruleset_in_the_browser(rid: str, serve
     # the replay shows the other seats' concealed tiles face down
     backs = page.locator(".rp-seat[data-seat='1'] .tiles .mj-tile.back").count()
     assert backs > 0 or rid == "sichuan-xuezhan"  # (血战: seat 1 may have won and shown its hand)
+    # the room's kept hands are listed under the settlement and replay from the records
+    page.keyboard.press("Escape")
+    page.click("#room-hands button.hand-replay")
+    page.wait_for_selector("#replay .rp-seat")
+    assert page.inner_text("#rp-pos").startswith(last.split(":")[0])
     assert not errors, errors
     page.close()
 

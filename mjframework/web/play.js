@@ -21,10 +21,18 @@
     kids.flat().forEach((k) => { if (k !== null && k !== undefined) e.append(k); });
     return e;
   }
+  // Tiles are parsed once per look and cloned after: a table redraw is a few hundred of them.
+  const parsed = new Map();
   function tile(code, cls, mark) {
-    const box = document.createElement("span");
-    box.innerHTML = T.svg(code, { cls, mark });
-    return box.firstChild;
+    const key = `${code}|${cls || ""}|${mark || ""}`;
+    let t = parsed.get(key);
+    if (!t) {
+      const box = document.createElement("span");
+      box.innerHTML = T.svg(code, { cls, mark });
+      t = box.firstChild;
+      parsed.set(key, t);
+    }
+    return t.cloneNode(true);
   }
   function tiles(codes, cls) { return el("span", { class: "tiles " + (cls || "") }, (codes || []).map((c) => tile(c))); }
   function status(text) { $("#status").textContent = text || ""; }
@@ -110,7 +118,8 @@
       case "error": status(m.message); break;
       default: break;
     }
-    render();
+    // one redraw per frame however many messages came (bots move in bursts)
+    if (!S.drawPending) { S.drawPending = true; requestAnimationFrame(() => { S.drawPending = false; render(); }); }
   }
 
   function word(s) { return S.hello ? S.hello.seats[s].word : `seat ${s}`; }
