@@ -191,3 +191,11 @@ def test_mj_play_plays_on_when_the_records_file_cannot_be_opened(tmp_path: Path)
                            input="1\n" * 200)
     assert r.exit_code == 0, r.output
     assert "not a records file" in r.output and "the hands are not kept" in r.output
+
+
+def test_mj_serve_rooms_without_the_web_extra_says_what_to_install(tmp_path: Path) -> None:
+    script = ("import sys; sys.modules['starlette'] = None; from mjframework.cli import main; "
+              "main(['serve', '--rooms', '--port', '0', '--no-records'])")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 1 and "pip install 'mjframework[web]'" in r.stderr and "Traceback" not in r.stderr
