@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import importlib.util
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
@@ -331,10 +332,33 @@ def _short(v: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``integer``, as a ruleset means it: an int, never a float.
+
+    jsonschema counts ``3.0`` and ``1e300`` as integers (their value is whole) and
+    YAML reads ``.inf``, ``.nan`` and ``1e999`` as floats: a ruleset's counts,
+    points and seats are whole numbers, written as such, so every ``integer``
+    field of every schema refuses floats (a located error, not an
+    ``OverflowError`` later).
+    """
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _is_number(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``number``, finite (for plugins' option schemas): no ``.inf``, no ``.nan``."""
+    return isinstance(instance, int | float) and not isinstance(instance, bool) and math.isfinite(instance)
+
+
+_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {"integer": _is_integer, "number": _is_number})
+# Every schema a ruleset is checked against (the ruleset schema, plugins' option schemas).
+StrictValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"uniqueItems": _unique_items},
+                                               type_checker=_TYPES)
+
+
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"uniqueItems": _unique_items})
-    return cls(schema())
+    return StrictValidator(schema())
 
 
 def _describe_type(t: object) -> str:  # a schema's ``type``: a name or a list of names
@@ -1153,7 +1177,7 @@ class _Builder:
                 self.problem(path, str(e), key=True)
                 continue
             options = options or {}
-            validator = jsonschema.Draft202012Validator(opt_schema)
+            validator = StrictValidator(opt_schema)
             for err in validator.iter_errors(options):
                 for prob in _explain(err, options):
                     sub = (*path, *prob.path)
@@ -1194,8 +1218,8 @@ class _Builder:
 def _guard(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
-        return None
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, ArithmeticError):
+        return None  # (a section the schema already rejected: its error is in the list)
 
 
 def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
