@@ -115,11 +115,12 @@ class _Group(click.Group):
                    "also MJ_ALLOW_PATH).")
 def main(trace_hooks: bool, allow_paths: tuple[Path, ...]) -> None:
     """mjframework: mahjong variants declared in YAML, played, scored and settled by one engine."""
-    if allow_paths:
+    if allow_paths:  # (for this command only: `mj` may run in-process, several times)
         from ..rules.loader import allow_path
 
+        ctx = click.get_current_context()
         for folder in allow_paths:
-            allow_path(folder)
+            ctx.call_on_close(allow_path(folder))
     if trace_hooks:
         from ..hooks.registry import set_hook_tracing
 

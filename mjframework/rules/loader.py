@@ -11,11 +11,13 @@ value removes an inherited key (``plugins: {zhaniao: null}``).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.util
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
@@ -484,7 +486,7 @@ MAX_FILES = 32  # distinct files in one load
 MAX_LOAD_NODES = 4 * MAX_NODES  # values in all the files of one load together
 
 
-MAX_EXTENDS_ENTRIES = MAX_FILES  # names in one file's `extends` (after duplicates collapse)
+MAX_EXTENDS_ENTRIES = 2 * MAX_FILES  # entries in one file's `extends` (a name given twice is merged once)
 
 # --------------------------------------------------------------------------
 # confinement: which files a ruleset (or a conformance file) may reach
@@ -493,19 +495,28 @@ ALLOW_PATH_ENV = "MJ_ALLOW_PATH"  # folders (os.pathsep-separated) every file ma
 _allowed_folders: list[Path] = []
 
 
-def allow_path(folder: str | Path) -> None:
+def allow_path(folder: str | Path) -> Callable[[], None]:
     """Let ``extends`` (and a conformance file's ``ruleset:``) reach files under ``folder`` too
-    (``mj --allow-path DIR``), for the rest of this process."""
-    _allowed_folders.append(Path(folder).resolve())
+    (``mj --allow-path DIR``); returns the function that takes it back."""
+    real = Path(folder).resolve()
+    _allowed_folders.append(real)
     _load_cached.cache_clear()
+
+    def undo() -> None:
+        with contextlib.suppress(ValueError):
+            _allowed_folders.remove(real)
+        _load_cached.cache_clear()
+
+    return undo
 
 
 def allowed_roots(path: str | Path) -> tuple[Path, ...]:
     """The folders whose files the file ``path`` may reach (``docs/limits.md``).
 
-    - its own folder's tree; widened to the current folder's when the file
-      lies inside it (``mj conformance pkg/conformance`` in a repository
-      reaches ``pkg/x.yaml``), unless the current folder is ``/`` or the home folder;
+    - its own folder's tree;
+    - the current folder's tree (``mj conformance pkg/conformance`` run in a
+      repository reaches ``pkg/x.yaml``), unless the current folder is ``/``
+      or the home folder;
     - every ruleset source's folder (the built-in rulesets, installed packages);
     - the folders given with ``mj --allow-path DIR`` or in ``MJ_ALLOW_PATH``.
 
@@ -520,7 +531,7 @@ def allowed_roots(path: str | Path) -> tuple[Path, ...]:
         cwd: Path | None = Path.cwd().resolve()
     except OSError:  # the current folder was removed
         cwd = None
-    if cwd is not None and _inside(folder, cwd) and cwd != Path(cwd.anchor) and cwd != Path.home().resolve():
+    if cwd is not None and cwd != Path(cwd.anchor) and cwd != Path(os.path.expanduser("~")).resolve():
         roots.append(cwd)
     roots += [src.root.resolve() for src in ruleset_sources() if src.root is not None]
     env = os.environ.get(ALLOW_PATH_ENV, "")
@@ -546,7 +557,7 @@ def outside_roots(target: Path, roots: tuple[Path, ...]) -> str | None:
     return OUTSIDE
 
 
-OUTSIDE = "it is outside this file's folder and the ruleset sources"
+OUTSIDE = "it is outside this file's folder, the current folder and the ruleset sources"
 
 
 def _refusal(what: str, why: str) -> str:
@@ -611,15 +622,17 @@ def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], loa
     if not isinstance(data, SourceMap):  # (what the loader makes of a mapping)
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
-    problems.extend(_schema_problems(data, data))
     ext = data.get("extends")
+    if isinstance(ext, list) and len(ext) > MAX_EXTENDS_ENTRIES:
+        # (refused before the schema walks the list: 90,000 entries would cost it seconds)
+        problems.append(Problem(location_of(data, ("extends",)), ("extends",),
+                                f"`extends` lists {len(ext)} entries (at most {MAX_EXTENDS_ENTRIES}; "
+                                "see docs/limits.md)"))
+        ext = None
+        data.pop("extends")
+    problems.extend(_schema_problems(data, data))
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
-    if len({r for r in refs if isinstance(r, str)}) > MAX_EXTENDS_ENTRIES:
-        problems.append(Problem(location_of(data, ("extends",)), ("extends",),
-                                f"`extends` names more than {MAX_EXTENDS_ENTRIES} files "
-                                f"({len(refs)} entries; see docs/limits.md)"))
-        refs = []
     seen: set[Any] = set()  # a name, or a file, given twice in one `extends` is merged once
     for i, ref in enumerate(refs):
         if not isinstance(ref, str) or load.stopped or ref in seen:
