@@ -17,7 +17,7 @@ import importlib.util
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
@@ -1304,6 +1304,19 @@ class _Builder:
             out[name] = options
         return out
 
+    def seat_checks(self) -> None:
+        """Every seat a ruleset names (:data:`SEAT_FIELDS`) is one of its table's: 0 … players − 1."""
+        players = self.data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or "players" in self.broken:
+            return
+        for pattern in SEAT_FIELDS:
+            if pattern[0] in self.broken:  # (the schema's error about it is reported already)
+                continue
+            for path, value in _walk(self.data, pattern):
+                if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < players:
+                    self.problem(path, f"seat {value}: a table of {players} has seats 0–{players - 1} "
+                                       "(counted from the dealer, 0)")
+
     def table_checks(self, tileset: TileSet | None) -> None:
         # Sections the schema rejected are skipped (their error is reported already).
         players = self.data.get("players")
@@ -1331,6 +1344,30 @@ class _Builder:
                     per[step.seat] += step.tiles + len(step.take)
             if per[0] != 14 or any(x != 13 for x in per[1:]):
                 self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs 14 and the others 13")
+
+
+# Where a ruleset names a seat ("*": every item of a list or value of a mapping).
+SEAT_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("deal", "then", "*", "seat"),
+    ("break", "wall", "seats", "*"),
+    ("patterns", "*", "example", "seat"),
+    ("patterns", "*", "example", "discarder"),
+)
+
+
+def _walk(data: Any, pattern: tuple[str, ...],
+          path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """``(path, value)`` of each value of ``data`` at ``pattern``."""
+    if not pattern:
+        yield path, data
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+        for k, v in items:
+            yield from _walk(v, rest, (*path, k))
+    elif isinstance(data, dict) and head in data:
+        yield from _walk(data[head], rest, (*path, head))
 
 
 def _guard(fn: Any, *args: Any) -> Any:
@@ -1401,6 +1438,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     flow = _guard(b.flow, tileset) or Flow()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
+        _guard(b.seat_checks)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
         stale: list[Problem] = []
         option_mod.check_defaults(as_written, opts, merge_data, stale)

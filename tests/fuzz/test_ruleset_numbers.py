@@ -149,3 +149,39 @@ def test_the_playground_answers_a_ruleset_with_inf_with_its_problems() -> None:
         status, r = post_json(s, "/api/score", {"ruleset": "changsha", "hand": "234m 345p 666s 789s 8p",
                                                 "win_tile": "8p", "options": {"dealer_bonus": math.inf}})
         assert status == 400 and "dealer_bonus" in r["error"], r
+
+
+# -- seats a ruleset names are seats of its table -----------------------------------------------------
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("players: 3\ndeal: {then: [{seat: 3, tiles: 1}]}", "deal.then[0].seat"),
+    ("players: 3", "break.wall.seats.4"),
+])
+def test_a_seat_beyond_the_table_is_a_located_error(tmp_path: Path, text: str, where: str) -> None:
+    f = tmp_path / "t.yaml"
+    f.write_text(f"id: t\nname: t\nextends: sichuan-xuezhan\n{text}\n")
+    rs, problems = check_file(f)
+    assert rs is None
+    mine = [p for p in problems if str(p).split(": ")[1] == where] if problems else []
+    assert mine and "a table of 3 has seats 0–2" in mine[0].message and mine[0].location, \
+        [str(p) for p in problems]
+
+
+def test_a_seat_the_schema_refuses_is_reported_once(tmp_path: Path) -> None:
+    f = tmp_path / "t.yaml"
+    f.write_text("id: t\nname: t\nextends: changsha\nbreak: {wall: {die: sum, seats: {1: 7}}}\n")
+    _, problems = check_file(f)
+    assert [p.message for p in problems if tuple(p.path) == ("break", "wall", "seats", 1)] == \
+        ["must be at most 3, not 7"]
+
+
+@pytest.mark.parametrize("seat", [-1, 7, 4])
+def test_a_pattern_example_s_seat_must_be_at_the_table(tmp_path: Path, seat: int) -> None:
+    data = copy.deepcopy(_shipped("mcr"))
+    i = next(i for i, p in enumerate(data["patterns"]) if isinstance(p.get("example"), dict))
+    data["patterns"][i]["example"]["seat"] = seat
+    f = tmp_path / "t.yaml"
+    f.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    rs, problems = check_file(f)
+    assert rs is None and any(tuple(p.path) == ("patterns", i, "example", "seat") and p.location
+                              for p in problems), [str(p) for p in problems][:5]
