@@ -886,10 +886,14 @@ class PlaygroundServer:
                                 pass
                     else:
                         conn = key.data
-                        if events & selectors.EVENT_READ:
-                            self._read(conn)
-                        elif events & selectors.EVENT_WRITE:
-                            self._write(conn)
+                        try:
+                            if events & selectors.EVENT_READ:
+                                self._read(conn)
+                            elif events & selectors.EVENT_WRITE:
+                                self._write(conn)
+                        except Exception:  # a bug: this connection is dropped, the server goes on
+                            print(f"mj serve: internal error:\n{traceback.format_exc()}", file=sys.stderr)
+                            self._close(conn)
                 while True:
                     try:
                         conn, response = self._done.get_nowait()
@@ -1038,7 +1042,11 @@ class PlaygroundServer:
     def _answer(self, conn: _Conn, method: str, target: str, headers: list[tuple[str, str]],
                 body: bytes) -> None:
         """(In a thread.) Compute the answer; the loop sends it."""
-        response = self.app.dispatch(method, target, headers, body)
+        try:
+            response = self.app.dispatch(method, target, headers, body)
+        except Exception:  # (dispatch answers every error itself: this is a last resort)
+            response = self.app.error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error")
+            print(f"mj serve: internal error:\n{traceback.format_exc()}", file=sys.stderr)
         if not self.quiet:
             print(f"{conn.addr[0]} - - [{time.strftime('%d/%b/%Y %H:%M:%S')}] "
                   f"\"{method} {target[:200]!r}\" {response[0]} -", file=sys.stderr)
