@@ -425,7 +425,8 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
             kinds = " or ".join(_describe_type(e.validator_value) for e in ctx_errors)
             return [Problem(loc, path, f"must be {kinds}, not {_short(err.instance)}")]
         # Report the alternative that got furthest (deepest error).
-        sub = [e for e in ctx_errors if e.validator != "type"] or ctx_errors
+        # (a type error at an alternative's root only says "not this kind"; a deeper one says what is wrong)
+        sub = [e for e in ctx_errors if e.validator != "type" or e.relative_path] or ctx_errors
         if sub:
             best = max(sub, key=lambda e: len(e.absolute_path))
             return _explain(best, data)

@@ -98,9 +98,16 @@ def _check_with(tmp: Path, rid: str, path: tuple[Any, ...], value: Any) -> list[
     d[path[-1]] = value
     f = tmp / "numbers.yaml"
     f.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    rs, problems = check_file(f)  # (must not raise)
+    where = tuple(path)
+    if path[:1] == ("options",) and path[2] == "values":
+        # (an option's value is a patch, checked when the option is chosen: the error is then
+        # located in the patch, at the merged ruleset's YAML path)
+        rs, problems = check_file(f, options={path[1]: path[3]})
+        where = tuple(path[4:])
+    else:
+        rs, problems = check_file(f)  # (must not raise)
     assert rs is None and problems, (rid, path, value)
-    here = [p for p in problems if tuple(p.path) == tuple(path)]
+    here = [p for p in problems if tuple(p.path) == where]
     assert here, (path, [str(p) for p in problems][:5])
     loc = here[0].location
     assert loc is not None and loc.file == str(f) and loc.line >= 1 and loc.column >= 1
