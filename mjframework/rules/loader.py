@@ -1487,6 +1487,14 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None, *, options: dict
         why = outside_roots(path, allowed_roots(named_in))
         if why is not None:
             raise RulesetError([Problem(None, (), _refusal(f"cannot use the ruleset {ref_s!r}", why))])
+        try:
+            head = load_yaml_file(path)
+        except RulesetError:
+            head = None  # (its own errors are reported below, located in it)
+        else:
+            if not (isinstance(head, dict) and "id" in head):  # named, never quoted (as for `extends`)
+                raise RulesetError([Problem(None, (), f"cannot use the ruleset {ref_s!r}: that file is "
+                                            "not a ruleset (it has no `id:`)")])
     key = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
     roots = tuple(map(str, allowed_roots(path.resolve())))  # (what the file may reach is part of the result)
     return _load_cached(str(path.resolve()), path.stat().st_mtime_ns, key, preset, roots)

@@ -205,3 +205,12 @@ def test_a_name_given_twice_is_merged_once(tmp_path: Path, monkeypatch: pytest.M
     rs, problems = check_file(f)
     assert rs is not None and not problems, [str(p) for p in problems]
     assert sum(1 for p in reads if p.name == "changsha.yaml") == 1, reads
+
+
+def test_a_conformance_file_naming_a_non_ruleset_file_gets_no_content(layout: Path) -> None:
+    cases = layout / "proj" / "cases.yaml"
+    cases.write_text("format: 1\nruleset: notes.yaml\ncases:\n"
+                     "  - {id: a, hand: 234m 345p 666s 789s 8p, win_tile: 8p, expect: {win: true}}\n")
+    r = CliRunner().invoke(main, ["conformance", str(cases)])
+    assert r.exit_code == 1 and "not a ruleset" in r.output, r.output
+    assert SECRET not in r.output and "value_a" not in r.output and "Traceback" not in r.output
