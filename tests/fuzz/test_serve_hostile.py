@@ -279,3 +279,25 @@ def test_dispatch_without_a_transport(server: PlaygroundServer) -> None:
     assert status == 200 and out == b""
     status, _, _ = app.dispatch("DELETE", "/", {"host": "127.0.0.1"})
     assert status == 405
+
+
+# -- the transport-free entry point, fuzzed ----------------------------------------------------------
+
+BODY_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                             st.sampled_from([*serve_mod.SCORE_FIELDS, "yaml", "name"]) | st.text(max_size=5),
+                             inner, max_size=5), max_leaves=12)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                    HealthCheck.too_slow])
+@given(path=st.sampled_from(["/api/score", "/api/validate", "/api/nope", "/api/score?x=1"]),
+       body=BODY_JSON.map(lambda v: json.dumps(v).encode()) | st.binary(max_size=40)
+       | st.sampled_from([b'{"seat": ' + b"9" * 5000 + b"}", b"[" * 5000, b'"\\ud800"', b"\xff"]))
+def test_any_post_body_is_answered_without_a_500(server: PlaygroundServer, path: str, body: bytes) -> None:
+    app: Playground = server.app
+    h = [("Host", "localhost"), ("Content-Type", "application/json"), ("X-MJ-Token", app.token),
+         ("Content-Length", str(len(body)))]
+    status, _, out = app.dispatch("POST", path, h, body)
+    assert status in (200, 400, 404, 503), (status, out[:300])
+    assert json.loads(out)
