@@ -214,3 +214,17 @@ def test_a_conformance_file_naming_a_non_ruleset_file_gets_no_content(layout: Pa
     r = CliRunner().invoke(main, ["conformance", str(cases)])
     assert r.exit_code == 1 and "not a ruleset" in r.output, r.output
     assert SECRET not in r.output and "value_a" not in r.output and "Traceback" not in r.output
+
+
+def test_an_installed_package_s_refs_stay_inside_it(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = layout / "site" / "mypkg"
+    pkg.mkdir(parents=True)
+    (pkg / "house.yaml").write_text("id: house\nname: house\nextends: builtin:changsha\n")
+    (layout / "site" / "beside.yaml").write_text("fragment: beside\n")
+    sources = (*loader.ruleset_sources(), loader.RulesetSource("mypkg", pkg, "package mypkg (test)"))
+    monkeypatch.setattr(loader, "ruleset_sources", lambda: sources)
+    assert check_file(_ruleset(layout / "proj", "mypkg:house"))[0] is not None
+    for ref in ("mypkg:../beside.yaml", f"mypkg:{layout / 'outside' / 'secret.yaml'}",
+                "mypkg:../../outside/secret.yaml"):
+        (msg,) = _extends_problems(_ruleset(layout / "proj", ref))
+        assert "cannot find" in msg, msg
