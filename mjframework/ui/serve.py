@@ -1,7 +1,11 @@
 """``mj serve``: a local web playground on the standard library alone.
 
-:func:`make_server` returns a :class:`http.server.ThreadingHTTPServer` that
-serves the static page in ``mjframework/web/`` and a small JSON API:
+:class:`Playground` is the playground with no transport: ``dispatch(method,
+path, headers, body) -> (status, headers, body)`` (and ``check_head`` before a
+body is read). :func:`make_server` returns a :class:`PlaygroundServer`, ``mj
+serve``'s own HTTP/1.1 transport for it; another server (an ASGI app) can
+call :func:`make_playground` and ``dispatch``. It serves the static page in
+``mjframework/web/`` and a small JSON API:
 
 =====================================  ===============================================
 ``GET  /``                             the page (``index.html``, ``app.js``, ``style.css``)
@@ -28,8 +32,13 @@ can reach its port, so:
   can't send without a CORS preflight that is never granted) and the
   per-launch token the page carries (``X-MJ-Token``);
 - a body needs a valid ``Content-Length`` of at most :data:`MAX_BODY` bytes;
-- sockets time out (:data:`SOCKET_TIMEOUT`); connections are served by a
-  bounded thread pool (:data:`THREADS`; beyond :data:`QUEUED` waiting, 503);
+- slow clients can't starve it: one thread does every socket's I/O without
+  blocking, a request reaches the answering threads (:data:`THREADS`;
+  beyond :data:`QUEUED` waiting, 503) only once complete, each request's
+  head, body and answer have a deadline, and open connections are capped
+  (the oldest one still waiting for its request makes room for a new one);
+- a request's fields are type-checked (:data:`SCORE_FIELDS`): a mistake is
+  a 400 naming the field;
 - ``score`` and ``validate`` run in a few worker processes
   (:data:`WORKERS`), each limited in memory; a call that takes longer than
   the deadline (:data:`DEADLINE`) is cut off (the worker is killed and
@@ -198,16 +207,58 @@ def _opt_tile(value: Any, what: str) -> int | None:
         raise HandError(f"{what} {value!r}: {e.reason}") from None
 
 
-def _opt_seat(value: Any, what: str) -> int | None:
+def _opt_seat(value: Any, what: str, players: int = 4) -> int | None:
+    """A seat from a request: a whole number (or its decimal digits) 0 … players − 1."""
     if value is None or value == "":
         return None
-    try:
-        seat = int(value)
-    except (TypeError, ValueError):
-        raise BadRequest(f"{what} {value!r}: a seat is 0–3") from None
-    if not 0 <= seat <= 3:
-        raise BadRequest(f"{what} {seat}: a seat is 0–3")
-    return seat
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() \
+            and len(value.strip()) < 4:
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadRequest(f"{what} {_short(value)}: a seat is a whole number 0–{players - 1}")
+    if not 0 <= value < players:
+        raise BadRequest(f"{what} {value}: a seat is 0–{players - 1} at a table of {players}")
+    return value
+
+
+def _short(value: Any) -> str:
+    """A request's value quoted in a message, cut to a readable length."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+# The score request's fields and the JSON types each may have (None/null: not given).
+SCORE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "ruleset": ((str,), "a built-in ruleset's id"),
+    "hand": ((str,), "tiles, like '234m 345p 666s 789s 8p'"),
+    "win_tile": ((str,), "a tile, like '8p' or '八筒'"),
+    "melds": ((list, str), "a list of melds, like ['pung 5p']"),
+    "wildcard": ((str,), "a tile, like '8p'"),
+    "indicator": ((str,), "a tile, like '8p'"),
+    "seat": ((int, str), "a seat number"),
+    "discarder": ((int, str), "a seat number"),
+    "win_by": ((str,), f"one of {', '.join(WIN_BY)}"),
+    "flags": ((list, str), "a list of flags"),
+    "context": ((dict,), "an object of KEY: VALUE"),
+    "options": ((dict,), "an object of NAME: VALUE"),
+    "preset": ((str,), "a preset's name"),
+    "opening": ((bool,), "true or false"),
+}
+
+
+def _check_fields(req: dict[str, Any], fields: dict[str, tuple[tuple[type, ...], str]]) -> None:
+    """Every known field given (not null) has one of its JSON types: else a 400 naming it."""
+    for key, (types, what) in fields.items():
+        value = req.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise BadRequest(f"{key}: give {what}, not {_json_type(value)} {_short(value)}")
+
+
+def _json_type(value: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
 
 
 def _str_list(value: Any, what: str) -> list[str]:
@@ -224,14 +275,16 @@ def score(req: Any) -> dict[str, Any]:
     """Score one hand; the request mirrors ``mj score``'s options."""
     if not isinstance(req, dict):
         raise BadRequest("send a JSON object")
+    _check_fields(req, SCORE_FIELDS)
     options, preset = _request_options(req)
     ev = Evaluator(load_ruleset(_ruleset_id(req.get("ruleset")), options=options, preset=preset))
+    players = ev.ruleset.players
     wildcard, indicator = req.get("wildcard") or None, req.get("indicator") or None
     if wildcard and indicator:
         raise HandError("give a wildcard or an indicator, not both")
     wild = ev.wildcard_from(_opt_tile(wildcard, "wildcard"), _opt_tile(indicator, "indicator"))
-    seat = _opt_seat(req.get("seat", 0), "seat") or 0
-    discarder = _opt_seat(req.get("discarder"), "discarder")
+    seat = _opt_seat(req.get("seat", 0), "seat", players) or 0
+    discarder = _opt_seat(req.get("discarder"), "discarder", players)
     win_by = req.get("win_by") or ("discard" if discarder is not None else "self_draw")
     if win_by not in WIN_BY:
         raise BadRequest(f"win_by {win_by!r}: one of {', '.join(WIN_BY)}")
@@ -308,8 +361,15 @@ def validate(req: Any) -> dict[str, Any]:
     if not isinstance(req, dict) or not isinstance(req.get("yaml"), str):
         raise BadRequest('send {"yaml": "..."}')
     name = req.get("name") or "ruleset.yaml"
-    if not isinstance(name, str) or not name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name:
-        name = "ruleset.yaml"
+    if not isinstance(name, str):
+        raise BadRequest(f"name: give a file name like 'my-variant.yaml', not {_json_type(name)}")
+    if not _FILE_NAME.fullmatch(name) or name.startswith("."):
+        raise BadRequest(f"name {_short(name)}: a file name like 'my-variant.yaml' (letters, digits, "
+                         "'-', '_', '.'; at most 100 characters)")
+    try:
+        text = req["yaml"].encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest("yaml: the text has a lone surrogate (not valid Unicode)") from None
     builtin = builtin_rulesets_dir()
     # (the pid in the name lets a later server remove it if this process is killed outright)
     with tempfile.TemporaryDirectory(prefix=f"mj-serve-{os.getpid()}-") as tmp:
@@ -321,7 +381,7 @@ def validate(req: Any) -> dict[str, Any]:
             except OSError:  # no symlinks (Windows without the privilege): copy
                 shutil.copytree(frags, folder / "fragments")
         path = folder / name
-        path.write_text(req["yaml"], encoding="utf-8")
+        path.write_bytes(text)
         # `extends` may reach the built-in rulesets and fragments only (never a path of
         # this machine), and messages name files relative to those folders.
         rs, problems = check_file(path, roots=(folder.resolve(), builtin.resolve()))
@@ -341,6 +401,9 @@ def validate(req: Any) -> dict[str, Any]:
             })
     return {"ok": not problems, "problems": out,
             "summary": rs.summary() if rs is not None else None}
+
+
+_FILE_NAME = re.compile(r"[\w.-]{1,95}\.ya?ml")
 
 
 def _strip(text: str, prefixes: list[str]) -> str:
@@ -434,6 +497,9 @@ class WorkerPool:
         with self._lock:
             self._workers.discard(w)
         w.kill()
+        from ..core.procs import remove_stale
+
+        remove_stale(Path(tempfile.gettempdir()), "mj-serve-")  # the killed worker's temp folder
 
     def call(self, name: str, req: Any) -> Any:
         if not self._slots.acquire(timeout=self.deadline):
@@ -631,7 +697,8 @@ class Playground:
                         ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")], body
 
     def _json(self, data: Any, status: int = 200) -> Response:
-        return self._answer(status, json.dumps(data, ensure_ascii=False).encode(),
+        # (a lone surrogate a request sent, quoted back, goes out as its JSON escape)
+        return self._answer(status, json.dumps(data, ensure_ascii=False).encode("utf-8", "backslashreplace"),
                             "application/json; charset=utf-8")
 
     def error(self, status: int, message: str) -> Response:
@@ -680,7 +747,7 @@ class Playground:
             return self.error(HTTPStatus.NOT_FOUND, f"no such endpoint: POST {route[:200]}")
         try:
             req = json.loads(body.decode("utf-8") or "null")
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        except (ValueError, RecursionError) as e:  # (not UTF-8, not JSON, an integer of 5,000 digits)
             raise BadRequest(f"the request body is not JSON: {str(e)[:200]}") from None
         return self._json(self.pool.call(route.rsplit("/", 1)[1], req))
 
@@ -819,10 +886,14 @@ class PlaygroundServer:
                                 pass
                     else:
                         conn = key.data
-                        if events & selectors.EVENT_READ:
-                            self._read(conn)
-                        elif events & selectors.EVENT_WRITE:
-                            self._write(conn)
+                        try:
+                            if events & selectors.EVENT_READ:
+                                self._read(conn)
+                            elif events & selectors.EVENT_WRITE:
+                                self._write(conn)
+                        except Exception:  # a bug: this connection is dropped, the server goes on
+                            print(f"mj serve: internal error:\n{traceback.format_exc()}", file=sys.stderr)
+                            self._close(conn)
                 while True:
                     try:
                         conn, response = self._done.get_nowait()
@@ -971,7 +1042,11 @@ class PlaygroundServer:
     def _answer(self, conn: _Conn, method: str, target: str, headers: list[tuple[str, str]],
                 body: bytes) -> None:
         """(In a thread.) Compute the answer; the loop sends it."""
-        response = self.app.dispatch(method, target, headers, body)
+        try:
+            response = self.app.dispatch(method, target, headers, body)
+        except Exception:  # (dispatch answers every error itself: this is a last resort)
+            response = self.app.error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error")
+            print(f"mj serve: internal error:\n{traceback.format_exc()}", file=sys.stderr)
         if not self.quiet:
             print(f"{conn.addr[0]} - - [{time.strftime('%d/%b/%Y %H:%M:%S')}] "
                   f"\"{method} {target[:200]!r}\" {response[0]} -", file=sys.stderr)
