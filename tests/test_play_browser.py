@@ -71,13 +71,24 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+LOOK = ("() => ({over: !document.querySelector('#over').hidden, decision: document.body.dataset.decision,"
+        " can: !!document.querySelector('#hand .mj-tile.can'),"
+        " kinds: [...document.querySelectorAll('#actions button:not([disabled])')]"
+        ".map(b => b.dataset.kind)})")
+
+
 def _act(page: Any) -> bool:
     """Make this page's next move (keys where the page offers them); False once the hand is over."""
     page.wait_for_function(READY, timeout=STEP)
-    if page.is_visible("#over"):
+    return _act_once(page)
+
+
+def _act_once(page: Any) -> bool:
+    """The move for what the page shows now (one look: a browser round trip costs)."""
+    look = page.evaluate(LOOK)
+    if look["over"]:
         return False
-    before = page.evaluate("document.body.dataset.decision")
-    kinds = [b.get_attribute("data-kind") for b in page.query_selector_all("#actions button:not([disabled])")]
+    kinds = look["kinds"]
     if "suggest" in kinds:  # an exchange: the suggested tiles, then 换 (Enter)
         page.keyboard.press("s")
         page.keyboard.press("Enter")
@@ -87,12 +98,12 @@ def _act(page: Any) -> bool:
         page.keyboard.press("p")
     elif "pass" in kinds:
         page.keyboard.press("x")
-    elif page.query_selector("#hand .mj-tile.can"):  # a discard: the drawn tile (← then Enter)
+    elif look["can"]:  # a discard: the drawn tile (← then Enter)
         page.keyboard.press("ArrowLeft")
         page.keyboard.press("Enter")
-    else:
+    elif kinds:
         page.click("#actions button:not([disabled])")
-    _moved(page, before)
+    _moved(page, look["decision"])
     return True
 
 
@@ -214,24 +225,6 @@ def test_two_people_in_two_browsers_one_rejoins_and_the_hand_is_kept(server: tup
         # the totals the pages showed are the kept settlement
         me = [int(x) for x in re.findall(r"你 ([+-]\d+)", totals[0])][:1]
         assert me == [row["deltas"][0]]
-
-
-def _act_once(page: Any) -> None:
-    before = page.evaluate("document.body.dataset.decision")
-    kinds = [b.get_attribute("data-kind") for b in page.query_selector_all("#actions button:not([disabled])")]
-    if "suggest" in kinds:
-        page.keyboard.press("s")
-        page.keyboard.press("Enter")
-    elif "win" in kinds:
-        page.keyboard.press("h")
-    elif "pass" in kinds:
-        page.keyboard.press("x")
-    elif page.query_selector("#hand .mj-tile.can"):
-        page.keyboard.press("ArrowLeft")
-        page.keyboard.press("Enter")
-    elif kinds:
-        page.click("#actions button:not([disabled])")
-    _moved(page, before)
 
 
 def test_the_hand_fits_a_phone_screen(server: tuple[str, Path], browser: Any, tmp_path: Path) -> None:
