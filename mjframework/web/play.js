@@ -54,6 +54,7 @@
       const body = { humans: Number($("#humans").value), hands: Number($("#hands").value),
                      away_timeout: Number($("#away").value) };
       if ($("#seed").value !== "") body.seed = Number($("#seed").value);
+      body.names = $("#names").value.split(",").map((x) => x.trim()).slice(0, 4);
       if (document.querySelector('input[name="source"]:checked').value === "yaml") body.yaml = $("#yaml").value;
       else body.ruleset = $("#ruleset").value;
       const opts = {};
