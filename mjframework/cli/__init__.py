@@ -50,6 +50,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "new-variant": "mjframework.cli.design:new_variant",
     "play": "mjframework.cli.game:play_cmd",
     "plugins": "mjframework.cli.plugins:plugins_cmd",
+    "records": "mjframework.cli.records:records_cmd",
     "replay": "mjframework.cli.agents:replay_cmd",
     "rulesets": "mjframework.cli:rulesets_cmd",
     "schema": "mjframework.cli:schema_cmd",
@@ -126,8 +127,19 @@ class _Group(click.Group):
 @click.version_option(package_name="mjframework")
 @click.option("--trace-hooks", is_flag=True,
               help="Print every plugin hook call (hook, plugins, arguments, result) to stderr.")
-def main(trace_hooks: bool) -> None:
+@click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Let rulesets' `extends` and conformance files' `ruleset:` reach files under DIR too "
+                   "(by default: their own folder, the current one, and the ruleset sources; repeatable; "
+                   "also MJ_ALLOW_PATH).")
+def main(trace_hooks: bool, allow_paths: tuple[Path, ...]) -> None:
     """mjframework: mahjong variants declared in YAML, played, scored and settled by one engine."""
+    if allow_paths:  # (for this command only: `mj` may run in-process, several times)
+        from ..rules.loader import allow_path
+
+        ctx = click.get_current_context()
+        for folder in allow_paths:
+            ctx.call_on_close(allow_path(folder))
     if trace_hooks:
         from ..hooks.registry import set_hook_tracing
 

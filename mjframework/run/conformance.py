@@ -120,7 +120,7 @@ def load_file(path: Path) -> tuple[Any, Evaluator | None, str]:
     if not isinstance(options, dict) or not (preset is None or isinstance(preset, str)):
         return data, None, "`options` must be a mapping of option names to values, `preset` a preset name"
     try:
-        ruleset = load_ruleset(data["ruleset"], base_dir=path.parent,
+        ruleset = load_ruleset(data["ruleset"], base_dir=path.parent, named_in=path,
                                options={str(k): v for k, v in options.items()}, preset=preset)
         return data, Evaluator(ruleset), ""
     except RulesetError as e:
