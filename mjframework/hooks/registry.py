@@ -223,7 +223,7 @@ class BoundHook:
     def __init__(self, pm: pluggy.PluginManager | None, hook: str) -> None:
         self.pm = pm
         self.name = hook
-        self._caller = getattr(pm.hook, hook) if pm is not None else None
+        self._caller: Any = getattr(pm.hook, hook) if pm is not None else None
         spec = getattr(self._caller, "spec", None)
         self.argnames: tuple[str, ...] = tuple(spec.argnames) if spec is not None else ()
         self._argset = frozenset(self.argnames)

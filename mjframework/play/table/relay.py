@@ -106,7 +106,7 @@ class Relay(HandState):
         is abandoned (``HandAbandoned``); the engine's state is untouched.
         """
         try:
-            return call_hook(self.pm, name, firstresult=firstresult, **kwargs)  # type: ignore[arg-type]
+            return call_hook(self.pm, name, firstresult=firstresult, **kwargs)
         except PluginError as e:
             raise HandAbandoned(str(e)) from e
 
