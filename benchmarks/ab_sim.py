@@ -31,7 +31,10 @@ from mjframework.rules.loader import load_ruleset
 from mjframework.evaluate.scoring import Evaluator
 from mjframework.play.game import Game
 from mjframework.play.bots import GreedyBot
-from mjframework.play.events import reads_fields_of
+try:  # builds before the counting sink marked the statistics sink this way
+    from mjframework.play.events import reads_fields_of
+except ImportError:
+    reads_fields_of = None
 from mjframework.run.simulate import Stats, StatsSink
 
 hands = int(sys.argv[1]); seed = int(sys.argv[2]); out = {}
@@ -42,7 +45,9 @@ for rid in sys.argv[3:]:
             bots = [GreedyBot(random.Random(s * 4 + i)) for i in range(rs.players)]
             emit = None
             if sink_kind == "stats":
-                emit = reads_fields_of(StatsSink(Stats(rs.players)), StatsSink.FIELDS_READ)
+                emit = StatsSink(Stats(rs.players))
+                if reads_fields_of is not None:
+                    emit = reads_fields_of(emit, StatsSink.FIELDS_READ)
             Game(rs, bots, seed=s, dealer=s % rs.players, evaluator=ev, emit=emit).play()
     run(None)  # warm the evaluator's tables and memos
     for kind in (None, "stats"):
