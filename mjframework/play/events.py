@@ -402,7 +402,7 @@ class JsonlWriter:
         self.stream.write(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-class Collector(list):
+class Collector(list[Event]):
     """Keeps events in memory (tests, replays of one hand)."""
 
     def __call__(self, event: Event) -> None:
