@@ -70,14 +70,6 @@ _NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 
               for t in range(NUM_KINDS))
 
 
-# The same, packed for the discard tie-break: per kind its four neighbours padded with
-# NUM_KINDS (a zero appended to the counts), and ``t + 64 * (16 - base)``, so that
-# ``(3*c[t] + near) * 64 + _ISO_OFF[t]`` orders candidates as (-isolation, tile) do
-# (isolation lies in -28..10, so the high part stays positive; a tile fits in 6 bits).
-_NEAR4 = tuple((*n, *(NUM_KINDS,) * (4 - len(n))) for n in _NEAR)
-_ISO_OFF = tuple(t + 64 * (16 - _ISO_BASE[t]) for t in range(NUM_KINDS))
-
-
 def _isolation(c: list[int], t: Tile) -> int:
     """Lower is more useful: neighbours and copies make a tile worth keeping."""
     return _ISO_BASE[t] - 3 * c[t] - sum(map(c.__getitem__, _NEAR[t]))
@@ -142,17 +134,9 @@ class GreedyBot:
         least = min(needs)
         if needs.count(least) == 1:
             tile = candidates[needs.index(least)]
-        else:  # the most isolated, then the lowest: min of (-isolation, tile)
-            # One packed integer per tied candidate (see _ISO_OFF): no tuples, no sum/map calls.
-            cp = [*c, 0]
-            best = 1 << 30
-            for t, n in zip(candidates, needs, strict=True):
-                if n == least:
-                    a, b, d, e = _NEAR4[t]
-                    k = ((3 * cp[t] + cp[a] + cp[b] + cp[d] + cp[e]) << 6) + _ISO_OFF[t]
-                    if k < best:
-                        best = k
-            tile = best & 63
+        else:  # the most isolated, then the lowest
+            tile = min((t for t, n in zip(candidates, needs, strict=True) if n == least),
+                       key=lambda t: (-_isolation(c, t), t))
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
