@@ -81,7 +81,7 @@ class Claims(Kongs):
                 c = s.hand.count(tile)
                 if c >= 2:
                     if c >= 3 and claims.kong and self._kong_tiles_left():
-                        options.append(meld_option("kong", tile, (tile,) * 4, "kong"))
+                        options.append(meld_option("kong", tile, (tile,) * 4, MeldKind.KONG))
                     if claims.pung:
                         options.append(meld_option("pung", tile, (tile,) * 3))
                 if seat == chow_seat:
