@@ -178,7 +178,23 @@ class HandState:
 
     Public attributes are the table's documented state (views, the stepper, the
     environment and :class:`HandControl` read them); the engine's own lists are
-    never handed out (a view or a plugin gets copies).
+    never handed out (a view or a plugin gets copies):
+
+    - ``ruleset``, ``players``, ``seed``, ``hand_no``, ``hand_in_game``, ``dealer``,
+      ``ev`` (the evaluator), ``pm`` (its plugin manager), ``wall``;
+    - ``seats``: a :class:`SeatState` per seat (held tiles, melds, discards,
+      declarations and plugins' per-seat state, tiles won on, flowers);
+    - ``wildcard`` (the flipped one), ``wildcards`` (every wild kind), ``indicator``;
+    - ``no_claims`` (nobody has claimed yet), ``locked`` (seats that may only win or
+      discard their draw), ``out`` (seats that won and left), ``left`` (seats whose
+      player left the table), ``opening_winners``, ``previous`` (the previous hand's
+      win call);
+    - ``kongs`` (made this hand; ``kongs_paid`` of them settled), ``kong_money``
+      (paid at the kong), ``settled`` (net of settlements so far), ``win_log``
+      (winners and discarder per win), ``patterns_won``;
+    - ``last_drawer``, ``replacement_seat`` (whose last draw was a kong replacement),
+      ``last_tile_replacement``, ``offered`` (the discard a plugin's claim takes),
+      ``revealed`` (face-down melds shown).
     """
 
     control: HandControl  # the plugins' facade (set by Game)
