@@ -66,7 +66,8 @@ class Claims(Kongs):
             if can_discard_win:
                 # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
                 got = win_cands[seat]
-                if got is not None and got.kinds is not None and got.is_for(s.hand, s.melds, wildcard):
+                if (got is not None and got.kinds is not None and got.held == s.hand and got.melds == s.melds
+                        and got.wildcard == wildcard):  # (SeatWaits.is_for, inline: 3 seats a discard)
                     may = tile in got.kinds
                 else:
                     may = self._may_win_on(seat, tile)

@@ -116,9 +116,11 @@ class Relay(HandState):
         Called at every decision, so through the bound hook: nothing when no plugin
         implements it, and a plugin whose :func:`only_for` names option kinds the decision
         doesn't offer is not called."""
+        hook = self._extra_hook
+        if not hook.live:  # (most rulesets: no plugin adds options)
+            return []
         try:
-            said = self._extra_hook.call(self.control, seat, decision,
-                                         about=lambda: {o.kind for o in decision.options})
+            said = hook.call(self.control, seat, decision, about=lambda: {o.kind for o in decision.options})
         except PluginError as e:
             raise HandAbandoned(str(e)) from e
         return [o for opts in said for o in opts]

@@ -55,11 +55,13 @@ class HandAbandoned(EngineAbort):
 
 
 # -- what a step returns ----------------------------------------------------------------
+# (Slotted, not frozen: a frozen dataclass costs ~4x to make, and a turn makes one. Nothing
+# changes them once made.)
 
 NO_FLAGS: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Discarded:
     """A turn ended with ``seat`` discarding ``tile``; a win on it carries ``flags``
     (e.g. ``after_kong_discard``) besides the claimer's own."""
@@ -69,7 +71,7 @@ class Discarded:
     flags: frozenset[str] = NO_FLAGS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Claimed:
     """``seat`` claimed a discard into a meld and plays next, holding ``drawn`` (a claimed
     kong's replacement; ``None`` after a pung or chow: no draw) with ``flags``."""
@@ -79,7 +81,7 @@ class Claimed:
     flags: frozenset[str] = NO_FLAGS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Resume:
     """A win was settled and the hand goes on (``win.after_win``): ``seat`` draws next."""
 
