@@ -68,6 +68,9 @@ def missing(counts: list[int], wilds: int) -> int:
 _ISO_BASE = tuple(10 if t >= HONOR_BASE else 8 + (t % 9 in (0, 8)) for t in range(NUM_KINDS))
 _NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
               for t in range(NUM_KINDS))
+# The same neighbours padded to four with NUM_KINDS (a zero appended to the counts), so the
+# discard tie-break reads them without a loop.
+_NEAR4 = tuple((*n, *(NUM_KINDS,) * (4 - len(n))) for n in _NEAR)
 
 
 def _isolation(c: list[int], t: Tile) -> int:
@@ -134,9 +137,18 @@ class GreedyBot:
         least = min(needs)
         if needs.count(least) == 1:
             tile = candidates[needs.index(least)]
-        else:  # the most isolated, then the lowest
-            tile = min((t for t, n in zip(candidates, needs, strict=True) if n == least),
-                       key=lambda t: (-_isolation(c, t), t))
+        else:  # the most isolated, then the lowest: the least (-isolation, tile)
+            # (_isolation inline, over the neighbours padded to four: a turn's hot loop)
+            cp = [*c, 0]  # index NUM_KINDS: the zero _NEAR4 pads with
+            best: tuple[int, Tile] | None = None
+            for t, n in zip(candidates, needs, strict=True):
+                if n == least:
+                    a, b, d, e = _NEAR4[t]
+                    key = (3 * cp[t] + cp[a] + cp[b] + cp[d] + cp[e] - _ISO_BASE[t], t)
+                    if best is None or key < best:
+                        best = key
+            assert best is not None
+            tile = best[1]
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:
