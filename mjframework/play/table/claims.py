@@ -14,6 +14,7 @@ from ..outcomes import Discard, EndDrawn, Win
 from ..players import PASS, Option, make_decision
 from .kongs import Kongs
 from .state import (
+    KONG,
     NO_FLAGS,
     Claimed,
     ClaimEnd,
@@ -82,7 +83,7 @@ class Claims(Kongs):
                 c = s.hand.count(tile)
                 if c >= 2:
                     if c >= 3 and claims.kong and self._kong_tiles_left():
-                        options.append(meld_option("kong", tile, (tile,) * 4, MeldKind.KONG))
+                        options.append(meld_option("kong", tile, (tile,) * 4, KONG))
                     if claims.pung:
                         options.append(meld_option("pung", tile, (tile,) * 3))
                 if seat == chow_seat:
@@ -158,8 +159,8 @@ class Claims(Kongs):
         s.drew_first = True
         self.send(evt.Claim(seat=seat, kind=kind, tiles=tiles_out(sorted(choice.tiles)),
                             from_seat=discarder))
-        if kind == MeldKind.KONG:
-            self._record_kong(st.KongRecord(seat, kind.payment_key, discarder))
+        if kind == KONG:
+            self._record_kong(st.KongRecord(seat, MeldKind.KONG.payment_key, discarder))
             if choice.kind != "kong":
                 return None  # a plugin's kong claim: the plugin draws (see HandControl.take_discard)
             rep = self.draw(seat, "kong")

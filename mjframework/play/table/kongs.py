@@ -10,7 +10,7 @@ from ...settle import settlement as st
 from .. import events as evt
 from ..players import PASS, Decision, Option
 from .endings import Endings
-from .state import NO_FLAGS, HandResult, Resume
+from .state import ADDED_KONG, CONCEALED_KONG, NO_FLAGS, PUNG, HandResult, Resume
 
 _AFTER_KONG = frozenset({"after_kong"})
 _AFTER_KONG_DISCARD = frozenset({"after_kong_discard"})
@@ -29,13 +29,13 @@ class Kongs(Endings):
         if s.hand.count(tile) == 4:
             for _ in range(4):
                 s.hand.remove(tile)
-            s.melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4))
+            s.melds.append(Meld(CONCEALED_KONG, (tile,) * 4))
             # Laid face down: only the owner sees the tile until the hand's end.
             self.send(evt.Kong(seat=seat, kind=KongKind.CONCEALED, tile=tile_code(tile),
                                hidden={"tile": seat}))
             self._record_kong(st.KongRecord(seat, MeldKind.CONCEALED_KONG.payment_key))
             return None
-        i = next((i for i, m in enumerate(s.melds) if m.kind == MeldKind.PUNG and m.tiles[0] == tile), None)
+        i = next((i for i, m in enumerate(s.melds) if m.kind == PUNG and m.tiles[0] == tile), None)
         if i is None or tile not in s.hand:
             raise ValueError(f"seat {seat} holds no kong of {tile_code(tile)}")
         s.hand.remove(tile)
@@ -44,7 +44,7 @@ class Kongs(Endings):
             robbed = self.rob(seat, tile)
             if robbed is not None:
                 return robbed
-        s.melds[i] = Meld(MeldKind.ADDED_KONG, (tile,) * 4, s.melds[i].from_seat)
+        s.melds[i] = Meld(ADDED_KONG, (tile,) * 4, s.melds[i].from_seat)
         self._record_kong(st.KongRecord(seat, MeldKind.ADDED_KONG.payment_key))
         return None
 

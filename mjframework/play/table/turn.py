@@ -3,14 +3,16 @@ the discard goes to the others' claims; the next seat, or the claimer, plays."""
 
 from __future__ import annotations
 
-from ...core.kinds import MeldKind
 from ...core.tiles import NUM_KINDS, Tile
 from .. import events as evt
 from ..outcomes import Discard, EndDrawn, Win
 from ..players import Option, make_decision
 from .claims import Claims
 from .state import (
+    ADDED_KONG,
+    CONCEALED_KONG,
     PLAIN_DISCARDS,
+    PUNG,
     Claimed,
     Discarded,
     HandAbandoned,
@@ -161,11 +163,11 @@ class Turns(Claims):
                 for t in quads:
                     if ((self.wild_may[2] or not self._is_wild(t))
                             and (void_kong or not self._in_void(seat, t))):
-                        options.append(Option("kong", t, (t,) * 4, MeldKind.CONCEALED_KONG))
+                        options.append(Option("kong", t, (t,) * 4, CONCEALED_KONG))
         if not locked and s.melds and self.claims.added_kong:
-            added = [m.tiles[0] for m in s.melds if m.kind == MeldKind.PUNG and m.tiles[0] in s.hand]
+            added = [m.tiles[0] for m in s.melds if m.kind == PUNG and m.tiles[0] in s.hand]
             if added and self._kong_tiles_left():
-                options.extend(Option("kong", t, (t,) * 4, MeldKind.ADDED_KONG) for t in added)
+                options.extend(Option("kong", t, (t,) * 4, ADDED_KONG) for t in added)
         if locked and drawn is not None:
             options.append(Option("discard", drawn))
             return options
