@@ -123,7 +123,7 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     spec's ``firstresult`` (``firstresult`` here only documents the caller's
     expectation and is checked against the spec). A plugin that raises is
     named: see :func:`_attribute_failures`. Plain implementations are called
-    by :class:`BoundHook`'s loop, as pluggy would call them (no filtering by
+    by :meth:`BoundHook.call`'s loop, as pluggy would call them (no filtering by
     :func:`only_for` here: every implementation is asked).
     """
     bound = bound_hook(pm, hook)
@@ -143,36 +143,12 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     if plan is None or not bound._argset <= kwargs.keys():
         # Traced, no spec, historic, wrappers, or pluggy's own warning about a missing argument.
         return caller(**kwargs)
-    return _run(plan, tuple([kwargs[a] for a in bound.argnames]), firstresult, None)
+    return bound.call(*[kwargs[a] for a in bound.argnames], firstresult=firstresult)
 
 
 # The kinds of one call for only_for (an event's type, a decision's option kinds), or a
 # function making them (called only if some implementation declares only_for).
 About = Collection[str] | Callable[[], Collection[str]] | None
-
-
-def _run(plan: tuple[DirectImpl, ...], args: tuple[Any, ...], firstresult: bool, about: About) -> Any:
-    """The one loop over plain implementations, as pluggy's ``_multicall`` runs them —
-    last registered first (``plan`` is in that order), ``None`` answers dropped, a
-    firstresult hook stopping at the first answer — without its wrapper machinery (the
-    engine calls hooks on every turn). ``about``: the kinds of this call (an event's
-    type, a decision's option kinds, or a function making them); an implementation
-    whose :func:`only_for` names none of them is skipped (None: every implementation
-    is called)."""
-    results = []
-    for impl, pick, only in plan:
-        if only is not None and about is not None:
-            if callable(about):
-                about = about()
-            if only.isdisjoint(about):
-                continue
-        # (``impl.function`` read at each call: _attribute_failures wraps it in place)
-        res = impl.function(*[args[i] for i in pick])
-        if res is not None:
-            if firstresult:
-                return res
-            results.append(res)
-    return None if firstresult else results
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -277,19 +253,36 @@ class BoundHook:
             spoken.update(only)
         return frozenset(spoken)
 
-    def call(self, *args: Any, about: About = None) -> list[Any]:
-        """Call the implementations with the spec's arguments in order; the non-None
-        answers as a list (for hooks that are not firstresult). ``about``: the kinds of
-        this call (:func:`only_for`); through pluggy every implementation is called."""
+    def call(self, *args: Any, about: About = None, firstresult: bool = False) -> Any:
+        """Call the implementations with the spec's arguments in order: the one loop over
+        plain implementations, as pluggy's ``_multicall`` runs them — last registered first,
+        ``None`` answers dropped — without its wrapper machinery (the engine calls hooks on
+        every event and decision). The non-None answers as a list, or with ``firstresult``
+        the first (else None).
+
+        ``about``: the kinds of this call (an event's type, a decision's option kinds, or a
+        function making them, called only if needed): an implementation whose
+        :func:`only_for` names none of them is skipped (None: every implementation is
+        called). Through pluggy (:meth:`direct` is None) every implementation is called.
+        """
         plan = self._current()
         if plan is None:
-            result: list[Any] = call_hook(self.pm, self.name,  # type: ignore[arg-type]
-                                          **dict(zip(self.argnames, args, strict=True)))
-            return result
-        if not plan:
-            return []
-        out: list[Any] = _run(plan, args, False, about)
-        return out
+            return call_hook(self.pm, self.name, firstresult=firstresult,  # type: ignore[arg-type]
+                             **dict(zip(self.argnames, args, strict=True)))
+        results = []
+        for impl, pick, only in plan:
+            if only is not None and about is not None:
+                if callable(about):
+                    about = about()
+                if only.isdisjoint(about):
+                    continue
+            # (``impl.function`` read at each call: _attribute_failures wraps it in place)
+            res = impl.function(*[args[i] for i in pick])
+            if res is not None:
+                if firstresult:
+                    return res
+                results.append(res)
+        return None if firstresult else results
 
 
 _bound: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, BoundHook]] = weakref.WeakKeyDictionary()

@@ -13,7 +13,6 @@ from .state import (
     CONCEALED_KONG,
     PLAIN_DISCARDS,
     PUNG,
-    Claimed,
     Discarded,
     HandAbandoned,
     HandOver,
@@ -73,9 +72,10 @@ class Turns(Claims):
                 flags.add("no_claims_yet")
             if outcome is None:
                 outcome = self._turn(seat, drawn, flags)
-            if isinstance(outcome, HandResult):
-                return outcome
-            if isinstance(outcome, Resume):  # a win, and the hand goes on
+            if not isinstance(outcome, Discarded):  # (the usual case tested first: a discard)
+                if isinstance(outcome, HandResult):
+                    return outcome
+                # a win, and the hand goes on (Resume)
                 seat, drawn, flags, must_draw = outcome.seat, None, set(), True
                 continue
             # The wall is done after this discard: the last tile was drawn (last_tile), or a
@@ -84,21 +84,21 @@ class Turns(Claims):
             claim = self._claims(outcome.seat, outcome.tile, last,
                                  first=("first_turn" in flags and outcome.seat == self.dealer),
                                  extra_flags=outcome.flags, haidi="last_tile" in flags)
-            if isinstance(claim, HandResult):
-                return claim
-            if isinstance(claim, Resume):
-                seat, drawn, flags, must_draw = claim.seat, None, set(), True
-                continue
-            if last:
-                return self.end_drawn()
-            if claim is None:
+            if claim is None:  # nobody claims: the next seat draws
+                if last:
+                    return self.end_drawn()
                 seat = self._next_active(seat) if self.out else (seat + 1) % n
                 must_draw = True
                 drawn = None
+            elif isinstance(claim, HandResult):
+                return claim
+            elif isinstance(claim, Resume):
+                seat, drawn, flags, must_draw = claim.seat, None, set(), True
+            elif last:
+                return self.end_drawn()
             elif isinstance(claim, Discarded):  # a plugin's claim decided the claimer's turn
                 seat, pending, must_draw = claim.seat, claim, False
-            else:
-                assert isinstance(claim, Claimed)
+            else:  # a meld (Claimed): the claimer plays next
                 seat, drawn, flags, must_draw = claim.seat, claim.drawn, set(claim.flags), False
 
     def _turn(self, seat: int, drawn: Tile | None, flags: set[str]) -> TurnEnd:
