@@ -10,7 +10,7 @@ import click
 
 from ..core.errors import HandError
 from ..core.hand import WinContext, make_hand
-from ..core.kinds import MeldKind
+from ..core.kinds import MELD_WORDS
 from ..core.tiles import TileParseError, format_tiles, parse_tile, tile_name
 from ..evaluate.scoring import Evaluator
 from ..rules.loader import load_ruleset
@@ -153,10 +153,8 @@ LABELS = {
            "robbed_kong": "robbing {seat}'s kong", "opening": "opening declaration", "points": "points",
            "dealer_bonus": "dealer", "nobody": "(penalty)"},
 }
-MELD_NAMES: dict[str, dict[str, str]] = {
-    "zh": {MeldKind.PUNG: "碰", MeldKind.CHOW: "吃", MeldKind.KONG: "明杠", MeldKind.ADDED_KONG: "加杠",
-           MeldKind.CONCEALED_KONG: "暗杠"},
-    "en": {}}
+# The players' words for melds: the one table (core.kinds.MELD_WORDS).
+MELD_NAMES: dict[str, dict[str, str]] = {"zh": dict(MELD_WORDS), "en": {}}
 
 
 def seat_label(seat: int | None, lang: str) -> str:

@@ -30,7 +30,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import MJError
 
@@ -154,7 +154,7 @@ def commit(tmp: str | Path, path: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO]:
+def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]]:
     """Write ``path`` through a temporary file, renamed into place only if the block succeeds."""
     p = Path(path)
     fd, tmp = temp_beside(p)

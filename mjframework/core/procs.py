@@ -31,7 +31,7 @@ def _prctl_pdeathsig() -> bool:
         # The running program's own symbols include the C library's: no ``find_library``,
         # which would start a subprocess (ldconfig) in every worker.
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 

@@ -166,9 +166,6 @@ class Evaluator:
         """The table-level fast paths of :meth:`is_win` / :meth:`waits` (compiled on first use)."""
         if self._screen is None:
             self._screen = WinScreen(self)
-            # From now on `self.is_win` is the screen's own method: the game calls it on every
-            # discard, and one call layer is a measurable part of its cost.
-            self.__dict__["is_win"] = self._screen.is_win
         return self._screen
 
     # -- inputs ------------------------------------------------------------
@@ -869,10 +866,28 @@ class Evaluator:
         """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)
 
         Table checks decide most hands (:class:`~.fastwin.WinScreen`, which remembers its
-        verdict per tiles, melds, winning tile and wildcard); the rest are scored. After the
-        first call this name is bound to :meth:`WinScreen.is_win` directly (same answers).
+        verdict per tiles, melds, winning tile and wildcard); the rest are scored.
         """
-        return self.screen.is_win(hand, ctx, wildcard)
+        return (self._screen or self.screen).is_win(hand, ctx, wildcard)
+
+    def may_win_on(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                   wildcard: Tile | None = None) -> bool:
+        """Could ``concealed`` + ``win`` (+ ``melds``) win in some context? False is certain:
+        the context-free half of :meth:`is_win`, asked before a context is built."""
+        return (self._screen or self.screen).possible(concealed, melds, win, wildcard)
+
+    def may_win_any(self, tiles: Sequence[Tile], melds: Sequence[Meld], wildcard: Tile | None = None) -> bool:
+        """Could some tile of the full hand ``tiles`` be its winning tile (a self-drawn win,
+        a dealer's first turn)? False is certain: :meth:`may_win_on` would say no for each."""
+        return (self._screen or self.screen).possible_any(tiles, melds, wildcard)
+
+    def win_candidates(self, concealed: Sequence[Tile], melds: Sequence[Meld],
+                       wildcard: Tile | None = None) -> set[Tile] | None:
+        """A superset of the kinds that complete the 13-tile hand ``concealed`` (+ ``melds``)
+        in some context (None: any kind may): one pass over the wait tables. A kind not in it
+        is no win (as :meth:`may_win_on`)."""
+        return (self._screen or self.screen).wait_sets(tuple(concealed), tuple(melds), wildcard,
+                                                       sure_too=False)[1]
 
     def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
         """Cheap necessary test that some pattern could read the hand as ``shape``.

@@ -53,7 +53,7 @@ from ..evaluate import wintable
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
 from ..play.bots import BOTS, GreedyBot
-from ..play.events import Event, EventSink, fields_read, reads_fields_of
+from ..play.events import Event, EventSink, counting, counting_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
@@ -174,8 +174,10 @@ class Stats:
 class StatsSink:
     """An event sink that counts what the events of each hand say."""
 
-    # The event types whose fields it reads; of the others it counts only the type.
+    # The event types whose fields it reads; of the frequent others it counts only the type
+    # (events.CountingSink: the engine calls ``count`` instead of building them).
     FIELDS_READ = frozenset({"win", "opening_win", "settlement", "claim", "hand_end"})
+    fields_read = FIELDS_READ
 
     def __init__(self, stats: Stats) -> None:
         self.stats = stats
@@ -238,6 +240,13 @@ class StatsSink:
             self._won = self._went_on = False
         elif t != "settlement":
             self._last = t
+
+    def count(self, type_: str) -> None:
+        """An event of ``type_`` whose fields it does not read (a draw, a discard, the deal,
+        the wall, a plugin's call): what ``__call__`` does with its type alone."""
+        if self._won and (type_ == "draw" or type_ == "discard"):
+            self._went_on = True
+        self._last = type_
 
     def hand_done(self, result: HandResult, dealer: int) -> None:
         s = self.stats
@@ -399,15 +408,15 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
             calls.append((e["seat"], e["call"]))
         emit(e)
 
-    read = fields_read(emit)
-    if read is not None:
-        reads_fields_of(tracked, read | {"win"})
+    # A counting sink stays one through the wrapper (reading wins too).
+    counts = counting_of(emit)
+    sink: EventSink = tracked if counts is None else counting(tracked, counts[0] | {"win"}, counts[1])
 
     dealer = first_dealer(rs, seed, game)
     last_call: tuple[int, str] | None = None
     for h in range(hands):
         g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
-                 emit=tracked, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h)
+                 emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h)
         calls.clear()
         result = play(g)
         yield g, result
@@ -428,9 +437,9 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
         if write is not None:
             write(dump_event(e))
 
-    # Counting only: the statistics sink itself, which reads few events' fields (the frequent
-    # events' tile codes need not be made).
-    emit: EventSink = logged if write is not None else reads_fields_of(sink, StatsSink.FIELDS_READ)
+    # Counting only: the statistics sink itself, which reads few events' fields and counts the
+    # frequent others (their tile codes need not be made).
+    emit: EventSink = logged if write is not None else sink
 
     def play(g: Game) -> HandResult:
         try:
