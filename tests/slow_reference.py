@@ -72,7 +72,7 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
             if result is None:
                 continue
             points, picked = result
-            key = (-points, ev.tie_key(picked))
+            key = (ev.order(points), ev.tie_key(picked))
             if best is None or key < best[0]:
                 best = (key, reading, picked, points)
     if best is None:

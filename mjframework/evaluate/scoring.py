@@ -15,8 +15,9 @@ The flow of :meth:`Evaluator.score`:
    one every reading gives (``tests/slow_reference.py`` keeps that search);
 4. exclusions, then tiers (only the highest tier that matched counts), then
    ``combine`` (the highest single pattern, or the sum);
-5. the reading that pays the winner most is chosen; equal pay is decided by
-   the ruleset's ``scoring.ties`` (:meth:`Evaluator.tie_key`).
+5. the reading that pays the winner most is chosen (:meth:`Evaluator.order`: by points, or
+   with ``value: table`` by the table's amount); equal pay is decided by the ruleset's
+   ``scoring.ties`` (:meth:`Evaluator.tie_key`).
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ class Evaluator:
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
         # Shapes that some pattern makes a win with no requirement and no context.
         # (None with a minimum to win: fitting a shape is then not enough.)
-        self._unconditional = [] if ruleset.scoring.minimum else [
+        self._unconditional = [] if ruleset.scoring.minimum is not None else [
             s for s in self.shapes if s.kind != "free" and any(
                 p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
@@ -159,6 +160,7 @@ class Evaluator:
         # The win patterns' requirements, judged together; bits in rank order (for exclusions).
         self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
         self._kind_set = frozenset(self.kinds)
+        self._by_pay = ruleset.scoring.value == "table"  # (see order)
         self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
@@ -424,7 +426,7 @@ class Evaluator:
                     if result is None:
                         continue
                     points, picked = result
-                    key = (-points, self.tie_key(picked))
+                    key = (self.order(points), self.tie_key(picked))
                     if best is None or key < best[0]:
                         best = (key, reading, picked, points)
             if best is None:
@@ -477,7 +479,7 @@ class Evaluator:
                 if result is None:
                     return False
                 points, picked = result
-                key = (-points, self.tie_key(picked))
+                key = (self.order(points), self.tie_key(picked))
                 if every is not None:
                     every.append((key, reading, picked, points))
                 if best is None or key < best[0]:
@@ -551,7 +553,7 @@ class Evaluator:
         if ceiling is not None:
             result = self._judge(first[0], todo, facts, wildcard)
             known = (first[0], result)
-            if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+            if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
                 return first, None, ceiling, None, known
             # A pattern asking for sequences of wildcards read as their own kind: the reading
             # with the most of them (found from the win table) is tried next, before the search.
@@ -561,7 +563,7 @@ class Evaluator:
                 directed = self._self_wild_reading(full, hand, shape, bounds)
             if directed is not None:
                 result = self._judge(directed, todo, facts, wildcard)
-                if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
                     return [directed], None, ceiling, None, (directed, result)
         free = None
         if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
@@ -630,7 +632,7 @@ class Evaluator:
             result = self._combine(matched, m)
             if result is None:
                 continue
-            key = (-result[0], self.tie_key(result[1]))
+            key = (self.order(result[0]), self.tie_key(result[1]))
             if best is None or key < best:
                 best = key
         if memo is not None:
@@ -668,6 +670,17 @@ class Evaluator:
                 self._free_cache.clear()
             self._free_cache[cache_key] = free
         return free
+
+    def order(self, points: int) -> Any:
+        """The first part of a result's key (smaller is better): what the result pays.
+
+        Points order the results wherever the amount paid rises with them; a ``value: table``
+        need not rise (a table may decode factors), so there the amount paid for the capped
+        points comes first, then the points."""
+        if self._by_pay:
+            sc = self.ruleset.scoring
+            return (-sc.amount(sc.capped(points)), -points)
+        return -points
 
     def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
         """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.

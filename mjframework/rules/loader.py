@@ -5,8 +5,10 @@ Every problem found is collected (not just the first) and reported as
 
 ``extends`` semantics: mappings merge key by key (the extending file wins),
 lists are replaced, except ``patterns``, which merge by name (a pattern with
-an inherited name replaces it in place; new ones are appended); a ``null``
-value removes an inherited key (``plugins: {zhaniao: null}``).
+an inherited name is merged into it key by key, in place, or replaces it whole
+with ``replace: true``; new ones are appended); a ``null`` value removes an
+inherited key (``plugins: {zhaniao: null}``) and is no change where nothing is
+inherited.
 """
 
 from __future__ import annotations
@@ -417,16 +419,30 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
 # extends
 
 
+# Keys whose mapping is an option's patch, kept as written (its `null`s say what it removes).
+_PATCH_KEYS = frozenset({"patch", "values"})
+
+
 def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
     if isinstance(base, dict) and isinstance(over, dict):
         out = SourceMap()
         out.location = getattr(over, "location", None) or getattr(base, "location", None)
+        out.file_index = getattr(over, "file_index", None)
         for src in (base, over):
             for k, v in src.items():
-                if src is over and v is None and k in out:
-                    del out[k]
+                if src is over and v is None:
+                    # `null` removes an inherited key, and is no change where nothing is
+                    # inherited (an option's patch `{plugins: {x: null}}` on a ruleset without x)
+                    out.pop(k, None)
                     continue
-                out[k] = merge_data(out[k], v, k) if (src is over and k in out) else v
+                if src is over and k in out:
+                    v = merge_data(out[k], v, k)
+                elif src is over:
+                    stripped = without_nulls(v, k)  # (its own `null`s remove nothing)
+                    if isinstance(v, dict) and v and not stripped:
+                        continue  # only `null`s: nothing to remove, nothing added
+                    v = stripped
+                out[k] = v
                 if isinstance(src, SourceMap):
                     out.locations[k] = src.locations.get(k)
                     out.key_locations[k] = src.key_locations.get(k)
@@ -441,7 +457,11 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
                 name = item.get("name") if isinstance(item, dict) else None
                 if src_l is over and name is not None and name in inherited:
                     i = inherited.pop(name)  # once: a repeat in the same file stays a duplicate
-                    out_l[i] = item
+                    # key by key, as mappings merge (`null` drops an inherited key); `replace:
+                    # true` replaces the inherited pattern whole
+                    replace = isinstance(item, dict) and item.get("replace") is True
+                    merge = not replace and isinstance(out_l[i], dict)
+                    out_l[i] = merge_data(out_l[i], item) if merge else item
                     out_l.locations[i] = loc
                     continue
                 if src_l is base and name is not None:
@@ -450,6 +470,32 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
                 out_l.locations.append(loc)
         return out_l
     return over
+
+
+def without_nulls(node: Any, key: Any = None) -> Any:
+    """``node`` without its mappings' ``null`` values (locations kept): where nothing is
+    inherited, a ``null`` removes nothing. An option's patch is kept as written."""
+    if isinstance(node, dict) and key not in _PATCH_KEYS:
+        if not any(v is None or isinstance(v, dict | list) for v in node.values()):
+            return node
+        out = SourceMap()
+        out.location = getattr(node, "location", None)
+        out.file_index = getattr(node, "file_index", None)
+        for k, v in node.items():
+            if v is None:
+                continue
+            out[k] = without_nulls(v, k)
+            if isinstance(node, SourceMap):
+                out.locations[k] = node.locations.get(k)
+                out.key_locations[k] = node.key_locations.get(k)
+        return out
+    if isinstance(node, list) and any(isinstance(v, dict | list) for v in node):
+        out_l = SourceList(without_nulls(v) for v in node)
+        out_l.location = getattr(node, "location", None)
+        out_l.file_index = getattr(node, "file_index", None)
+        out_l.locations = list(getattr(node, "locations", [None] * len(node)))
+        return out_l
+    return node
 
 
 # Bounds on one load (docs/limits.md): an `extends` graph is read once per file.
@@ -501,7 +547,7 @@ def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], loa
     if not isinstance(data, SourceMap):  # (what the loader makes of a mapping)
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
-    problems.extend(_schema_problems(data, data))
+    problems.extend(_schema_problems(without_nulls(data), data))
     ext = data.get("extends")
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
@@ -1181,7 +1227,8 @@ class _Builder:
             missing = [v for v in values if v not in brk.wall.seats]
             if missing:
                 self.problem(("break", "wall", "seats"), f"no wall for die value(s) {missing}")
-        if self.data.get("deal") and isinstance(players, int) and "deal" not in self.broken:
+        if isinstance(self.data.get("deal"), dict) and isinstance(players, int) and "deal" not in self.broken:
+            # (`deal: {}` too: its defaults alone deal 12 tiles each)
             deal = DealRule.from_yaml(self.data["deal"])
             per = [deal.rounds * deal.block] * players
             for step in deal.then:
