@@ -149,3 +149,134 @@ def test_null_in_an_option_patch_changes_nothing_and_removes_an_inherited_option
     assert load_ruleset(child).options == {"quiet": False}
     r = CliRunner().invoke(main, ["validate", str(child)])
     assert r.exit_code == 0, r.output
+
+
+# -- conditions beyond equality ------------------------------------------------------
+
+
+def _score(ev: Evaluator, tiles: str, win: str, melds: tuple[str, ...] = (), **ctx: object):
+    hand, context = make_hand(tiles, list(melds), win_tile=win), WinContext(**ctx)  # type: ignore[arg-type]
+    s = ev.score(hand, context)
+    assert ev.is_win(hand, context) == s.win  # play and `mj score` agree
+    return s
+
+
+def test_measures_and_state_tested_beyond_equality() -> None:
+    ev = Evaluator(load_ruleset(RULESETS / "conditions-108.yaml"))
+    # 少刻 {in: [1, 3]}: three pungs yes, none no; 无杠 {not: {min: 1}}; 非断 `not` over a filter
+    s = _score(ev, "111222m333p456p2s", "2s", seat=1, win_by="discard", discarder=2)
+    assert s.pattern_names == ["win", "少刻", "无杠", "非断"]
+    s = _score(ev, "123456789m234p2s", "2s", seat=1, win_by="discard", discarder=2)
+    assert s.pattern_names == ["win", "无杠", "非断"]
+    # 混或清 `any`: one suit
+    s = _score(ev, "1112223456788m", "8m", seat=1, win_by="discard", discarder=2)
+    assert "混或清" in s.pattern_names
+    # 飘 `seat_state: {piao: {min: 3}}`: 3 and 4 yes; 2, a string, a boolean or unset no
+    for piao, holds in ((3, True), (4, True), (2, False), ("3", False), (True, False), (None, False)):
+        state = {} if piao is None else {"piao": piao}
+        s = _score(ev, "123456789m234p2s", "2s", seat=1, seat_state=state)
+        assert ("飘" in s.pattern_names) == holds, piao
+    # 门风或庄 `when: {any: [{seat: dealer}, {not: {win_by: [discard]}}]}`
+    assert "门风或庄" in _score(ev, "123456789m234p2s", "2s", seat=0, win_by="discard",
+                                 discarder=2).pattern_names
+    assert "门风或庄" in _score(ev, "123456789m234p2s", "2s", seat=1).pattern_names
+    assert "门风或庄" not in _score(ev, "123456789m234p2s", "2s", seat=1, win_by="discard",
+                                     discarder=2).pattern_names
+
+
+def test_win_require_is_said_once_for_every_win() -> None:
+    ev = Evaluator(load_ruleset(RULESETS / "conditions-108.yaml"))
+    s = _score(ev, "123456789m234p3s", "3s", seat=1)
+    assert not s.win and "the pair must be a 2, 5 or 8" in s.reason
+    assert ev.waits(list(make_hand("123456789m234p3s", win_tile="3s").concealed)) == []
+    # an open hand (a claimed pung) needs 2 points: 1 on a discard, 2 on a self-draw
+    melds = ("pung 3m from 3", "pung 4p from 3")
+    s = _score(ev, "345m456p2s", "2s", melds, seat=1, win_by="discard", discarder=2)
+    assert not s.win and "an open hand needs 2 points" in s.reason
+    s = _score(ev, "345m456p2s", "2s", melds, seat=1)
+    assert s.win and s.points == 2
+    r = CliRunner().invoke(main, ["score", str(RULESETS / "conditions-108.yaml"), "123456789m234p3s",
+                                  "-t", "3s", "-s", "1"])
+    assert "the pair must be a 2, 5 or 8" in r.output, r.output
+
+
+def test_conditions_play(tmp_path: Path) -> None:
+    res = simulate(str(RULESETS / "conditions-108.yaml"), 16, seed=2)
+    assert res.stats.abandoned == 0
+
+
+def test_bad_conditions_are_located_errors(tmp_path: Path) -> None:
+    p = variant(tmp_path, """
+        win:
+          require:
+            - why: nothing to check
+        patterns:
+          - name: odd
+            require: {kongs: {min: 3, max: 1}}
+            points: 1
+          - name: typo
+            when: {any: [{flags: [last_tiel]}]}
+            points: 1
+          - name: badkey
+            require: {any: [{sequencs: 1}]}
+            points: 1
+        """)
+    text = p.read_text(encoding="utf-8")
+
+    def line_of(needle: str) -> int:
+        return text[:text.index(needle)].count("\n") + 1
+    found = problems(p)
+    expect = [(line_of("- why"), "win.require[0]", "needs `require`, `when` or `points`"),
+              (line_of("max: 1"), "kongs.max", "no count passes"),
+              (line_of("last_tiel"), "when.any[0].flags[0]", "unknown flag 'last_tiel'"),
+              (line_of("sequencs"), "require.any[0]", "unknown key 'sequencs'")]
+    for line, path, words in expect:
+        assert any(f"{p}:{line}:" in x and path in x and words in x for x in found), (line, path, found)
+
+
+# -- combine: product ------------------------------------------------------------------
+
+
+def test_product_multiplies_factors_under_a_cap() -> None:
+    ev = Evaluator(load_ruleset(RULESETS / "product-108.yaml"))
+    discard = {"seat": 1, "win_by": "discard", "discarder": 2}
+    s = _score(ev, "1112223334445m", "5m", **discard)  # 碰碰胡 ×2 × 清一色 ×4 = ×8
+    assert s.pattern_names == ["win", "碰碰胡", "清一色"] and s.points == 8
+    assert ev.evaluate(make_hand("1112223334445m", win_tile="5m"),
+                       WinContext(**discard)).payments == [0, 16, -16, 0]  # type: ignore[arg-type]
+    s = _score(ev, "1133557799224m", "4m", **discard)  # 清一色 ×4 × 七对 ×4 = ×16, capped at ×8
+    assert s.points == 8 and s.uncapped == 16
+    s = _score(ev, "1133557799224m", "4m", seat=1)  # … and 自摸 ×2 after the cap: ×16
+    assert s.points == 16 and s.uncapped == 32
+    s = _score(ev, "123456789m234p5s", "5s", seat=1)  # win ×1 × 自摸 ×2
+    assert s.points == 2
+    # two kongs: 杠 counted twice, ×2²
+    s = _score(ev, "123m456p5s", "5s", ("kong 1s from 2", "kong 9p from 3"), **discard)
+    assert ("杠", 2) in [(p.name, p.times) for p in s.patterns] and s.points == 4
+
+
+def test_commands_print_factors(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["score", str(RULESETS / "product-108.yaml"), "1133557799224m",
+                                  "-t", "4m", "-s", "1"])
+    assert r.exit_code == 0, r.output
+    assert "清一色  ×4" in r.output and "七对  ×4" in r.output and "自摸  ×2" in r.output
+    r = CliRunner().invoke(main, ["score", str(RULESETS / "product-108.yaml"), "123m456p5s", "-t", "5s",
+                                  "-s", "1", "-m", "kong 1s from 2", "-m", "kong 9p from 3", "--json"])
+    assert '"label": "×2²"' in r.output, r.output
+    r = CliRunner().invoke(main, ["doc", str(RULESETS / "product-108.yaml")])
+    assert r.exit_code == 0 and "清一色 — ×4" in r.output, r.output[-2000:]
+
+
+def test_product_mistakes_are_located(tmp_path: Path) -> None:
+    p = variant(tmp_path, """
+        patterns:
+          - name: zero
+            require: {kongs: 1}
+            points: 0
+        """, base="product-108.yaml")
+    assert any("under `combine: product` points are a factor" in x and "v.yaml:8:13: patterns[0].points" in x
+               for x in problems(p)), problems(p)
+    q = variant(tmp_path, """
+        scoring: {combine: sum, cap: null}
+        """, base="product-108.yaml", name="w.yaml")
+    assert any("`after_cap` is counted after `scoring.cap`" in x for x in problems(q)), problems(q)

@@ -45,6 +45,7 @@ from .patterns import (
     requirements_hold,
     shape_matches,
     times,
+    when_holds,
 )
 from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings, stand_in_splits
 from .waits import completed_shape, shape_possible, wait_holds
@@ -116,7 +117,7 @@ class Evaluator:
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
         # Shapes that some pattern makes a win with no requirement and no context.
         # (None with a minimum to win: fitting a shape is then not enough.)
-        self._unconditional = [] if ruleset.scoring.minimum is not None else [
+        self._unconditional = [] if ruleset.scoring.minimum is not None or ruleset.win_require else [
             s for s in self.shapes if s.kind != "free" and any(
                 p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
@@ -133,7 +134,9 @@ class Evaluator:
             None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
         # Per-seat state keys some pattern reads: part of the context's memo key.
-        self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
+        self._state_keys = sorted({k for p in self.win_patterns for k in p.when.state_keys()})
+        # `win.require`: what every win must meet, judged on each reading after combining
+        self._win_require = ruleset.win_require
         rule = ruleset.wildcard
         self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
         self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
@@ -161,6 +164,8 @@ class Evaluator:
         self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
         self._kind_set = frozenset(self.kinds)
         self._by_pay = ruleset.scoring.value == "table"  # (see order)
+        self._product = ruleset.scoring.multiplies
+        self._after_cap = any(p.after_cap for p in ruleset.patterns)
         self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
@@ -329,16 +334,34 @@ class Evaluator:
                 sp = made[p, n] = ScoredPattern(p.name, p.points, n, p.en)
             scored.append(sp)
         sc = self.ruleset.scoring
+        capped = sc.capped(points) if not self._after_cap else self._capped_after(picked)
         if sc.minimum is None:
-            return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+            return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                          uncapped=points)
-        judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
+        judged = self._combined([(p, n) for p, n in picked if p.counts_to_minimum])
         if judged < sc.minimum:
             return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
                          f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
                          points=points, wildcard=wildcard, uncapped=points)
-        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+        return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                      uncapped=points)
+
+    def _combined(self, picked: Sequence[tuple[Pattern, int]]) -> int:
+        """The points of ``picked`` (pattern, times) as ``combine`` puts them together."""
+        if self._product:
+            total = 1
+            for p, n in picked:
+                total *= p.points ** n
+            return total
+        return sum(p.points * n for p, n in picked)
+
+    def _capped_after(self, picked: Sequence[tuple[Pattern, int]]) -> int:
+        """The capped points when some patterns count after the cap (``after_cap``): the cap
+        bounds the others, then these add (or multiply)."""
+        sc = self.ruleset.scoring
+        before = sc.capped(self._combined([(p, n) for p, n in picked if not p.after_cap]))
+        after = self._combined([(p, n) for p, n in picked if p.after_cap])
+        return before * after if self._product else before + after
 
     def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
         if self._fixed:
@@ -375,6 +398,8 @@ class Evaluator:
             won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
             waiting=_once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),
             wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
+            ctx=ctx if self._win_require else None,
+            refused=[] if self._win_require else None,
         )
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
@@ -430,7 +455,7 @@ class Evaluator:
                     if best is None or key < best[0]:
                         best = (key, reading, picked, points)
             if best is None:
-                return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+                return Score(False, self._no_win_reason(facts), wildcard=wildcard)
             _, reading, picked, points = best
             return self._finish(reading, picked, points, wildcard)
         bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
@@ -493,9 +518,15 @@ class Evaluator:
                     if consider(reading):
                         break
         if best is None:
-            return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+            return Score(False, self._no_win_reason(facts), wildcard=wildcard)
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
+
+    @staticmethod
+    def _no_win_reason(facts: HandFacts) -> str:
+        if facts.refused:
+            return f"no reading of the hand meets what every win needs ({facts.refused[0]})"
+        return "no reading of the hand is a winning pattern"
 
     def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts, shape: Shape | None = None
                   ) -> tuple[list[Pattern], set[Pattern]]:
@@ -729,7 +760,25 @@ class Evaluator:
             return None
         kept = bulk.patterns_of(bulk.not_excluded(held, self.ruleset.scoring.exclusions == "ranked"))
         kept.sort(key=self._index)
-        return self._count(kept, m)
+        result = self._count(kept, m)
+        if result is not None and self._win_require and not self._meets_win_require(result[0], m, facts):
+            return None
+        return result
+
+    def _meets_win_require(self, points: int, m: Measures, facts: HandFacts) -> bool:
+        """Does this reading's win, worth ``points``, meet every entry of ``win.require``?
+        (The first it fails is noted in ``facts.refused`` for the reason of a refused win.)"""
+        ctx = facts.ctx or WinContext()
+        for r in self._win_require:
+            if r.if_ is not None and not (when_holds(r.if_.when, ctx, facts) and requirements_hold(r.if_, m)):
+                continue
+            if (r.check is not None and not (when_holds(r.check.when, ctx, facts)
+                                             and requirements_hold(r.check, m))) or (
+                    r.points is not None and not r.points.ok(points)):
+                if facts.refused is not None and not facts.refused:
+                    facts.refused.append(r.why or f"win.require[{self._win_require.index(r)}]")
+                return False
+        return True
 
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
@@ -775,6 +824,11 @@ class Evaluator:
         if self.ruleset.scoring.combine == "highest":
             p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
             return p.points * n, [(p, n)]
+        if self._product:
+            total = 1
+            for p, n in counted:
+                total *= p.points ** n
+            return total, counted
         return sum(p.points * n for p, n in counted), counted
 
     def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
@@ -874,7 +928,8 @@ class Evaluator:
             return Score(False, "no opening pattern")
         points, picked = result
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, patterns=scored, points=self.ruleset.scoring.capped(points), uncapped=points)
+        capped = self._capped_after(picked) if self._after_cap else self.ruleset.scoring.capped(points)
+        return Score(True, patterns=scored, points=capped, uncapped=points)
 
     # -- readiness -------------------------------------------------------------
 
@@ -1009,7 +1064,7 @@ _MEASURE_LEVEL = {
 def _reading_level(p: Pattern) -> int:
     """How much of a reading pattern ``p`` looks at (see ``_MEASURE_LEVEL``); tile filters and
     group filters are 1 (their answers per kind are part of the kind's class)."""
-    if p.sets is not None or p.win_wait is not None:
+    if p.sets is not None or p.win_wait is not None or p.condition is not None:
         return 3
     names = [n for n, _ in p.counts]
     if p.times_per is not None and p.times_per != "groups":
@@ -1219,7 +1274,7 @@ class _Bounds:
                 return False
             settled = False
         if settled and any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets,
-                                                   p.win_wait)):
+                                                   p.win_wait, p.condition)):
             settled = False
         if settled and p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
             b = None if p.times_per == "groups" else self.get(p.times_per)
