@@ -13,10 +13,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mjframework.cli import main
-from mjframework.core.hand import WinContext, make_hand
+from mjframework.core.hand import Meld, WinContext, make_hand
 from mjframework.evaluate.scoring import Evaluator
 from mjframework.rules.loader import check_file, load_ruleset
 from mjframework.run.simulate import simulate
+from mjframework.settle.settlement import SeatFacts
 
 HERE = Path(__file__).resolve().parent
 RULESETS = HERE / "rulesets"
@@ -280,3 +281,74 @@ def test_product_mistakes_are_located(tmp_path: Path) -> None:
         scoring: {combine: sum, cap: null}
         """, base="product-108.yaml", name="w.yaml")
     assert any("`after_cap` is counted after `scoring.cap`" in x for x in problems(q)), problems(q)
+
+
+# -- per-payer amounts, caps, liability ---------------------------------------------------
+
+
+def _payments(ev: Evaluator, tiles: str, win: str, melds: tuple[str, ...] = (),
+              seats: dict[int, SeatFacts] | None = None, **ctx: object) -> list[tuple[int, int]]:
+    hand, context = make_hand(tiles, list(melds), win_tile=win), WinContext(**ctx)  # type: ignore[arg-type]
+    score = ev.score(hand, context)
+    assert score.win, score.reason
+    return [(p.payer, p.amount) for p in ev.settle(hand, context, score, seats=seats).payments]
+
+
+def test_each_payer_pays_by_its_own_melds_and_state_capped() -> None:
+    ev = Evaluator(load_ruleset(RULESETS / "payers-108.yaml"))
+    seats = {0: SeatFacts((Meld("pung", (0, 0, 0), 2), Meld("pung", (19, 19, 19), 3))),  # 2 claims: ×4
+             2: SeatFacts((Meld("kong", (20,) * 4, 3),)),  # a claimed kong: ×2 ×2
+             3: SeatFacts((), {"piao": 1})}  # +1
+    # 1 point (win): 1 × 4, 1 × 2 × 2, 1 + 1
+    assert _payments(ev, "123456789m234p5s", "5s", seats=seats, seat=1) == [(0, 4), (2, 4), (3, 2)]
+    # 3 points (win + 清一色): 12 and 12 capped at 8 (封顶), 4
+    assert _payments(ev, "1112345678999m", "5m", seats=seats, seat=1) == [(0, 8), (2, 8), (3, 4)]
+    # every payer capped: each pays 12 (金顶)
+    seats[3] = SeatFacts((Meld("pung", (9, 9, 9), 0), Meld("pung", (10,) * 3, 0)), {"piao": 2})  # 3 × 4 + 1
+    assert _payments(ev, "1112345678999m", "5m", seats=seats, seat=1) == [(0, 12), (2, 12), (3, 12)]
+    # no seats given: nobody has melds or state
+    assert _payments(ev, "1112345678999m", "5m", seat=1) == [(0, 3), (2, 3), (3, 3)]
+
+
+def test_liability_says_who_pays_instead_of_whom() -> None:
+    ev = Evaluator(load_ruleset(RULESETS / "liable-108.yaml"))
+    hand = "123456789m234p5s"
+    # a self-draw: everyone pays their share (the dealer ×2)
+    assert _payments(ev, hand, "5s", seat=1) == [(0, 2), (2, 1), (3, 1)]
+    # a discard by seat 2: seat 2 pays every share, each as a self-draw share (点炮包三家)
+    assert _payments(ev, hand, "5s", seat=1, win_by="discard", discarder=2) == [(2, 2), (2, 1), (2, 1)]
+    # a robbed kong of the dealer: the konger pays all (抢杠全包)
+    assert _payments(ev, hand, "5s", seat=1, win_by="robbed_kong", discarder=0) == [(0, 2), (0, 1), (0, 1)]
+    # three claims fed by seat 2: seat 2 pays everything, even on a self-draw
+    fed = ("pung 1m from 2", "pung 2m from 2", "pung 3p from 2", "pung 4p from 3")
+    assert _payments(ev, "5s", "5s", fed, seat=1) == [(2, 8), (2, 4), (2, 4)]
+    two = ("pung 1m from 2", "pung 2m from 3", "pung 3p from 2", "pung 4p from 3")
+    assert _payments(ev, "5s", "5s", two, seat=1) == [(0, 8), (2, 4), (3, 4)]
+    hand_ = make_hand("5s", list(fed), win_tile="5s")
+    s = ev.settle(hand_, WinContext(seat=1), ev.score(hand_, WinContext(seat=1)))
+    assert s.net() == [0, 16, -16, 0] and "(for seat 0)" in s.payments[0].reason
+
+
+def test_money_rulesets_play_with_balanced_settlements() -> None:
+    for name in ("payers-108.yaml", "liable-108.yaml", "product-108.yaml"):
+        res = simulate(str(RULESETS / name), 16, seed=4)
+        assert res.stats.abandoned == 0, name
+
+
+def test_bad_money_is_located(tmp_path: Path) -> None:
+    p = variant(tmp_path, """
+        scoring:
+          payment_cap: 8
+          all_capped: 4
+          per_payer:
+            - {per: kongs}
+          liable:
+            - {pays: feeder}
+            - {pays: discarder, fed: 2}
+        """, base="payers-108.yaml")
+    found = problems(p)
+    for path, words in (("scoring.all_capped", "below `payment_cap`"),
+                        ("scoring.per_payer[0]", "`times` (a factor) or `plus`"),
+                        ("scoring.liable[0].pays", "give `fed`"),
+                        ("scoring.liable[1].fed", "needs `pays: feeder`")):
+        assert any(f": {path}:" in x and words in x and str(p) in x for x in found), (path, found)

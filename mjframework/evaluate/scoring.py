@@ -22,7 +22,7 @@ The flow of :meth:`Evaluator.score`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Any
@@ -977,14 +977,18 @@ class Evaluator:
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
                kongs: Sequence[st.KongRecord] | None = None, *,
-               payers: Sequence[int] | None = None, plugins: bool = True) -> st.Settlement:
+               payers: Sequence[int] | None = None, plugins: bool = True,
+               seats: Mapping[int, st.SeatFacts] | None = None) -> st.Settlement:
         """Payments for a scored win plus kong payments.
 
         ``kongs``: every kong made this hand (the game knows them); by default
         the winner's own kong melds (all a conformance case can say) — none where
         the ruleset pays kongs when they are made (``scoring.kongs.paid: at_kong``).
         ``payers``: who may pay (in a hand that goes on after a win, the players
-        still in it); ``plugins=False`` skips ``mj_modify_settlement``.
+        still in it); ``plugins=False`` skips ``mj_modify_settlement``. ``seats``: every
+        seat's declared melds and state (:class:`~.settlement.SeatFacts`), which per-payer
+        amounts read (``scoring.per_payer``); liability (``scoring.liable``) reads the winner's
+        melds' ``from`` seats.
         """
         rs = self.ruleset
         s = st.Settlement(rs.players)
@@ -1001,8 +1005,11 @@ class Evaluator:
                 if len(self._pay_plans) > 4096:
                     self._pay_plans.clear()
                 self._pay_plans[key] = plan
-            s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
-                                     "+".join([p.name for p in score.patterns]))
+            if rs.scoring.per_payment:
+                s.payments = self._pay_per_payer(hand, ctx, score, plan, payers, seats)
+            else:
+                s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
+                                         "+".join([p.name for p in score.patterns]))
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [
                     st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
@@ -1012,6 +1019,35 @@ class Evaluator:
         if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
             return s  # (no plugin modifies settlements: no context to build for them)
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
+
+    def liable_seat(self, hand: Hand, ctx: WinContext, score: Score) -> int | None:
+        """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
+        rs = self.ruleset
+        wild = score.wildcard is not None and self._is_wild(hand.win_tile, score.wildcard)
+        facts = HandFacts(0, 0, wild, self._suits_in_set)
+        for rule in rs.scoring.liable:
+            if not when_holds(rule.when, ctx, facts):
+                continue
+            seat = ctx.discarder if rule.pays == "discarder" else st.feeder(hand.melds, rule.fed or 1)
+            if seat is not None and seat != ctx.seat:
+                return seat
+        return None
+
+    def _pay_per_payer(self, hand: Hand, ctx: WinContext, score: Score,
+                       plan: tuple[tuple[int, int, int], ...], payers: Sequence[int] | None,
+                       seats: Mapping[int, st.SeatFacts] | None) -> list[st.Payment]:
+        """Win payments where they depend on more than the points and seats: a liable seat
+        paying every share (each priced as if every other player paid), per-payer amounts,
+        caps per payment and 金顶 (:func:`~.settlement.payer_amounts`)."""
+        rs = self.ruleset
+        liable = self.liable_seat(hand, ctx, score) if rs.scoring.liable else None
+        if liable is not None:
+            plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
+                               discarder=ctx.discarder, payers=payers, rule="each_other")
+        payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
+                               "+".join([p.name for p in score.patterns]))
+        payments = st.payer_amounts(rs.scoring, payments, seats, dealer=ctx.dealer, discarder=ctx.discarder)
+        return payments if liable is None else st.redirect(payments, liable)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
         rs = self.ruleset

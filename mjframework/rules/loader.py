@@ -40,6 +40,7 @@ from . import options as option_mod
 from .model import (
     FLAGS,
     GROUP_KINDS,
+    SEAT_MEASURES,
     BreakRule,
     Claims,
     Condition,
@@ -54,8 +55,11 @@ from .model import (
     IndicatorRule,
     KongPayment,
     LeaveRule,
+    Liability,
     Pattern,
     PatternExample,
+    PayerRule,
+    PayerTest,
     Ruleset,
     Scoring,
     SetCombo,
@@ -1221,7 +1225,58 @@ class _Builder:
             each_pays=int(s.get("each_pays", Scoring.each_pays) or 0),
             ties=str(s.get("ties", Scoring.ties)),
             negative_points=s.get("negative_points") is True,
+            **self.payer_money(s),
         )
+
+    def payer_test(self, d: Any, path: tuple) -> PayerTest | None:
+        if not isinstance(d, dict):
+            return None
+        state = d.get("seat_state") if isinstance(d.get("seat_state"), dict) else {}
+        return PayerTest(
+            measures=tuple((k, self.value_test(d[k], (*path, k))) for k in SEAT_MEASURES if k in d),
+            state=tuple((k, self.value_test(v, (*path, "seat_state", k))) for k, v in state.items()),
+            dealer=d.get("dealer"), discarder=d.get("discarder"))
+
+    def payer_money(self, s: Any) -> dict[str, Any]:
+        """``per_payer``, ``payment_cap``, ``all_capped`` and ``liable`` of ``scoring``."""
+        out: dict[str, Any] = {}
+        rules = []
+        for i, d in enumerate(s.get("per_payer") or []):
+            if not isinstance(d, dict):
+                continue
+            path = ("scoring", "per_payer", i)
+            if "times" not in d and "plus" not in d:
+                self.problem(path, "say what the payer's state does: `times` (a factor) or `plus`")
+            if "per" in d and "if" in d:
+                self.problem((*path, "if"), "give `per` (once per count) or `if` (once), not both", key=True)
+            rules.append(PayerRule(times=int(d.get("times", 1)), plus=int(d.get("plus", 0)), per=d.get("per"),
+                                   if_=self.payer_test(d.get("if"), (*path, "if"))))
+        out["per_payer"] = tuple(rules)
+        cap, top = s.get("payment_cap"), s.get("all_capped")
+        out["payment_cap"] = cap if isinstance(cap, int) else None
+        out["all_capped"] = top if isinstance(top, int) else None
+        if isinstance(top, int):
+            if not isinstance(cap, int):
+                self.problem(("scoring", "all_capped"), "金顶 (`all_capped`) is paid when every payment "
+                             "reached `payment_cap`: give `payment_cap`", key=True)
+            elif top < cap:
+                self.problem(("scoring", "all_capped"), f"`all_capped` ({top}) below `payment_cap` ({cap}): "
+                             "every payer capped would pay less than one capped payer")
+        liable = []
+        for i, d in enumerate(s.get("liable") or []):
+            if not isinstance(d, dict) or d.get("pays") not in ("discarder", "feeder"):
+                continue
+            path = ("scoring", "liable", i)
+            if d["pays"] == "feeder" and "fed" not in d:
+                self.problem((*path, "pays"), "`pays: feeder` names the seat that fed the winner `fed` "
+                             "claimed melds or more: give `fed`")
+            if d["pays"] != "feeder" and "fed" in d:
+                self.problem((*path, "fed"), "`fed` counts a feeder's claims: it needs `pays: feeder`",
+                             key=True)
+            liable.append(Liability(pays=d["pays"], fed=d.get("fed"),
+                                    when=self.when_of(d.get("when"), (*path, "when"), True, ())))
+        out["liable"] = tuple(liable)
+        return out
 
     def flow(self, tileset: TileSet | None) -> Flow:
         """Hand flow, phases before play, declarations, kong and drawn-end settlements."""

@@ -602,6 +602,43 @@ class KongPayment:
     amount: int
 
 
+# What settlement can measure of a seat from its declared melds (`scoring.per_payer`).
+SEAT_MEASURES = ("claimed_melds", "kongs", "exposed_kongs", "concealed_kongs", "melds")
+
+
+@dataclass(frozen=True)
+class PayerTest:
+    """A condition on one payer (``per_payer[].if``): its meld measures and its seat state
+    tested, whether it is the dealer / the discarder."""
+
+    measures: tuple[tuple[str, Test], ...] = ()  # SEAT_MEASURES
+    state: tuple[tuple[str, Test], ...] = ()
+    dealer: bool | None = None
+    discarder: bool | None = None
+
+
+@dataclass(frozen=True)
+class PayerRule:
+    """One entry of ``scoring.per_payer``: each payer's amount × ``times`` and + ``plus``, once
+    per ``per`` (a measure of the payer's own melds) or once, where ``if_`` holds of the payer."""
+
+    times: int = 1
+    plus: int = 0
+    per: str | None = None
+    if_: PayerTest | None = None
+
+
+@dataclass(frozen=True)
+class Liability:
+    """One entry of ``scoring.liable`` (包): where ``when`` holds of the win, the seat ``pays``
+    names — the discarder, or the feeder (the seat that gave the winner ``fed`` claimed melds
+    or more) — pays every other player's share, each priced as if all of them paid."""
+
+    pays: str  # discarder | feeder
+    when: When = field(default_factory=When)
+    fed: int | None = None
+
+
 _SUPERSCRIPT_TIMES = {2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹"}
 
 # Who pays a win where `scoring.payout` doesn't say: every other player a self-draw, the
@@ -643,6 +680,16 @@ class Scoring:
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
     negative_points: bool = False  # patterns may have negative points (said explicitly)
+    per_payer: tuple[PayerRule, ...] = ()  # each payer's amount raised by its own melds and state
+    payment_cap: int | None = None  # 封顶: one win payment at most this
+    all_capped: int | None = None  # 金顶: when every payment of a win reached the cap, each pays this
+    liable: tuple[Liability, ...] = ()  # 包: who pays instead of whom (the first that applies)
+
+    @property
+    def per_payment(self) -> bool:
+        """Does a payment depend on more than the points and the seats (per-payer amounts,
+        caps per payment, liability)? (Settlement then takes its slower path.)"""
+        return bool(self.per_payer or self.liable) or self.payment_cap is not None
 
     def payer(self, win_by: str) -> str:
         """Who pays a win by ``win_by`` (``payout``, else :data:`PAYOUT_DEFAULTS`)."""
