@@ -1018,7 +1018,9 @@ class Evaluator:
                 s.payments.extend(st.kong_payments(rs, kongs))
         if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
             return s  # (no plugin modifies settlements: no context to build for them)
-        return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
+        melds = {seat: f.melds for seat, f in (seats or {}).items()}
+        melds[ctx.seat] = tuple(hand.melds)
+        return st.apply_plugins(s, self.settlement_context("win", ctx, score, melds), self.pm)
 
     def liable_seat(self, hand: Hand, ctx: WinContext, score: Score) -> int | None:
         """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
@@ -1058,12 +1060,27 @@ class Evaluator:
                 points=score.points, reason="+".join(score.pattern_names)))
         return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
 
-    def settlement_context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
-        """What plugins see of a settlement (kind: win or opening)."""
+    def settlement_context(self, kind: str, ctx: WinContext, score: Score,
+                           melds: Mapping[int, tuple[Meld, ...]] | None = None) -> st.SettlementContext:
+        """What plugins see of a settlement (kind: win or opening); ``melds``: every seat's
+        declared melds as far as known."""
         return st.SettlementContext(
             kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
             win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
-            points=score.points, flags=ctx.flags, extra=ctx.extra)
+            points=score.points, flags=ctx.flags, extra=ctx.extra, melds=melds or {})
+
+    def refusal(self, hand: Hand, ctx: WinContext, control: Any = None) -> str | None:
+        """The reason a plugin refuses this win (``mj_refuse_win``), or None. In a game the
+        hook's ``hand`` is the game's :class:`HandControl`; outside one (``mj score``,
+        conformance) it is ``control``, None by default: a plugin then decides from
+        ``context``."""
+        if not hook_is_live(self.pm, "mj_refuse_win") or hand.win_tile is None:
+            return None
+        for reason in call_hook(self.pm, "mj_refuse_win", hand=control, seat=ctx.seat, tile=hand.win_tile,
+                                win_by=ctx.win_by, context=ctx):
+            if reason:
+                return str(reason)
+        return None
 
     def call(self, ctx: WinContext, score: Score) -> str | None:
         if not score.win or not hook_is_live(self.pm, "mj_win_call"):
@@ -1071,12 +1088,19 @@ class Evaluator:
         return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
                          context=self.settlement_context("win", ctx, score))
 
-    def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Result:
-        """Score, settle and announce a win."""
+    def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None, *,
+                 seats: Mapping[int, st.SeatFacts] | None = None) -> Result:
+        """Score, settle and announce a win, as play would: a win a plugin refuses
+        (``mj_refuse_win``) is no win. ``seats``: the other seats' melds and state (see
+        :meth:`settle`)."""
         score = self.score(hand, ctx, wildcard)
+        if score.win:
+            refused = self.refusal(hand, ctx)
+            if refused:
+                score = Score(False, f"refused: {refused}", reading=score.reading, wildcard=score.wildcard)
         if not score.win:
             return Result(score, None)
-        return Result(score, self.settle(hand, ctx, score), self.call(ctx, score))
+        return Result(score, self.settle(hand, ctx, score, seats=seats), self.call(ctx, score))
 
     def evaluate_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Result:
         score = self.score_opening(tiles, ctx)

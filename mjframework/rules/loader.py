@@ -1231,7 +1231,8 @@ class _Builder:
     def payer_test(self, d: Any, path: tuple) -> PayerTest | None:
         if not isinstance(d, dict):
             return None
-        state = d.get("seat_state") if isinstance(d.get("seat_state"), dict) else {}
+        raw_state = d.get("seat_state")
+        state: dict[str, Any] = raw_state if isinstance(raw_state, dict) else {}
         return PayerTest(
             measures=tuple((k, self.value_test(d[k], (*path, k))) for k in SEAT_MEASURES if k in d),
             state=tuple((k, self.value_test(v, (*path, "seat_state", k))) for k, v in state.items()),
