@@ -363,7 +363,7 @@ def test_bad_money_is_located(tmp_path: Path) -> None:
 
 
 def test_conformance_cases_give_other_seats_and_options_per_case() -> None:
-    for name in ("money.yaml", "liable.yaml"):
+    for name in ("money.yaml", "liable.yaml", "conditions.yaml", "product.yaml"):
         results = run_file(RULESETS / "cases" / name)
         assert results and all(r.passed for r in results), [r.describe() for r in results]
 
