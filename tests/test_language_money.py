@@ -462,3 +462,29 @@ def test_a_case_files_relative_ruleset_is_found_beside_it_first(tmp_path: Path,
     monkeypatch.chdir(here)
     results = run_file(there / "c.yaml")
     assert [r.status for r in results] == ["pass"], [r.describe() for r in results]
+
+
+def test_liability_may_read_the_plugin_context_patterns_may_not(tmp_path: Path) -> None:
+    # "the discarder of the tile that completed a dangerous exposed hand": a plugin says so in
+    # the context (here given by hand); the liability reads it, at settlement.
+    p = variant(tmp_path, """
+        scoring:
+          liable:
+            - {pays: discarder, when: {win_by: [discard], context: {dangerous: true}}}
+        """)
+    ev = Evaluator(load_ruleset(p))
+    hand = make_hand("123456789m234p5s", win_tile="5s")
+    for extra, pays in (({"dangerous": True}, [(2, 1), (2, 1), (2, 1)]), ({}, [(2, 1)])):
+        ctx = WinContext(seat=1, win_by="discard", discarder=2, extra=extra)
+        if not extra:
+            ctx = WinContext(seat=1, win_by="discard", discarder=2)
+        got = [(x.payer, x.amount) for x in ev.settle(hand, ctx, ev.score(hand, ctx)).payments]
+        assert got == pays, extra
+    q = variant(tmp_path, """
+        patterns:
+          - name: birds
+            when: {any: [{context: {birds: {min: 1}}}]}
+            points: 1
+        """, name="w.yaml")
+    assert any("patterns[0].when" in x and "`context` is what plugins give when the win is settled" in x
+               for x in problems(q)), problems(q)

@@ -905,10 +905,19 @@ class _Builder:
             seat_state=tuple(sorted((k, v) for k, v in state.items() if not isinstance(v, dict))),
             state_tests=tuple(sorted((k, self.value_test(v, (*path, "seat_state", k)))
                                      for k, v in state.items() if isinstance(v, dict))),
+            context=tuple(sorted((k, self.value_test(v, (*path, "context", k)))
+                                 for k, v in (wh.get("context") or {}).items())),
             any_=nested("any"), all_=nested("all"),
             not_=self.when_of(wh["not"], (*path, "not"), has_wildcard, declared_flags)
             if isinstance(wh.get("not"), dict) else None,
         )
+
+    def settled_context_only(self, when: When, path: tuple) -> None:
+        """A plugin's context (``when: {context: …}``) is complete only when the win is settled
+        (plugins add their inputs then): a condition judged while scoring can't read it."""
+        if when.context_keys():
+            self.problem(path, "`context` is what plugins give when the win is settled: a pattern "
+                         "or `win.require` is judged before that; test it in `scoring.liable`")
 
     def win_requirements(self, has_wildcard: bool, declared_flags: tuple[str, ...]
                          ) -> tuple[WinRequirement, ...]:
@@ -925,6 +934,9 @@ class _Builder:
                             declared_flags) if isinstance(cond, dict) else None
             check = self.leaf(d.get("require"), d.get("when"), (*path, "require"), has_wildcard,
                               declared_flags) if ("require" in d or "when" in d) else None
+            for leaf, where in ((if_, (*path, "if", "when")), (check, (*path, "when"))):
+                if leaf is not None:
+                    self.settled_context_only(leaf.when, where)
             points = self.value_test(d["points"], (*path, "points")) if "points" in d else None
             if check is None and points is None:
                 self.problem(path, "a win requirement needs `require`, `when` or `points`: what must hold")
@@ -1086,6 +1098,7 @@ class _Builder:
             req = p.get("require") or {}
             counts = self.counts_of(req, (*path, "require"))
             when = self.when_of(p.get("when"), (*path, "when"), has_wildcard, declared_flags)
+            self.settled_context_only(when, (*path, "when"))
             condition = self.condition_of(req, (*path, "require"))
             excludes = []
             partial: list[Exclusion] = []
