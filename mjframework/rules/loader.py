@@ -809,13 +809,13 @@ class _Builder:
     def value_test(self, v: Any, path: tuple) -> Test:
         """A scalar (equal to it) or ``{min, max, in, not}`` (:class:`Test`)."""
         if not isinstance(v, dict):
-            return Test(in_=frozenset((v,)))
+            return Test(in_=(v,))
         lo, hi = v.get("min"), v.get("max")
         if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
             self.problem((*path, "max"), f"at most {hi} but at least {lo}: no value passes")
         within = v.get("in")
         return Test(min=lo if isinstance(lo, int) else None, max=hi if isinstance(hi, int) else None,
-                    in_=frozenset(within) if isinstance(within, list) else None,
+                    in_=tuple(within) if isinstance(within, list) else None,
                     not_=self.value_test(v["not"], (*path, "not")) if "not" in v else None)
 
     def counts_of(self, req: Any, path: tuple) -> tuple[tuple[str, Count], ...]:

@@ -147,7 +147,7 @@ class Test:
 
     min: int | None = None
     max: int | None = None
-    in_: frozenset[Any] | None = None
+    in_: tuple[Any, ...] | None = None  # (a tuple: a set would take True and 1 for one value)
     not_: Test | None = None
 
     def ok(self, value: Any) -> bool:
