@@ -21,6 +21,7 @@ from ..run.conformance import (
     run_file,
     summary_line,
 )
+from ..settle.settlement import SeatFacts
 from .common import RULESET, InputPath, option_flags, parse_sets, shown
 
 
@@ -44,6 +45,42 @@ def _tile_opt(value: str | None, what: str) -> int | None:
         raise HandError(f"{what} {value!r}: {e.reason}") from None
 
 
+def _other_seats(seat_melds: tuple[str, ...], seat_states: tuple[str, ...], winner: int, players: int
+                 ) -> dict[int, SeatFacts] | None:
+    """``--seat-meld`` / ``--seat-state-of`` as settlement reads them (None: none given)."""
+    if not seat_melds and not seat_states:
+        return None
+    melds: dict[int, list[str]] = {}
+    states: dict[int, dict[str, object]] = {}
+
+    def seat_of(item: str, option: str) -> tuple[int, str]:
+        head, sep, rest = item.partition(":")
+        if not sep or not head.strip().isdigit() or not rest.strip():
+            example = "pung 5s from 1" if "meld" in option else "piao=1"
+            raise HandError(f"{option} {item!r}: write SEAT:…, e.g. 2:{example}")
+        seat = int(head)
+        if not 0 <= seat < players or seat == winner:
+            raise HandError(f"{option} {item!r}: seat {seat} is not another seat at a table of {players}")
+        return seat, rest.strip()
+    for item in seat_melds:
+        seat, meld = seat_of(item, "--seat-meld")
+        melds.setdefault(seat, []).append(meld)
+    for item in seat_states:
+        seat, rest = seat_of(item, "--seat-state-of")
+        key, sep, value = rest.partition("=")
+        if not sep or not key.strip():
+            raise HandError(f"--seat-state-of {item!r}: write SEAT:KEY=VALUE")
+        states.setdefault(seat, {})[key.strip()] = state_value(value.strip())
+    out = {}
+    for seat in sorted(set(melds) | set(states)):
+        made = make_hand("", melds.get(seat, [])).melds
+        for m in made:
+            if m.from_seat == seat or (m.from_seat is not None and not 0 <= m.from_seat < players):
+                raise HandError(f"--seat-meld {seat}:{m}: claimed from seat {m.from_seat}, not another seat")
+        out[seat] = SeatFacts(made, states.get(seat, {}))
+    return out
+
+
 @click.command()
 @click.argument("ruleset", type=RULESET)
 @click.argument("hand")
@@ -65,6 +102,11 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 @click.option("--seat-state", "seat_state", multiple=True, metavar="KEY=VALUE",
               help="The winner's per-seat state read by `when: {seat_state: …}`, e.g. ready=true, "
                    "void_suit=m (repeat).")
+@click.option("--seat-meld", "seat_melds", multiple=True, metavar="SEAT:MELD",
+              help="Another seat's declared meld, e.g. '2:pung 5s from 1' (who fed whom; read by per-payer "
+                   "amounts and settlement plugins; repeat).")
+@click.option("--seat-state-of", "seat_states", multiple=True, metavar="SEAT:KEY=VALUE",
+              help="Another seat's state, e.g. 2:piao=1 (read by per-payer amounts; repeat).")
 @click.option("--seat-wind",
               help="The winner's seat wind (东/1z …; default: 东 for the dealer, then in turn).")
 @click.option("--prevalent-wind", help="The prevalent (round) wind (东/1z …; default 东).")
@@ -79,8 +121,9 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
           flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...],
-          seat_wind: str | None, prevalent_wind: str | None, flowers: int, lang: str, opening: bool,
-          as_json: bool, sets: tuple[str, ...], preset: str | None) -> None:
+          seat_melds: tuple[str, ...], seat_states: tuple[str, ...], seat_wind: str | None,
+          prevalent_wind: str | None, flowers: int, lang: str, opening: bool, as_json: bool,
+          sets: tuple[str, ...], preset: str | None) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path).
 
     The text names the patterns, then each payment: who pays whom, and how
@@ -120,13 +163,15 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         if not win_tile:
             raise HandError("give the winning tile with --win-tile (or --opening for dealt tiles)")
         h = make_hand(hand, list(melds), win_tile)
-        result = ev.evaluate(h, ctx, wild)
+        others = _other_seats(seat_melds, seat_states, seat, ev.ruleset.players)
+        result = ev.evaluate(h, ctx, wild, seats=others)
     s = result.score
     if as_json:
         out = {"ruleset": ev.ruleset.id, "options": ev.ruleset.options, "win": s.win, "reason": s.reason,
                "wildcard": None if wild is None else format_tiles([wild]),
                "reading": describe_reading(result) if s.reading else None,
-               "patterns": [{"name": p.name, "en": p.en or None, "points": p.points, "times": p.times}
+               "patterns": [{"name": p.name, "en": p.en or None, "points": p.points, "times": p.times,
+                             "label": ev.ruleset.scoring.label(p.points, p.times)}
                             for p in s.patterns],
                "points": s.points, "uncapped": s.uncapped if s.uncapped is not None else s.points,
                "payments": result.payments, "call": result.call,
@@ -211,9 +256,8 @@ def _print_score(ev, result, h, dealt, wild, win_by: str, seat: int, discarder, 
     if s.reading is not None:
         click.echo(f"{L['reading']} " + _reading_text(result, lang))
     for p in s.patterns:
-        times = f" ×{p.times}" if p.times > 1 else ""
         name = (p.en or p.name) if lang == "en" else p.name
-        click.echo(f"{L['pattern']} {name}  {p.points}{times}")
+        click.echo(f"{L['pattern']} {name}  {rs.scoring.label(p.points, p.times)}")
     capped = s.uncapped is not None and s.uncapped != s.points
     click.echo(f"{L['total']} {s.points}" + (" " + L["capped"].format(uncapped=s.uncapped) if capped else ""))
     if result.call:
