@@ -875,8 +875,9 @@ class PlaygroundServer:
             while not self._stop.is_set():
                 now = time.monotonic()
                 timeout = poll_interval
-                if self._conns:
-                    timeout = max(0.0, min(timeout, min(c.deadline for c in self._conns.values()) - now))
+                deadlines = [c.deadline for c in self._conns.values() if c.state != "busy"]
+                if deadlines:  # (a request being answered has no deadline here: the worker pool's applies)
+                    timeout = max(0.0, min(timeout, min(deadlines) - now))
                 for key, events in sel.select(timeout):
                     if key.data == "listen":
                         self._accept()
@@ -892,21 +893,26 @@ class PlaygroundServer:
                             elif events & selectors.EVENT_WRITE:
                                 self._write(conn)
                         except Exception:  # a bug: this connection is dropped, the server goes on
-                            print(f"mj serve: internal error:\n{traceback.format_exc()}", file=sys.stderr)
-                            self._close(conn)
+                            self._drop_on_bug(conn)
                 while True:
                     try:
                         conn, response = self._done.get_nowait()
                     except queue.Empty:
                         break
                     self._inflight -= 1
-                    self._respond(conn, response)
+                    try:
+                        self._respond(conn, response)
+                    except Exception:
+                        self._drop_on_bug(conn)
                 now = time.monotonic()
                 for conn in [c for c in self._conns.values() if c.deadline <= now and c.state != "busy"]:
-                    if conn.state in ("head", "body") and (conn.inbuf or conn.state == "body"):
-                        self._refuse(conn, HTTPStatus.REQUEST_TIMEOUT, "the request came too slowly")
-                    else:
-                        self._close(conn)
+                    try:
+                        if conn.state in ("head", "body") and (conn.inbuf or conn.state == "body"):
+                            self._refuse(conn, HTTPStatus.REQUEST_TIMEOUT, "the request came too slowly")
+                        else:
+                            self._close(conn)
+                    except Exception:
+                        self._drop_on_bug(conn)
         finally:
             for conn in list(self._conns.values()):
                 self._close(conn)
@@ -915,6 +921,10 @@ class PlaygroundServer:
             with contextlib.suppress(KeyError, ValueError):
                 sel.unregister(self._wake_r)
             self._stopped.set()
+
+    def _drop_on_bug(self, conn: _Conn) -> None:
+        print(f"mj serve: internal error:\n{traceback.format_exc()}", file=sys.stderr)
+        self._close(conn)
 
     def shutdown(self) -> None:
         """Stop :meth:`serve_forever` (from another thread) and wait until it has."""
