@@ -1,0 +1,346 @@
+"""The fixed encodings of the environments: one observation layout and one action space for
+every ruleset (docs/agents.md, "Encodings").
+
+Every ruleset — 108 or 136 tiles, flowers or none, 2 to 4 players, any plugins — is encoded
+in the same shapes, so one network can be trained on several families:
+
+- tiles index the 34 standard kinds by their number (``1m`` = 0 … ``7z`` = 33; a ruleset
+  without honours leaves 27–33 at zero); flowers (``1f``–``8f``) are counted apart;
+- seats are relative to the observer (``r = 0`` the observer, ``1`` the next in turn, …)
+  and padded to :data:`MAX_SEATS` (``present_r`` says which seats exist);
+- the action space is :data:`ACTION_N` indices (:data:`ACTIONS`); the plugins' own option
+  kinds take :data:`PLUGIN_TILE_SLOTS` per-tile slots and :data:`PLUGIN_PLAIN_SLOTS` plain
+  slots, in the order the ruleset lists its plugins (:meth:`ActionCodec.names` says which).
+
+:class:`ObsEncoder` builds a seat's observation only from what that seat may see
+(:mod:`mjframework.play.visibility`): its own tiles, every discard and exposed meld, another
+seat's concealed kong as a count until it is revealed, flowers, wildcards, declarations,
+counters and the money settled so far. :class:`ActionCodec` maps an engine option to its
+index and back; :class:`~mjframework.play.actions.ActionSpace` (the ruleset's named
+actions) is its slow reference (``tests/test_envs.py`` checks both agree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...core.kinds import MeldKind
+from ...core.tiles import FLOWER_BASE, NUM_KINDS, to_mjai
+from ...play.actions import DECISION_KINDS, VOID_SUITS, ActionSpace, EnvError
+from ...play.players import Decision, Option
+from ...play.visibility import is_face_down
+
+K = NUM_KINDS  # tile kinds of every plane
+MAX_SEATS = 4
+FLOWERS = 8
+PLUGIN_TILE_SLOTS = 2
+PLUGIN_PLAIN_SLOTS = 4
+
+_CODES = [to_mjai(t) for t in range(K)]
+
+
+def _action_names() -> tuple[str, ...]:
+    names: list[str] = [f"discard:{c}" for c in _CODES]
+    names += [f"discard_ready:{c}" for c in _CODES]
+    names += ["win", "pass"]
+    for slot in ("pung", "kong", "concealed_kong", "added_kong"):
+        names += [f"{slot}:{c}" for c in _CODES]
+    names += [f"chow:{c}:{i}" for c in _CODES for i in range(3)]
+    names += [f"exchange:{c}" for c in _CODES]
+    names += [f"declare:{s}" for s in VOID_SUITS]
+    for j in range(PLUGIN_TILE_SLOTS):
+        names += [f"plugin_tile_{j}:{c}" for c in _CODES]
+    names += [f"plugin_{j}" for j in range(PLUGIN_PLAIN_SLOTS)]
+    return tuple(names)
+
+
+#: The universal action names (plugin slots generic; :meth:`ActionCodec.names` names them).
+ACTIONS: tuple[str, ...] = _action_names()
+ACTION_N = len(ACTIONS)
+ACTION_INDEX = {n: i for i, n in enumerate(ACTIONS)}
+DISCARD = ACTION_INDEX["discard:1m"]
+DISCARD_READY = ACTION_INDEX["discard_ready:1m"]
+WIN = ACTION_INDEX["win"]
+PASS = ACTION_INDEX["pass"]
+PUNG = ACTION_INDEX["pung:1m"]
+_KONG_BASE = {MeldKind.KONG: ACTION_INDEX["kong:1m"], MeldKind.CONCEALED_KONG: ACTION_INDEX["concealed_kong:1m"],
+              MeldKind.ADDED_KONG: ACTION_INDEX["added_kong:1m"]}
+CHOW = ACTION_INDEX["chow:1m:0"]
+EXCHANGE = ACTION_INDEX["exchange:1m"]
+DECLARE = ACTION_INDEX["declare:m"]
+PLUGIN_TILE = ACTION_INDEX["plugin_tile_0:1m"]
+PLUGIN_PLAIN = ACTION_INDEX["plugin_0"]
+
+
+class ActionCodec:
+    """A ruleset's engine options ↔ the universal action indices.
+
+    ``index_of(option)`` is arithmetic on the option (no strings): the hot path of every
+    step. :attr:`local` is the ruleset's named :class:`ActionSpace`; :attr:`to_universal`
+    maps its indices to the universal ones (the reference the tests compare against).
+    """
+
+    def __init__(self, ruleset: Any) -> None:
+        self.local = ActionSpace(ruleset)
+        self.plugin_slots: dict[str, int] = {}  # a plugin option kind → its first universal index
+        tile_kinds = [k for k, with_tile in self.local.plugin_kinds.items() if with_tile]
+        plain_kinds = [k for k, with_tile in self.local.plugin_kinds.items() if not with_tile]
+        if len(tile_kinds) > PLUGIN_TILE_SLOTS or len(plain_kinds) > PLUGIN_PLAIN_SLOTS:
+            raise EnvError(f"{ruleset.id}: its plugins declare {len(tile_kinds)} option kinds with a tile and "
+                           f"{len(plain_kinds)} without; the action space has {PLUGIN_TILE_SLOTS} and "
+                           f"{PLUGIN_PLAIN_SLOTS} slots")
+        for j, k in enumerate(tile_kinds):
+            self.plugin_slots[k] = PLUGIN_TILE + j * K
+        for j, k in enumerate(plain_kinds):
+            self.plugin_slots[k] = PLUGIN_PLAIN + j
+        self.exchange = self.local.exchange
+        names = list(ACTIONS)
+        for k, base in self.plugin_slots.items():
+            if self.local.plugin_kinds[k]:
+                names[base:base + K] = [f"{k}:{c}" for c in _CODES]
+            else:
+                names[base] = k
+        #: The universal names with the plugin slots named after this ruleset's option kinds.
+        self.names: tuple[str, ...] = tuple(names)
+        self.to_universal = np.array([self._universal(n) for n in self.local.names], dtype=np.int64)
+
+    def _universal(self, local_name: str) -> int:
+        kind, _, rest = local_name.partition(":")
+        if kind in self.plugin_slots:
+            base = self.plugin_slots[kind]
+            return base + self._tile(rest) if self.local.plugin_kinds[kind] else base
+        if kind == "chow":
+            code, _, place = rest.partition(":")
+            return CHOW + 3 * self._tile(code) + int(place)
+        if local_name in ACTION_INDEX:
+            return ACTION_INDEX[local_name]
+        raise EnvError(f"{local_name} has no universal action")  # pragma: no cover - names are built above
+
+    @staticmethod
+    def _tile(code: str) -> int:
+        return _CODES.index(code)
+
+    def index_of(self, option: Option) -> int:
+        """The universal index of an engine option (:class:`EnvError` if it has none)."""
+        k = option.kind
+        t = option.tile
+        if k == "discard" and t is not None and t < K:
+            return (DISCARD_READY if option.value == "ready" else DISCARD) + t
+        if k == "pass":
+            return PASS
+        if k == "win":
+            return WIN
+        if t is not None and t < K:
+            if k == "pung":
+                return PUNG + t
+            if k == "kong" and option.meld in _KONG_BASE:
+                return _KONG_BASE[option.meld] + t  # type: ignore[index]
+            if k == "chow":
+                return CHOW + 3 * t + option.tiles.index(t)
+        if k == "declare" and option.value is not None and option.value in VOID_SUITS:
+            return DECLARE + VOID_SUITS.index(option.value)
+        base = self.plugin_slots.get(k)
+        if base is not None:
+            if not self.local.plugin_kinds[k]:
+                return base
+            if t is not None and t < K:
+                return base + t
+        # The named space raises the precise error (an undeclared plugin kind, a tile-less option).
+        self.local.name_of(option)
+        raise EnvError(f"option {option!r} has no action")
+
+    def legal(self, decision: Decision) -> dict[int, Option]:
+        """Universal index → the one engine option it stands for (not for exchanges)."""
+        out: dict[int, Option] = {}
+        for o in decision.options:
+            i = self.index_of(o)
+            if i in out:
+                raise EnvError(f"two options of one decision map to {self.names[i]}: {out[i]!r} and {o!r}")
+            out[i] = o
+        return out
+
+
+@dataclass(frozen=True)
+class ObsLayout:
+    """Where each feature sits in the flat observation vector (docs/agents.md)."""
+
+    planes: tuple[str, ...]
+    scalars: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.planes) * K + len(self.scalars)
+
+    def plane(self, name: str) -> slice:
+        """The ``K``-wide slice of a tile plane."""
+        i = self.planes.index(name)
+        return slice(i * K, (i + 1) * K)
+
+    def scalar(self, name: str) -> int:
+        """The index of a scalar."""
+        return len(self.planes) * K + self.scalars.index(name)
+
+    def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(planes, scalars)``: the tile planes as a ``(…, P, 34)`` array (a view) and the scalars."""
+        cut = len(self.planes) * K
+        return obs[..., :cut].reshape(*obs.shape[:-1], len(self.planes), K), obs[..., cut:]
+
+
+_R = range(MAX_SEATS)
+LAYOUT = ObsLayout(
+    planes=("hand", *(f"discards_{r}" for r in _R), *(f"melds_{r}" for r in _R),
+            "wildcards", "indicator", "decision_tile", "exchange_picked", "won_tiles"),
+    scalars=("live_remaining", "discards_total", "kongs_total", "players",
+             *(f"{what}_{r}" for what in ("present", "dealer", "score", "face_down_kongs", "concealed_count",
+                                          "flower_count", "ready", "out") for r in _R),
+             *(f"void_{s}_{r}" for s in VOID_SUITS for r in _R),
+             *(f"flower_{f}_{r}" for r in _R for f in range(1, FLOWERS + 1)),
+             *(f"decision_{k}" for k in DECISION_KINDS)),
+)
+OBS_SIZE = LAYOUT.size
+
+_P = {name: i * K for i, name in enumerate(LAYOUT.planes)}
+_S = {name: LAYOUT.scalar(name) for name in LAYOUT.scalars}
+_HAND, _WILD, _IND, _DTILE, _PICKED, _WON = (_P[n] for n in ("hand", "wildcards", "indicator", "decision_tile",
+                                                             "exchange_picked", "won_tiles"))
+_DISC = [_P[f"discards_{r}"] for r in _R]
+_MELD = [_P[f"melds_{r}"] for r in _R]
+_DECISION = {k: _S[f"decision_{k}"] for k in DECISION_KINDS}
+
+
+def _scalar_rows(what: str) -> list[int]:
+    return [_S[f"{what}_{r}"] for r in _R]
+
+
+_PRESENT, _DEALER, _SCORE, _FDK, _CONC, _FLC, _READY, _OUT = (
+    _scalar_rows(w) for w in ("present", "dealer", "score", "face_down_kongs", "concealed_count",
+                              "flower_count", "ready", "out"))
+_VOID = {s: _scalar_rows(f"void_{s}") for s in VOID_SUITS}
+_FLOWER0 = [_S[f"flower_1_{r}"] for r in _R]
+
+
+def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = (),
+           out: np.ndarray | None = None) -> np.ndarray:
+    """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given.
+
+    ``decision`` is the pending decision (shown only if it is ``seat``'s), ``picks`` the
+    exchange tiles picked so far. Reads only what ``seat`` may see: its own hand and won
+    tiles, every seat's discards, melds as ``seat`` sees them, counts, flowers and
+    declarations (all public), the wildcards and indicator.
+    """
+    n = len(game.seats)
+    idx: list[int] = [_HAND + t for t in game.seats[seat].hand]
+    revealed = game.revealed
+    obs = np.zeros(OBS_SIZE, dtype=np.float32) if out is None else out
+    if out is not None:
+        obs.fill(0.0)
+    kongs = 0
+    discards = 0
+    for r in range(n):
+        s = (seat + r) % n
+        st = game.seats[s]
+        base = _DISC[r]
+        idx += [base + t for t in st.discards]
+        discards += len(st.discards)
+        base = _MELD[r]
+        face_down = 0
+        for m in st.melds:
+            if len(m.tiles) == 4:
+                kongs += 1
+            if r and not revealed and is_face_down(m):
+                face_down += 1
+                continue
+            idx += [base + t for t in m.tiles]
+        obs[_PRESENT[r]] = 1.0
+        obs[_FDK[r]] = face_down
+        obs[_CONC[r]] = len(st.hand)
+        obs[_SCORE[r]] = game.settled[s]
+        flowers = st.flowers
+        if flowers:
+            obs[_FLC[r]] = len(flowers)
+            f0 = _FLOWER0[r]
+            for f in flowers:
+                obs[f0 + f - FLOWER_BASE] = 1.0
+        state = st.state
+        if state:
+            if state.get("ready"):
+                obs[_READY[r]] = 1.0
+            void = state.get("void_suit")
+            if void in _VOID:
+                obs[_VOID[void][r]] = 1.0
+        if s in game.out:
+            obs[_OUT[r]] = 1.0
+    idx += [_WON + t for t in game.seats[seat].won_tiles]
+    idx += [_WILD + t for t in game.wildcards]
+    if game.indicator is not None and game.indicator < K:
+        idx.append(_IND + game.indicator)
+    obs[_DEALER[(game.dealer - seat) % n]] = 1.0
+    obs[_S["live_remaining"]] = game.wall.live_remaining()
+    obs[_S["discards_total"]] = discards
+    obs[_S["kongs_total"]] = kongs
+    obs[_S["players"]] = n
+    if decision is not None and decision.seat == seat:
+        if decision.tile is not None and decision.tile < K:
+            idx.append(_DTILE + decision.tile)
+        idx += [_PICKED + t for t in picks]
+        obs[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
+    if idx:
+        obs[:_S["live_remaining"]] += np.bincount(idx, minlength=_S["live_remaining"])
+    return obs
+
+
+def encode_reference(game: Any, seat: int, decision: Decision | None = None, picks: Any = ()) -> np.ndarray:
+    """:func:`encode` feature by feature, by name, through :func:`~mjframework.play.visibility.meld_for`
+    — the slow reference of the differential test."""
+    from ...play.visibility import meld_for
+
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    n = len(game.seats)
+
+    def add(plane: str, tiles: Any) -> None:
+        sl = LAYOUT.plane(plane)
+        for t in tiles:
+            obs[sl.start + t] += 1
+
+    add("hand", game.seats[seat].hand)
+    add("won_tiles", game.seats[seat].won_tiles)
+    add("wildcards", sorted(game.wildcards))
+    if game.indicator is not None:
+        add("indicator", [game.indicator])
+    obs[LAYOUT.scalar("live_remaining")] = game.wall.live_remaining()
+    obs[LAYOUT.scalar("players")] = n
+    for r in range(n):
+        s = (seat + r) % n
+        st = game.seats[s]
+        add(f"discards_{r}", st.discards)
+        obs[LAYOUT.scalar("discards_total")] += len(st.discards)
+        for m in st.melds:
+            shown = meld_for(m, s, seat, game.revealed)
+            add(f"melds_{r}", shown.tiles)
+            obs[LAYOUT.scalar(f"face_down_kongs_{r}")] += 1 if is_face_down(m) and not shown.tiles else 0
+            obs[LAYOUT.scalar("kongs_total")] += 1 if len(m.tiles) == 4 else 0
+        obs[LAYOUT.scalar(f"present_{r}")] = 1
+        obs[LAYOUT.scalar(f"dealer_{r}")] = 1 if s == game.dealer else 0
+        obs[LAYOUT.scalar(f"score_{r}")] = game.settled[s]
+        obs[LAYOUT.scalar(f"concealed_count_{r}")] = len(st.hand)
+        obs[LAYOUT.scalar(f"flower_count_{r}")] = len(st.flowers)
+        for f in st.flowers:
+            obs[LAYOUT.scalar(f"flower_{f - FLOWER_BASE + 1}_{r}")] = 1
+        obs[LAYOUT.scalar(f"ready_{r}")] = 1 if st.state.get("ready") else 0
+        obs[LAYOUT.scalar(f"out_{r}")] = 1 if s in game.out else 0
+        for v in VOID_SUITS:
+            obs[LAYOUT.scalar(f"void_{v}_{r}")] = 1 if st.state.get("void_suit") == v else 0
+    if decision is not None and decision.seat == seat:
+        if decision.tile is not None:
+            add("decision_tile", [decision.tile])
+        add("exchange_picked", picks)
+        kind = decision.kind if decision.kind in DECISION_KINDS else "other"
+        obs[LAYOUT.scalar(f"decision_{kind}")] = 1
+    return obs
+
+
+__all__ = ["ACTIONS", "ACTION_INDEX", "ACTION_N", "FLOWERS", "K", "LAYOUT", "MAX_SEATS", "OBS_SIZE",
+           "PLUGIN_PLAIN_SLOTS", "PLUGIN_TILE_SLOTS", "ActionCodec", "ObsLayout", "encode", "encode_reference"]
