@@ -209,6 +209,13 @@ class MahjongEnv:
                 raise IllegalAction(self._illegal(action))
         self._arrive(self.table.step(option))
 
+    def act(self, option: Option) -> None:
+        """Answer the pending decision with one of its engine options (a bot's choice; an
+        exchange as a whole). The next state is read with :meth:`observe` / :attr:`decision`."""
+        if self.table is None or self.decision is None:
+            raise EnvError("no hand in progress: call reset()")
+        self._arrive(self.table.step(option))
+
     def _illegal(self, action: int) -> str:
         assert self.decision is not None
         name = self.names[action] if 0 <= action < ACTION_N else f"{action} (actions are 0–{ACTION_N - 1})"

@@ -38,6 +38,8 @@ MAX_SEATS = 4
 FLOWERS = 8
 PLUGIN_TILE_SLOTS = 2
 PLUGIN_PLAIN_SLOTS = 4
+MAX_TILES = 4 * K + FLOWERS  # the most tiles a ruleset's set can hold (4 copies of 34 kinds, 8 flowers)
+MAX_MONEY = 1e9  # the bound of the money scalars (far beyond any ruleset's payouts)
 
 _CODES = [to_mjai(t) for t in range(K)]
 
@@ -182,6 +184,21 @@ class ObsLayout:
     def scalar(self, name: str) -> int:
         """The index of a scalar."""
         return len(self.planes) * K + self.scalars.index(name)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` of every entry: tile counts 0–4 (a ruleset has at most 4 copies of a
+        kind), counts of tiles 0–:data:`MAX_TILES`, money ±:data:`MAX_MONEY`, flags 0–1."""
+        low = np.zeros(self.size, dtype=np.float32)
+        high = np.ones(self.size, dtype=np.float32)
+        high[:len(self.planes) * K] = 4
+        for i, name in enumerate(self.scalars, len(self.planes) * K):
+            if name.startswith("score_"):
+                low[i], high[i] = -MAX_MONEY, MAX_MONEY
+            elif name.startswith(("live_", "discards_", "kongs_", "concealed_", "face_down_", "flower_count_")):
+                high[i] = MAX_TILES
+            elif name == "players":
+                high[i] = MAX_SEATS
+        return low, high
 
     def split(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(planes, scalars)``: the tile planes as a ``(…, P, 34)`` array (a view) and the scalars."""

@@ -36,17 +36,15 @@ except ImportError as e:  # pragma: no cover - in the env extra
     raise ImportError("mjframework.run.envs.pz needs pettingzoo: pip install 'mjframework[env]'") from e
 
 from ..env import MahjongEnv
-from .encoding import ACTION_N, LAYOUT, MAX_SEATS, OBS_SIZE
+from .encoding import ACTION_N, LAYOUT
 
 RENDER_MODES = ["ansi", "human"]
+RENDER_FPS = 4  # "human" prints the table once a step; the figure only answers Gymnasium's checker
 
 
 def observation_space() -> spaces.Dict:
     """The observation space of every agent of every ruleset (a new object each call)."""
-    low = np.zeros(OBS_SIZE, dtype=np.float32)
-    for r in range(MAX_SEATS):  # money settled so far may be negative
-        low[LAYOUT.scalar(f"score_{r}")] = -np.inf
-    high = np.full(OBS_SIZE, np.inf, dtype=np.float32)
+    low, high = LAYOUT.bounds()
     return spaces.Dict({
         "observation": spaces.Box(low, high, dtype=np.float32),
         "action_mask": spaces.Box(0, 1, shape=(ACTION_N,), dtype=np.int8),
@@ -77,7 +75,8 @@ class MahjongAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped for 
     """
 
     metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_aec_v1", "is_parallelizable": True,
-                                          "render_modes": RENDER_MODES}
+                                          "render_modes": RENDER_MODES,
+                                          "render_fps": RENDER_FPS}
 
     def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
@@ -176,7 +175,8 @@ class MahjongAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped for 
 class MahjongParallelEnv(ParallelEnv):  # type: ignore[misc]
     """PettingZoo's Parallel environment: every live agent observes each step; the seat to act moves."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_parallel_v1", "render_modes": RENDER_MODES}
+    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_parallel_v1", "render_modes": RENDER_MODES,
+                                          "render_fps": RENDER_FPS}
 
     def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:

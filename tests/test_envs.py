@@ -1,0 +1,265 @@
+"""The standard forms of the environment (mjframework.run.envs) and their encodings.
+
+- PettingZoo's own ``api_test``, ``parallel_api_test``, ``seed_test`` and
+  ``parallel_seed_test`` and Gymnasium's ``check_env`` pass for every shipped ruleset
+  (found by listing them: a new one is tested too);
+- the spaces are the same for every ruleset;
+- numbers are checked: ``step(2.9)`` and other non-integers are refused, not acted as 2;
+  negative seeds are refused; ``last()`` after the end answers;
+- the fast encoder equals its by-name reference, and hides what the seat can't see;
+- every legal option of many seeded hands maps to a distinct action index and back, the
+  same as the ruleset's named action space says.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
+pytest.importorskip("gymnasium", reason="the env extra (gymnasium) is not installed")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
+from mjframework.core.hand import Meld  # noqa: E402
+from mjframework.play.visibility import is_face_down  # noqa: E402
+from mjframework.rules.loader import available_rulesets  # noqa: E402
+from mjframework.run.env import EnvError, make_env  # noqa: E402
+from mjframework.run.envs.encoding import (  # noqa: E402
+    ACTION_N,
+    LAYOUT,
+    OBS_SIZE,
+    encode,
+    encode_reference,
+)
+from mjframework.run.envs.gym import MahjongGymEnv  # noqa: E402
+from mjframework.run.envs.pz import MahjongAECEnv, MahjongParallelEnv  # noqa: E402
+
+SHIPPED = sorted(available_rulesets())
+# What the standards' checkers say of the {"observation", "action_mask"} convention itself
+# (PettingZoo's own masked environments get the same) — nothing else may be warned.
+EXPECTED = ("Observation space for each agent probably should be", "Observation is not a NumPy array",
+            "Not able to test alternative render modes due to the environment not having a spec")
+
+
+def _unexpected(caught: list[warnings.WarningMessage]) -> list[str]:
+    return sorted({str(w.message) for w in caught if not any(e in str(w.message) for e in EXPECTED)})
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_pettingzoo_api_and_seed_tests(rid: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(MahjongAECEnv(rid), num_cycles=200)
+        parallel_api_test(MahjongParallelEnv(rid), num_cycles=200)
+        seed_test(lambda: MahjongAECEnv(rid), num_cycles=200)
+        parallel_seed_test(lambda: MahjongParallelEnv(rid), num_cycles=200)
+    assert _unexpected(caught) == []
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_gymnasium_check_env(rid: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(MahjongGymEnv(rid))
+        check_env(MahjongGymEnv(rid, seat="rotate", opponent="random", render_mode="ansi"))
+    assert _unexpected(caught) == []
+
+
+def test_spaces_are_the_same_for_every_ruleset() -> None:
+    for rid in SHIPPED:
+        aec = MahjongAECEnv(rid)
+        gym = MahjongGymEnv(rid)
+        for space in (aec.observation_space("seat_0"), gym.observation_space):
+            assert space["observation"].shape == (OBS_SIZE,)
+            assert space["action_mask"].shape == (ACTION_N,)
+        assert aec.action_space("seat_0").n == gym.action_space.n == ACTION_N
+        assert len(make_env(rid).names) == ACTION_N
+
+
+def _random_aec_hand(env: MahjongAECEnv, seed: int) -> dict[str, float]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _info = env.last()
+        assert set(env.rewards) == set(env.agents) == set(env.infos) == set(env._cumulative_rewards)
+        if term or trunc:
+            final[agent] = reward
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return final
+
+
+def test_aec_removed_agents_leave_every_dict_and_last_answers_after_the_end() -> None:
+    env = MahjongAECEnv("sichuan-xuezhan")
+    final = _random_aec_hand(env, 3)
+    assert set(final) == set(env.possible_agents) and env.agents == [] and env.rewards == {}
+    for observe in (True, False):
+        obs, reward, term, trunc, _info = env.last(observe)
+        assert term and not trunc and reward in final.values()
+        assert (obs is None) != observe
+    with pytest.raises(RuntimeError):
+        env.step(None)
+    assert _random_aec_hand(env, 3) == final  # a reset plays the same hand again
+
+
+@pytest.mark.parametrize("bad", [2.9, 2.0, np.float64(2.0), "2", True, np.bool_(True), None, [2], 1j])
+def test_non_integer_actions_are_refused(bad: object) -> None:
+    env = make_env("changsha", seed=1)
+    obs, _ = env.reset()
+    before = len(env.table.events)
+    with pytest.raises(EnvError, match="integer"):
+        env.step(bad)
+    assert len(env.table.events) == before and np.array_equal(env.observe(env.agent_to_act)["observation"],
+                                                             obs["observation"])
+    gym = MahjongGymEnv("changsha")
+    gym.reset(seed=1)
+    with pytest.raises(EnvError):
+        gym.step(bad)
+
+
+def test_integer_kinds_are_accepted() -> None:
+    env = make_env("changsha", seed=1)
+    obs, _ = env.reset()
+    a = int(np.flatnonzero(obs["action_mask"])[0])
+    for form in (np.int64(a), np.array(a), np.int8(a)):
+        env.reset(1)
+        env.step(form)
+
+
+@pytest.mark.parametrize("bad", [-1, -(2**70), 2**63, 1.5, "7", True])
+def test_bad_seeds_are_refused(bad: object) -> None:
+    env = make_env("changsha")
+    with pytest.raises(EnvError, match="seed"):
+        env.reset(bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="seed"):
+        make_env("changsha", seed=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="seed"):
+        MahjongGymEnv("changsha").reset(seed=bad)  # type: ignore[arg-type]
+
+
+def test_seeds_restart_the_sequence() -> None:
+    env = make_env("changsha")
+    a = [env.reset(5)[0]["observation"], env.reset()[0]["observation"]]
+    b = [env.reset(5)[0]["observation"], env.reset(6)[0]["observation"]]
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not np.array_equal(env.reset(0)[0]["observation"], a[0])
+
+
+def test_illegal_action_raise_or_terminate() -> None:
+    env = make_env("changsha", seed=2)
+    obs, info = env.reset()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(EnvError, match="illegal"):
+        env.step(illegal)
+    with pytest.raises(EnvError):
+        env.step(ACTION_N)  # out of range: always refused
+    env = make_env("changsha", seed=2, options={"illegal": "terminate", "illegal_reward": -50})
+    obs, info = env.reset()
+    seat = info["seat"]
+    obs, rewards, term, trunc, info = env.step(illegal)
+    assert term and not trunc and info["offender"] == seat and rewards[seat] == -50
+    assert rewards.sum() == -50 and not obs["action_mask"].any() and env.done
+    with pytest.raises(EnvError):
+        env.step(0)
+    with pytest.raises(EnvError):
+        make_env("changsha", options={"illegal": "ignore"})
+
+
+def test_parallel_reads_only_the_acting_seat() -> None:
+    env = MahjongParallelEnv("changsha", options={"illegal": "raise"})
+    obs, _infos = env.reset(seed=4)
+    acting = env.agent_to_act
+    assert [a for a in env.agents if obs[a]["action_mask"].any()] == [acting]
+    legal = int(np.flatnonzero(obs[acting]["action_mask"])[0])
+    env.step({a: (legal if a == acting else 10_000) for a in env.agents})  # others' entries ignored
+    with pytest.raises(KeyError):
+        env.step({})
+
+
+def test_render_modes() -> None:
+    env = MahjongAECEnv("mcr", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "seat 0" in text and "to act" in text
+    with pytest.raises(ValueError):
+        MahjongAECEnv("mcr", render_mode="rgb_array")
+
+
+# -- encodings ------------------------------------------------------------------------------
+
+
+def _hide_and_encode(env, seat: int, rng: random.Random) -> np.ndarray:
+    """``seat``'s encoding after shuffling what it can't see: the other hands (pooled and
+    dealt back in the same counts) and face-down kongs' tiles."""
+    g = env.table.game
+    others = [s for s in range(env.players) if s != seat]
+    saved = {s: (list(g.seats[s].hand), list(g.seats[s].melds)) for s in others}
+    pool = [t for s in others for t in g.seats[s].hand]
+    rng.shuffle(pool)
+    for s in others:
+        k = len(saved[s][0])
+        g.seats[s].hand[:], pool = pool[:k], pool[k:]
+        if not g.revealed:
+            g.seats[s].melds[:] = [Meld(m.kind, (rng.randrange(34),) * 4, m.from_seat) if is_face_down(m) else m
+                                   for m in saved[s][1]]
+    try:
+        return env.encode(seat)
+    finally:
+        for s in others:
+            g.seats[s].hand[:], g.seats[s].melds[:] = saved[s][0], saved[s][1]
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
+    env = make_env(rid, options={"dealer": "random"})
+    rng = random.Random(7)
+    for hand in range(6):
+        obs, info = env.reset(100 + hand)
+        done = False
+        while not done:
+            g = env.table.game
+            for seat in range(env.players):
+                fast = env.encode(seat)
+                assert np.array_equal(fast, encode_reference(g, seat, env.decision, env._picks)), (rid, seat)
+                assert np.array_equal(_hide_and_encode(env, seat, rng), fast), (rid, seat)
+            out = np.full(OBS_SIZE, 9.0, dtype=np.float32)  # writing into a buffer clears it first
+            assert np.array_equal(encode(g, 0, env.decision, env._picks, out), env.encode(0))
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _r, done, _t, info = env.step(int(rng.choice(list(legal))))
+        plane = obs["observation"][LAYOUT.plane("hand")]
+        assert plane.sum() == len(env.table.game.seats[0].hand)
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
+    env = make_env(rid, options={"dealer": "random"})
+    codec = env.codec
+    rng = random.Random(3)
+    kinds_seen: set[str] = set()
+    for hand in range(12):
+        obs, _info = env.reset(hand)
+        done = False
+        while not done:
+            d = env.decision
+            if not env._exchanging():
+                idx = [codec.index_of(o) for o in d.options]
+                assert len(set(idx)) == len(idx)  # distinct
+                for i, o in zip(idx, d.options, strict=True):
+                    assert env._legal[i] is o  # and back
+                    # the fast arithmetic agrees with the ruleset's named space (the reference)
+                    assert codec.to_universal[codec.local.index[codec.local.name_of(o)]] == i
+                    assert codec.names[i] == codec.local.name_of(o)
+                    kinds_seen.add(o.kind)
+                assert sorted(idx) == list(np.flatnonzero(obs["action_mask"]))
+            else:
+                kinds_seen.add("exchange")
+            obs, _r, done, _t, _i = env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    assert {"discard", "pass"} <= kinds_seen
+    assert len(set(codec.to_universal.tolist())) == codec.local.n  # the named space embeds one-to-one
