@@ -207,8 +207,9 @@ def _hide_and_encode(env, seat: int, rng: random.Random) -> np.ndarray:
         k = len(saved[s][0])
         g.seats[s].hand[:], pool = pool[:k], pool[k:]
         if not g.revealed:
-            g.seats[s].melds[:] = [Meld(m.kind, (rng.randrange(34),) * 4, m.from_seat) if is_face_down(m) else m
-                                   for m in saved[s][1]]
+            g.seats[s].melds[:] = [
+                Meld(m.kind, (rng.randrange(34),) * 4, m.from_seat) if is_face_down(m) else m
+                for m in saved[s][1]]
     try:
         return env.encode(seat)
     finally:
@@ -221,7 +222,7 @@ def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
     env = make_env(rid, options={"dealer": "random"})
     rng = random.Random(7)
     for hand in range(6):
-        obs, info = env.reset(100 + hand)
+        obs, _info = env.reset(100 + hand)
         done = False
         while not done:
             g = env.table.game
@@ -232,7 +233,7 @@ def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
             out = np.full(OBS_SIZE, 9.0, dtype=np.float32)  # writing into a buffer clears it first
             assert np.array_equal(encode(g, 0, env.decision, env._picks, out), env.encode(0))
             legal = np.flatnonzero(obs["action_mask"])
-            obs, _r, done, _t, info = env.step(int(rng.choice(list(legal))))
+            obs, _r, done, _t, _info = env.step(int(rng.choice(list(legal))))
         plane = obs["observation"][LAYOUT.plane("hand")]
         assert plane.sum() == len(env.table.game.seats[0].hand)
 

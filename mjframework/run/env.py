@@ -112,8 +112,10 @@ class MahjongEnv:
         try:
             self.illegal_reward = float(self.options.get("illegal_reward", -1.0))
         except (TypeError, ValueError):
-            raise EnvError(f"option illegal_reward: a number, got {self.options['illegal_reward']!r}") from None
-        self.forfeit: tuple[int, str] | None = None  # (seat, action name) of an illegal action that ended the hand
+            bad = self.options["illegal_reward"]
+            raise EnvError(f"option illegal_reward: a number, got {bad!r}") from None
+        # (seat, action name) of an illegal action that ended the hand
+        self.forfeit: tuple[int, str] | None = None
         self.players: int = ruleset.players
         self.codec = ActionCodec(ruleset)
         self.actions: ActionSpace = self.codec.local  # the ruleset's named actions
@@ -417,4 +419,5 @@ def make_aec_env(ruleset: Any, seed: int | None = None, options: dict[str, Any] 
     return MahjongAECEnv(ruleset, seed=seed, options=options)
 
 
-__all__ = ["ActionSpace", "EnvError", "IllegalAction", "MahjongEnv", "check_action", "check_seed", "make_aec_env", "make_env"]
+__all__ = ["ActionSpace", "EnvError", "IllegalAction", "MahjongEnv", "check_action", "check_seed",
+           "make_aec_env", "make_env"]

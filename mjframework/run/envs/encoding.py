@@ -68,7 +68,8 @@ DISCARD_READY = ACTION_INDEX["discard_ready:1m"]
 WIN = ACTION_INDEX["win"]
 PASS = ACTION_INDEX["pass"]
 PUNG = ACTION_INDEX["pung:1m"]
-_KONG_BASE = {MeldKind.KONG: ACTION_INDEX["kong:1m"], MeldKind.CONCEALED_KONG: ACTION_INDEX["concealed_kong:1m"],
+_KONG_BASE = {MeldKind.KONG: ACTION_INDEX["kong:1m"],
+              MeldKind.CONCEALED_KONG: ACTION_INDEX["concealed_kong:1m"],
               MeldKind.ADDED_KONG: ACTION_INDEX["added_kong:1m"]}
 CHOW = ACTION_INDEX["chow:1m:0"]
 EXCHANGE = ACTION_INDEX["exchange:1m"]
@@ -91,7 +92,8 @@ class ActionCodec:
         tile_kinds = [k for k, with_tile in self.local.plugin_kinds.items() if with_tile]
         plain_kinds = [k for k, with_tile in self.local.plugin_kinds.items() if not with_tile]
         if len(tile_kinds) > PLUGIN_TILE_SLOTS or len(plain_kinds) > PLUGIN_PLAIN_SLOTS:
-            raise EnvError(f"{ruleset.id}: its plugins declare {len(tile_kinds)} option kinds with a tile and "
+            raise EnvError(f"{ruleset.id}: its plugins declare {len(tile_kinds)} option kinds with a tile "
+                           f"and "
                            f"{len(plain_kinds)} without; the action space has {PLUGIN_TILE_SLOTS} and "
                            f"{PLUGIN_PLAIN_SLOTS} slots")
         for j, k in enumerate(tile_kinds):
@@ -194,7 +196,8 @@ class ObsLayout:
         for i, name in enumerate(self.scalars, len(self.planes) * K):
             if name.startswith("score_"):
                 low[i], high[i] = -MAX_MONEY, MAX_MONEY
-            elif name.startswith(("live_", "discards_", "kongs_", "concealed_", "face_down_", "flower_count_")):
+            elif name.startswith(("live_", "discards_", "kongs_", "concealed_", "face_down_",
+                                  "flower_count_")):
                 high[i] = MAX_TILES
             elif name == "players":
                 high[i] = MAX_SEATS
@@ -221,8 +224,8 @@ OBS_SIZE = LAYOUT.size
 
 _P = {name: i * K for i, name in enumerate(LAYOUT.planes)}
 _S = {name: LAYOUT.scalar(name) for name in LAYOUT.scalars}
-_HAND, _WILD, _IND, _DTILE, _PICKED, _WON = (_P[n] for n in ("hand", "wildcards", "indicator", "decision_tile",
-                                                             "exchange_picked", "won_tiles"))
+_HAND, _WILD, _IND, _DTILE, _PICKED, _WON = (
+    _P[n] for n in ("hand", "wildcards", "indicator", "decision_tile", "exchange_picked", "won_tiles"))
 _DISC = [_P[f"discards_{r}"] for r in _R]
 _MELD = [_P[f"melds_{r}"] for r in _R]
 _DECISION = {k: _S[f"decision_{k}"] for k in DECISION_KINDS}
@@ -359,5 +362,19 @@ def encode_reference(game: Any, seat: int, decision: Decision | None = None, pic
     return obs
 
 
-__all__ = ["ACTIONS", "ACTION_INDEX", "ACTION_N", "FLOWERS", "K", "LAYOUT", "MAX_SEATS", "OBS_SIZE",
-           "PLUGIN_PLAIN_SLOTS", "PLUGIN_TILE_SLOTS", "ActionCodec", "ObsLayout", "encode", "encode_reference"]
+__all__ = [
+    "ACTIONS",
+    "ACTION_INDEX",
+    "ACTION_N",
+    "FLOWERS",
+    "LAYOUT",
+    "MAX_SEATS",
+    "OBS_SIZE",
+    "PLUGIN_PLAIN_SLOTS",
+    "PLUGIN_TILE_SLOTS",
+    "ActionCodec",
+    "K",
+    "ObsLayout",
+    "encode",
+    "encode_reference",
+]

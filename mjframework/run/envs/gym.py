@@ -27,7 +27,7 @@ instead). Needs ``gymnasium`` (the ``env`` extra).
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -42,13 +42,13 @@ from ..env import MahjongEnv
 from .pz import RENDER_FPS, RENDER_MODES, action_space, observation_space, standard_options
 
 
-class MahjongGymEnv(gymnasium.Env):  # type: ignore[misc]
+class MahjongGymEnv(gymnasium.Env):
     """One seat of a ruleset against ``opponent`` bots (see the module doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(self, ruleset: Any, seat: int | str = 0, opponent: str = "greedy", seed: int | None = None,
                  options: dict[str, Any] | None = None, render_mode: str | None = None) -> None:
+        self.metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
         self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
         n = self.env.players
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
@@ -81,7 +81,7 @@ class MahjongGymEnv(gymnasium.Env):  # type: ignore[misc]
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.env.done or self.env.decision is None:
             raise EnvError("the hand is over: reset() the environment")
-        _obs, rewards, terminated, truncated, info = self.env.step(action)
+        _obs, rewards, terminated, _trunc, info = self.env.step(action)
         if terminated:  # an illegal action ended the hand
             return self._obs(), float(rewards[self.seat]), True, False, self._info(info)
         info = self._advance()

@@ -67,7 +67,7 @@ def _check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
-class MahjongAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped for mypy here
+class MahjongAECEnv(AECEnv):
     """PettingZoo's AEC environment over :class:`~mjframework.run.env.MahjongEnv`.
 
     ``ruleset``, ``seed`` and ``options`` as :func:`~mjframework.run.env.make_env`;
@@ -84,15 +84,15 @@ class MahjongAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped for 
         self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
         self.render_mode = _check_render_mode(render_mode)
         self.possible_agents = [f"seat_{i}" for i in range(self.env.players)]
-        self.agents = []
+        self.agents: list[str] = []
         self._obs_spaces = {a: observation_space() for a in self.possible_agents}
         self._act_spaces = {a: action_space() for a in self.possible_agents}
         self.agent_selection = self.possible_agents[0]
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
         self._final: tuple[Any, ...] | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -125,7 +125,7 @@ class MahjongAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped for 
                 raise RuntimeError("reset() the environment first")
             obs, reward, info = self._final
             return (obs if observe else None), reward, True, False, info
-        return super().last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)
 
     def step(self, action: Any) -> None:
         a = self.agent_selection
@@ -172,7 +172,7 @@ class MahjongAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped for 
         self.env.close()
 
 
-class MahjongParallelEnv(ParallelEnv):  # type: ignore[misc]
+class MahjongParallelEnv(ParallelEnv):
     """PettingZoo's Parallel environment: every live agent observes each step; the seat to act moves."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_parallel_v1", "render_modes": RENDER_MODES,
