@@ -92,11 +92,20 @@ class MahjongEnv:
     action_size = ACTION_N
     layout: ObsLayout = LAYOUT
 
-    def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
+                 evaluator: Any = None) -> None:
+        # One evaluator (its plugin manager, its tables) for every hand: building it is most of
+        # a hand's start. A ruleset named by id or path shares the process's cached one.
         if isinstance(ruleset, str):
-            from ..rules.loader import load_ruleset
+            from .simulate import load_cached
 
-            ruleset = load_ruleset(ruleset)
+            ruleset, self.evaluator = load_cached(ruleset)
+        elif evaluator is not None:  # the caller's, made for this ruleset (tables sharing one)
+            self.evaluator = evaluator
+        else:
+            from ..evaluate.scoring import Evaluator
+
+            self.evaluator = Evaluator(ruleset)
         self.ruleset = ruleset
         self.options = dict(options or {})
         unknown = set(self.options) - {"backend", "dealer", "events", "illegal", "illegal_reward"}
@@ -156,7 +165,8 @@ class MahjongEnv:
             dealer = random.Random(f"dealer/{seed}").randrange(self.players)
         if self.table is not None:
             self.table.close()
-        self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), backend=self.options.get("backend"))
+        self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), evaluator=self.evaluator,
+                           backend=self.options.get("backend"))
         self.result = None
         self.forfeit = None
         self._cursor = [0] * self.players
@@ -236,19 +246,16 @@ class MahjongEnv:
 
     def action_mask(self, seat: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """1 for each legal action of ``seat`` (default: the seat to act); zeros for others."""
-        if out is None:
-            mask = np.zeros(ACTION_N, dtype=np.int8)
-        else:
-            mask = out
-            mask.fill(0)
+        buf = bytearray(ACTION_N)  # filled item by item, then viewed: cheaper than numpy stores
         d = self.decision
-        if d is None or (seat is not None and seat != d.seat):
+        if d is not None and (seat is None or seat == d.seat):
+            for i in (self._pickable() if self._exchanging() else self._legal):
+                buf[i] = 1
+        mask = np.frombuffer(buf, dtype=np.int8)
+        if out is None:
             return mask
-        if self._exchanging():
-            mask[self._pickable()] = 1
-        elif self._legal:
-            mask[list(self._legal)] = 1
-        return mask
+        out[:] = mask
+        return out
 
     def legal_options(self) -> dict[str, Option]:
         """Action name → engine option for the pending decision (exchanges: the final options)."""

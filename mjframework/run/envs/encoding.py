@@ -22,6 +22,7 @@ actions) is its slow reference (``tests/test_envs.py`` checks both agree).
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from ...core.kinds import MeldKind
 from ...core.tiles import FLOWER_BASE, NUM_KINDS, to_mjai
 from ...play.actions import DECISION_KINDS, VOID_SUITS, ActionSpace, EnvError
 from ...play.players import Decision, Option
+from ...play.visibility import FACE_DOWN_KINDS as FACE_DOWN
 from ...play.visibility import is_face_down
 
 K = NUM_KINDS  # tile kinds of every plane
@@ -240,6 +242,10 @@ _PRESENT, _DEALER, _SCORE, _FDK, _CONC, _FLC, _READY, _OUT = (
                               "flower_count", "ready", "out"))
 _VOID = {s: _scalar_rows(f"void_{s}") for s in VOID_SUITS}
 _FLOWER0 = [_S[f"flower_1_{r}"] for r in _R]
+_PLANES = len(LAYOUT.planes) * K
+_LIVE, _PLAYERS, _DISCARDS, _KONGS = (_S[n] for n in ("live_remaining", "players", "discards_total",
+                                                      "kongs_total"))
+_ZERO = array("f", bytes(4 * OBS_SIZE))  # the all-zero observation every encoding starts from (copied)
 
 
 def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = (),
@@ -250,66 +256,84 @@ def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = 
     exchange tiles picked so far. Reads only what ``seat`` may see: its own hand and won
     tiles, every seat's discards, melds as ``seat`` sees them, counts, flowers and
     declarations (all public), the wildcards and indicator.
+
+    Shaped for speed (it runs every step): the entries are written into a Python
+    ``array('f')`` (an item costs tens of nanoseconds there, against ~100 ns for a numpy
+    scalar store or a list-to-array conversion), which numpy then views without a copy.
+    :func:`encode_reference` is the plain by-name version it is tested against.
     """
-    n = len(game.seats)
-    idx: list[int] = [_HAND + t for t in game.seats[seat].hand]
-    revealed = game.revealed
-    obs = np.zeros(OBS_SIZE, dtype=np.float32) if out is None else out
-    if out is not None:
-        obs.fill(0.0)
+    buf = _ZERO[:]
+    seats = game.seats
+    n = len(seats)
+    me = seats[seat]
+    for t in me.hand:
+        buf[_HAND + t] += 1
+    buf[_DEALER[(game.dealer - seat) % n]] = 1.0
+    buf[_LIVE] = game.wall.live_remaining()
+    buf[_PLAYERS] = n
+    hidden = not game.revealed
+    settled = game.settled
+    gone = game.out
     kongs = 0
     discards = 0
     for r in range(n):
-        s = (seat + r) % n
-        st = game.seats[s]
+        s = seat + r
+        if s >= n:
+            s -= n
+        st = seats[s]
         base = _DISC[r]
-        idx += [base + t for t in st.discards]
+        for t in st.discards:
+            buf[base + t] += 1
         discards += len(st.discards)
-        base = _MELD[r]
         face_down = 0
-        for m in st.melds:
-            if len(m.tiles) == 4:
-                kongs += 1
-            if r and not revealed and is_face_down(m):
-                face_down += 1
-                continue
-            idx += [base + t for t in m.tiles]
-        obs[_PRESENT[r]] = 1.0
-        obs[_FDK[r]] = face_down
-        obs[_CONC[r]] = len(st.hand)
-        obs[_SCORE[r]] = game.settled[s]
-        flowers = st.flowers
-        if flowers:
-            obs[_FLC[r]] = len(flowers)
-            f0 = _FLOWER0[r]
-            for f in flowers:
-                obs[f0 + f - FLOWER_BASE] = 1.0
+        if st.melds:
+            base = _MELD[r]
+            for m in st.melds:
+                tiles = m.tiles
+                if len(tiles) == 4:
+                    kongs += 1
+                if r and hidden and m.kind in FACE_DOWN:
+                    face_down += 1
+                    continue
+                for t in tiles:
+                    buf[base + t] += 1
+        buf[_PRESENT[r]] = 1.0
+        buf[_FDK[r]] = face_down
+        buf[_CONC[r]] = len(st.hand)
+        buf[_SCORE[r]] = settled[s]
+        if st.flowers:
+            buf[_FLC[r]] = len(st.flowers)
+            f0 = _FLOWER0[r] - FLOWER_BASE
+            for f in st.flowers:
+                buf[f0 + f] = 1.0
         state = st.state
         if state:
             if state.get("ready"):
-                obs[_READY[r]] = 1.0
+                buf[_READY[r]] = 1.0
             void = state.get("void_suit")
             if void in _VOID:
-                obs[_VOID[void][r]] = 1.0
-        if s in game.out:
-            obs[_OUT[r]] = 1.0
-    idx += [_WON + t for t in game.seats[seat].won_tiles]
-    idx += [_WILD + t for t in game.wildcards]
+                buf[_VOID[void][r]] = 1.0
+        if s in gone:
+            buf[_OUT[r]] = 1.0
+    buf[_DISCARDS] = discards
+    buf[_KONGS] = kongs
+    for t in me.won_tiles:
+        buf[_WON + t] += 1
+    for t in game.wildcards:
+        buf[_WILD + t] += 1
     if game.indicator is not None and game.indicator < K:
-        idx.append(_IND + game.indicator)
-    obs[_DEALER[(game.dealer - seat) % n]] = 1.0
-    obs[_S["live_remaining"]] = game.wall.live_remaining()
-    obs[_S["discards_total"]] = discards
-    obs[_S["kongs_total"]] = kongs
-    obs[_S["players"]] = n
+        buf[_IND + game.indicator] += 1
     if decision is not None and decision.seat == seat:
         if decision.tile is not None and decision.tile < K:
-            idx.append(_DTILE + decision.tile)
-        idx += [_PICKED + t for t in picks]
-        obs[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
-    if idx:
-        obs[:_S["live_remaining"]] += np.bincount(idx, minlength=_S["live_remaining"])
-    return obs
+            buf[_DTILE + decision.tile] += 1
+        for t in picks:
+            buf[_PICKED + t] += 1
+        buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
+    view = np.frombuffer(buf, dtype=np.float32)
+    if out is None:
+        return view
+    out[:] = view
+    return out
 
 
 def encode_reference(game: Any, seat: int, decision: Decision | None = None, picks: Any = ()) -> np.ndarray:
