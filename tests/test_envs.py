@@ -264,3 +264,64 @@ def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
             obs, _r, done, _t, _i = env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
     assert {"discard", "pass"} <= kinds_seen
     assert len(set(codec.to_universal.tolist())) == codec.local.n  # the named space embeds one-to-one
+
+
+# -- the vector env ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rid", ["changsha", "sichuan-xuezhan"])
+def test_vector_env_equals_single_tables(rid: str) -> None:
+    """N tables stepped together give, row by row, what N single envs give with the same
+    hand seeds and actions — through hands' ends and the automatic next hand."""
+    from mjframework.run.envs.vector import VectorMahjongEnv
+
+    n, seed = 3, 40
+    venv = VectorMahjongEnv(rid, n, seed=seed)
+    singles = [make_env(rid) for _ in range(n)]
+    hands = [0] * n
+    obs, masks, info = venv.reset()
+    single_obs = [singles[i].reset(seed + i)[0] for i in range(n)]
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(400):
+        for i in range(n):
+            assert np.array_equal(obs[i], single_obs[i]["observation"])
+            assert np.array_equal(masks[i], single_obs[i]["action_mask"])
+            assert info["seat"][i] == singles[i].agent_to_act
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, rewards, term, trunc, info = venv.step(actions)
+        assert not trunc.any()
+        for i in range(n):
+            o, r, done, _t, _inf = singles[i].step(int(actions[i]))
+            assert term[i] == done
+            if done:
+                ends += 1
+                assert np.array_equal(rewards[i, :singles[i].players], r)
+                assert info["final"][i]["payments"] == [int(x) for x in r]
+                hands[i] += 1
+                o, _ = singles[i].reset(seed + hands[i] * n + i)
+            else:
+                assert not rewards[i].any() and info["final"][i] is None
+            single_obs[i] = o
+    assert ends >= 3 and venv.hands_played == ends
+
+
+def test_vector_env_refuses_bad_batches() -> None:
+    from mjframework.run.envs.vector import VectorMahjongEnv
+
+    venv = VectorMahjongEnv("changsha", 2, seed=1)
+    _obs, masks, _info = venv.reset()
+    for bad in ([0], [0.0, 1.0], np.zeros((2, 1), dtype=int), ["a", "b"]):
+        with pytest.raises(EnvError):
+            venv.step(bad)
+    legal = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    illegal = legal.copy()
+    illegal[1] = int(np.flatnonzero(masks[1] == 0)[0])
+    with pytest.raises(EnvError, match="table 1: illegal"):
+        venv.step(illegal)
+    obs, _m, _r, _t, _tr, _i = venv.step(legal)  # the refused batch moved no table (table 0 included)
+    single = make_env("changsha")
+    single.reset(1)
+    assert np.array_equal(obs[0], single.step(int(legal[0]))[0]["observation"])
+    with pytest.raises(EnvError):
+        VectorMahjongEnv("changsha", 0)

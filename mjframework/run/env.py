@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import operator
 import random
-from collections import Counter
 from typing import Any
 
 try:
@@ -137,6 +136,7 @@ class MahjongEnv:
         self.result: HandResult | None = None
         self._legal: dict[int, Option] = {}
         self._picks: list[int] = []
+        self._pick_cache: tuple[int, list[int]] | None = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
 
@@ -220,6 +220,14 @@ class MahjongEnv:
             if option is None:
                 raise IllegalAction(self._illegal(action))
         self._arrive(self.table.step(option))
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` (an index) is legal for the seat to act now."""
+        if self.decision is None:
+            return False
+        if self._exchanging():
+            return action in self._pickable()
+        return action in self._legal
 
     def act(self, option: Option) -> None:
         """Answer the pending decision with one of its engine options (a bot's choice; an
@@ -362,19 +370,29 @@ class MahjongEnv:
             o.kind == "exchange" for o in d.options)
 
     def _pickable(self) -> list[int]:
+        """The exchange actions that extend the picks so far towards some offered exchange
+        (computed once per pick: the mask and the step both ask)."""
         assert self.decision is not None
-        have = Counter(self._picks)
+        picks = self._picks
+        cached = self._pick_cache
+        if cached is not None and cached[0] == len(picks):
+            return cached[1]
         out: set[int] = set()
         for o in self.decision.options:
-            left = Counter(o.tiles)
-            left.subtract(have)
-            if min(left.values(), default=0) < 0:
+            rest = list(o.tiles)
+            try:
+                for t in picks:
+                    rest.remove(t)
+            except ValueError:  # this exchange doesn't hold the picks
                 continue
-            out.update(t for t, c in left.items() if c > 0)
-        return sorted(EXCHANGE + t for t in out)
+            out.update(rest)
+        found = sorted(EXCHANGE + t for t in out)
+        self._pick_cache = (len(picks), found)
+        return found
 
     def _arrive(self, pending: Decision | HandResult) -> None:
         self._picks = []
+        self._pick_cache = None
         if isinstance(pending, HandResult):
             self.decision = None
             self._legal = {}

@@ -92,10 +92,18 @@ class VectorMahjongEnv:
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
-        """Each table's acting seat takes its action; see the module doc for what comes back."""
+        """Each table's acting seat takes its action; see the module doc for what comes back.
+
+        Every action is checked before any table moves: one illegal action raises
+        :class:`EnvError` and changes nothing."""
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise EnvError(f"actions: {self.num_envs} integers, got shape {a.shape} of {a.dtype}")
+        bad = [i for i, env in enumerate(self.envs) if not env.is_legal(int(a[i]))]
+        if bad:  # checked before any table moves: a refused batch changes nothing
+            i = bad[0]
+            raise EnvError(f"table {i}: {self.envs[i]._illegal(int(a[i]))}"
+                           + (f" (and {len(bad) - 1} more tables)" if len(bad) > 1 else ""))
         rewards = np.zeros((self.num_envs, MAX_SEATS), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=bool)
         final: list[dict[str, Any] | None] = [None] * self.num_envs
@@ -111,7 +119,8 @@ class VectorMahjongEnv:
             else:
                 self._write(i)
         info = {"seat": self._seats.copy(), "final": final}
-        return (self._pack(), self._pack_masks(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), info)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._pack(), self._pack_masks(), rewards, terminated, truncated, info
 
     @property
     def hands_played(self) -> int:
