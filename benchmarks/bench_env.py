@@ -124,7 +124,8 @@ def main() -> None:
         "game": game_line, "table": table_line, "env": env_line}
     for n in (int(x) for x in args.batch.split(",") if x):
         lines[f"vec {n}"] = vec_line(n)
-    print(f"{'ruleset':<20}{'line':<9}{'steps/CPU-s (min–max over rounds)':>36}{'× game (median, min–max)':>30}")
+    print(f"{'ruleset':<20}{'line':<9}{'steps/CPU-s (min–max over rounds)':>36}"
+          f"{'× game (median, min–max)':>30}")
     for rid in rids:
         rs, ev = load_cached(rid)
         rates: dict[str, list[float]] = {k: [] for k in lines}
