@@ -325,3 +325,45 @@ def test_vector_env_refuses_bad_batches() -> None:
     assert np.array_equal(obs[0], single.step(int(legal[0]))[0]["observation"])
     with pytest.raises(EnvError):
         VectorMahjongEnv("changsha", 0)
+
+
+# -- datasets ---------------------------------------------------------------------------------
+
+
+def test_dataset_shards_resume_and_refuse_mixing(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+    from mjframework.run.envs.dataset import load_shard
+
+    out = tmp_path / "ds"
+    runner = CliRunner()
+    args = ["dataset", "sichuan-xuezhan", "-o", str(out), "-n", "5", "--shard-hands", "2", "-s", "9"]
+    r = runner.invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in out.iterdir()) == ["dataset.json", "shard-00000.npz", "shard-00001.npz",
+                                                     "shard-00002.npz"]
+    first = {p.name: load_shard(p) for p in sorted(out.glob("*.npz"))}
+    for d in first.values():
+        n = len(d["action"])
+        assert d["obs"].shape == (n, OBS_SIZE) and d["mask"].shape == (n, ACTION_N)
+        assert d["mask"][np.arange(n), d["action"]].all()  # every recorded action was legal
+        for h in np.unique(d["hand"]):  # a hand's rewards are its final money: they sum to zero per hand
+            rows = d["hand"] == h
+            per_seat = {int(s): float(x) for s, x in zip(d["seat"][rows], d["reward"][rows], strict=True)}
+            assert len(per_seat) == 4 and sum(per_seat.values()) == 0
+    # Resumable: a lost shard is written again, the same; the others are skipped.
+    (out / "shard-00001.npz").unlink()
+    r = runner.invoke(main, args)
+    assert r.exit_code == 0 and "1 written, 2 already there" in r.output
+    again = load_shard(out / "shard-00001.npz")
+    assert all(np.array_equal(again[k], first["shard-00001.npz"][k]) for k in again)
+    # Another seed into the same directory is refused, as is a directory holding other files.
+    r = runner.invoke(main, [*args[:-1], "10"])
+    assert r.exit_code == 1 and "another dataset" in r.output
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x.txt").write_text("x")
+    r = runner.invoke(main, ["dataset", "changsha", "-o", str(tmp_path / "other"), "-n", "1"])
+    assert r.exit_code == 1 and "not empty" in r.output
+    r = runner.invoke(main, ["dataset", "changsha", "-o", str(tmp_path / "z"), "-n", "1", "-b", "nobody"])
+    assert r.exit_code == 1 and "unknown bot" in r.output
