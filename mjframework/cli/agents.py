@@ -13,7 +13,8 @@ from .common import bot_timeout_seconds, parse_int
 @click.command("match")
 @click.argument("ruleset")
 @click.option("--seats", required=True, metavar="P1,P2,…",
-              help="One player per seat: built-in bots (greedy, random) or the names of --bot programs.")
+              help="One player per seat: built-in bots (greedy, random), the names of --bot programs, "
+                   "or trained policies' .npz files (docs/agents.md).")
 @click.option("--bot", "bots", multiple=True, metavar="[NAME=]COMMAND",
               help="An external program (docs/bots.md); named bot1, bot2 … in order unless NAME= is given.")
 @click.option("--hands", "-n", "hands", required=True, metavar="N", help="How many hands to play.")

@@ -39,7 +39,7 @@ from ..play.players import Decision, Option
 from ..play.seatlog import SeatStream
 from ..play.stepper import Table
 from ..play.visibility import meld_for, view_for
-from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, ObsLayout, encode
+from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, ObsLayout, encode, pickable
 
 MAX_SEED = 2**63 - 1
 
@@ -377,16 +377,7 @@ class MahjongEnv:
         cached = self._pick_cache
         if cached is not None and cached[0] == len(picks):
             return cached[1]
-        out: set[int] = set()
-        for o in self.decision.options:
-            rest = list(o.tiles)
-            try:
-                for t in picks:
-                    rest.remove(t)
-            except ValueError:  # this exchange doesn't hold the picks
-                continue
-            out.update(rest)
-        found = sorted(EXCHANGE + t for t in out)
+        found = pickable(self.decision.options, picks)
         self._pick_cache = (len(picks), found)
         return found
 

@@ -99,6 +99,20 @@ def _names(seats: Sequence[str]) -> list[str]:
     return out
 
 
+def _load_policies(names: Any) -> dict[str, Any]:
+    """Seats named by a ``.npz`` path: trained policies (mjframework.run.envs.policy)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if name.endswith(".npz") and name not in out:
+            try:
+                from .envs.policy import MLPPolicy, PolicyBot
+            except ImportError as e:  # numpy missing
+                raise MatchError(f"--seats {name}: a trained policy needs numpy (the env extra): "
+                                 f"{e}") from None
+            out[name] = PolicyBot(MLPPolicy.load(name))
+    return out
+
+
 def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int = 0, duplicate: bool = False,
               bots: Sequence[tuple[str, str]] = (), bot_timeout: float = 10.0,
               progress: Callable[[int], None] | None = None) -> MatchResult:
@@ -110,10 +124,12 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
     if len(seats) != n:
         raise MatchError(f"--seats: {rs.id} needs {n} players, got {len(seats)} ({', '.join(seats)})")
     commands = dict(bots)
-    unknown = [s for s in seats if s not in BOTS and s not in commands]
+    policies = _load_policies(s for s in seats if s not in BOTS and s not in commands)
+    unknown = [s for s in seats if s not in BOTS and s not in commands and s not in policies]
     if unknown:
         raise MatchError(f"--seats: unknown player {unknown[0]!r} (built-in: {', '.join(sorted(BOTS))}; "
-                         f"external: {', '.join(commands) or 'none given with --bot'})")
+                         f"external: {', '.join(commands) or 'none given with --bot'}; "
+                         "or a trained policy's .npz file)")
     unused = [b for b in commands if b not in seats]
     if unused:
         raise MatchError(f"--bot {unused[0]} is not seated (--seats {','.join(seats)})")
@@ -142,10 +158,15 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
                     if i in externals:
                         externals[i].sit(seat)
                         players[seat] = externals[i]
+                    elif seats[i] in policies:
+                        players[seat] = policies[seats[i]]
                     else:
                         players[seat] = BOTS[seats[i]](random.Random(f"{seed}/{board}/{seat}"))
                 game = Game(rs, players, seed=hand_seed(seed, 0, board), dealer=dealer, hand_no=board,
                             emit=fan_out(*externals.values()), evaluator=ev)
+                for p in players:
+                    if hasattr(p, "attach"):  # a trained policy reads the table through its game
+                        p.attach(game)
                 try:
                     res = game.play()
                 except Exception as e:  # an engine failure: counted, the match goes on

@@ -169,6 +169,21 @@ class ActionCodec:
         return out
 
 
+def pickable(options: Any, picks: Any) -> list[int]:
+    """The exchange actions that extend ``picks`` (tiles picked so far) towards one of the
+    offered exchange ``options``: an exchange is stepped one tile at a time."""
+    out: set[int] = set()
+    for o in options:
+        rest = list(o.tiles)
+        try:
+            for t in picks:
+                rest.remove(t)
+        except ValueError:  # this exchange doesn't hold the picks
+            continue
+        out.update(rest)
+    return sorted(EXCHANGE + t for t in out)
+
+
 @dataclass(frozen=True)
 class ObsLayout:
     """Where each feature sits in the flat observation vector (docs/agents.md)."""
@@ -401,4 +416,5 @@ __all__ = [
     "ObsLayout",
     "encode",
     "encode_reference",
+    "pickable",
 ]
