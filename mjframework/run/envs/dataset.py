@@ -12,7 +12,7 @@ Each shard (``np.load``) holds one row per decision, in play order:
 ============  ===============  ==========================================================
 key           shape, dtype     what
 ============  ===============  ==========================================================
-``obs``       (R, 561) f32     the acting seat's observation (:mod:`.encoding`'s layout)
+``obs``       (R, 562) f32     the acting seat's observation (:mod:`.encoding`'s layout)
 ``mask``      (R, 53) u8       its action mask, bit-packed (``np.unpackbits(m, axis=1,
                                count=417)``; :func:`load_shard` unpacks it)
 ``action``    (R,) i16         the action the bot took (an exchange: one row per tile
