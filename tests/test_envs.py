@@ -70,6 +70,20 @@ def test_gymnasium_check_env(rid: str) -> None:
     assert _unexpected(caught) == []
 
 
+def test_gymnasium_make_by_id() -> None:
+    import gymnasium
+
+    from mjframework.run.envs.gym import ENV_ID
+
+    env = gymnasium.make(ENV_ID, ruleset="changsha", opponent="random")
+    obs, _info = env.reset(seed=2)
+    assert obs["observation"].shape == (OBS_SIZE,)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert _unexpected(caught) == []
+
+
 def test_spaces_are_the_same_for_every_ruleset() -> None:
     for rid in SHIPPED:
         aec = MahjongAECEnv(rid)

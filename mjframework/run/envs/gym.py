@@ -21,7 +21,9 @@ settlement money at the hand's end, 0 before. The spaces are those of every rule
 
 An action whose mask entry is 0 ends the episode with ``illegal_reward`` (Gymnasium's
 ``check_env`` steps with unmasked random actions; ``options={"illegal": "raise"}`` raises
-instead). Needs ``gymnasium`` (the ``env`` extra).
+instead). Importing this module registers :data:`ENV_ID` with Gymnasium
+(``gymnasium.make("mjframework/Mahjong-v1", ruleset="changsha")``). Needs ``gymnasium``
+(the ``env`` extra).
 """
 
 from __future__ import annotations
@@ -45,10 +47,12 @@ from .pz import RENDER_FPS, RENDER_MODES, action_space, observation_space, stand
 class MahjongGymEnv(gymnasium.Env):
     """One seat of a ruleset against ``opponent`` bots (see the module doc)."""
 
+    # Gymnasium declares it an instance attribute and reads it from the class (gymnasium.make).
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}  # noqa: RUF012
+
 
     def __init__(self, ruleset: Any, seat: int | str = 0, opponent: str = "greedy", seed: int | None = None,
                  options: dict[str, Any] | None = None, render_mode: str | None = None) -> None:
-        self.metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
         self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
         n = self.env.players
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
@@ -134,4 +138,10 @@ class MahjongGymEnv(gymnasium.Env):
         self.env.close()
 
 
-__all__ = ["MahjongGymEnv"]
+#: ``gymnasium.make(ENV_ID, ruleset="changsha", …)`` once this module is imported.
+ENV_ID = "mjframework/Mahjong-v1"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="mjframework.run.envs.gym:MahjongGymEnv",
+                       disable_env_checker=True)
+
+__all__ = ["ENV_ID", "MahjongGymEnv"]

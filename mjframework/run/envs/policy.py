@@ -67,7 +67,8 @@ class MLPPolicy:
     def save(self, path: str | Path) -> None:
         meta = {"format": FORMAT, "observation_size": OBS_SIZE, "action_size": ACTION_N, **self.meta}
         with atomic_writer(path, binary=True) as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **self.p)
+            arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **self.p}
+            np.savez_compressed(f, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> MLPPolicy:
