@@ -4,7 +4,8 @@ A random masked agent plays every shipped ruleset: masks are exactly the
 engine's legal options, illegal actions are refused, observations never hold
 another seat's concealed tile, the same seed gives the same trajectory.
 
-CI plays ``MJ_ENV_HANDS`` hands per ruleset (default 60, ~2 s of CPU per ruleset on a
+CI plays ``MJ_ENV_HANDS`` hands per ruleset (default 30 — tests/test_envs.py checks the encodings
+(fast and reference, no leak, every seat) on its own hands —, ~1 s of CPU per ruleset on a
 busy 2-core machine); ``MJ_ENV_FULL=1`` runs the issue's full 1,000
 (``pytest -m slow tests/test_env.py``).
 """
@@ -27,7 +28,7 @@ from mjframework.rules.loader import available_rulesets  # noqa: E402
 from mjframework.run.env import EnvError, make_aec_env, make_env  # noqa: E402
 
 SHIPPED = sorted(available_rulesets())
-HANDS = int(os.environ.get("MJ_ENV_HANDS", "60"))
+HANDS = int(os.environ.get("MJ_ENV_HANDS", "30"))
 
 
 def _perturbed_encodings(env, seat: int, rng: random.Random):
