@@ -415,6 +415,13 @@ def test_policy_learns_saves_loads_and_plays_a_duplicate_match(tmp_path) -> None
     r = CliRunner().invoke(main, ["match", "sichuan-xuezhan", "--seats", ",".join(seats), "--hands", "4",
                                   "--duplicate"])
     assert r.exit_code == 0 and "p.npz" in r.output
+    # It plays the other seats of the Gymnasium env (self-play).
+    gym = MahjongGymEnv("sichuan-xuezhan", opponent=str(path))
+    obs, _info = gym.reset(seed=5)
+    term = False
+    while not term:
+        obs, _reward, term, _trunc, info = gym.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "illegal_action" not in info and info["result"] in ("win", "draw")
     # Not a policy: a clear error, exit 1.
     bad = tmp_path / "bad.npz"
     np.savez(bad, x=np.zeros(3))
@@ -423,3 +430,14 @@ def test_policy_learns_saves_loads_and_plays_a_duplicate_match(tmp_path) -> None
     r = CliRunner().invoke(main, ["match", "changsha", "--seats", f"{bad},random,random,random",
                                   "--hands", "1"])
     assert r.exit_code == 1 and "not a policy" in r.output
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_dataset_of_every_shipped_ruleset(rid: str, tmp_path) -> None:
+    from mjframework.run.envs.dataset import load_shard, write_dataset
+
+    done = write_dataset(rid, tmp_path, 2, seed=1, bots=["random"])  # random bots: every kind of option
+    d = load_shard(tmp_path / "shard-00000.npz")
+    n = len(d["action"])
+    assert done["rows"] == n > 0 and d["mask"][np.arange(n), d["action"]].all()
+    assert set(np.unique(d["hand"]).tolist()) == {0, 1}

@@ -14,7 +14,8 @@
 One episode is one hand. The agent sits at ``seat`` (default 0; ``"rotate"``: seat
 ``hand_seed % players``, so it plays every seat in turn). Between its decisions the other
 seats' decisions are answered by the ``opponent`` bot (``greedy`` or ``random``, seeded
-from the hand's seed: the same seed gives the same hand). The reward is the agent's
+from the hand's seed: the same seed gives the same hand; or the path of a trained
+policy's ``.npz``, :mod:`.policy`, for self-play). The reward is the agent's
 settlement money at the hand's end, 0 before. The spaces are those of every ruleset
 (:mod:`.encoding`); the mask is in the observation (``obs["action_mask"]``), and also in
 ``info["action_mask"]`` for libraries that read it there.
@@ -57,8 +58,13 @@ class MahjongGymEnv(gymnasium.Env):
         n = self.env.players
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise EnvError(f"seat: 0–{n - 1} or 'rotate', got {seat!r}")
-        if opponent not in BOTS:
-            raise EnvError(f"opponent {opponent!r}: one of {', '.join(sorted(BOTS))}")
+        self._policy: Any = None
+        if opponent.endswith(".npz"):  # a trained policy plays the other seats (self-play)
+            from .policy import MLPPolicy, PolicyBot
+
+            self._policy = PolicyBot(MLPPolicy.load(opponent))
+        elif opponent not in BOTS:
+            raise EnvError(f"opponent {opponent!r}: one of {', '.join(sorted(BOTS))} or a policy's .npz")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} or None")
         self.render_mode = render_mode
@@ -76,9 +82,13 @@ class MahjongGymEnv(gymnasium.Env):
         n = self.env.players
         if self.seat_rule == "rotate":
             self.seat = hand_seed % n
-        self._bots = [BOTS[self.opponent](random.Random(f"{hand_seed}/bot/{s}")) for s in range(n)]
         self.env._episode -= 1  # reset() below draws the same hand seed again
         self.env.reset(hand_seed)
+        if self._policy is not None:
+            self._policy.attach(self.env.table.game if self.env.table is not None else None)
+            self._bots = [self._policy] * n
+        else:
+            self._bots = [BOTS[self.opponent](random.Random(f"{hand_seed}/bot/{s}")) for s in range(n)]
         info = self._advance()
         return self._obs(), info
 
