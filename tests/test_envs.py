@@ -372,6 +372,12 @@ def test_dataset_shards_resume_and_refuse_mixing(tmp_path) -> None:
     assert r.exit_code == 0 and "1 written, 2 already there" in r.output
     again = load_shard(out / "shard-00001.npz")
     assert all(np.array_equal(again[k], first["shard-00001.npz"][k]) for k in again)
+    # Two worker processes write the same files.
+    r = runner.invoke(main, [*args[:2], "-o", str(tmp_path / "ds2"), *args[4:], "--workers", "2"])
+    assert r.exit_code == 0, r.output
+    for name, arrays in first.items():
+        two = load_shard(tmp_path / "ds2" / name)
+        assert all(np.array_equal(two[k], arrays[k]) for k in arrays), name
     # Another seed into the same directory is refused, as is a directory holding other files.
     r = runner.invoke(main, [*args[:-1], "10"])
     assert r.exit_code == 1 and "another dataset" in r.output

@@ -95,7 +95,10 @@ def replay_cmd(log: str, hand: str, seat: str | None, print_all: bool) -> None:
               help="One bot for every seat, or one per seat separated by commas (greedy, random).")
 @click.option("--shard-hands", "shard_hands", default="100", show_default=True, metavar="H",
               help="Hands per .npz shard.")
-def dataset_cmd(ruleset: str, out: str, hands: str, seed: str, bots: str, shard_hands: str) -> None:
+@click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
+              help="Processes playing shards at once (the files are the same for any K).")
+def dataset_cmd(ruleset: str, out: str, hands: str, seed: str, bots: str, shard_hands: str,
+                workers: str) -> None:
     """Per-seat decision records (observation, mask, action, final reward) of RULESET's hands
     played by bots, as compressed NumPy shards (docs/agents.md). Running it again skips
     finished shards."""
@@ -104,12 +107,14 @@ def dataset_cmd(ruleset: str, out: str, hands: str, seed: str, bots: str, shard_
     n = parse_int(hands, "--hands", minimum=1)
     s = parse_int(seed, "--seed", minimum=0)
     h = parse_int(shard_hands, "--shard-hands", minimum=1)
-    assert n is not None and s is not None and h is not None
+    k = parse_int(workers, "--workers", minimum=1)
+    assert n is not None and s is not None and h is not None and k is not None
     names = [x.strip() for x in bots.split(",") if x.strip()]
     try:
         with click.progressbar(length=n, label="hands", file=sys.stderr, show_pos=True,
                                show_eta=True) as bar:
-            done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, progress=bar.update)
+            done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, workers=k,
+                                 progress=bar.update)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: finished shards are kept; run the same command again to go on", err=True)
         sys.exit(130)

@@ -27,7 +27,8 @@ The hands are played by bots through :class:`~mjframework.run.env.MahjongEnv` (t
 encodings an agent sees); hand ``h`` is seeded from ``(seed, h)`` and its bots' RNGs too,
 so a dataset is reproducible shard by shard. A shard is written to a temporary file and
 renamed into place when complete: an interrupted run leaves whole shards only, and running
-the same command again skips them (resumable). ``dataset.json`` must match the command
+the same command again skips them (resumable). ``workers`` processes play shards at once;
+the files do not depend on how many. ``dataset.json`` must match the command
 (another ruleset, seed, bots or shard size is refused rather than mixed in).
 """
 
@@ -36,6 +37,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,13 +103,76 @@ def _shard_ok(path: Path) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class DatasetSpec:
+    """What every shard of a run needs (picklable: handed to worker processes)."""
+
+    ruleset: str
+    out: str
+    hands: int
+    seed: int
+    bots: tuple[str, ...]
+    shard_hands: int
+
+    def hands_of(self, k: int) -> tuple[int, int]:
+        return k * self.shard_hands, min(self.hands, (k + 1) * self.shard_hands)
+
+
+def write_shard(spec: DatasetSpec, k: int, progress: Callable[[int], None] | None = None) -> int:
+    """Play shard ``k``'s hands and write its file (atomically); returns its rows."""
+    rs, ev = load_cached(spec.ruleset)
+    first, last = spec.hands_of(k)
+    env = MahjongEnv(rs, evaluator=ev)
+    rows: dict[str, list[Any]] = {key: [] for key in KEYS}
+    try:
+        for h in range(first, last):
+            players = [BOTS[b](random.Random(f"{spec.seed}/{h}/{s}")) for s, b in enumerate(spec.bots)]
+            play_hand(env, players, hand_seed(spec.seed, 0, h), rows, h)
+            if progress:
+                progress(1)
+    finally:
+        env.close()
+    with atomic_writer(shard_path(Path(spec.out), k), binary=True) as f:
+        np.savez_compressed(
+            f, obs=np.stack(rows["obs"]).astype(np.float32), mask=np.stack(rows["mask"]),
+            action=np.asarray(rows["action"], dtype=np.int16),
+            seat=np.asarray(rows["seat"], dtype=np.int8),
+            hand=np.asarray(rows["hand"], dtype=np.int32),
+            reward=np.asarray(rows["reward"], dtype=np.float32),
+            hands=np.array([first, last], dtype=np.int64))
+    return len(rows["action"])
+
+
+def _shard_done(spec: DatasetSpec, k: int) -> bool:
+    path = shard_path(Path(spec.out), k)
+    if not (path.exists() and _shard_ok(path)):
+        return False
+    with np.load(path) as z:
+        return "hands" in z.files and z["hands"].tolist() == list(spec.hands_of(k))
+
+
+def _write_alone(spec: DatasetSpec, k: int) -> int:
+    """A shard whose worker died, played again in a fresh process of its own."""
+    from ..runner import run_alone
+
+    rows = run_alone(partial(write_shard, spec), k)
+    if rows is None:
+        raise DatasetError(f"shard {k} (hands {spec.hands_of(k)[0]}–{spec.hands_of(k)[1] - 1}) "
+                           "killed its process twice")
+    return rows
+
+
 def write_dataset(ruleset_ref: str, out: str | Path, hands: int, *, seed: int = 0,
-                  bots: Sequence[str] = ("greedy",), shard_hands: int = 100,
+                  bots: Sequence[str] = ("greedy",), shard_hands: int = 100, workers: int = 1,
                   progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Write (or finish) a dataset of ``hands`` hands; returns ``{"written": …, "skipped": …, "rows": …}``."""
-    if hands < 1 or shard_hands < 1:
-        raise DatasetError(f"hands and shard size must be positive (got {hands} and {shard_hands})")
-    rs, ev = load_cached(ruleset_ref)
+    """Write (or finish) a dataset of ``hands`` hands; returns ``{"written", "skipped", "rows", "shards"}``.
+
+    ``workers > 1`` plays shards in that many processes (a shard is the unit of work; the
+    files are the same whatever the number of workers)."""
+    if hands < 1 or shard_hands < 1 or workers < 1:
+        raise DatasetError(f"hands, shard size and workers must be positive (got {hands}, {shard_hands}, "
+                           f"{workers})")
+    rs, _ev = load_cached(ruleset_ref)
     names = list(bots) * rs.players if len(bots) == 1 else list(bots)
     if len(names) != rs.players:
         raise DatasetError(f"--bots: one bot, or one per seat ({rs.players}), got {len(names)}")
@@ -124,45 +190,47 @@ def write_dataset(ruleset_ref: str, out: str | Path, hands: int, *, seed: int = 
             old = json.loads(mpath.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise DatasetError(f"{mpath}: not a dataset manifest ({e})") from None
-        same = {k: old.get(k) for k in meta if k != "hands" and k != "shards"}
-        if same != {k: v for k, v in meta.items() if k not in ("hands", "shards")}:
+        fixed = {k: v for k, v in meta.items() if k not in ("hands", "shards")}
+        if {k: old.get(k) for k in fixed} != fixed:
             raise DatasetError(f"{out} holds another dataset ({old.get('ruleset')}, seed {old.get('seed')}, "
                                f"bots {old.get('bots')}, shard size {old.get('shard_hands')}): "
                                "choose another directory")
     elif any(out.iterdir()):
         raise DatasetError(f"{out} is not empty and holds no dataset.json: choose an empty directory")
     write_atomic(mpath, json.dumps(meta, ensure_ascii=False, indent=1) + "\n")
-    env = MahjongEnv(rs, evaluator=ev)
-    written = skipped = rows_total = 0
+    spec = DatasetSpec(ruleset_ref, str(out), hands, seed, tuple(names), shard_hands)
+    todo: list[int] = []
+    skipped = 0
     for k in range(meta["shards"]):
-        first, last = k * shard_hands, min(hands, (k + 1) * shard_hands)
-        path = shard_path(out, k)
-        if path.exists() and _shard_ok(path):
-            with np.load(path) as z:
-                complete = "hands" in z.files and z["hands"].tolist() == [first, last]
-            if complete:
-                skipped += 1
-                if progress:
-                    progress(last - first)
-                continue
-        rows: dict[str, list[Any]] = {key: [] for key in KEYS}
-        for h in range(first, last):
-            bot_players = [BOTS[b](random.Random(f"{seed}/{h}/{s}")) for s, b in enumerate(names)]
-            play_hand(env, bot_players, hand_seed(seed, 0, h), rows, h)
+        if _shard_done(spec, k):
+            skipped += 1
             if progress:
-                progress(1)
-        with atomic_writer(path, binary=True) as f:
-            np.savez_compressed(
-                f, obs=np.stack(rows["obs"]).astype(np.float32), mask=np.stack(rows["mask"]),
-                action=np.asarray(rows["action"], dtype=np.int16),
-                seat=np.asarray(rows["seat"], dtype=np.int8),
-                hand=np.asarray(rows["hand"], dtype=np.int32),
-                reward=np.asarray(rows["reward"], dtype=np.float32),
-                hands=np.array([first, last], dtype=np.int64))
-        written += 1
-        rows_total += len(rows["action"])
-    env.close()
-    return {"written": written, "skipped": skipped, "rows": rows_total, "shards": meta["shards"]}
+                first, last = spec.hands_of(k)
+                progress(last - first)
+        else:
+            todo.append(k)
+    rows_total = 0
+    if workers == 1 or len(todo) <= 1:
+        for k in todo:
+            rows_total += write_shard(spec, k, progress)
+    else:
+        from ..runner import ProcessPool, run_windowed
+
+        def merge(k: int, rows: int) -> None:
+            nonlocal rows_total
+            rows_total += rows
+            if progress:
+                first, last = spec.hands_of(k)
+                progress(last - first)
+
+        pool = ProcessPool(partial(write_shard, spec), workers, partial(_write_alone, spec))
+        try:
+            run_windowed(todo, pool.submit, workers * 2, merge)
+        except BaseException:
+            pool.kill()
+            raise
+        pool.shutdown()
+    return {"written": len(todo), "skipped": skipped, "rows": rows_total, "shards": meta["shards"]}
 
 
 def load_shard(path: str | Path) -> dict[str, np.ndarray]:
@@ -173,4 +241,4 @@ def load_shard(path: str | Path) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["DatasetError", "load_shard", "play_hand", "write_dataset"]
+__all__ = ["DatasetError", "DatasetSpec", "load_shard", "play_hand", "write_dataset", "write_shard"]
