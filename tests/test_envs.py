@@ -447,3 +447,32 @@ def test_dataset_of_every_shipped_ruleset(rid: str, tmp_path) -> None:
     n = len(d["action"])
     assert done["rows"] == n > 0 and d["mask"][np.arange(n), d["action"]].all()
     assert set(np.unique(d["hand"]).tolist()) == {0, 1}
+
+
+def test_dataset_interrupted_leaves_whole_shards_and_resumes(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+    from mjframework.run.envs.dataset import load_shard, write_dataset
+
+    seen = []
+
+    def interrupt(k: int) -> None:
+        seen.append(k)
+        if len(seen) == 3:  # in the middle of the second shard
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_dataset("changsha", tmp_path, 4, seed=5, shard_hands=2, progress=interrupt)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dataset.json", "shard-00000.npz"]  # no temp file
+    done = write_dataset("changsha", tmp_path, 4, seed=5, shard_hands=2)
+    assert (done["written"], done["skipped"]) == (1, 1)
+    whole = tmp_path / "whole"
+    write_dataset("changsha", whole, 4, seed=5, shard_hands=2)
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        a, b = load_shard(tmp_path / name), load_shard(whole / name)
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+    # A path that can't be a directory: a message and exit 1, not a traceback.
+    (tmp_path / "f.txt").write_text("x")
+    r = CliRunner().invoke(main, ["dataset", "changsha", "-o", str(tmp_path / "f.txt" / "sub"), "-n", "1"])
+    assert r.exit_code == 1 and "Traceback" not in r.output and "f.txt" in r.output

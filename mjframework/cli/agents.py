@@ -111,10 +111,13 @@ def dataset_cmd(ruleset: str, out: str, hands: str, seed: str, bots: str, shard_
     assert n is not None and s is not None and h is not None and k is not None
     names = [x.strip() for x in bots.split(",") if x.strip()]
     try:
-        with click.progressbar(length=n, label="hands", file=sys.stderr, show_pos=True,
-                               show_eta=True) as bar:
-            done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, workers=k,
-                                 progress=bar.update)
+        if sys.stderr.isatty():
+            with click.progressbar(length=n, label="hands", file=sys.stderr, show_pos=True,
+                                   show_eta=True) as bar:
+                done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, workers=k,
+                                     progress=bar.update)
+        else:
+            done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, workers=k)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: finished shards are kept; run the same command again to go on", err=True)
         sys.exit(130)

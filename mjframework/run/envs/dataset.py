@@ -180,6 +180,14 @@ def write_dataset(ruleset_ref: str, out: str | Path, hands: int, *, seed: int = 
     if unknown:
         raise DatasetError(f"--bots: unknown bot {unknown[0]!r} (one of {', '.join(sorted(BOTS))})")
     out = Path(out)
+    try:
+        return _write(rs, out, hands, seed, names, shard_hands, workers, ruleset_ref, progress)
+    except OSError as e:  # a directory that can't be made or written: a message, not a traceback
+        raise DatasetError(f"{e.filename or out}: {e.strerror or e}") from None
+
+
+def _write(rs: Any, out: Path, hands: int, seed: int, names: list[str], shard_hands: int, workers: int,
+           ruleset_ref: str, progress: Callable[[int], None] | None) -> dict[str, Any]:
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{out} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
