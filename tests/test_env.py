@@ -165,6 +165,7 @@ def test_action_space_is_fixed_and_named() -> None:
 
 
 def test_aec_form() -> None:
+    pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
     aec = make_aec_env("yongzhou-wangba", seed=2)
     aec.reset(seed=4)
     rng = random.Random(0)
