@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 import warnings
 
@@ -283,7 +284,7 @@ def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
 # -- the vector env ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rid", ["changsha", "sichuan-xuezhan"])
+@pytest.mark.parametrize("rid", SHIPPED)
 def test_vector_env_equals_single_tables(rid: str) -> None:
     """N tables stepped together give, row by row, what N single envs give with the same
     hand seeds and actions — through hands' ends and the automatic next hand."""
@@ -297,7 +298,7 @@ def test_vector_env_equals_single_tables(rid: str) -> None:
     single_obs = [singles[i].reset(seed + i)[0] for i in range(n)]
     rng = np.random.default_rng(0)
     ends = 0
-    for _ in range(400):
+    for _ in range(250):
         for i in range(n):
             assert np.array_equal(obs[i], single_obs[i]["observation"])
             assert np.array_equal(masks[i], single_obs[i]["action_mask"])
@@ -476,3 +477,47 @@ def test_dataset_interrupted_leaves_whole_shards_and_resumes(tmp_path) -> None:
     (tmp_path / "f.txt").write_text("x")
     r = CliRunner().invoke(main, ["dataset", "changsha", "-o", str(tmp_path / "f.txt" / "sub"), "-n", "1"])
     assert r.exit_code == 1 and "Traceback" not in r.output and "f.txt" in r.output
+
+
+# -- fuzzing the numbers ----------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ANY = st.one_of(st.integers(), st.integers(-5, 500).map(np.int64), st.floats(allow_nan=True),
+                 st.text(max_size=4), st.booleans(), st.none(), st.lists(st.integers(), max_size=2),
+                 st.complex_numbers())
+
+
+def _as_index(value: object) -> int | None:
+    if isinstance(value, bool | np.bool_):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=_ANY)
+def test_any_action_or_seed_is_acted_on_or_refused_cleanly(value: object) -> None:
+    env = _FUZZ_ENV
+    obs, _ = env.reset(3)
+    before = len(env.table.events)
+    i = _as_index(value)
+    try:
+        env.step(value)
+    except EnvError:
+        assert len(env.table.events) == before  # refused: nothing happened
+        assert i is None or not 0 <= i < ACTION_N or obs["action_mask"][i] == 0
+    else:  # only an integer whose mask entry is 1 is acted on
+        assert i is not None and obs["action_mask"][i] == 1
+    try:
+        env.reset(value)  # type: ignore[arg-type]
+    except EnvError:
+        assert value is not None and (i is None or not 0 <= i < 2**63)
+    else:
+        assert value is None or (i is not None and 0 <= i < 2**63)
+
+
+_FUZZ_ENV = make_env("changsha")
