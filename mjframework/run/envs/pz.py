@@ -74,7 +74,8 @@ class MahjongAECEnv(AECEnv):
     ``render_mode``: ``"ansi"`` (:meth:`render` returns the text) or ``"human"`` (prints it).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_aec_v1", "is_parallelizable": True,
+    # Not parallelizable by PettingZoo's aec_to_parallel (a turn-based game): use MahjongParallelEnv.
+    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_aec_v1", "is_parallelizable": False,
                                           "render_modes": RENDER_MODES,
                                           "render_fps": RENDER_FPS}
 
