@@ -521,3 +521,21 @@ def test_any_action_or_seed_is_acted_on_or_refused_cleanly(value: object) -> Non
 
 
 _FUZZ_ENV = make_env("changsha")
+
+
+def test_more_plugin_kinds_than_slots_is_refused(monkeypatch) -> None:
+    """A ruleset whose plugins declare more option kinds than the fixed space has slots for
+    gets a clear error, not a silently overlapping index."""
+    from mjframework.rules.loader import load_ruleset
+    from mjframework.run.envs import encoding
+
+    real = encoding.ActionSpace
+
+    class Crowded(real):  # type: ignore[misc, valid-type]
+        def __init__(self, ruleset: object) -> None:
+            super().__init__(ruleset)
+            self.plugin_kinds = {f"k{i}": True for i in range(encoding.PLUGIN_TILE_SLOTS + 1)}
+
+    monkeypatch.setattr(encoding, "ActionSpace", Crowded)
+    with pytest.raises(EnvError, match="slots"):
+        encoding.ActionCodec(load_ruleset("changsha"))
