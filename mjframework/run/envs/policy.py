@@ -232,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     except MJError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"error: {e.filename or args.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
     print(f"{args.out}: {int(acc['rows'])} decisions, accuracy {acc['train_accuracy']:.3f} (train), "
           f"{acc['holdout_accuracy']:.3f} (held out)")
     return 0
