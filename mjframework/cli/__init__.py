@@ -43,6 +43,7 @@ def _fail(message: str) -> NoReturn:
 LAZY_COMMANDS: dict[str, str] = {
     "balance": "mjframework.cli.balance:balance_cmd",
     "conformance": "mjframework.cli.score:conformance",
+    "dataset": "mjframework.cli.agents:dataset_cmd",
     "diff": "mjframework.cli.design:diff",
     "doc": "mjframework.cli.doc:doc",
     "lint": "mjframework.cli.lint:lint",
