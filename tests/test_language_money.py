@@ -454,7 +454,8 @@ def test_a_case_files_relative_ruleset_is_found_beside_it_first(tmp_path: Path,
     (there / "sub").mkdir(parents=True)
     for folder, points in ((here, 1), (there, 80)):
         # (`extends` reaches only the file's own folder tree: the base is copied beside it)
-        (folder / "sub" / "base-108.yaml").write_text((RULESETS / "base-108.yaml").read_text("utf-8"), "utf-8")
+        base = (RULESETS / "base-108.yaml").read_text("utf-8")
+        (folder / "sub" / "base-108.yaml").write_text(base, "utf-8")
         (folder / "sub" / "r.yaml").write_text(
             "format: 1\nid: r\nname: r\nextends: base-108.yaml\n"
             f"patterns:\n  - {{name: win, points: {points}}}\n", encoding="utf-8")
