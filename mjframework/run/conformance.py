@@ -154,7 +154,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
             results.append(CaseResult(str(path), cid, line, "error", message="duplicate case id"))
             continue
         seen.add(cid)
-        case_ev, err = _case_evaluator(data, path, case, ev, evaluators)
+        case_ev, err = case_evaluator(data, path, case, ev, evaluators)
         if case_ev is None:
             results.append(CaseResult(str(path), cid, line, "error", message=err))
             continue
@@ -162,7 +162,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
     return results
 
 
-def _case_evaluator(data: Any, path: Path, case: Any, ev: Evaluator,
+def case_evaluator(data: Any, path: Path, case: Any, ev: Evaluator,
                     cache: dict[tuple[tuple[str, str], ...], Evaluator]) -> tuple[Evaluator | None, str]:
     """The evaluator a case runs with: the file's, or, where the case sets ``options``, the
     ruleset loaded with the file's options and the case's over them (one per distinct set)."""

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 from ..core.errors import RulesetError
 from ..rules.yamlsource import load_yaml_file, location_of
-from .conformance import CaseResult, load_file, run_case
+from .conformance import CaseResult, case_evaluator, load_file, run_case
 
 
 def _is_conformance_file(path: Path) -> bool:
@@ -56,14 +56,17 @@ class ConformanceFile(pytest.File):
             yield ConformanceItem.from_parent(self, name="(file)", error=err)
             return
         seen: set[str] = set()
+        evaluators: dict[tuple[tuple[str, str], ...], Any] = {}  # (one per distinct per-case options)
         for i, case in enumerate(data["cases"]):
             cid = str(case.get("id", f"cases[{i}]")) if isinstance(case, dict) else f"cases[{i}]"
             loc = location_of(data, ("cases", i))
             name = cid if cid not in seen else f"{cid}[{i}]"
             error = "duplicate case id" if cid in seen else ""
             seen.add(cid)
-            yield ConformanceItem.from_parent(self, name=name, case=case, evaluator=ev,
-                                              line=loc.line if loc else None, error=error)
+            # The same evaluator `mj conformance` uses: a case's own `options` over the file's.
+            case_ev, err = case_evaluator(data, self.path, case, ev, evaluators)
+            yield ConformanceItem.from_parent(self, name=name, case=case, evaluator=case_ev,
+                                              line=loc.line if loc else None, error=error or err)
 
 
 class ConformanceItem(pytest.Item):
