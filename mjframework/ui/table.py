@@ -155,6 +155,31 @@ def match_input(text: str, options: Sequence[Option], *, numbers: bool = True) -
     raise ValueError(f"{s}: several options match; say which (e.g. 吃 345m)")
 
 
+# Option kinds that take a discard into a meld: shown as buttons even though they name several tiles.
+MELD_OPTION_KINDS = frozenset({"chow", "pung", "kong", "win"})
+
+
+def tile_sets(options: Sequence[Option], held: Sequence[Tile]) -> dict[tuple[Tile, ...], Option]:
+    """Options that are a choice of several of one's own tiles (换三张, a plugin's), by sorted tiles.
+
+    Such a decision may have hundreds of options: the player picks the tiles in the hand
+    instead of reading a list."""
+    out: dict[tuple[Tile, ...], Option] = {}
+    for o in options:
+        if len(o.tiles) > 1 and o.kind not in MELD_OPTION_KINDS and _within(o.tiles, held):
+            out.setdefault(tuple(sorted(o.tiles)), o)
+    return out
+
+
+def _within(tiles: Sequence[Tile], held: Sequence[Tile]) -> bool:
+    rest = list(held)
+    for t in tiles:
+        if t not in rest:
+            return False
+        rest.remove(t)
+    return True
+
+
 # -- 听: waits and unseen tiles ----------------------------------------------------------------
 
 

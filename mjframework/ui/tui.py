@@ -33,7 +33,6 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +56,7 @@ from .table import (
     payment_terms,
     ready_waits,
     reason_words,
+    tile_sets,
 )
 
 # Keys for option buttons: a mnemonic per kind first, then these.
@@ -171,29 +171,6 @@ def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
     return out
 
 
-# Option kinds that take a discard into a meld: shown as buttons even though they name several tiles.
-MELD_OPTION_KINDS = frozenset({"chow", "pung", "kong", "win"})
-
-
-def tile_sets(options: Sequence[Option], held: Sequence[Tile]) -> dict[tuple[Tile, ...], Option]:
-    """Options that are a choice of several of one's own tiles (换三张, a plugin's), by sorted tiles.
-
-    Such a decision may have hundreds of options: the player picks the tiles in the hand
-    instead of reading a list."""
-    out: dict[tuple[Tile, ...], Option] = {}
-    for o in options:
-        if len(o.tiles) > 1 and o.kind not in MELD_OPTION_KINDS and _within(o.tiles, held):
-            out.setdefault(tuple(sorted(o.tiles)), o)
-    return out
-
-
-def _within(tiles: Sequence[Tile], held: Sequence[Tile]) -> bool:
-    rest = list(held)
-    for t in tiles:
-        if t not in rest:
-            return False
-        rest.remove(t)
-    return True
 
 
 class Session:
