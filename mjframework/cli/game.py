@@ -25,13 +25,23 @@ from .common import (
 
 def _full_screen_ok() -> bool:
     """The full-screen table needs a terminal on both ends and the optional Textual library."""
-    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
-        return False
+    return _on_a_terminal() and _textual_installed()
+
+
+def _on_a_terminal() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()
+
+
+def _textual_installed() -> bool:
     try:
         import textual  # noqa: F401  (the optional 'tui' extra)
     except ImportError:
         return False
     return True
+
+
+NO_TUI = ("(a full-screen table exists: pip install 'mjframework[tui]' and run mj play again; "
+          "this is the line mode)")
 
 
 @click.command("simulate")
@@ -184,12 +194,14 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     timeout = bot_timeout_seconds(bot_timeout)
     try:
         specs = parse_bot_specs(bots)
-        if not plain and not specs and _full_screen_ok():
-            from ..ui.tui import play_table
+        if not plain and not specs and _on_a_terminal():
+            if _textual_installed():
+                from ..ui.tui import play_table
 
-            play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
-                       options=parse_sets(sets), preset=preset)
-            return
+                play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
+                           options=parse_sets(sets), preset=preset)
+                return
+            click.echo(NO_TUI, err=True)
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,
                      options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout)
     except ValueError as e:
