@@ -256,3 +256,26 @@ def test_without_the_tui_extra_mj_play_says_the_table_exists(monkeypatch) -> Non
     r = CliRunner().invoke(main, ["play", "changsha", "--seed", "3"], input="q\n")
     assert r.exit_code == 0, r.output
     assert "mjframework[tui]" in r.output and "选择 [1-" in r.output
+
+
+def test_mj_replay_lays_flowers_aside(tmp_path) -> None:
+    """国标 hands deal and draw flowers: the replay's hands hold 13 (14 for a winner), never a
+    flower, and each seat shows the flowers it laid aside."""
+    from mjframework.core.tiles import is_flower, parse_tile
+    from mjframework.run.replay import Replay, read_hands
+    from mjframework.run.simulate import simulate
+
+    log = tmp_path / "mcr.jsonl"
+    simulate("mcr", 20, seed=1, log=str(log))
+    flowers = 0
+    for events in read_hands(log):
+        replay = Replay(events)
+        for s, seat in enumerate(replay._seats):
+            assert not any(is_flower(parse_tile(c)) for c in seat.hand), seat.hand
+            assert len(seat.hand) + 3 * len(seat.melds) in (13, 14), (s, seat.hand, seat.melds)
+            laid = [e["tile"] for e in events if e["type"] == "flower" and e["seat"] == s]
+            assert seat.flowers == laid
+            flowers += len(laid)
+        if any(e["type"] == "flower" for e in events):
+            assert "花 " in replay.frames[-1]
+    assert flowers > 0
