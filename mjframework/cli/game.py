@@ -169,10 +169,13 @@ def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
                    "(from seat 0 with --watch); repeatable. The game then runs in the line mode.")
 @click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
               help="How long a bot may think per decision before it is made to leave.")
+@click.option("--lang", "lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
+              help="The table's language (the ruleset's own pattern names and its plugins' words stay "
+                   "as written).")
 @option_flags
 def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, plain: bool,
              speed: str | None, bots: tuple[str, ...], bot_timeout: str, sets: tuple[str, ...],
-             preset: str | None) -> None:
+             preset: str | None, lang: str = "zh") -> None:
     """Play RULESET at seat 0 against three greedy bots.
 
     In a terminal this is a full-screen table (with the optional 'tui' extra installed:
@@ -199,11 +202,11 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
                 from ..ui.tui import play_table
 
                 play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
-                           options=parse_sets(sets), preset=preset)
+                           options=parse_sets(sets), preset=preset, lang=lang)
                 return
             click.echo(NO_TUI, err=True)
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,
-                     options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout)
+                     options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout, lang=lang)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:

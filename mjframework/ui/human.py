@@ -55,6 +55,7 @@ from .table import (
     seat_words_in,
     tile_sets,
 )
+from .words import Words
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
 KONG_NAMES: dict[str, str] = {m: MELD_WORDS[m] for m in KONG_MELDS}
@@ -153,6 +154,25 @@ class Console:
         line = line.rstrip("\r\n")
         click.echo(line)  # piped input: show the answer, so the transcript reads like a session
         return line
+
+
+class TranslatedConsole(Console):
+    """A console speaking ``words``' language: every line shown and every prompt translated,
+    typed answers read back (English honor names as tiles)."""
+
+    def __init__(self, inner: Console, words: Words) -> None:
+        self.inner = inner
+        self.words = words
+        self.echo = lambda text: inner.echo(words(text))
+
+    def ask(self, prompt: str) -> str | None:
+        line = self.inner.ask(self.words(prompt))
+        return None if line is None else self.words.typed(line)
+
+
+def ruleset_words(rs: Any) -> list[str]:
+    """The ruleset's own words, shown as written in every language: its name, its patterns'."""
+    return [rs.name, *(p.name for p in rs.patterns)]
 
 
 class HumanPlayer:
@@ -517,8 +537,11 @@ class Speaker:
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
                  watch: bool = False, speak: bool = False, speed: float = 0.0,
                  options: dict[str, Any] | None = None, preset: str | None = None,
-                 bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None) -> list[int]:
+                 bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None,
+                 lang: str = "zh") -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
+
+    ``lang``: the table's language (:mod:`mjframework.ui.words`: ``zh`` or ``en``).
 
     ``watch``: four bots play and every hand is told as it happens (the deal
     included), for a spectator; ``speed``: seconds to pause after each move.
@@ -530,8 +553,10 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     from ..run.simulate import load_cached
 
     console = console or Console()
-    echo = console.echo
     rs, ev = load_cached(ruleset_ref, options, preset)
+    if lang != "zh":
+        console = TranslatedConsole(console, Words(lang, ruleset_words(rs)))
+    echo = console.echo
     recorder = ScoreRecorder(ev)
     me = None if watch else 0
     announcer = Announcer(echo, me, rs.players, after_win=rs.win.after_win, scoring=rs.scoring)

@@ -46,7 +46,7 @@ from ..core.errors import MJError
 from ..core.tiles import Tile, TileParseError, is_flower, parse_tile, parse_tiles, tile_name
 from ..play.events import Event
 from ..play.players import SUIT_NAMES, Decision, Option, TableView
-from .human import PACED, Announcer, InputEnded, Speaker, option_label
+from .human import PACED, Announcer, InputEnded, Speaker, option_label, ruleset_words
 from .table import (
     KONG_WORDS,
     ScoreRecorder,
@@ -58,6 +58,7 @@ from .table import (
     reason_words,
     tile_sets,
 )
+from .words import Words
 
 # Keys for option buttons: a mnemonic per kind first, then these.
 KIND_KEYS = {"win": "h", "pung": "p", "chow": "c", "kong": "g", "pass": "x"}
@@ -178,7 +179,7 @@ class Session:
 
     def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
                  speak: bool, speed: float, options: dict[str, Any] | None = None,
-                 preset: str | None = None) -> None:
+                 preset: str | None = None, lang: str = "zh") -> None:
         from ..run.simulate import load_cached
 
         self.app = app
@@ -190,6 +191,7 @@ class Session:
         self.state = TableState(self.rs.players, self.viewer, copies=self.rs.tileset.copies,
                                 recorder=self.recorder, stand_in=ev.stand_in_for,
                                 after_win=self.rs.win.after_win)
+        self.words = Words(lang, ruleset_words(self.rs))  # the table's language
         self.error: str | None = None  # what stopped the table, if something failed
         self.failures: list[str] = []  # why hands were abandoned (a plugin, a player's program)
         self.log: deque[str] = deque(maxlen=200)
@@ -361,10 +363,10 @@ class TableApp(App):
 
     def __init__(self, ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False,
                  speak: bool = False, speed: float = 0.0, options: dict[str, Any] | None = None,
-                 preset: str | None = None) -> None:
+                 preset: str | None = None, lang: str = "zh") -> None:
         super().__init__()
         self.session = Session(self, ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
-                               speed=speed, options=options, preset=preset)
+                               speed=speed, options=options, preset=preset, lang=lang)
         self.pending: Pending | None = None
         self.pick = 0  # index into the hand (tiles mode) or the buttons
         self._shown_buttons: list[tuple[Button, Option]] = []
@@ -432,19 +434,19 @@ class TableApp(App):
         if self.session.watch:
             paused = "  (暂停)" if not self.session.running.is_set() else ""
             top.append(f"   每步 {self.session.speed:.1f} 秒{paused}")
-        self.query_one("#top", Static).update(top)
+        self.query_one("#top", Static).update(self._tr(top))
         for k in range(4):
             w = self.query_one(f"#seat{k}", Static)
             if k >= rs.players:
                 w.update("")
                 continue
             s = self._rel(k)
-            w.update(self._seat_text(s))
+            w.update(self._tr(self._seat_text(s)))
             w.set_class(st.turn == s and st.result is None, "turn")
-        self.query_one("#center", Static).update(self._center_text())
+        self.query_one("#center", Static).update(self._tr(self._center_text()))
         calls = Text("报牌 ", style="bold")
         calls.append("  ".join(st.calls) if st.calls else "—")
-        self.query_one("#calls", Static).update(calls)
+        self.query_one("#calls", Static).update(self._tr(calls))
         self._draw_hand()
 
     def _seat_text(self, s: int) -> Text:
@@ -621,10 +623,25 @@ class TableApp(App):
             hand.append_text(_tiles_text(st.seats[me].hand, w))
             if self.session.waits and st.result is None:
                 ting.append_text(self._waits_text(self.session.waits))
-        self.query_one("#hand", Static).update(hand)
+        self.query_one("#hand", Static).update(self._tr(hand))
+        ting = self._tr(ting)
         self.query_one("#ting", Static).update(ting)
         self.shown_ting = ting.plain
-        self.query_one("#prompt", Static).update(self._prompt_text())
+        self.query_one("#prompt", Static).update(self._tr(self._prompt_text()))
+
+    def _tr(self, text: Text) -> Text:
+        """``text`` in the table's language (:mod:`mjframework.ui.words`), piece by styled piece."""
+        words = self.session.words
+        if words.lang == "zh":
+            return text
+        cuts = sorted({x for span in text.spans for x in (span.start, span.end)} - {0, len(text)})
+        out = Text(style=text.style, end=text.end)
+        for piece in text.divide(cuts):
+            start = len(out)
+            out.append(words(piece.plain))
+            for span in piece.spans:  # a piece lies inside or outside each span: it is styled whole
+                out.stylize(span.style, start, len(out))
+        return out
 
     def _waits_text(self, waits: list[Tile]) -> Text:
         st = self.session.state
@@ -696,7 +713,8 @@ class TableApp(App):
         w = self.session.state.wildcard
         buttons = []
         for i, (key, o) in enumerate(p.buttons):
-            b = Button(f"{key}  {option_label(o, w)}" if key else option_label(o, w), compact=True,
+            label = self.session.words(option_label(o, w))
+            b = Button(f"{key}  {label}" if key else label, compact=True,
                        classes="option")
             b.can_focus = False  # keys drive the table; a click works too
             if p.buttons_mode and i == self.pick:
@@ -820,8 +838,8 @@ class TableApp(App):
         p = self.pending
         assert p is not None
         try:
-            t = parse_tile(self.typed)
-        except TileParseError:
+            t = parse_tile(self.session.words.typed(self.typed))
+        except (TileParseError, ValueError):
             return
         if t in p.discards:
             tiles = p.tiles
@@ -832,7 +850,7 @@ class TableApp(App):
         assert p is not None
         if self.typed and p.sets:
             try:
-                want = tuple(sorted(parse_tiles(self.typed)))
+                want = tuple(sorted(parse_tiles(self.session.words.typed(self.typed))))
             except TileParseError as e:
                 want, self.message = (), f"{self.typed}: {e.reason}"
             self.typed = ""
@@ -850,7 +868,7 @@ class TableApp(App):
             return
         if self.typed:
             try:
-                choice = match_input(self.typed, p.decision.options, numbers=False)
+                choice = match_input(self.session.words.typed(self.typed), p.decision.options, numbers=False)
             except ValueError as e:
                 self.message = str(e)
                 self.typed = ""
@@ -930,22 +948,24 @@ class TableApp(App):
 
 def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False, speak: bool = False,
                speed: float | None = None, options: dict[str, Any] | None = None,
-               preset: str | None = None) -> list[int]:
+               preset: str | None = None, lang: str = "zh") -> list[int]:
     """Run the full-screen table; return the totals (printed when the screen closes)."""
     import click
 
     app = TableApp(ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
-                   speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset)
+                   speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset,
+                   lang=lang)
     app.run()
     s = app.session
     if s.error is not None:  # the table failed: say what, exit non-zero (the CLI turns MJError into exit 1)
         raise MJError(f"the table stopped: {s.error} (seed {seed}; `mj play --plain` plays the same hands)")
     names = [s.state.name(i) for i in range(s.rs.players)]
+    say = s.words
     for e in s.state.leaves:
-        fine = f", 罚 {e['penalty']}" if e.get("penalty") else ""
-        click.echo(f"{names[e['seat']]} 离开牌桌 (left the table{fine})")
-    click.echo(f"{s.rs.name} ({s.rs.id}) — seed {seed}: {s.played} 手   总计  "
-               + "   ".join(f"{n} {v:+d}" for n, v in zip(names, s.totals, strict=True)))
+        fine = f" 罚 {e['penalty']}" if e.get("penalty") else ""
+        click.echo(say(f"{names[e['seat']]} 离开牌桌{fine}"))
+    click.echo(say(f"{s.rs.name} ({s.rs.id}) — seed {seed}: {s.played} 手   总计  "
+                   + "   ".join(f"{n} {v:+d}" for n, v in zip(names, s.totals, strict=True))))
     if s.failures:
         raise MJError(f"{len(s.failures)} hand(s) abandoned: {s.failures[0]}")
     return s.totals
