@@ -279,3 +279,91 @@ def test_mj_replay_lays_flowers_aside(tmp_path) -> None:
         if any(e["type"] == "flower" for e in events):
             assert "花 " in replay.frames[-1]
     assert flowers > 0
+
+
+# -- --lang en ------------------------------------------------------------------------------------
+
+_CJK = __import__("re").compile(r"[\u4e00-\u9fff]+")
+
+
+def _not_english(lines: list[str], rs: Any, events: list[dict], options: list[Option]) -> set[str]:
+    """Chinese left in ``lines`` once the ruleset's own words (its name, pattern names) and its
+    plugins' words (their events' texts and calls, their options' texts) are set aside."""
+    from mjframework.ui.human import ruleset_words
+
+    theirs = set(ruleset_words(rs))
+    for e in events:
+        for key in ("text", "call"):
+            if isinstance(e.get(key), str):
+                theirs.update(_CJK.findall(e[key]))
+    theirs.update(w for o in options for w in _CJK.findall(o.text))
+    left: set[str] = set()
+    for line in lines:
+        for w in sorted(theirs, key=len, reverse=True):
+            line = line.replace(w, "")
+        left.update(_CJK.findall(line))
+    return left
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_lang_en_line_mode_speaks_english(ruleset: str, monkeypatch) -> None:
+    from mjframework.ui import human as line
+
+    seed = feature_seed(ruleset)
+    me = human()
+    asked: list[tuple[TableView, Decision]] = []
+    show = line.HumanPlayer.show
+    monkeypatch.setattr(line.HumanPlayer, "show",
+                        lambda self, v, d: (asked.append((v, d)), show(self, v, d))[1])
+    events: list[dict] = []
+    call = line.Announcer.__call__
+    monkeypatch.setattr(line.Announcer, "__call__", lambda self, e: (events.append(e), call(self, e))[1])
+    out: list[str] = []
+
+    def answer(prompt: str) -> str:
+        out.append(prompt)
+        view, decision = asked[-1]
+        choice = me.decide(view, decision)
+        if prompt.startswith("which tiles"):
+            return " ".join(tile_code(t) for t in choice.tiles)
+        return str(decision.options.index(choice) + 1)
+
+    line.play_session(ruleset, seed=seed, hands=1, console=line.Console(read_line=answer, echo=out.append),
+                      lang="en")
+    rs, _ = load_cached(ruleset)
+    options = [o for _, d in asked for o in d.options]
+    prompts = [d.prompt for _, d in asked if d.prompt]  # a plugin's question, in its words
+    assert _not_english(out, rs, events + [{"text": p} for p in prompts], options) == set()
+    assert out[-1].startswith("1 hands") and any(" discards " in x for x in out)
+
+
+def test_lang_en_full_screen_speaks_english() -> None:
+    """The full-screen table in English, at its first decision and at the win screen."""
+    from mjframework.ui.tui import TableApp
+
+    ruleset = "changsha"
+    screens: list[str] = []
+    decisions: list[Decision] = []
+
+    async def run() -> Any:
+        app = TableApp(ruleset, seed=feature_seed(ruleset), hands=1, speed=0, lang="en")
+        me = human()
+        async with app.run_test(size=SIZE) as pilot:
+            while True:
+                await _next_stop(app, pilot)
+                if app.finished:
+                    break
+                screens.append(_screen(app))
+                p = app.pending
+                decisions.append(p.decision)
+                await _give(app, pilot, me.decide(TableView(app.session.game, 0), p.decision),
+                            {"typed": 0, "picked": 0, "buttons": 0})
+            screens.append(_screen(app))
+            await pilot.press("q")
+        return app
+
+    app = asyncio.run(run())
+    rs = app.session.rs
+    theirs = app.session.events + [{"text": d.prompt} for d in decisions]  # a plugin's questions
+    assert _not_english(screens, rs, theirs, [o for d in decisions for o in d.options]) == set()
+    assert "total (1 hands)" in screens[-1] and "river" in screens[0]

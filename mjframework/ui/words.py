@@ -9,7 +9,7 @@ to ask for a translation, and the Chinese messages stay exactly as they were.
 
 What stays in the ruleset's own words in either language: its name, its
 pattern names (平胡, 大四喜) and what its plugins say (calls such as 「碰」, a
-bird's text) — those are the designer's, not the table's.
+bird's text; what is said, in 「」, is kept whole) — those are the designer's, not the table's.
 
 English tile names are the compact codes for suited tiles (``5m`` 五万, ``3p``
 三筒, ``7s`` 七索: what a player types) and words for honors and flowers
@@ -60,6 +60,7 @@ PHRASES: dict[str, str] = {
         "press q again to leave, any other key to stay",
     "(this hand is not counted)": "(this hand is not counted)",
     "罚 ": "penalty ",
+    "(翻 ": "(flipped ",
     "你 = seat 0, bots: 下家 / 对家 / 上家.": "you = seat 0, bots on your right, across and left.",
     " 的数字或牌名 (": " (",
     "请输入 1–": "answer 1–",
@@ -105,7 +106,7 @@ PHRASES: dict[str, str] = {
     "输入 ": "type ", "亮": "shows ", "鸟": "bird", "起手": "opening", "底 ": "base ",
     "胡": "wins", "碰": "pung", "吃": "chow", "杠": "kong", "过": "pass", "打": "discards", "摸": "draws",
     "补": "draws", "缺": "void ", "听": "waits", "花": "flowers", "分": "points", "罚": "penalty",
-    "王": "wild", "河": "river", "抢": "robs", " 手": " hands",
+    "王": "wild", "河": "river", "抢": "robs",
     # suits (a void suit, 缺 万)
     "万": "characters", "筒": "dots", "条": "bamboo", "索": "bamboo",
 }
@@ -121,6 +122,7 @@ _COUNTED = [
     (re.compile(r"手牌 (\d+) 张"), r"\1 tiles"),
     (re.compile(r"座(\d)"), r"seat \1"),
 ]
+_SAID = re.compile(r"(「[^」]*」)")
 
 
 class Words:
@@ -135,6 +137,10 @@ class Words:
     def __call__(self, text: str) -> str:
         if self.lang == "zh" or not text:
             return text
+        # What a player says (「…」) is the plugin's words, as said at the table: kept.
+        return "".join(part if part.startswith("「") else self._plain(part) for part in _SAID.split(text))
+
+    def _plain(self, text: str) -> str:
         for pattern, repl in _COUNTED:
             text = pattern.sub(repl, text)
         return self._re.sub(lambda m: self._table[m.group(0)], text)
