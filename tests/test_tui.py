@@ -349,9 +349,10 @@ def test_mj_play_in_a_terminal_starts_the_table() -> None:
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
 def test_plain_forces_the_line_mode_in_a_terminal() -> None:
-    code, out = _run_in_pty(["play", "changsha", "--seed", "3", "--plain"], [("选择 [1-", b"q\n")])
+    code, out = _run_in_pty(["play", "changsha", "--seed", "3", "--plain"],
+                            [("选择 [1-", b"q\n"), ("离开牌桌?", b"y\n")])
     assert code == 0, out[-2000:]
-    assert "\x1b[?1049h" not in out and "选择 [1-" in out
+    assert "\x1b[?1049h" not in out and "选择 [1-" in out and "罚 70" in out and "game stopped" in out
 
 
 def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:

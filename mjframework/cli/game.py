@@ -181,7 +181,8 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     In a terminal this is a full-screen table (with the optional 'tui' extra installed:
     pip install 'mjframework[tui]'): arrow keys and Enter, or type a tile (5m, 五万, 中).
     Otherwise (pipes, --plain) a line mode: type an option's number or a tile, and Enter.
-    'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
+    'q' asks, then leaves the table (the ruleset's leave rule applies to the hand in progress); the end
+    of input (Ctrl-D) leaves at once. --lang en: the table in English. See docs/play.md.
     With --watch, four bots play and the hands are shown as they happen.
     """
     from ..ui.human import play_session

@@ -6,11 +6,13 @@ discards and melds, another seat's concealed kong face down) and the legal
 options numbered, then reads an answer: an option's number, or a tile in any
 notation (``5m``, ``五万``, ``中``: its discard), or a word (``胡``, ``碰``,
 ``吃 345m``, ``过``) — see :func:`mjframework.ui.table.match_input`.
-Bad input is answered with a message and asked again. ``q`` or the end of
-input is leaving the table: the ruleset's ``leave`` rule applies to the hand
-in progress (a penalty, said and settled; the hand abandoned or played on by
-a bot) and no further hand is started (:func:`play_session` reports it and
-returns normally).
+Bad input is answered with a message and asked again. A choice among many
+sets of one's own tiles (换三张) is typed as the tiles. It shows 听 (the
+waits, or each discard that leaves the hand ready), flowers and each seat's
+counters. ``q`` (after a yes) or the end of input is leaving the table: the
+ruleset's ``leave`` rule applies to the hand in progress (a penalty, said and
+settled; the hand abandoned or played on by a bot) and no further hand is
+started (:func:`play_session` reports it and returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, the human's own draws, discards, claims, kongs, what
@@ -329,7 +331,7 @@ class HumanPlayer:
         now = waits(held)
         if now:
             return f"听  {now}"
-        after = []
+        after: list[tuple[Tile, str]] = []
         for o in decision.options:
             if o.kind == "discard" and o.tile is not None and o.tile in held \
                     and o.tile not in [a for a, _ in after]:

@@ -13,7 +13,14 @@ Playing: ←/→ pick a tile, Enter discards it; or type a tile in any notation
 ready, with the waits and how many of each you have not seen; on your turn
 it shows what the picked discard would leave you waiting on. At a win: the
 reading (what each 王 stood for), the patterns and points, each payment with
-its reason, and the totals; Enter goes on. ``q`` quits.
+its reason (the ruleset's multipliers and bonuses that apply to the payer
+included) and the bird tiles, and the totals; Enter goes on. A choice of
+several of one's own tiles (换三张, a plugin's) is made in the hand: ←/→ and
+space on each tile, Enter when they make a choice, or type them. Flowers are
+laid aside by their seat; each seat shows its counters (flowers, wins, 已离场,
+缺, 报听). ``q`` asks first, then leaves the table (the ruleset's ``leave``
+rule); a failure closes the table and ``mj play`` exits 1 saying why.
+``--lang en``: every piece of text passes :mod:`mjframework.ui.words`.
 
 How it fits: the game runs in a worker thread with the same
 :class:`~mjframework.play.players.Player` interface the bots use — the human seat's
@@ -156,6 +163,12 @@ class TableSeat:
         return answer
 
 
+def _value_key(o: Option) -> str | None:
+    """A one-letter value is its own key (定缺: ``m`` 万, ``p`` 筒, ``s`` 索); never ``q`` (leave)."""
+    v = o.value
+    return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.islower() and v != "q" else None
+
+
 def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
     """A key per option: the kind's mnemonic (h 胡, p 碰, c 吃, g 杠, x 过) where free, else a spare.
 
@@ -164,7 +177,7 @@ def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
     used: set[str] = set()
     out = []
     for o in options:
-        key = KIND_KEYS.get(o.kind)
+        key = KIND_KEYS.get(o.kind) or _value_key(o)
         if key is None or key in used:
             key = next((k for k in SPARE_KEYS if k not in used), "")
         used.add(key)
