@@ -367,3 +367,45 @@ def test_lang_en_full_screen_speaks_english() -> None:
     theirs = app.session.events + [{"text": d.prompt} for d in decisions]  # a plugin's questions
     assert _not_english(screens, rs, theirs, [o for d in decisions for o in d.options]) == set()
     assert "total (1 hands)" in screens[-1] and "river" in screens[0]
+
+
+def test_a_failure_closes_the_table_and_mj_play_exits_1(monkeypatch) -> None:
+    """Something raising in the table (here: computing 听) closes the screen; ``mj play`` then
+    says what failed on one line and exits 1 — no traceback, never exit 0."""
+    from click.testing import CliRunner
+
+    from mjframework.cli import game as cli_game
+    from mjframework.cli import main
+    from mjframework.ui import tui
+
+    def broken(self: Any, concealed: list) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tui.Session, "waits_of", broken)
+
+    async def run() -> Any:
+        app = tui.TableApp("mcr", seed=9, hands=1, speed=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):
+                await pilot.pause()
+                if not app.is_running:
+                    break
+        return app
+
+    app = asyncio.run(run())
+    assert app.session.error == "RuntimeError: boom" and app.return_code == 1
+
+    def headless(self: Any) -> None:  # the same table, run headless instead of on a terminal
+        async def go() -> None:
+            async with self.run_test(size=SIZE) as pilot:
+                for _ in range(200):
+                    await pilot.pause()
+                    if not self.is_running:
+                        break
+        asyncio.run(go())
+
+    monkeypatch.setattr(tui.TableApp, "run", headless)
+    monkeypatch.setattr(cli_game, "_on_a_terminal", lambda: True)
+    r = CliRunner().invoke(main, ["play", "mcr", "--seed", "9"])
+    assert r.exit_code == 1, r.output
+    assert "the table stopped: RuntimeError: boom" in r.output and "Traceback" not in r.output
