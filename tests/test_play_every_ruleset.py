@@ -334,7 +334,7 @@ def test_lang_en_line_mode_speaks_english(ruleset: str, monkeypatch) -> None:
     options = [o for _, d in asked for o in d.options]
     prompts = [d.prompt for _, d in asked if d.prompt]  # a plugin's question, in its words
     assert _not_english(out, rs, events + [{"text": p} for p in prompts], options) == set()
-    assert out[-1].startswith("1 hands") and any(" discards " in x for x in out)
+    assert out[-1].startswith("1 hand ") and any(" discards " in x for x in out)
 
 
 def test_lang_en_full_screen_speaks_english() -> None:
@@ -366,7 +366,7 @@ def test_lang_en_full_screen_speaks_english() -> None:
     rs = app.session.rs
     theirs = app.session.events + [{"text": d.prompt} for d in decisions]  # a plugin's questions
     assert _not_english(screens, rs, theirs, [o for d in decisions for o in d.options]) == set()
-    assert "total (1 hands)" in screens[-1] and "river" in screens[0]
+    assert "total (1 hand)" in screens[-1] and "river" in screens[0]
 
 
 def test_a_failure_closes_the_table_and_mj_play_exits_1(monkeypatch) -> None:

@@ -20,7 +20,7 @@ English tile names are the compact codes for suited tiles (``5m`` 五万, ``3p``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..core.tiles import FLOWER_BASE, HONOR_BASE, tile_code, tile_name
 
@@ -93,7 +93,8 @@ PHRASES: dict[str, str] = {
     "庄家: ": "dealer: ", "下一手庄家: ": "next dealer: ", "下一手庄家 ": "next dealer ",
     "庄家": "dealer", "庄": "dealer", "余牌": "wall", "每步": "step", " 秒": " s",
     "种子": "seed", "报牌": "calls", "副露": "melds", "手牌": "hand", "河  ": "river  ",
-    "弃 ": "discards ", "摸到": "drew", "王 作 ": "王 stood for ", "读法": "reading", "番型": "patterns",
+    "弃 ": "discards ", "摸到": "drew", "王 作 ": "wild stood for ",
+    "、": ", ", "   胡×": "   won×", "   胡": "   won", "读法": "reading", "番型": "patterns",
     "   共 ": "   total ", "本手 ": "this hand ", "总计": "total", "结算": "settled",
     "掷骰": "dice", "开牌": "break", "翻王": "wildcard", "换牌": "exchange", "翻牌": "flipped",
     "换给": "pass to ", "换出": "gave", "换入": "got", "补花": "lays aside a flower:",
@@ -113,12 +114,17 @@ PHRASES: dict[str, str] = {
 for _t in range(FLOWER_BASE + 8):
     PHRASES.setdefault(tile_name(_t), tile_en(_t))
 
+def _hands(m: re.Match[str]) -> str:
+    n = int(m.group(1))
+    return f"{n} hand" + ("" if n == 1 else "s")
+
+
 # Counted phrases: read before the table above.
-_COUNTED = [
+_COUNTED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"罚 (\d+) 分 \(you pay \d+\)"), r"you pay \1"),
     (re.compile(r"第 (\d+) 手"), r"hand \1"),
-    (re.compile(r"\((\d+) 手\)"), r"(\1 hands)"),
-    (re.compile(r"^(\d+) 手"), r"\1 hands"),
+    (re.compile(r"\((\d+) 手\)"), lambda m: f"({_hands(m)})"),
+    (re.compile(r"^(\d+) 手"), _hands),
     (re.compile(r"手牌 (\d+) 张"), r"\1 tiles"),
     (re.compile(r"座(\d)"), r"seat \1"),
 ]
