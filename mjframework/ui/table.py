@@ -289,7 +289,10 @@ class TableState:
         self.next_dealer: int | None = None
         self.reason = ""
         self.leaves: list[Event] = []  # players who left the table this hand (their penalty is settled)
-        self.birds: list[tuple[str, list[Tile], list[int]]] = []  # (kind, tiles, seats hit)
+        # A plugin's events told right after a win or an opening declaration, before its
+        # settlement (tiles flipped to multiply it, say): their text, seats said as the viewer does.
+        self.told_at_wins: list[str] = []
+        self._previous = ""  # the type of the event before this one
         # wins whose tile leaves play if play goes on (win.after_win: leave | stay)
         self._aside: list[tuple[int, Tile, str, int | None]] = []
         for s in self.seats:
@@ -319,6 +322,9 @@ class TableState:
         handler = getattr(self, "_on_" + t, None)
         if handler is not None:
             handler(e)
+        elif e.get("text") and self._previous in ("win", "opening_win") and t not in ("dice", "call"):
+            self.told_at_wins.append(seat_words_in(str(e["text"]), self.viewer, self.players))
+        self._previous = t
         if t == "call" and e.get("text"):
             who = self.name(e["seat"]) if isinstance(e.get("seat"), int) else ""
             self.calls.append(f"{who}「{e['text']}」" if who else f"「{e['text']}」")
@@ -363,10 +369,6 @@ class TableState:
     def _on_declare(self, e: Event) -> None:
         self.seats[e["seat"]].declared[e["what"]] = e.get("value")
 
-    def _on_birds(self, e: Event) -> None:
-        """扎鸟 and the like: a plugin's event that names tiles and the seats they hit."""
-        tiles = [parse_tile(c) for c in e.get("tiles") or []]
-        self.birds.append((str(e.get("kind", "")), tiles, list(e.get("seats") or [])))
 
     def _set_aside(self) -> None:
         """Play went on after a win: the winning tile left play with the winner (docs/events.md)."""

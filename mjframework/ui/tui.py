@@ -14,7 +14,8 @@ ready, with the waits and how many of each you have not seen; on your turn
 it shows what the picked discard would leave you waiting on. At a win: the
 reading (what each 王 stood for), the patterns and points, each payment with
 its reason (the ruleset's multipliers and bonuses that apply to the payer
-included) and the bird tiles, and the totals; Enter goes on. A choice of
+included) and what a plugin told with the win (tiles flipped to multiply
+it, say), and the totals; Enter goes on. A choice of
 several of one's own tiles (换三张, a plugin's) is made in the hand: ←/→ and
 space on each tile, Enter when they make a choice, or type them. Flowers are
 laid aside by their seat; each seat shows its counters (flowers, wins, 已离场,
@@ -559,13 +560,8 @@ class TableApp(App):
                 + f"   共 {win.points} 分\n")
             for item in win.payments:
                 out.append(self._payment_line(item, win))
-        for kind, tiles, seats in st.birds:
-            out.append("鸟 " if kind == "win" else f"鸟 ({'起手' if kind == 'opening' else kind}) ")
-            for i, (t, hit) in enumerate(zip(tiles, seats, strict=False)):
-                out.append("  " if i else "")
-                out.append_text(_tile_text(t, w))
-                out.append(f"→{st.name(hit)}")
-            out.append("\n")
+        for text in st.told_at_wins:  # a plugin's part of the payments (tiles flipped for a win …)
+            out.append(text + "\n")
         for e in st.other_settlements:
             for item in e.get("items", []):
                 out.append(self._payment_line(item))
@@ -578,7 +574,7 @@ class TableApp(App):
         return out
 
     def _payment_line(self, item: dict[str, Any], win: Any = None) -> str:
-        """``下家 → 你 20  平胡 ×2 鸟  (庄家 +1)``: who pays whom, how much, and why."""
+        """``下家 → 你 20  <patterns> ×2 …  (庄家 +1)``: who pays whom, how much, and why."""
         st = self.session.state
         payee = st.name(item["payee"]) if item.get("payee") is not None else "—"
         why = reason_words(item.get("reason", ""))

@@ -8,7 +8,7 @@ phrases and tile names: so no message is left out because a code path forgot
 to ask for a translation, and the Chinese messages stay exactly as they were.
 
 What stays in the ruleset's own words in either language: its name, its
-pattern names (平胡, 大四喜) and what its plugins say (calls such as 「碰」, a
+pattern names and what its plugins say (calls such as 「碰」, a
 bird's text; what is said, in 「」, is kept whole) — those are the designer's, not the table's.
 
 English tile names are the compact codes for suited tiles (``5m`` 五万, ``3p``
@@ -104,7 +104,7 @@ PHRASES: dict[str, str] = {
     "可以抢杠:": "you may rob the kong:", "加杠": "adds a kong", "点杠": "claimed kong",
     "暗杠": "concealed kong",
     "明杠": "added kong", "离桌": "leaving", "选 ": "pick ", " 张 ": " tiles ", " 张": " tiles",
-    "输入 ": "type ", "亮": "shows ", "鸟": "bird", "起手": "opening", "底 ": "base ",
+    "输入 ": "type ", "亮": "shows ", "鸟": "bird", "底 ": "base ",
     "胡": "wins", "碰": "pung", "吃": "chow", "杠": "kong", "过": "pass", "打": "discards", "摸": "draws",
     "补": "draws", "缺": "void ", "听": "waits", "花": "flowers", "分": "points", "罚": "penalty",
     "王": "wild", "河": "river", "抢": "robs",
