@@ -51,6 +51,7 @@ from .table import (
     is_win_item,
     match_input,
     payment_terms,
+    prompt_words,
     reading_parts,
     ready_waits,
     reason_words,
@@ -236,7 +237,7 @@ class HumanPlayer:
         """Too many choices to list (换三张, a plugin's choice of tiles): the player types the tiles."""
         echo = self.console.echo
         k = len(next(iter(by_tiles)))
-        echo(f"换牌: {decision.prompt or f'pass {k} tiles'} — 输入 {k} 张 (e.g. 1m 1m 7m)")
+        echo(f"输入 {k} 张 (e.g. 1m 1m 7m)")
         while True:
             line = self.console.ask("换哪几张: ")
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
@@ -290,7 +291,7 @@ class HumanPlayer:
                  " — 你要吗?")
         elif decision.prompt or decision.kind in DECISION_PROMPTS:
             tile = f" {tile_label(decision.tile, w)}" if decision.tile is not None else ""
-            echo((decision.prompt or DECISION_PROMPTS[decision.kind]) + tile)
+            echo((prompt_words(decision) or DECISION_PROMPTS[decision.kind]) + tile)
 
 
     def _extras(self, seat: int) -> str:

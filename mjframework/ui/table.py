@@ -180,6 +180,23 @@ def _within(tiles: Sequence[Tile], held: Sequence[Tile]) -> bool:
     return True
 
 
+_DIRECTION_WORDS = {"right": "下家", "across": "对家", "left": "上家"}
+_ENGINE_PROMPTS = [  # the engine's own questions (play/game.py), as players say them
+    (re.compile(r"pass (\d+) tiles to the (right|across|left)"),
+     lambda m: f"换 {m.group(1)} 张给{_DIRECTION_WORDS[m.group(2)]}"),
+    (re.compile(r"declare a void suit"), lambda m: "定缺 (选一门不要)"),
+]
+
+
+def prompt_words(decision: Any) -> str:
+    """A decision's question as the table says it: the engine's own in players' words; a
+    plugin's as the plugin wrote it."""
+    text = decision.prompt or ""
+    for pattern, say in _ENGINE_PROMPTS:
+        text = pattern.sub(say, text)
+    return text
+
+
 # -- 听: waits and unseen tiles ----------------------------------------------------------------
 
 

@@ -62,6 +62,7 @@ from .table import (
     is_win_item,
     match_input,
     payment_terms,
+    prompt_words,
     ready_waits,
     reason_words,
     tile_sets,
@@ -608,7 +609,7 @@ class TableApp(App):
             if p.sets:
                 k = p.set_size
                 chosen = [p.tiles[i] for i in sorted(p.chosen)]
-                ting.append(f"{p.decision.prompt or p.decision.kind}: 选 {k} 张 ", style="bold")
+                ting.append(f"{prompt_words(p.decision) or p.decision.kind}: 选 {k} 张 ", style="bold")
                 ting.append_text(_tiles_text(chosen, w) if chosen else Text("—", style="grey50"))
                 ting.append(f"  ({len(chosen)}/{k})")
                 if len(chosen) == k and p.chosen_set() is None:
@@ -627,7 +628,7 @@ class TableApp(App):
                 ting.append(f"   {src} {'打' if p.decision.kind == 'claim' else '加杠'} ")
                 ting.append_text(_tile_text(p.decision.tile, w))
             elif p.decision.prompt and not p.sets:
-                ting.append("   " + p.decision.prompt)
+                ting.append("   " + prompt_words(p.decision))
         elif me is not None and st.seats[me].hand is not None:
             hand.append_text(_tiles_text(st.seats[me].hand, w))
             if self.session.waits and st.result is None:

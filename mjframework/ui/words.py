@@ -51,6 +51,7 @@ PHRASES: dict[str, str] = {
     "离开牌桌 (left the table": "left the table (",
     "游戏停止 (game stopped": "game stopped (",
     "继续 (staying)": "staying",
+    "定缺 (选一门不要)": "declare a void suit",
     " [y/N] (leave the table?) ": " [y/N] ",
     "流局 (the wall is exhausted)": "drawn hand (the wall is exhausted)",
     "流局 (牌墙摸完)": "drawn hand (the wall is exhausted)",
@@ -123,8 +124,10 @@ def _hands(m: re.Match[str]) -> str:
 _COUNTED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"罚 (\d+) 分 \(you pay \d+\)"), r"you pay \1"),
     (re.compile(r"第 (\d+) 手"), r"hand \1"),
+    (re.compile(r"换 (\d+) 张给"), r"pass \1 tiles to "),
+    (re.compile(r"输入 (\d+) 张"), r"type \1 tiles"),
     (re.compile(r"\((\d+) 手\)"), lambda m: f"({_hands(m)})"),
-    (re.compile(r"^(\d+) 手"), _hands),
+    (re.compile(r"(\d+) 手(?!牌)"), _hands),
     (re.compile(r"手牌 (\d+) 张"), r"\1 tiles"),
     (re.compile(r"座(\d)"), r"seat \1"),
 ]
