@@ -107,7 +107,8 @@ PHRASES: dict[str, str] = {
     "明杠": "added kong", "离桌": "leaving", "选 ": "pick ", " 张 ": " tiles ", " 张": " tiles",
     "输入 ": "type ", "亮": "shows ", "鸟": "bird", "底 ": "base ",
     "胡": "wins", "碰": "pung", "吃": "chow", "杠": "kong", "过": "pass", "打": "discards", "摸": "draws",
-    "补": "draws", "缺 ": "void ", "缺": "void ", "听": "waits", "花": "flowers", "分": "points", "罚": "penalty",
+    "补": "draws", "缺 ": "void ", "缺": "void ", "听": "waits", "花": "flowers", "分": "points",
+    "罚": "penalty",
     "王": "wild", "河": "river", "抢": "robs",
     # suits (a void suit, 缺 万)
     "万": "characters", "筒": "dots", "条": "bamboo", "索": "bamboo",
