@@ -238,12 +238,17 @@ def test_a_typo_is_answered_and_asked_again() -> None:
 
 
 def test_q_leaves_the_table_mid_hand() -> None:
-    """q at a decision is leaving the table: changsha's leave rule charges 70, paid to nobody."""
+    """q at a decision asks first (changsha's leave rule charges 70, paid to nobody); any other
+    key stays; a second q leaves."""
     async def run() -> None:
         app = TableApp("changsha", seed=3, hands=2, speed=0)
         async with app.run_test(size=SIZE) as pilot:
             await next_stop(app, pilot)
             await pilot.press("q")
+            assert "离开牌桌? 罚 70" in screen_text(app) and app.pending is not None
+            await pilot.press("escape")  # stays: the question goes, the decision is still there
+            assert "离开牌桌?" not in screen_text(app) and app.pending is not None and app.is_running
+            await pilot.press("q", "q")
             for _ in range(100):
                 await pilot.pause()
                 if not app.is_running:
@@ -334,7 +339,7 @@ def test_mj_play_in_a_terminal_starts_the_table() -> None:
     """``mj play changsha --seed 3`` on a terminal: the full screen (alternate screen), keys work."""
     code, out = _run_in_pty(["play", "changsha", "--seed", "3"],
                             [("x  过", b"x"), ("Enter 打出", "五筒".encode()), ("输入: 五筒", b"\r"),
-                             ("你 打 五筒", b"q")])
+                             ("你 打 五筒", b"q"), ("离开牌桌?", b"q")])
     assert code == 0, out[-2000:]
     assert "\x1b[?1049h" in out  # the alternate screen: the full-screen table
     assert "碰 九索" in out  # the first claim offered as a button
@@ -344,9 +349,10 @@ def test_mj_play_in_a_terminal_starts_the_table() -> None:
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
 def test_plain_forces_the_line_mode_in_a_terminal() -> None:
-    code, out = _run_in_pty(["play", "changsha", "--seed", "3", "--plain"], [("选择 [1-", b"q\n")])
+    code, out = _run_in_pty(["play", "changsha", "--seed", "3", "--plain"],
+                            [("选择 [1-", b"q\n"), ("离开牌桌?", b"y\n")])
     assert code == 0, out[-2000:]
-    assert "\x1b[?1049h" not in out and "选择 [1-" in out
+    assert "\x1b[?1049h" not in out and "选择 [1-" in out and "罚 70" in out and "game stopped" in out
 
 
 def test_without_textual_the_line_mode_is_used(monkeypatch) -> None:

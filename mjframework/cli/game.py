@@ -27,13 +27,23 @@ from .common import (
 
 def _full_screen_ok() -> bool:
     """The full-screen table needs a terminal on both ends and the optional Textual library."""
-    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
-        return False
+    return _on_a_terminal() and _textual_installed()
+
+
+def _on_a_terminal() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()
+
+
+def _textual_installed() -> bool:
     try:
         import textual  # noqa: F401  (the optional 'tui' extra)
     except ImportError:
         return False
     return True
+
+
+NO_TUI = ("(a full-screen table exists: pip install 'mjframework[tui]' and run mj play again; "
+          "this is the line mode)")
 
 
 @click.command("simulate")
@@ -166,16 +176,21 @@ def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
               help="Keep each hand in this records file (`mj records`). Default: $MJ_RECORDS, else "
                    "records.sqlite3 in the user's data folder.")
 @click.option("--no-records", "no_records", is_flag=True, help="Keep no record of the hands.")
+@click.option("--lang", "lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
+              help="The table's language (the ruleset's own pattern names and its plugins' words stay "
+                   "as written).")
 @option_flags
 def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, plain: bool,
              speed: str | None, bots: tuple[str, ...], bot_timeout: str, sets: tuple[str, ...],
-             preset: str | None, records: str | None = None, no_records: bool = False) -> None:
+             preset: str | None, records: str | None = None, no_records: bool = False,
+             lang: str = "zh") -> None:
     """Play RULESET at seat 0 against three greedy bots.
 
     In a terminal this is a full-screen table (with the optional 'tui' extra installed:
     pip install 'mjframework[tui]'): arrow keys and Enter, or type a tile (5m, 五万, 中).
     Otherwise (pipes, --plain) a line mode: type an option's number or a tile, and Enter.
-    'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
+    'q' asks, then leaves the table (the ruleset's leave rule applies to the hand in progress); the end
+    of input (Ctrl-D) leaves at once. --lang en: the table in English. See docs/play.md.
     With --watch, four bots play and the hands are shown as they happen.
     Every hand is kept in the records file when it ends (`mj records`; --no-records: not).
     """
@@ -194,15 +209,17 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
         specs = parse_bot_specs(bots)
         record = None if no_records else _play_recorder(ruleset, records, s, watch, specs, parse_sets(sets),
                                                          preset)
-        if not plain and not specs and _full_screen_ok():
-            from ..ui.tui import play_table
+        if not plain and not specs and _on_a_terminal():
+            if _textual_installed():
+                from ..ui.tui import play_table
 
-            play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
-                       options=parse_sets(sets), preset=preset, record=record)
-            return
+                play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
+                           options=parse_sets(sets), preset=preset, record=record, lang=lang)
+                return
+            click.echo(NO_TUI, err=True)
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,
                      options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout,
-                     record=record)
+                     record=record, lang=lang)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:

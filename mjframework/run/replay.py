@@ -244,6 +244,7 @@ class _Seat:
     melds: list[tuple[str, list[str]]] = field(default_factory=list)
     discards: list[str] = field(default_factory=list)
     money: int = 0
+    flowers: list[str] = field(default_factory=list)  # laid aside face up (``flower`` events)
 
 
 class Replay:
@@ -337,6 +338,11 @@ class Replay:
                         S[p["seat"]].hand.remove(x)
             for p in e["passes"]:
                 S[p["to"]].hand.extend(p["tiles"])
+        elif t == "flower":  # laid aside: it leaves the hand (its replacement is the next draw)
+            s = S[e["seat"]]
+            if e["tile"] in s.hand:
+                s.hand.remove(e["tile"])
+            s.flowers.append(e["tile"])
         elif t == "wildcard":
             self._wild = list(e.get("wildcards") or [e["wildcard"]])
         elif t == "settlement":
@@ -363,6 +369,8 @@ class Replay:
             for kind, tiles in st.melds:
                 hidden = kind == MeldKind.CONCEALED_KONG and not self._revealed and me is not None and me != s
                 melds.append(f"[{BACK * 4}]" if hidden else f"[{_names(tiles)}]")
+            if st.flowers:
+                melds.append(f"花 {_names(st.flowers)}")
             lines.append(f"{who:<18} {st.money:+5d}  {hand}  {' '.join(melds)}")
             lines.append(f"{'':<26}河: {_names(st.discards)}")
         return "\n".join(lines)

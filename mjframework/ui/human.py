@@ -6,11 +6,13 @@ discards and melds, another seat's concealed kong face down) and the legal
 options numbered, then reads an answer: an option's number, or a tile in any
 notation (``5m``, ``五万``, ``中``: its discard), or a word (``胡``, ``碰``,
 ``吃 345m``, ``过``) — see :func:`mjframework.ui.table.match_input`.
-Bad input is answered with a message and asked again. ``q`` or the end of
-input is leaving the table: the ruleset's ``leave`` rule applies to the hand
-in progress (a penalty, said and settled; the hand abandoned or played on by
-a bot) and no further hand is started (:func:`play_session` reports it and
-returns normally).
+Bad input is answered with a message and asked again. A choice among many
+sets of one's own tiles (换三张) is typed as the tiles. It shows 听 (the
+waits, or each discard that leaves the hand ready), flowers and each seat's
+counters. ``q`` (after a yes) or the end of input is leaving the table: the
+ruleset's ``leave`` rule applies to the hand in progress (a penalty, said and
+settled; the hand abandoned or played on by a bot) and no further hand is
+started (:func:`play_session` reports it and returns normally).
 
 :class:`Announcer` is an event sink that tells the human what happens:
 dice, the wildcard, the human's own draws, discards, claims, kongs, what
@@ -37,12 +39,26 @@ from typing import Any
 
 import click
 
+from ..core.errors import MJError
 from ..core.kinds import KONG_MELDS, MELD_WORDS, MeldKind
 from ..core.tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from ..play.events import Event
 from ..play.players import SUIT_NAMES, Decision, Option, PlayerLeft, TableView
 from ..play.visibility import view_for
-from .table import ScoreRecorder, match_input, reading_parts, reason_words, seat_words_in
+from .table import (
+    ScoreRecorder,
+    TableState,
+    is_win_item,
+    match_input,
+    payment_terms,
+    prompt_words,
+    reading_parts,
+    ready_waits,
+    reason_words,
+    seat_words_in,
+    tile_sets,
+)
+from .words import Words
 
 SEAT_NAMES = ("你", "下家", "对家", "上家")  # relative to the human: right, opposite, left
 KONG_NAMES: dict[str, str] = {m: MELD_WORDS[m] for m in KONG_MELDS}
@@ -143,13 +159,51 @@ class Console:
         return line
 
 
+class TranslatedConsole(Console):
+    """A console speaking ``words``' language: every line shown and every prompt translated,
+    typed answers read back (English honor names as tiles)."""
+
+    def __init__(self, inner: Console, words: Words) -> None:
+        self.inner = inner
+        self.words = words
+        self.echo = lambda text: inner.echo(words(text))
+
+    def ask(self, prompt: str) -> str | None:
+        line = self.inner.ask(self.words(prompt))
+        return None if line is None else self.words.typed(line)
+
+
+def ruleset_words(rs: Any) -> list[str]:
+    """The ruleset's own words, shown as written in every language: its name, its patterns'."""
+    return [rs.name, *(p.name for p in rs.patterns)]
+
+
 class HumanPlayer:
     """Seat ``seat`` played from a console."""
 
-    def __init__(self, console: Console | None = None, seat: int = 0) -> None:
+    def __init__(self, console: Console | None = None, seat: int = 0, *, table: TableState | None = None,
+                 evaluator: Any = None, leave: Any = None) -> None:
         self.console = console or Console()
         self.seat = seat
         self.stopped = False
+        self.table = table  # the hand as this seat saw it (flowers, declarations, wins): the Announcer's
+        self.evaluator = evaluator  # for 听 (the engine's own waits); None: not shown
+        self.leave = leave  # the ruleset's leave rule: what quitting costs, said before it is done
+
+    def _quit(self, line: str | None) -> None:
+        """``q`` (asked to confirm where a hand is in progress) or the end of input: leave."""
+        if line is not None:
+            rule = self.leave
+            if rule is not None:
+                fine = (f"罚 {rule.penalty} 分 (you pay {rule.penalty})" if rule.penalty
+                        else "本手作废 (the hand is void)" if rule.hand == "abandon"
+                        else "机器人代打 (a bot plays on)")
+                answer = self.console.ask(f"离开牌桌? {fine} [y/N] (leave the table?) ")
+                if answer is not None and answer.strip().lower() not in ("y", "yes", "q", "是"):
+                    self.console.echo("继续 (staying)")
+                    return
+        self.stopped = True
+        raise InputEnded("input ended" if line is None else "quit")
 
     def decide(self, view: TableView, decision: Decision) -> Option:
         if self.stopped:
@@ -157,8 +211,9 @@ class HumanPlayer:
         echo = self.console.echo
         self.show(view, decision)
         options = decision.options
-        if decision.kind == "exchange" and len(options) > 12:
-            return self._exchange(decision)
+        sets = tile_sets(options, view.hand)
+        if len(sets) > 12:
+            return self._pick_tiles(decision, sets)
         w = view.wildcard
         labels = [option_label(o, w) for o in options]
         width = max(len(labels[i]) * 2 for i in range(len(labels))) + 5
@@ -168,8 +223,8 @@ class HumanPlayer:
         while True:
             line = self.console.ask(f"选择 [1-{len(options)}] 或牌名: ")
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                self.stopped = True
-                raise InputEnded("input ended" if line is None else "quit")
+                self._quit(line)
+                continue
             text = line.strip()
             try:
                 return match_input(text, options)
@@ -178,17 +233,16 @@ class HumanPlayer:
                 echo(f"请输入 1–{len(options)} 的数字或牌名 ({why}enter a number from 1 to {len(options)}, "
                      "or a tile such as 5m / 五万 / 中; q quits)")
 
-    def _exchange(self, decision: Decision) -> Option:
-        """Too many choices to list: the player types the tiles to pass."""
+    def _pick_tiles(self, decision: Decision, by_tiles: dict[tuple[Tile, ...], Option]) -> Option:
+        """Too many choices to list (换三张, a plugin's choice of tiles): the player types the tiles."""
         echo = self.console.echo
-        k = len(decision.options[0].tiles)
-        by_tiles = {tuple(sorted(o.tiles)): o for o in decision.options}
-        echo(f"换牌: {decision.prompt or f'pass {k} tiles'} — 输入 {k} 张 (e.g. 1m 1m 7m)")
+        k = len(next(iter(by_tiles)))
+        echo(f"输入 {k} 张 (e.g. 1m 1m 7m)")
         while True:
             line = self.console.ask("换哪几张: ")
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                self.stopped = True
-                raise InputEnded("input ended" if line is None else "quit")
+                self._quit(line)
+                continue
             try:
                 tiles = tuple(sorted(parse_tiles(line)))
             except TileParseError as e:
@@ -215,10 +269,10 @@ class HumanPlayer:
             melds = " ".join(_meld_text(m.kind, m.tiles, w) for m in view.melds_of(s))
             discards = tiles_label(view.discards_of(s), w)
             line = f"{seat_name(s, self.seat, n):<4}弃 {discards or '-'}"
-            echo(line + (f"   副露 {melds}" if melds else ""))
+            echo(line + (f"   副露 {melds}" if melds else "") + self._extras(s))
         mine = view.discards_of(self.seat)
-        if mine:
-            echo(f"{'你':<5}弃 {tiles_label(mine, w)}")
+        if mine or self._extras(self.seat):
+            echo(f"{'你':<5}弃 {tiles_label(mine, w) or '-'}{self._extras(self.seat)}")
         hand = list(view.hand)
         drawn = decision.tile if decision.kind == "turn" else None
         if drawn is not None and drawn in hand:
@@ -228,23 +282,80 @@ class HumanPlayer:
             echo(f"副露  {melds}")
         extra = f"   摸到 {tile_label(drawn, w)}" if drawn is not None else ""
         echo(f"手牌  {tiles_label(hand, w)}{extra}")
+        ting = self._ting(view, decision)
+        if ting:
+            echo(ting)
         if decision.kind in ("claim", "rob") and decision.tile is not None and decision.from_seat is not None:
             what = "打" if decision.kind == "claim" else "加杠"
             echo(f"{seat_name(decision.from_seat, self.seat, n)} {what} {tile_label(decision.tile, w)}"
                  " — 你要吗?")
         elif decision.prompt or decision.kind in DECISION_PROMPTS:
             tile = f" {tile_label(decision.tile, w)}" if decision.tile is not None else ""
-            echo((decision.prompt or DECISION_PROMPTS[decision.kind]) + tile)
+            echo((prompt_words(decision) or DECISION_PROMPTS[decision.kind]) + tile)
+
+
+    def _extras(self, seat: int) -> str:
+        """A seat's flowers and counters this hand (wins, out, declarations), as the table saw them."""
+        if self.table is None:
+            return ""
+        sv = self.table.seats[seat]
+        out = []
+        if sv.flowers:
+            out.append("花 " + tiles_label(sv.flowers, None))
+        if sv.wins:
+            out.append(f"胡×{sv.wins}" if sv.wins > 1 else "胡")
+        if sv.out:
+            out.append("已离场")
+        if sv.declared.get("void_suit"):
+            out.append(f"缺{SUIT_NAMES.get(sv.declared['void_suit'], sv.declared['void_suit'])}")
+        if sv.declared.get("ready"):
+            out.append("报听")
+        return ("   " + "  ".join(out)) if out else ""
+
+    def _ting(self, view: TableView, decision: Decision) -> str:
+        """听: the waits of a ready hand, or on one's turn, each discard that leaves one ready —
+        the engine's own waits, each with how many this seat has not seen."""
+        if self.evaluator is None:
+            return ""
+        w = view.wildcard
+        melds = list(view.melds)
+        held = list(view.hand)
+
+        def waits(concealed: list[Tile]) -> str:
+            if len(concealed) + 3 * len(melds) != 13 or any(t >= 34 for t in concealed):
+                return ""
+            found = ready_waits(self.evaluator, concealed, melds, seat=self.seat, dealer=view.dealer,
+                                players=view.players, wildcard=w)
+            unseen = self.table.unseen if self.table is not None else (lambda t: 0)
+            return " ".join(f"{tile_label(t, w)}({unseen(t)})" for t in found)
+
+        now = waits(held)
+        if now:
+            return f"听  {now}"
+        after: list[tuple[Tile, str]] = []
+        for o in decision.options:
+            if o.kind == "discard" and o.tile is not None and o.tile in held \
+                    and o.tile not in [a for a, _ in after]:
+                rest = list(held)
+                rest.remove(o.tile)
+                ws = waits(rest)
+                if ws:
+                    after.append((o.tile, ws))
+        return "\n".join(f"听  打 {tile_label(t, w)} → {ws}" for t, ws in after)
 
 
 class Announcer:
     """An event sink printing what happens at the table for the human at ``seat``."""
 
     def __init__(self, echo: Callable[[str], None] | None = None, seat: int | None = 0,
-                 players: int = 4) -> None:
+                 players: int = 4, *, after_win: str = "end", scoring: Any = None) -> None:
         self.echo = echo or click.echo
         self.seat = seat
         self.players = players
+        # The hand as this seat sees it (flowers, declarations, wins), for the human's prompt.
+        self.table = TableState(players, seat, after_win=after_win)
+        self.scoring = scoring  # the ruleset's scoring: a win's payments say their multipliers and bonuses
+        self._win_event: Event | None = None
         self.wildcard: Tile | None = None
         self.game: object | None = None  # set by play_session, to show a winner's tiles
         self.quiet_abandon = False
@@ -259,6 +370,7 @@ class Announcer:
         return seat_name(seat, self.seat, self.players)
 
     def __call__(self, e: Event) -> None:
+        self.table.feed(e)
         e = view_for(e, self.seat)  # what this seat may see (a spectator sees everything)
         t = e["type"]
         echo = self.echo
@@ -300,6 +412,8 @@ class Announcer:
         elif t == "reveal":
             tiles = [_code_tile(c) for c in e.get("tiles", [])]
             echo(f"{self.name(e['seat'])} 亮{KONG_NAMES.get(e['kind'], '')} [{tiles_label(tiles, w)}]")
+        elif t == "flower":
+            echo(f"{self.name(e['seat'])} 补花 {tile_label(_code_tile(e['tile']), None)}")
         elif t == "draw" and e["seat"] == self.seat and e.get("tile"):
             what = "摸" if e.get("source") == "wall" else "补"
             echo(f"你 {what} {tile_label(_code_tile(e['tile']), w)}")
@@ -318,10 +432,18 @@ class Announcer:
             pays = e["payments"]
             self.net = [a + b for a, b in zip(self.net, pays, strict=False)]
             echo("结算  " + "   ".join(f"{self.name(s)} {p:+d}" for s, p in enumerate(pays)))
+            win = self._win_event if not e.get("kind") else None
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
-                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  "
-                     f"{reason_words(item.get('reason', ''))}")
+                why = reason_words(item.get("reason", ""))
+                if win is not None and self.scoring is not None and is_win_item(item) \
+                        and item.get("payee") == win["seat"]:
+                    terms = payment_terms(self.scoring, dealer=self.table.dealer, winner=win["seat"],
+                                          payer=item["payer"], discarder=win.get("from_seat"),
+                                          win_by=win.get("win_by", ""))
+                    why += f"  ({', '.join(terms)})" if terms else ""
+                echo(f"      {self.name(item['payer'])} → {payee} {item['amount']}  {why}")
+            self._win_event = None
         elif t == "exchange":
             side = {"right": "下家", "across": "对家", "left": "上家"}.get(e["direction"], e["direction"])
             echo(f"换牌: 换给{side} ({e['direction']})")
@@ -370,6 +492,7 @@ class Announcer:
         self.echo(f"{who}: 「{text}」")
 
     def _win(self, e: Event) -> None:
+        self._win_event = e
         w = self.wildcard
         seat = e["seat"]
         how = WIN_BY.get(e.get("win_by", ""), e.get("win_by", ""))
@@ -418,8 +541,10 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
                  watch: bool = False, speak: bool = False, speed: float = 0.0,
                  options: dict[str, Any] | None = None, preset: str | None = None,
                  bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None,
-                 record: Callable[[Event], None] | None = None) -> list[int]:
+                 record: Callable[[Event], None] | None = None, lang: str = "zh") -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
+
+    ``lang``: the table's language (:mod:`mjframework.ui.words`: ``zh`` or ``en``).
 
     ``watch``: four bots play and every hand is told as it happens (the deal
     included), for a spectator; ``speed``: seconds to pause after each move.
@@ -431,12 +556,14 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     from ..run.simulate import load_cached
 
     console = console or Console()
-    echo = console.echo
     rs, ev = load_cached(ruleset_ref, options, preset)
+    if lang != "zh":
+        console = TranslatedConsole(console, Words(lang, ruleset_words(rs)))
+    echo = console.echo
     recorder = ScoreRecorder(ev)
-    human = HumanPlayer(console, 0)
     me = None if watch else 0
-    announcer = Announcer(echo, me, rs.players)
+    announcer = Announcer(echo, me, rs.players, after_win=rs.win.after_win, scoring=rs.scoring)
+    human = HumanPlayer(console, 0, table=announcer.table, evaluator=recorder, leave=rs.leave)
     announcer.recorder = recorder
 
     def tell(e: Event) -> None:
@@ -475,6 +602,7 @@ def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, wa
 
     echo = console.echo
     totals = [0] * rs.players
+    failures: list[str] = []  # hands abandoned by a failure (a plugin, a program at a seat)
     if watch:
         who = [externals[s].name if s in externals else "greedy" for s in range(rs.players)]
         echo(f"{rs.name} ({rs.id}) — seed {seed}; " + " / ".join(
@@ -501,6 +629,7 @@ def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, wa
                                 evaluator=recorder, play=play):
         if result.result == "abandon" and not human.stopped:
             echo(f"本手作废 (hand abandoned): {result.error}")
+            failures.append(result.error or "hand abandoned")
         if human.stopped:
             totals = [a + b for a, b in zip(totals, announcer.net, strict=True)]
             fine = rs.leave.penalty
@@ -517,4 +646,6 @@ def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, wa
     echo("═" * 60)
     echo(f"{played} 手   总计  " + "   ".join(f"{seat_name(s, me, rs.players)} {v:+d}"
                                          for s, v in enumerate(totals)))
+    if failures:  # said above as they happened; the command exits 1 (as `mj simulate` does)
+        raise MJError(f"{len(failures)} hand(s) abandoned: {failures[0]}")
     return totals

@@ -155,6 +155,48 @@ def match_input(text: str, options: Sequence[Option], *, numbers: bool = True) -
     raise ValueError(f"{s}: several options match; say which (e.g. 吃 345m)")
 
 
+# Option kinds that take a discard into a meld: shown as buttons even though they name several tiles.
+MELD_OPTION_KINDS = frozenset({"chow", "pung", "kong", "win"})
+
+
+def tile_sets(options: Sequence[Option], held: Sequence[Tile]) -> dict[tuple[Tile, ...], Option]:
+    """Options that are a choice of several of one's own tiles (换三张, a plugin's), by sorted tiles.
+
+    Such a decision may have hundreds of options: the player picks the tiles in the hand
+    instead of reading a list."""
+    out: dict[tuple[Tile, ...], Option] = {}
+    for o in options:
+        if len(o.tiles) > 1 and o.kind not in MELD_OPTION_KINDS and _within(o.tiles, held):
+            out.setdefault(tuple(sorted(o.tiles)), o)
+    return out
+
+
+def _within(tiles: Sequence[Tile], held: Sequence[Tile]) -> bool:
+    rest = list(held)
+    for t in tiles:
+        if t not in rest:
+            return False
+        rest.remove(t)
+    return True
+
+
+_DIRECTION_WORDS = {"right": "下家", "across": "对家", "left": "上家"}
+_ENGINE_PROMPTS = [  # the engine's own questions (play/game.py), as players say them
+    (re.compile(r"pass (\d+) tiles to the (right|across|left)"),
+     lambda m: f"换 {m.group(1)} 张给{_DIRECTION_WORDS[m.group(2)]}"),
+    (re.compile(r"declare a void suit"), lambda m: "定缺 (选一门不要)"),
+]
+
+
+def prompt_words(decision: Any) -> str:
+    """A decision's question as the table says it: the engine's own in players' words; a
+    plugin's as the plugin wrote it."""
+    text = decision.prompt or ""
+    for pattern, say in _ENGINE_PROMPTS:
+        text = pattern.sub(say, text)
+    return text
+
+
 # -- 听: waits and unseen tiles ----------------------------------------------------------------
 
 
@@ -177,6 +219,9 @@ def ready_waits(ev: Any, concealed: Sequence[Tile], melds: Sequence[Meld], *, se
 
 # -- the table, as one seat sees it ----------------------------------------------------------------
 
+# Events that mean play went on after a win (the winner's tile then left play).
+_PLAY_GOES_ON = frozenset({"draw", "discard", "claim", "kong", "flower"})
+
 SEAT_WORDS = ("你", "下家", "对家", "上家")
 WATCH_WORDS = ("东家", "南家", "西家", "北家")
 KONG_WORDS = MELD_WORDS
@@ -191,6 +236,11 @@ class SeatView:
     melds: list[tuple[str, tuple[Tile | None, ...]]] = field(default_factory=list)
     river: list[Tile] = field(default_factory=list)
     total: int = 0  # the running total over the session
+    flowers: list[Tile] = field(default_factory=list)  # flowers and seasons laid aside, face up
+    won: list[Tile] = field(default_factory=list)  # tiles won on and set aside (play went on)
+    wins: int = 0  # wins this hand (several in a ruleset that plays on after a win)
+    out: bool = False  # won and left the hand (``win.after_win: leave``)
+    declared: dict[str, Any] = field(default_factory=dict)  # public declarations: void_suit, ready
 
     @property
     def held(self) -> int:
@@ -227,8 +277,9 @@ class TableState:
 
     def __init__(self, players: int, viewer: int | None, *, copies: int = 4,
                  recorder: ScoreRecorder | None = None, stand_in: Callable[[Tile | None], Tile | None]
-                 | None = None, calls_kept: int = 6) -> None:
+                 | None = None, calls_kept: int = 6, after_win: str = "end") -> None:
         self.players = players
+        self.after_win = after_win  # the ruleset's win.after_win: end | leave | stay
         self.viewer = viewer
         self.copies = copies
         self.recorder = recorder
@@ -255,8 +306,15 @@ class TableState:
         self.next_dealer: int | None = None
         self.reason = ""
         self.leaves: list[Event] = []  # players who left the table this hand (their penalty is settled)
+        # A plugin's events told right after a win or an opening declaration, before its
+        # settlement (tiles flipped to multiply it, say): their text, seats said as the viewer does.
+        self.told_at_wins: list[str] = []
+        self._previous = ""  # the type of the event before this one
+        # wins whose tile leaves play if play goes on (win.after_win: leave | stay)
+        self._aside: list[tuple[int, Tile, str, int | None]] = []
         for s in self.seats:
             s.hand, s.hidden, s.melds, s.river = None, 0, [], []
+            s.flowers, s.won, s.wins, s.out, s.declared = [], [], 0, False, {}
 
     # -- names --------------------------------------------------------------------
 
@@ -276,9 +334,14 @@ class TableState:
         """Take one event (masked here for the viewer)."""
         e = view_for(event, self.viewer)
         t = e["type"]
+        if self._aside and t in _PLAY_GOES_ON:
+            self._set_aside()
         handler = getattr(self, "_on_" + t, None)
         if handler is not None:
             handler(e)
+        elif e.get("text") and self._previous in ("win", "opening_win") and t not in ("dice", "call"):
+            self.told_at_wins.append(seat_words_in(str(e["text"]), self.viewer, self.players))
+        self._previous = t
         if t == "call" and e.get("text"):
             who = self.name(e["seat"]) if isinstance(e.get("seat"), int) else ""
             self.calls.append(f"{who}「{e['text']}」" if who else f"「{e['text']}」")
@@ -301,7 +364,42 @@ class TableState:
 
     def _on_wildcard(self, e: Event) -> None:
         self.wildcard = parse_tile(e["wildcard"])
-        self.indicator = parse_tile(e["indicator"])
+        self.indicator = parse_tile(e["indicator"]) if e.get("indicator") else None  # none: fixed wildcards
+
+    def _on_flower(self, e: Event) -> None:
+        """A flower laid aside face up (its replacement is the next ``draw``)."""
+        tile = parse_tile(e["tile"])
+        self._take(e["seat"], [tile])
+        self.seats[e["seat"]].flowers.append(tile)
+
+    def _on_exchange(self, e: Event) -> None:
+        """Tiles passed before play: the viewer sees what it gave and got; others' counts stay."""
+        given, got = e.get("given") or [], e.get("received") or []
+        for s, sv in enumerate(self.seats):
+            if s < len(given) and given[s] is not None and s < len(got) and got[s] is not None:
+                self._take(s, [parse_tile(c) for c in given[s]])
+                if sv.hand is not None:
+                    sv.hand = sorted(sv.hand + [parse_tile(c) for c in got[s]])
+                else:
+                    sv.hidden += len(got[s])
+
+    def _on_declare(self, e: Event) -> None:
+        self.seats[e["seat"]].declared[e["what"]] = e.get("value")
+
+
+    def _set_aside(self) -> None:
+        """Play went on after a win: the winning tile left play with the winner (docs/events.md)."""
+        for seat, tile, win_by, from_seat in self._aside:
+            if win_by == "discard" and from_seat is not None:
+                river = self.seats[from_seat].river
+                if river and river[-1] == tile:
+                    river.pop()
+            elif win_by == "self_draw":
+                self._take(seat, [tile])
+            self.seats[seat].won.append(tile)
+            if self.after_win == "leave":
+                self.seats[seat].out = True
+        self._aside = []
 
     def _take(self, seat: int, tiles: Sequence[Tile | None]) -> None:
         sv = self.seats[seat]
@@ -383,6 +481,9 @@ class TableState:
         if not w.scored:
             w.scored = [(p, 0, 1) for p in w.patterns]
         self.wins.append(w)
+        self.seats[seat].wins += 1
+        if self.after_win != "end":
+            self._aside.append((seat, w.tile, w.win_by, w.from_seat))
 
     def _on_settlement(self, e: Event) -> None:
         pays = list(e["payments"])
@@ -401,6 +502,7 @@ class TableState:
     def _on_hand_end(self, e: Event) -> None:
         self.result = e["result"]
         self.next_dealer = e.get("next_dealer")
+        self._aside = []
         if e["result"] != "abandon":
             self.hands_played += 1
 
@@ -419,7 +521,7 @@ class TableState:
         """Copies of ``tile`` the viewer can see: own hand, every river and face-up meld, the indicator."""
         n = 0
         for s, sv in enumerate(self.seats):
-            n += sv.river.count(tile)
+            n += sv.river.count(tile) + sv.won.count(tile)
             n += sum(ts.count(tile) for _, ts in sv.melds)
             if s == self.viewer and sv.hand is not None:
                 n += sv.hand.count(tile)
@@ -454,6 +556,32 @@ def seat_words_in(text: str, viewer: int | None, players: int = 4) -> str:
 
 # Settlement reasons the engine writes in English (kong payments, leaving), as players say them.
 REASON_WORDS = {**{m.payment_key: KONG_WORDS[m] for m in KONG_MELDS}, "leave": "离桌"}
+
+
+def is_win_item(item: dict[str, Any]) -> bool:
+    """A settlement item paying for a win's patterns (not a kong, a refund or a leaver's penalty)."""
+    return item.get("reason", "").partition(" ")[0] not in REASON_WORDS
+
+
+# The sides of a payment that scoring.multipliers / scoring.bonuses name (docs/pattern-language.md).
+TERM_WORDS = {"dealer": "庄家", "discarder": "放炮", "self_draw": "自摸"}
+
+
+def payment_terms(scoring: Any, *, dealer: int, winner: int, payer: int, discarder: int | None,
+                  win_by: str) -> list[str]:
+    """Why a payer pays a win more than its base: each multiplier and bonus of the ruleset that
+    applies to this payer (``庄家 ×2``, ``庄家 +1``, ``自摸 +1``), as the settlement computes them
+    (:func:`mjframework.settle.settlement.win_plan`)."""
+    applies = {"dealer": dealer in (payer, winner), "discarder": payer == discarder,
+               "self_draw": win_by == "self_draw"}
+    out = [f"{TERM_WORDS.get(k, k)} ×{m}" for k, m in scoring.multipliers.items()
+           if applies.get(k) and m != 1]
+    if scoring.dealer_bonus and applies["dealer"]:
+        out.append(f"{TERM_WORDS['dealer']} +{scoring.dealer_bonus}")
+    out += [f"{TERM_WORDS.get(k, k)} +{b}" for k, b in scoring.bonuses.items() if applies.get(k) and b]
+    if scoring.each_pays:
+        out.append(f"底 +{scoring.each_pays}")  # every other player pays it on every win
+    return out
 
 
 def reason_words(reason: str) -> str:

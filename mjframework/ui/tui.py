@@ -13,7 +13,15 @@ Playing: ←/→ pick a tile, Enter discards it; or type a tile in any notation
 ready, with the waits and how many of each you have not seen; on your turn
 it shows what the picked discard would leave you waiting on. At a win: the
 reading (what each 王 stood for), the patterns and points, each payment with
-its reason, and the totals; Enter goes on. ``q`` quits.
+its reason (the ruleset's multipliers and bonuses that apply to the payer
+included) and what a plugin told with the win (tiles flipped to multiply
+it, say), and the totals; Enter goes on. A choice of
+several of one's own tiles (换三张, a plugin's) is made in the hand: ←/→ and
+space on each tile, Enter when they make a choice, or type them. Flowers are
+laid aside by their seat; each seat shows its counters (flowers, wins, 已离场,
+缺, 报听). ``q`` asks first, then leaves the table (the ruleset's ``leave``
+rule); a failure closes the table and ``mj play`` exits 1 saying why.
+``--lang en``: every piece of text passes :mod:`mjframework.ui.words`.
 
 How it fits: the game runs in a worker thread with the same
 :class:`~mjframework.play.players.Player` interface the bots use — the human seat's
@@ -42,18 +50,24 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.events import Key
 from textual.widgets import Button, Static
 
-from ..core.tiles import Tile, TileParseError, parse_tile, tile_name
+from ..core.errors import MJError
+from ..core.tiles import Tile, TileParseError, is_flower, parse_tile, parse_tiles, tile_name
 from ..play.events import Event
-from ..play.players import Decision, Option, TableView
-from .human import PACED, Announcer, InputEnded, Speaker, option_label
+from ..play.players import SUIT_NAMES, Decision, Option, TableView
+from .human import PACED, Announcer, InputEnded, Speaker, option_label, ruleset_words
 from .table import (
     KONG_WORDS,
     ScoreRecorder,
     TableState,
+    is_win_item,
     match_input,
+    payment_terms,
+    prompt_words,
     ready_waits,
     reason_words,
+    tile_sets,
 )
+from .words import Words
 
 # Keys for option buttons: a mnemonic per kind first, then these.
 KIND_KEYS = {"win": "h", "pung": "p", "chow": "c", "kong": "g", "pass": "x"}
@@ -101,6 +115,16 @@ class Pending:
     discards: dict[Tile, Option]  # tile → its discard option
     buttons: list[tuple[str, Option]]  # (key, option)
     waits_after: dict[Tile, list[Tile]] = field(default_factory=dict)  # discard → waits then
+    sets: dict[tuple[Tile, ...], Option] = field(default_factory=dict)  # picked tiles → option
+    chosen: list[int] = field(default_factory=list)  # positions in :attr:`tiles` picked (sets)
+
+    @property
+    def set_size(self) -> int:
+        return len(next(iter(self.sets))) if self.sets else 0
+
+    def chosen_set(self) -> Option | None:
+        """The option the picked tiles make, if they make one."""
+        return self.sets.get(tuple(sorted(self.tiles[i] for i in self.chosen)))
 
     @property
     def tiles(self) -> list[Tile]:
@@ -110,7 +134,10 @@ class Pending:
     @property
     def buttons_mode(self) -> bool:
         """No hand tile to pick (a claim, a plugin's question): ←/→ move among the buttons."""
-        return not self.discards
+        return not self.discards and not self.sets
+
+    def pickable(self, t: Tile) -> bool:
+        return t in self.discards or any(t in k for k in self.sets)
 
 
 class _Quit(Exception):
@@ -138,17 +165,28 @@ class TableSeat:
         return answer
 
 
+def _value_key(o: Option) -> str | None:
+    """A one-letter value is its own key (定缺: ``m`` 万, ``p`` 筒, ``s`` 索); never ``q`` (leave)."""
+    v = o.value
+    return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.islower() and v != "q" else None
+
+
 def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
-    """A key per option: the kind's mnemonic (h 胡, p 碰, c 吃, g 杠, x 过) where free, else a spare."""
+    """A key per option: the kind's mnemonic (h 胡, p 碰, c 吃, g 杠, x 过) where free, else a spare.
+
+    Past the spare keys an option has no key (``""``): it is still reached with ←/→, a click,
+    or by typing it (its tiles, its kind, its text), so a decision may offer any number."""
     used: set[str] = set()
     out = []
     for o in options:
-        key = KIND_KEYS.get(o.kind)
+        key = KIND_KEYS.get(o.kind) or _value_key(o)
         if key is None or key in used:
-            key = next(k for k in SPARE_KEYS if k not in used)
+            key = next((k for k in SPARE_KEYS if k not in used), "")
         used.add(key)
         out.append((key, o))
     return out
+
+
 
 
 class Session:
@@ -156,7 +194,7 @@ class Session:
 
     def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
                  speak: bool, speed: float, options: dict[str, Any] | None = None,
-                 preset: str | None = None) -> None:
+                 preset: str | None = None, lang: str = "zh") -> None:
         from ..run.simulate import load_cached
 
         self.app = app
@@ -166,7 +204,11 @@ class Session:
         self.speed = speed
         self.viewer: int | None = None if watch else 0
         self.state = TableState(self.rs.players, self.viewer, copies=self.rs.tileset.copies,
-                                recorder=self.recorder, stand_in=ev.stand_in_for)
+                                recorder=self.recorder, stand_in=ev.stand_in_for,
+                                after_win=self.rs.win.after_win)
+        self.words = Words(lang, ruleset_words(self.rs))  # the table's language
+        self.error: str | None = None  # what stopped the table, if something failed
+        self.failures: list[str] = []  # why hands were abandoned (a plugin, a player's program)
         self.log: deque[str] = deque(maxlen=200)
         self.announcer = Announcer(self.log.append, self.viewer, self.rs.players)
         self.announcer.recorder = self.recorder
@@ -188,6 +230,19 @@ class Session:
     # -- the game thread ---------------------------------------------------------------
 
     def run(self) -> None:
+        """The game thread: the hands, then the end. A failure is kept (``error``) and closes
+        the table, so ``mj play`` says what went wrong and exits non-zero (no traceback)."""
+        try:
+            self._run()
+        except _Quit:
+            pass
+        except Exception as e:  # anything: the screen must close, the CLI report it
+            self.error = f"{type(e).__name__}: {e}"
+            self.quit.set()
+            with contextlib.suppress(RuntimeError):
+                self.app.call_from_thread(self.app.exit, None, 1)
+
+    def _run(self) -> None:
         from ..play.events import fan_out
         from ..play.game import Game, HandResult
         from ..run.simulate import make_bots, play_hands
@@ -216,6 +271,8 @@ class Session:
             self.totals = [sv.total for sv in self.state.seats]  # every settlement told, a leaver's too
             if self.human.stopped or self.quit.is_set():
                 break
+            if result.result == "abandon":  # not by the player's leaving: something failed
+                self.failures.append(result.error or self.state.reason or "hand abandoned")
             self.played += result.result != "abandon"
             last = h == self.hands - 1
             if not self.ui(self.app.hand_over, last):
@@ -251,25 +308,30 @@ class Session:
         if self._wall_up:
             self.state.wall_left = g.wall.live_remaining()
         me = self.viewer
-        if e["type"] == "hand_end":
+        t = e["type"]
+        if t == "hand_end":
             for s, seat in enumerate(g.seats):  # every hand is shown at the end, concealed kongs too
                 self.state.reveal(s, seat.hand, seat.melds)
-        elif me is not None and (e["type"] == "deal" or (
-                e.get("seat") == me and e["type"] in ("discard", "claim", "kong"))):
-            self.waits = self.waits_of(list(g.seats[me].hand))  # 听 changes only when the hand does
+        elif me is not None and (t in ("deal", "exchange") or (e.get("seat") == me and (
+                t in ("discard", "claim", "kong") or (t == "draw" and e.get("source") == "flower")))):
+            # 听 changes only when the hand does (a flower's replacement at the deal included)
+            waits = self.waits_of(list(g.seats[me].hand))
+            if waits is not None:
+                self.waits = waits
         self.ui(self.app.refresh_table)
         if (self.watch or e.get("seat") != me) and e["type"] in PACED and self.speed > 0:
             time.sleep(self.speed)
 
-    def waits_of(self, concealed: list[Tile]) -> list[Tile]:
-        """The viewer's waits with these concealed tiles (only a hand of 13 less 3 per meld waits)."""
+    def waits_of(self, concealed: list[Tile]) -> list[Tile] | None:
+        """The viewer's waits with these concealed tiles; ``None`` when the hand cannot wait
+        (only 13 tiles, less 3 per meld, with no flower still to lay aside, wait)."""
         me = self.viewer
         if me is None:
             return []
         g = self.game
         melds = list(g.seats[me].melds)
-        if len(concealed) + 3 * len(melds) != 13:
-            return []
+        if len(concealed) + 3 * len(melds) != 13 or any(is_flower(t) for t in concealed):
+            return None
         return ready_waits(self.recorder, concealed, melds, seat=me, dealer=g.dealer,
                            players=self.rs.players, wildcard=g.wildcard)
 
@@ -281,13 +343,15 @@ class Session:
         held = set(view.hand)
         discards = {o.tile: o for o in decision.options
                     if o.kind == "discard" and o.tile is not None and o.tile in held}
-        others = [o for o in decision.options if o not in discards.values()]
-        p = Pending(decision, hand, drawn, discards, assign_keys(others))
+        sets = tile_sets(decision.options, view.hand)
+        chosen = set(sets.values())
+        others = [o for o in decision.options if o not in discards.values() and o not in chosen]
+        p = Pending(decision, hand, drawn, discards, assign_keys(others), sets=sets)
         full = list(view.hand)
         for t in discards:
             rest = list(full)
             rest.remove(t)
-            p.waits_after[t] = self.waits_of(rest)
+            p.waits_after[t] = self.waits_of(rest) or []
         return p
 
 
@@ -317,10 +381,10 @@ class TableApp(App):
 
     def __init__(self, ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False,
                  speak: bool = False, speed: float = 0.0, options: dict[str, Any] | None = None,
-                 preset: str | None = None) -> None:
+                 preset: str | None = None, lang: str = "zh") -> None:
         super().__init__()
         self.session = Session(self, ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
-                               speed=speed, options=options, preset=preset)
+                               speed=speed, options=options, preset=preset, lang=lang)
         self.pending: Pending | None = None
         self.pick = 0  # index into the hand (tiles mode) or the buttons
         self._shown_buttons: list[tuple[Button, Option]] = []
@@ -329,6 +393,7 @@ class TableApp(App):
         self.between_hands = False
         self.finished = False
         self.shown_ting = ""  # the 听 line as shown (plain text)
+        self.confirm_quit = False  # q pressed once: asking whether to leave
         self.decision_ready = asyncio.Event()  # set when a decision is on screen (tests wait on it)
         self.idle = asyncio.Event()  # set at the end of a hand / the session
 
@@ -387,19 +452,19 @@ class TableApp(App):
         if self.session.watch:
             paused = "  (暂停)" if not self.session.running.is_set() else ""
             top.append(f"   每步 {self.session.speed:.1f} 秒{paused}")
-        self.query_one("#top", Static).update(top)
+        self.query_one("#top", Static).update(self._tr(top))
         for k in range(4):
             w = self.query_one(f"#seat{k}", Static)
             if k >= rs.players:
                 w.update("")
                 continue
             s = self._rel(k)
-            w.update(self._seat_text(s))
+            w.update(self._tr(self._seat_text(s)))
             w.set_class(st.turn == s and st.result is None, "turn")
-        self.query_one("#center", Static).update(self._center_text())
+        self.query_one("#center", Static).update(self._tr(self._center_text()))
         calls = Text("报牌 ", style="bold")
         calls.append("  ".join(st.calls) if st.calls else "—")
-        self.query_one("#calls", Static).update(calls)
+        self.query_one("#calls", Static).update(self._tr(calls))
         self._draw_hand()
 
     def _seat_text(self, s: int) -> Text:
@@ -410,7 +475,13 @@ class TableApp(App):
         out.append(st.name(s), style="bold")
         if s == st.dealer:
             out.append(" 庄", style="bold red")
-        out.append(f"   {sv.total:+d}\n")
+        out.append(f"   {sv.total:+d}")
+        out.append_text(self._counters(sv))
+        out.append("\n")
+        if sv.flowers:
+            out.append("花 ")
+            out.append_text(_tiles_text(sv.flowers, None))
+            out.append("\n")
         if sv.melds:
             out.append("副露 ")
             out.append_text(_melds_text(sv.melds, w))
@@ -431,6 +502,23 @@ class TableApp(App):
                 out.append(" ")
             hot = last is not None and last[0] == s and i == len(sv.river) - 1
             out.append_text(_tile_text(t, w, "reverse" if hot else ""))
+        return out
+
+    @staticmethod
+    def _counters(sv: Any) -> Text:
+        """A seat's counters this hand: wins (several where play goes on), out, declarations."""
+        out = Text()
+        if sv.wins:
+            out.append(f"   胡×{sv.wins}" if sv.wins > 1 else "   胡", style="bold green")
+        if sv.out:
+            out.append(" 已离场", style="grey50")
+        if sv.declared.get("void_suit"):
+            out.append(f"   缺{SUIT_NAMES.get(sv.declared['void_suit'], sv.declared['void_suit'])}",
+                       style="bold")
+        if sv.declared.get("ready"):
+            out.append("   报听", style="bold magenta")
+        if sv.flowers:
+            out.append(f"   花×{len(sv.flowers)}")
         return out
 
     def _center_text(self) -> Text:
@@ -475,7 +563,9 @@ class TableApp(App):
                 f"{name} {pts}" + (f"×{times}" if times > 1 else "") for name, pts, times in win.scored)
                 + f"   共 {win.points} 分\n")
             for item in win.payments:
-                out.append(self._payment_line(item))
+                out.append(self._payment_line(item, win))
+        for text in st.told_at_wins:  # a plugin's part of the payments (tiles flipped for a win …)
+            out.append(text + "\n")
         for e in st.other_settlements:
             for item in e.get("items", []):
                 out.append(self._payment_line(item))
@@ -487,10 +577,16 @@ class TableApp(App):
             out.append(f"下一手庄家 {st.name(st.next_dealer)}\n")
         return out
 
-    def _payment_line(self, item: dict[str, Any]) -> str:
+    def _payment_line(self, item: dict[str, Any], win: Any = None) -> str:
+        """``下家 → 你 20  <patterns> ×2 …  (庄家 +1)``: who pays whom, how much, and why."""
         st = self.session.state
         payee = st.name(item["payee"]) if item.get("payee") is not None else "—"
         why = reason_words(item.get("reason", ""))
+        if win is not None and is_win_item(item) and item.get("payee") == win.seat:
+            terms = payment_terms(self.session.rs.scoring, dealer=st.dealer, winner=win.seat,
+                                  payer=item["payer"], discarder=win.from_seat, win_by=win.win_by)
+            if terms:
+                why += f"  ({', '.join(terms)})"
         return f"  {st.name(item['payer'])} → {payee} {item['amount']}  {why}\n"
 
     def _draw_hand(self) -> None:
@@ -508,10 +604,20 @@ class TableApp(App):
                 elif i:
                     hand.append(" ")
                 picked = not p.buttons_mode and i == self.pick
-                style = "reverse" if picked else ("" if t in p.discards else "dim")
+                style = "reverse" if picked else ("" if p.pickable(t) else "dim")
+                if i in p.chosen:
+                    style += " underline bold"
                 hand.append_text(_tile_text(t, w, style))
             sel = self._picked_tile()
-            if sel is not None and p.discards:
+            if p.sets:
+                k = p.set_size
+                chosen = [p.tiles[i] for i in sorted(p.chosen)]
+                ting.append(f"{prompt_words(p.decision) or p.decision.kind}: 选 {k} 张 ", style="bold")
+                ting.append_text(_tiles_text(chosen, w) if chosen else Text("—", style="grey50"))
+                ting.append(f"  ({len(chosen)}/{k})")
+                if len(chosen) == k and p.chosen_set() is None:
+                    ting.append("  不能这样选", style="bold red")
+            elif sel is not None and p.discards:
                 after = p.waits_after.get(sel, [])
                 ting.append(f"打 {tile_name(sel)} → ")
                 if after:
@@ -524,16 +630,31 @@ class TableApp(App):
                 src = st.name(p.decision.from_seat) if p.decision.from_seat is not None else ""
                 ting.append(f"   {src} {'打' if p.decision.kind == 'claim' else '加杠'} ")
                 ting.append_text(_tile_text(p.decision.tile, w))
-            elif p.decision.prompt:
-                ting.append("   " + p.decision.prompt)
+            elif p.decision.prompt and not p.sets:
+                ting.append("   " + prompt_words(p.decision))
         elif me is not None and st.seats[me].hand is not None:
             hand.append_text(_tiles_text(st.seats[me].hand, w))
             if self.session.waits and st.result is None:
                 ting.append_text(self._waits_text(self.session.waits))
-        self.query_one("#hand", Static).update(hand)
+        self.query_one("#hand", Static).update(self._tr(hand))
+        ting = self._tr(ting)
         self.query_one("#ting", Static).update(ting)
         self.shown_ting = ting.plain
-        self.query_one("#prompt", Static).update(self._prompt_text())
+        self.query_one("#prompt", Static).update(self._tr(self._prompt_text()))
+
+    def _tr(self, text: Text) -> Text:
+        """``text`` in the table's language (:mod:`mjframework.ui.words`), piece by styled piece."""
+        words = self.session.words
+        if words.lang == "zh":
+            return text
+        cuts = sorted({x for span in text.spans for x in (span.start, span.end)} - {0, len(text)})
+        out = Text(style=text.style, end=text.end)
+        for piece in text.divide(cuts):
+            start = len(out)
+            out.append(words(piece.plain))
+            for span in piece.spans:  # a piece lies inside or outside each span: it is styled whole
+                out.stylize(span.style, start, len(out))
+        return out
 
     def _waits_text(self, waits: list[Tile]) -> Text:
         st = self.session.state
@@ -551,12 +672,19 @@ class TableApp(App):
             out.append(self.message + "   ", style="bold red")
         if self.typed:
             out.append(f"输入: {self.typed}▏   ", style="bold")
+        if self.confirm_quit:
+            out.append(self._quit_question(), style="bold yellow")
+            return out
         if self.finished:
             out.append("牌局结束 — q / Enter 退出")
         elif self.between_hands:
             out.append("Enter 下一手   q 退出")
         elif self.pending is not None:
-            if self.pending.discards:
+            if self.pending.sets:
+                done = self.pending.chosen_set() is not None
+                out.append("←/→ 选牌  空格 选/不选  " + ("Enter 确定  " if done else "Enter 选牌  ")
+                           + "或输入牌名 (1m 1m 7m)  ")
+            elif self.pending.discards:
                 out.append("←/→ 选牌  Enter 打出  或输入牌名 (5m 五万 中)  ")
             else:
                 out.append("←/→ 选择  Enter 确定  ")
@@ -578,6 +706,9 @@ class TableApp(App):
             self.pick = len(tiles) - 1 if pending.drawn is not None else 0
             while self.pick > 0 and tiles[self.pick] not in pending.discards:
                 self.pick -= 1
+        elif pending.sets:
+            tiles = pending.tiles
+            self.pick = next((i for i, t in enumerate(tiles) if pending.pickable(t)), 0)
         else:
             # Claims: start on 胡 if offered, else on 过 (an idle Enter never takes a tile).
             keys = [o.kind for _, o in pending.buttons]
@@ -595,7 +726,9 @@ class TableApp(App):
         w = self.session.state.wildcard
         buttons = []
         for i, (key, o) in enumerate(p.buttons):
-            b = Button(f"{key}  {option_label(o, w)}", compact=True, classes="option")
+            label = self.session.words(option_label(o, w))
+            b = Button(f"{key}  {label}" if key else label, compact=True,
+                       classes="option")
             b.can_focus = False  # keys drive the table; a click works too
             if p.buttons_mode and i == self.pick:
                 b.add_class("picked")
@@ -630,8 +763,19 @@ class TableApp(App):
     def on_key(self, event: Key) -> None:
         key, ch = event.key, event.character
         event.stop()
+        if self.confirm_quit:  # q asked: a second q leaves, any other key stays
+            self.confirm_quit = False
+            if key == "q" or key == "y":
+                self.action_quit_game()
+            else:
+                self.refresh_table()
+            return
         if key == "q" and not self.typed:
-            self.action_quit_game()
+            if self._quit_costs():
+                self.confirm_quit = True
+                self.refresh_table()
+            else:
+                self.action_quit_game()
             return
         if self.finished:
             if key in ("enter", "escape"):
@@ -659,6 +803,8 @@ class TableApp(App):
             return
         if key in ("left", "right"):
             self._move(-1 if key == "left" else 1)
+        elif key == "space" and p.sets and not self.typed:
+            self._toggle()
         elif key == "enter":
             self._enter()
         elif key == "backspace":
@@ -666,7 +812,7 @@ class TableApp(App):
         elif key == "escape":
             self.typed = ""
             self.message = ""
-        elif ch and ch.isprintable() and not ch.isspace():
+        elif ch and ch.isprintable() and (not ch.isspace() or self.typed):
             hot = dict(p.buttons)
             if not self.typed and ch in hot:
                 self.answer(hot[ch])
@@ -686,17 +832,27 @@ class TableApp(App):
         i = self.pick
         for _ in range(len(tiles)):
             i = (i + step) % len(tiles)
-            if tiles[i] in p.discards:
+            if p.pickable(tiles[i]):
                 self.pick = i
                 return
+
+    def _toggle(self) -> None:
+        """Pick the tile under the cursor for a choice of several tiles (or put it back)."""
+        p = self.pending
+        assert p is not None
+        if self.pick in p.chosen:
+            p.chosen.remove(self.pick)
+        elif len(p.chosen) < p.set_size and p.pickable(p.tiles[self.pick]):
+            p.chosen.append(self.pick)
+        self.message = ""
 
     def _preview(self) -> None:
         """A typed tile is picked at once (Enter then discards it)."""
         p = self.pending
         assert p is not None
         try:
-            t = parse_tile(self.typed)
-        except TileParseError:
+            t = parse_tile(self.session.words.typed(self.typed))
+        except (TileParseError, ValueError):
             return
         if t in p.discards:
             tiles = p.tiles
@@ -705,9 +861,27 @@ class TableApp(App):
     def _enter(self) -> None:
         p = self.pending
         assert p is not None
+        if self.typed and p.sets:
+            try:
+                want = tuple(sorted(parse_tiles(self.session.words.typed(self.typed))))
+            except TileParseError as e:
+                want, self.message = (), f"{self.typed}: {e.reason}"
+            self.typed = ""
+            if want in p.sets:
+                self.answer(p.sets[want])
+            elif want:
+                self.message = f"{' '.join(tile_name(t) for t in want)}: 不能这样选 (not one of the choices)"
+            return
+        if p.sets and not self.typed:
+            chosen = p.chosen_set()
+            if chosen is not None:
+                self.answer(chosen)
+            else:
+                self._toggle()
+            return
         if self.typed:
             try:
-                choice = match_input(self.typed, p.decision.options, numbers=False)
+                choice = match_input(self.session.words.typed(self.typed), p.decision.options, numbers=False)
             except ValueError as e:
                 self.message = str(e)
                 self.typed = ""
@@ -754,6 +928,18 @@ class TableApp(App):
             return
         self.refresh_table()
 
+    def _quit_costs(self) -> bool:
+        """Leaving needs a yes: a player in a hand (the ruleset's leave rule then applies)."""
+        s = self.session
+        return not s.watch and not self.finished and not self.between_hands and s.state.result is None
+
+    def _quit_question(self) -> str:
+        rule = self.session.rs.leave
+        fine = (f"罚 {rule.penalty} 分 (you pay {rule.penalty})" if rule.penalty
+                else "本手作废 (the hand is void)" if rule.hand == "abandon"
+                else "机器人代打 (a bot plays on)")
+        return f"离开牌桌? {fine} — 再按 q 离开, 其他键继续 (press q again to leave, any other key to stay)"
+
     def on_unmount(self) -> None:
         self.action_quit_game()  # never leave the game thread waiting for an answer
 
@@ -775,23 +961,29 @@ class TableApp(App):
 
 def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False, speak: bool = False,
                speed: float | None = None, options: dict[str, Any] | None = None,
-               preset: str | None = None, record: Any = None) -> list[int]:
+               preset: str | None = None, record: Any = None, lang: str = "zh") -> list[int]:
     """Run the full-screen table; return the totals (printed when the screen closes).
 
     ``record``: an extra event sink that sees every event (the records file)."""
     import click
 
     app = TableApp(ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
-                   speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset)
+                   speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset,
+                   lang=lang)
     app.session.record = record
     app.run()
     s = app.session
+    if s.error is not None:  # the table failed: say what, exit non-zero (the CLI turns MJError into exit 1)
+        raise MJError(f"the table stopped: {s.error} (seed {seed}; `mj play --plain` plays the same hands)")
     names = [s.state.name(i) for i in range(s.rs.players)]
+    say = s.words
     for e in s.state.leaves:
-        fine = f", 罚 {e['penalty']}" if e.get("penalty") else ""
-        click.echo(f"{names[e['seat']]} 离开牌桌 (left the table{fine})")
-    click.echo(f"{s.rs.name} ({s.rs.id}) — seed {seed}: {s.played} 手   总计  "
-               + "   ".join(f"{n} {v:+d}" for n, v in zip(names, s.totals, strict=True)))
+        fine = f" 罚 {e['penalty']}" if e.get("penalty") else ""
+        click.echo(say(f"{names[e['seat']]} 离开牌桌{fine}"))
+    click.echo(say(f"{s.rs.name} ({s.rs.id}) — seed {seed}: {s.played} 手   总计  "
+                   + "   ".join(f"{n} {v:+d}" for n, v in zip(names, s.totals, strict=True))))
+    if s.failures:
+        raise MJError(f"{len(s.failures)} hand(s) abandoned: {s.failures[0]}")
     return s.totals
 
 
