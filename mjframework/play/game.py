@@ -108,7 +108,11 @@ class Game(Turns):
         if self.flow.void_suit is not None:
             self._declare_void()
         try:
-            self.hook("mj_after_deal", hand=self.control)
+            for said in self.hook("mj_after_deal", hand=self.control):
+                end = self.follow(said)
+                if end is not None:
+                    raise HandAbandoned(f"mj_after_deal (or its mj_answer) returned {end!r}: "
+                                        "expected None or an Ask")
         except HandOver as over:  # a deprecated HandControl.win, in a hand that goes on
             if not isinstance(over.result, Resume):
                 raise

@@ -228,7 +228,8 @@ class Endings(Moves):
 
     def _handle_option(self, seat: int, choice: Option) -> OptionOutcome | None:
         """Ask the plugins to carry out ``choice``: their typed outcome (old tuples converted)."""
-        value = self.hook("mj_handle_option", firstresult=True, hand=self.control, seat=seat, option=choice)
+        value = self.follow(self.hook("mj_handle_option", firstresult=True, hand=self.control,
+                                      seat=seat, option=choice))
         try:
             return option_outcome(value)
         except TypeError as e:

@@ -5,7 +5,9 @@ calls go out as ``call`` events). A sink that only counts some frequent events
 (:class:`~mjframework.play.events.CountingSink`) is told their type through
 its ``count`` and the engine does not build them. Decisions go to the seat's
 player; plugins may add options (``mj_extra_options``) or remove them
-(``mj_restrict_options``). A player that fails leaves the table.
+(``mj_restrict_options``). A player that fails leaves the table. A plugin's
+decision points (:class:`~mjframework.play.outcomes.Ask`) are put to players here
+(:meth:`Relay.follow`) and answered back to the plugin (``mj_answer``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ...rules.model import Ruleset
 from ...settle import settlement as st
 from .. import events as evt
 from ..events import Event, EventSink, make_event
+from ..outcomes import Ask
 from ..players import Decision, IllegalDecision, Option, Player, PlayerLeft
 from .state import HandAbandoned, HandOver, HandResult, HandState
 
@@ -124,6 +127,19 @@ class Relay(HandState):
         except PluginError as e:
             raise HandAbandoned(str(e)) from e
         return [o for opts in said for o in opts]
+
+    def follow(self, value: Any) -> Any:
+        """Carry a plugin's decision points (:class:`Ask`) through to what they end in.
+
+        Each ``Ask`` is put to its seat like any decision; the choice goes to
+        ``mj_answer``, whose result is followed in turn, until a plugin returns
+        something that is not an ``Ask`` (its hook's result, or ``None``). The
+        engine owns the waiting, so a plugin never blocks on a player: the one
+        place a hand pauses for a decision is :meth:`ask`."""
+        while isinstance(value, Ask):
+            choice = self.ask(value.decision())
+            value = self.hook("mj_answer", firstresult=True, hand=self.control, ask=value, choice=choice)
+        return value
 
     # -- players ----------------------------------------------------------------------
 

@@ -52,7 +52,8 @@ class Turns(Claims):
                 outcome, pending, flags = pending, None, set()
             elif must_draw:
                 if self.wall.live_remaining() == 1:
-                    ended = self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
+                    ended = self.follow(self.hook("mj_last_tile", firstresult=True,
+                                                  hand=self.control, seat=seat))
                     if isinstance(ended, Win | EndDrawn):
                         end = self.carry_out(ended)
                         if isinstance(end, HandResult):
