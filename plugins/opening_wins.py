@@ -56,10 +56,10 @@ class Plugin:
     def mj_after_deal(self, hand: HandControl) -> Ask | None:
         return self._from(hand, 0)
 
-    def _from(self, hand: HandControl, i: int) -> Ask | None:
-        """Settle (or, with ``declare: ask``, ask) the seats from the ``i``-th after the dealer on."""
+    def _from(self, hand: HandControl, start: int) -> Ask | None:
+        """Settle (or, with ``declare: ask``, ask) the seats from the ``start``-th after the dealer on."""
         n = hand.players
-        for i in range(i, n):
+        for i in range(start, n):
             seat = (hand.dealer + i) % n
             score = hand.evaluate_opening(seat)
             if not score.win:
