@@ -213,8 +213,25 @@ class HandControl:
         g.seats[seat].discards.append(tile)
         g.send(evt.Discard(seat=seat, tile=tile_code(tile)))
 
+    def may_rob(self, seat: int, tile: Tile) -> tuple[int, ...]:
+        """The seats that may rob ``seat``'s added kong of ``tile``, in turn order, as the
+        ruleset's win rules say (nobody is asked: offer each the ``rob`` decision with an
+        :class:`~mjframework.play.outcomes.Ask`, then :meth:`robbery`)."""
+        return tuple(self._g.may_rob(seat, tile))
+
+    def robbery(self, seat: int, tile: Tile, robbers: Sequence[int]) -> Win | None:
+        """The robbery of ``seat``'s added kong by the seats that chose to rob it (in turn
+        order) as a :class:`Win` to return — all of them, or the first, as the ruleset
+        says — or ``None`` if nobody did."""
+        seats = self._g.robbing(list(robbers))
+        return Win(tuple(seats), tile, "robbed_kong", seat) if seats else None
+
     def offer_rob(self, seat: int, tile: Tile) -> Win | None:
-        """Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say:
+        """Deprecated (it waits inside the hook, so only bots can answer): offer the rob
+        decisions with :class:`~mjframework.play.outcomes.Ask` to :meth:`may_rob`'s seats,
+        then return :meth:`robbery`.
+
+        Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say:
         the players who may rob are asked in turn. Returns the robbery as a :class:`Win` for
         the hook to return (the engine settles it), or ``None`` if nobody robs."""
         robbers = self._g.now(self._g.robbers(seat, tile))

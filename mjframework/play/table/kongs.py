@@ -86,19 +86,31 @@ class Kongs(Endings):
 
     def robbers(self, kong_seat: int, tile: Tile) -> Steps[list[int]]:
         """The seats that rob ``kong_seat``'s added kong of ``tile`` (asked in turn), if any."""
+        robbers: list[int] = []
+        for seat in self.may_rob(kong_seat, tile):
+            choice = yield from self.ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
+            if choice.kind == "win":
+                robbers.append(seat)
+        return self.robbing(robbers)
+
+    def may_rob(self, kong_seat: int, tile: Tile) -> list[int]:
+        """The seats, in turn after ``kong_seat``, that may rob its added kong of ``tile``
+        (nobody is asked: a plugin offering the robbery asks them, see ``HandControl.may_rob``)."""
         if self.win_rules.robbed_kong != "added" or self._is_wild(tile):
             return []
-        robbers: list[int] = []
+        seats: list[int] = []
         for seat in self._seats_after(kong_seat):
             s = self.seats[seat]
             if not self.ev.may_win_on(s.hand, s.melds, tile, self.wildcard):
                 continue  # the tables rule the win out in any context
             ctx = self.win_context(seat, "robbed_kong", kong_seat, NO_FLAGS, tile)
-            if not self._wins(seat, self.win_hand(seat, tile), ctx):
-                continue
-            choice = yield from self.ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
-            if choice.kind == "win":
-                robbers.append(seat)
+            if self._wins(seat, self.win_hand(seat, tile), ctx):
+                seats.append(seat)
+        return seats
+
+    def robbing(self, robbers: list[int]) -> list[int]:
+        """Of the seats that chose to rob (in turn order), those who do: all, or the first,
+        as the ruleset's ``discard_winners`` says."""
         if robbers and self.win_rules.discard_winners != "all":
-            robbers = robbers[:1]
+            return robbers[:1]
         return robbers
