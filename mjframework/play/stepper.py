@@ -19,9 +19,8 @@ exception. Plugins never wait inside a hook: they declare decision points
 puts to players like its own decisions. Nothing runs beside the caller: the
 hand advances in the caller's own stack, a step at a time, so a table may be
 stepped from anywhere (one caller at a time), an async server's event loop
-included. A hand is
-exactly as deterministic as a bot-driven :meth:`Game.play`: same seed, same
-choices → same log, byte for byte.
+included. A hand is exactly as deterministic as a bot-driven
+:meth:`Game.play`: same seed, same choices → same log, byte for byte.
 
 While the caller holds a pending decision the engine is paused at that
 ``yield``, so :meth:`Table.view` and :attr:`Table.game` read a consistent state.
