@@ -23,13 +23,14 @@ Everything a plugin imports comes from :mod:`mjframework.plugin`.
 Game hooks receive ``hand``, a :class:`~mjframework.play.game.HandControl`: what a
 plugin may see (hands, melds, discards, the live wall's next tiles, per-seat
 state and who has left the hand) and do
-(roll dice, ask a player, draw, make a kong, lock a hand, settle opening
-declarations, emit its own events), and ``hand.stash``, where a plugin keeps
-its state for this hand. A plugin ends a turn or the hand by *returning* a
-typed result (:class:`~mjframework.play.outcomes.Discard`,
+(roll dice, draw, make a kong, lock a hand, settle opening declarations, emit
+its own events), and ``hand.stash``, where a plugin keeps its state for this
+hand. A plugin ends a turn or the hand by *returning* a typed result
+(:class:`~mjframework.play.outcomes.Discard`,
 :class:`~mjframework.play.outcomes.Continue`, :class:`~mjframework.play.outcomes.Win`,
 :class:`~mjframework.play.outcomes.EndDrawn`) that the engine acts on after the
-hook returns. A plugin that raises is reported by name and hook, and the
+hook returns; it asks a player by returning a decision point
+(:class:`~mjframework.play.outcomes.Ask`), whose answer comes to ``mj_answer``. A plugin that raises is reported by name and hook, and the
 hand is abandoned cleanly.
 
 When the hooks are called during a hand, in order:
