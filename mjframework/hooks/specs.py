@@ -30,8 +30,9 @@ hand. A plugin ends a turn or the hand by *returning* a typed result
 :class:`~mjframework.play.outcomes.Continue`, :class:`~mjframework.play.outcomes.Win`,
 :class:`~mjframework.play.outcomes.EndDrawn`) that the engine acts on after the
 hook returns; it asks a player by returning a decision point
-(:class:`~mjframework.play.outcomes.Ask`), whose answer comes to ``mj_answer``. A plugin that raises is reported by name and hook, and the
-hand is abandoned cleanly.
+(:class:`~mjframework.play.outcomes.Ask`), whose answer comes to ``mj_answer``.
+A plugin that raises is reported by name and hook, and the hand is abandoned
+cleanly.
 
 When the hooks are called during a hand, in order:
 
@@ -41,6 +42,7 @@ When the hooks are called during a hand, in order:
    declare, a plugin's own); ``mj_refuse_win`` — whenever the engine judges
    whether a seat may win (its turn, a discard, a robbed kong, waits);
 3. ``mj_last_tile`` — when one live tile is left and a player is to draw it;
+   ``mj_answer`` — after each decision point a plugin returned (an ``Ask``);
 4. ``mj_settlement_inputs`` then ``mj_modify_settlement`` — at each settlement;
 5. ``mj_next_dealer`` — when the hand ends;
 6. ``mj_announce`` — after every event (for spoken calls).
