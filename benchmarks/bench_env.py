@@ -7,7 +7,7 @@ For each ruleset, each *round* runs, one after the other on the same process:
 
 - ``game``: ``Game.play`` with players picking uniformly among the offered options (the
   bare engine: no stepper, no observation) — decisions per CPU second;
-- ``table``: the same through the stepper (``mjframework.play.stepper.Table``, greenlet);
+- ``table``: the same through the stepper (``mjframework.play.stepper.Table``);
 - ``env``: one :class:`~mjframework.run.env.MahjongEnv`, a random masked agent
   (observation and mask built every step) — steps per CPU second;
 - ``vec N``: :class:`~mjframework.run.envs.vector.VectorMahjongEnv` of N tables, the
@@ -72,7 +72,7 @@ def table_line(rs: object, ev: object, hands: int, seed: int) -> tuple[int, floa
     t0 = time.process_time()
     for h in range(hands):
         rng = random.Random(seed + h)
-        table = Table(rs, seed=seed + h, evaluator=ev, backend="greenlet")
+        table = Table(rs, seed=seed + h, evaluator=ev)
         pending = table.reset()
         while isinstance(pending, Decision):
             pending = table.step(rng.choice(pending.options))

@@ -56,11 +56,12 @@ from .evaluate.scoring import Score
 from .hooks.registry import PluginError, only_for
 from .hooks.specs import hookimpl
 from .play.game import HandControl, HandResult
-from .play.outcomes import Continue, Discard, EndDrawn, HandEnd, OptionOutcome, Win
+from .play.outcomes import Ask, Continue, Discard, EndDrawn, HandEnd, OptionOutcome, Win
 from .play.players import Decision, Option
 from .settle.settlement import Payment, Settlement, SettlementContext
 
 __all__ = [
+    "Ask",
     "Continue",
     "Decision",
     "Discard",

@@ -34,13 +34,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.plugin import EndDrawn, HandEnd, Option, Win, hookimpl, tile_code, tile_name
+from mjframework.plugin import Ask, EndDrawn, HandEnd, Option, Win, hookimpl, tile_code, tile_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.plugin import HandControl, HandResult
 
 TAKE = "take_last"
 PASS = "pass"
+TAKE_POINT = "haidi.take"  # decision points: take the last tile or pass; win on the shown tile
+WIN_POINT = "haidi.win"
 
 
 def is_ready(hand: HandControl, seat: int) -> bool:
@@ -79,38 +81,65 @@ class Plugin:
             return [take, pas]
         return [pas, take]
 
+    # The procedure is a chain of decision points: each hook returns the next Ask (the
+    # engine puts it to the seat and brings the answer to mj_answer) or how the hand ends.
+
     @hookimpl
-    def mj_last_tile(self, hand: HandControl, seat: int) -> HandEnd | None:
-        n = hand.players
-        taker = None
-        for s in ((seat + i) % n for i in range(n)):
-            choice = hand.ask(s, self._options(hand, s), kind="last_tile",
-                              prompt="只剩最后一张 (海底): 要不要? (the last tile: take it or pass)")
+    def mj_last_tile(self, hand: HandControl, seat: int) -> HandEnd | Ask | None:
+        return self._offer(hand, seat, seat)
+
+    def _offer(self, hand: HandControl, first: int, s: int) -> Ask:
+        """Offer the last tile to ``s`` (``first`` was offered it first)."""
+        return Ask(s, self._options(hand, s), TAKE_POINT, kind="last_tile",
+                   prompt="只剩最后一张 (海底): 要不要? (the last tile: take it or pass)", data=first)
+
+    @hookimpl
+    def mj_answer(self, hand: HandControl, ask: Ask, choice: Option) -> HandEnd | Ask | None:
+        if ask.point == TAKE_POINT:
+            s, first = ask.seat, ask.data
             action = "take" if choice.kind == TAKE else "pass"
             hand.emit("haidi", seat=s, action=action, text="要海底" if action == "take" else "不要海底")
             if action == "take":
-                taker = s
-                break
-        if taker is None:  # everybody passed: drawn, the first who could take it deals
-            return EndDrawn(next_dealer=seat)
+                return self._taken(hand, s)
+            nxt = (s + 1) % hand.players
+            if nxt == first:  # everybody passed: drawn, the first who could take it deals
+                return EndDrawn(next_dealer=first)
+            return self._offer(hand, first, nxt)
+        if ask.point == WIN_POINT:
+            taker, tile, winners = ask.data
+            if choice.kind == "win":
+                winners = (*winners, ask.seat)
+                if self.winners == "first":
+                    return self._shown_end(taker, tile, winners)
+            return self._next_winner(hand, taker, tile, ask.seat, winners)
+        return None
+
+    def _taken(self, hand: HandControl, taker: int) -> HandEnd | Ask:
         tile = hand.draw(taker)
         if tile is None:  # cannot happen with one live tile left; end cleanly anyway
             return EndDrawn(next_dealer=taker)
         if hand.can_win(taker, tile, "self_draw", flags=["last_tile"]):  # a taker who can win does: 海底捞月
             return Win((taker,), tile, "self_draw", flags=("last_tile",))
         hand.emit("haidi_shown", seat=taker, tile=tile_code(tile), text=f"亮海底 {tile_name(tile)}")
-        winners = []
-        for s in ((taker + i) % n for i in range(1, n)):
-            if not hand.can_win(s, tile, "discard", taker, ["last_tile"]):
-                continue
-            choice = hand.ask(s, [Option("win", tile), Option(PASS)], tile, kind="last_tile_win",
-                              prompt="海底亮牌, 你能胡 (you can win on the shown last tile):")
-            if choice.kind == "win":
-                winners.append(s)
-                if self.winners == "first":
-                    break
+        return self._next_winner(hand, taker, tile, taker, ())
+
+    def _next_winner(self, hand: HandControl, taker: int, tile: int, after: int,
+                     winners: tuple[int, ...]) -> HandEnd | Ask:
+        """Ask the next seat after ``after`` (in turn from the taker) who can win on the shown tile."""
+        n = hand.players
+        for s in ((after + i) % n for i in range(1, n)):
+            if s == taker:
+                break
+            if hand.can_win(s, tile, "discard", taker, ["last_tile"]):
+                return Ask(s, [Option("win", tile), Option(PASS)], WIN_POINT, kind="last_tile_win",
+                           tile=tile, prompt="海底亮牌, 你能胡 (you can win on the shown last tile):",
+                           data=(taker, tile, winners))
+        return self._shown_end(taker, tile, winners)
+
+    @staticmethod
+    def _shown_end(taker: int, tile: int, winners: tuple[int, ...]) -> HandEnd:
         if winners:  # 海底炮, the taker paying as discarder
-            return Win(tuple(winners), tile, "discard", discarder=taker, flags=("last_tile",))
+            return Win(winners, tile, "discard", discarder=taker, flags=("last_tile",))
         return EndDrawn(next_dealer=taker)  # drawn: the taker deals next
 
     @hookimpl

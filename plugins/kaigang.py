@@ -41,6 +41,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mjframework.plugin import (
+    Ask,
     Decision,
     Discard,
     EndDrawn,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mjframework.plugin import HandControl
 
 OPEN_KONG = "open_kong"
+ROB_POINT = "kaigang.rob"  # the decision point: rob the opened added kong, or pass
 WIN_FLAGS = ("open_kong", "after_kong")
 
 
@@ -139,7 +141,7 @@ class Plugin:
         return out or None
 
     @hookimpl
-    def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> OptionOutcome | None:
+    def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> OptionOutcome | Ask | None:
         if option.kind != OPEN_KONG:
             return None
         tile = option.tile
@@ -157,10 +159,35 @@ class Plugin:
             hand.emit("open_kong", seat=seat, tile=tile_code(tile), kind="concealed", text="开杠",
                       hidden={"tile": seat})
         if added:  # 抢杠胡 where the ruleset allows it: the robbery ends the hand
-            robbed = hand.offer_rob(seat, tile)
-            if robbed is not None:
-                return robbed
-        if not claimed:
+            may = hand.may_rob(seat, tile)
+            if may:  # a decision point for each seat that may rob, in turn (mj_answer)
+                return self._offer_rob(seat, tile, may, 0, ())
+        return self._open(hand, seat, tile, make=not claimed)
+
+    @staticmethod
+    def _offer_rob(seat: int, tile: int, may: tuple[int, ...], i: int, robbers: tuple[int, ...]) -> Ask:
+        return Ask(may[i], [Option("win", tile), Option("pass")], ROB_POINT, kind="rob", tile=tile,
+                   from_seat=seat, data=(may, i, robbers))
+
+    @hookimpl
+    def mj_answer(self, hand: HandControl, ask: Ask, choice: Option) -> OptionOutcome | Ask | None:
+        if ask.point != ROB_POINT:
+            return None
+        seat, tile = ask.from_seat, ask.tile
+        assert seat is not None and tile is not None
+        may, i, robbers = ask.data
+        if choice.kind == "win":
+            robbers = (*robbers, ask.seat)
+        if i + 1 < len(may):
+            return self._offer_rob(seat, tile, may, i + 1, robbers)
+        robbed = hand.robbery(seat, tile, robbers)
+        if robbed is not None:
+            return robbed
+        return self._open(hand, seat, tile, make=True)
+
+    def _open(self, hand: HandControl, seat: int, tile: int, make: bool) -> OptionOutcome:
+        """The kong made (``make``: from held tiles), the dice-counted draw and what follows."""
+        if make:
             hand.make_kong(seat, tile)
         total = sum(hand.roll(self.dice, "open_kong", text="开杠"))
         drawn = None

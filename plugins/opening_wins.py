@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mjframework.plugin import Option, hookimpl
+from mjframework.plugin import Ask, Option, hookimpl
 
 if TYPE_CHECKING:  # pragma: no cover
     from mjframework.plugin import HandControl
 
 DECLARE = "declare"
+POINT = "opening-wins.declare"  # the decision point: declare or pass
 
 
 class Plugin:
@@ -52,16 +53,28 @@ class Plugin:
         return {"description": "起手小胡: opening patterns declared after the deal and paid at once"}
 
     @hookimpl
-    def mj_after_deal(self, hand: HandControl) -> None:
+    def mj_after_deal(self, hand: HandControl) -> Ask | None:
+        return self._from(hand, 0)
+
+    def _from(self, hand: HandControl, start: int) -> Ask | None:
+        """Settle (or, with ``declare: ask``, ask) the seats from the ``start``-th after the dealer on."""
         n = hand.players
-        for i in range(n):
+        for i in range(start, n):
             seat = (hand.dealer + i) % n
             score = hand.evaluate_opening(seat)
             if not score.win:
                 continue
-            if self.declare == "ask":
-                choice = hand.ask(seat, [Option(DECLARE, text="报起手"), Option("pass")], kind="opening",
-                                  prompt="起手: 你的牌可以报 (you may declare your dealt tiles):")
-                if choice.kind != DECLARE:
-                    continue
+            if self.declare == "ask":  # a decision point: the answer comes to mj_answer
+                return Ask(seat, [Option(DECLARE, text="报起手"), Option("pass")], POINT, kind="opening",
+                           prompt="起手: 你的牌可以报 (you may declare your dealt tiles):", data=(i, score))
             hand.settle_opening(seat, score)
+        return None
+
+    @hookimpl
+    def mj_answer(self, hand: HandControl, ask: Ask, choice: Option) -> Ask | None:
+        if ask.point != POINT:
+            return None
+        i, score = ask.data
+        if choice.kind == DECLARE:
+            hand.settle_opening(ask.seat, score)
+        return self._from(hand, i + 1)

@@ -25,7 +25,7 @@ from mjframework.hooks.registry import available_plugins
 from mjframework.play.bots import GreedyBot, RandomBot
 from mjframework.play.game import Game, HandResult
 from mjframework.play.players import Decision, Option
-from mjframework.plugin import EndDrawn, Win
+from mjframework.plugin import Ask, EndDrawn, Win
 from mjframework.rules.loader import load_ruleset
 
 PLUGINS_ON = """\
@@ -293,6 +293,10 @@ class FakeHand:
 def run(plugin: haidi.Plugin, hand: FakeHand, seat: int) -> tuple:
     """The hand's end the plugin returns (it always ends the hand), as a tuple."""
     ended = plugin.mj_last_tile(hand=hand, seat=seat)  # type: ignore[arg-type]
+    while isinstance(ended, Ask):  # the plugin's decision points, answered as the engine does
+        d = ended.decision()
+        ended = plugin.mj_answer(hand=hand, ask=ended,  # type: ignore[arg-type]
+                                 choice=hand.ask(d.seat, list(d.options), d.tile, d.kind))
     if isinstance(ended, EndDrawn):
         return ("draw", ended.next_dealer)
     assert isinstance(ended, Win), ended

@@ -29,7 +29,7 @@ from mjframework.hooks.registry import available_plugins
 from mjframework.play.bots import GreedyBot
 from mjframework.play.game import Game, HandControl, HandResult
 from mjframework.play.players import Decision, Option
-from mjframework.plugin import Discard, Win
+from mjframework.plugin import Ask, Discard, Win
 from mjframework.rules.loader import load_ruleset
 
 PLUGINS_ON = """\
@@ -385,17 +385,26 @@ class FakeHand:
                 flags: Any = ()) -> bool:
         return self.score_win(seat, tile, win_by, discarder, flags).win
 
-    def offer_rob(self, seat: int, tile: int) -> Win | None:
-        """As the engine does: every other seat that can rob is asked; all who do win."""
-        robbers = [s for s in ((seat + i) % 4 for i in range(1, 4))
-                   if self.can_win(s, tile, "robbed_kong", seat)
-                   and self.ask(s, [Option("win", tile), Option("pass")], tile, kind="rob").kind == "win"]
+    def may_rob(self, seat: int, tile: int) -> tuple[int, ...]:
+        """As the engine does: every other seat that can rob, in turn."""
+        return tuple(s for s in ((seat + i) % 4 for i in range(1, 4))
+                     if self.can_win(s, tile, "robbed_kong", seat))
+
+    def robbery(self, seat: int, tile: int, robbers: Any) -> Win | None:
+        """As the engine does with ``discard_winners: all``: all who rob win."""
         return Win(tuple(robbers), tile, "robbed_kong", seat) if robbers else None
 
 
 def handle(hand: FakeHand, tile: str = "5p") -> Any:
+    """The plugin's outcome, its decision points answered as the engine does (through ``ask``)."""
     t = parse_tiles(tile)[0]
-    return kaigang.Plugin({}).mj_handle_option(hand=hand, seat=0, option=Option("open_kong", t, (t,) * 4))
+    plugin = kaigang.Plugin({})
+    out = plugin.mj_handle_option(hand=hand, seat=0, option=Option("open_kong", t, (t,) * 4))  # type: ignore[arg-type]
+    while isinstance(out, Ask):
+        d = out.decision()
+        out = plugin.mj_answer(hand=hand, ask=out,  # type: ignore[arg-type]
+                               choice=hand.ask(d.seat, list(d.options), d.tile, d.kind))
+    return out
 
 
 def test_discard_when_no_win() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +17,7 @@ from mjframework.play.players import Decision, IllegalDecision, Option
 from mjframework.play.stepper import Table, play_hand, run_policy
 
 RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan"]
-BACKENDS = ["greenlet", "thread"]
+BACKENDS = [None, "thread"]  # (``backend`` chose a worker once; it is accepted and ignored now)
 
 
 def _bot_log(rs, seed: int, make) -> list:
@@ -90,7 +91,7 @@ def test_leave_applies_the_leave_rule(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_close_mid_hand_and_reset(backend: str) -> None:
+def test_close_mid_hand_and_reset(backend: str | None) -> None:
     import threading
 
     rs = load_ruleset("sichuan-xuezhan")
@@ -120,7 +121,7 @@ def test_engine_error_surfaces_on_the_callers_side() -> None:
         raise ZeroDivisionError("engine bug")
 
     assert table.game is not None
-    table.game._discard = boom  # the next discard fails inside the worker
+    table.game._discard = boom  # the next discard fails inside the engine
     with pytest.raises(ZeroDivisionError):
         pending = table.pending
         while isinstance(pending, Decision):
@@ -154,3 +155,102 @@ def test_any_seed_any_policy_same_log(rid: str, seed: int, policy_seed: int, dea
     Game(rs, [shared] * rs.players, seed=seed, dealer=dealer, emit=c).play()
     assert list(c) == list(table.events)
     assert next(shared.it, None) is None
+
+
+def _of_kinds(rs, seeds: range, kinds: set[str]) -> set[str]:
+    """Step hands of ``rs`` with a seeded random policy, checking each log against the
+    bot-driven replay of the same choices; the decision kinds of ``kinds`` seen."""
+    seen: set[str] = set()
+    for seed in seeds:
+        rng = random.Random(seed)
+        table = Table(rs, seed=seed)
+        choices: list[int] = []
+        pending = table.reset()
+        while isinstance(pending, Decision):
+            if pending.kind in kinds:
+                seen.add(pending.kind)
+            # Take a win or a last tile when offered (so the plugins' procedures run on).
+            pick = [i for i, o in enumerate(pending.options) if o.kind in ("win", "take_last", "declare")]
+            i = pick[0] if pick and rng.random() < 0.8 else rng.randrange(len(pending.options))
+            choices.append(i)
+            pending = table.step(pending.options[i])
+        assert pending.result != "abandon", pending.error
+        it = iter(choices)
+
+        class Replayer:
+            def decide(self, view, decision, it=it):
+                return decision.options[next(it)]
+
+        c = Collector()
+        Game(rs, [Replayer()] * rs.players, seed=seed, emit=c).play()
+        assert list(c) == list(table.events)
+    return seen
+
+
+def test_plugins_decision_points_are_stepped_from_outside(tmp_path) -> None:
+    """The built-in plugins that ask players (haidi's last tile, opening-wins' declaration,
+    kaigang's robbable kong) declare decision points: a stepped hand is asked them like
+    any decision, with no worker beside the caller, and logs the same as bots replaying it."""
+    ask = tmp_path / "changsha-ask.yaml"
+    ask.write_text("format: 1\nid: changsha-ask\nextends: changsha\n"
+                   "plugins: {opening-wins: {declare: ask}}\n", encoding="utf-8")
+    rs = load_ruleset(ask)
+    seen = _of_kinds(rs, range(60), {"last_tile", "last_tile_win", "opening"})
+    assert {"last_tile", "opening"} <= seen, seen
+
+
+def test_a_plugin_waiting_inside_its_hook_works_for_bots_only(tmp_path) -> None:
+    """The deprecated ``hand.ask`` (waiting inside the hook) still works in ``Game.play``;
+    a hand stepped from outside is abandoned with a message naming the way out."""
+    from mjframework.hooks import registry
+    from mjframework.plugin import hookimpl
+
+    class OldAsker:
+        options_schema: ClassVar[dict] = {"type": "object"}
+        option_kinds: ClassVar[dict] = {"nod": False}
+
+        def __init__(self, options) -> None:
+            pass
+
+        @hookimpl
+        def mj_after_deal(self, hand):
+            choice = hand.ask(hand.dealer, [Option("nod"), Option("pass")], kind="old")
+            hand.emit("nodded", seat=hand.dealer, value=choice.kind)
+
+    registry.register_plugin("old-asker", OldAsker)
+    try:
+        rid = tmp_path / "old.yaml"
+        rid.write_text("format: 1\nid: old\nextends: changsha\nplugins: {old-asker: {}}\n", "utf-8")
+        rs = load_ruleset(rid)
+        c = Collector()
+        Game(rs, [_greedy(1, i) for i in range(4)], seed=1, emit=c).play()
+        assert any(e["type"] == "nodded" for e in c)
+        out = run_policy(Table(rs, seed=1), lambda d, v: d.options[0])
+        assert out.result == "abandon" and "return an Ask" in (out.error or "")
+    finally:
+        registry.unregister_plugin("old-asker")
+
+
+def test_a_table_is_stepped_from_any_thread() -> None:
+    """Nothing runs beside the caller: a hand reset in one thread steps on in another."""
+    import threading
+
+    rs = load_ruleset("changsha")
+    table = Table(rs, seed=4)
+    pending = table.reset()
+    out: list = []
+
+    def finish() -> None:
+        p = pending
+        while isinstance(p, Decision):
+            p = table.step(p.options[0])
+        out.append(p)
+
+    before = threading.active_count()
+    t = threading.Thread(target=finish)
+    t.start()
+    t.join()
+    assert isinstance(out[0], HandResult) and threading.active_count() == before
+    again = Table(rs, seed=4)
+    assert run_policy(again, lambda d, v: d.options[0]) == out[0]
+    assert list(again.events) == list(table.events)

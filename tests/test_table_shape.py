@@ -64,13 +64,18 @@ def test_hand_control_uses_only_the_tables_public_members() -> None:
 
 
 def test_the_engines_steps_return_typed_results() -> None:
-    """The turn and claim steps are annotated with the typed results, not ``Any``."""
-    from typing import get_type_hints
+    """The turn and claim steps are annotated with the typed results, not ``Any``: steps
+    that may wait for a decision (``Steps[T]``: yield a Decision, are sent an Option, return T)."""
+    from collections.abc import Generator
+    from typing import get_args, get_origin, get_type_hints
 
     from mjframework.play.game import Game
-    from mjframework.play.table import state
+    from mjframework.play.players import Decision, Option
+    from mjframework.play.table import relay, state
 
-    hints = get_type_hints(Game._turn, vars(state))
-    assert hints["return"] == state.TurnEnd
-    assert get_type_hints(Game._claims, vars(state))["return"] == state.ClaimEnd
+    names = {**vars(state), **vars(relay)}
+    for step, result in ((Game._turn, state.TurnEnd), (Game._claims, state.ClaimEnd)):
+        hint = get_type_hints(step, names)["return"]
+        assert get_origin(hint) is Generator
+        assert get_args(hint) == (Decision, Option, result)
     assert not hasattr(state, "_Resume")

@@ -23,14 +23,16 @@ Everything a plugin imports comes from :mod:`mjframework.plugin`.
 Game hooks receive ``hand``, a :class:`~mjframework.play.game.HandControl`: what a
 plugin may see (hands, melds, discards, the live wall's next tiles, per-seat
 state and who has left the hand) and do
-(roll dice, ask a player, draw, make a kong, lock a hand, settle opening
-declarations, emit its own events), and ``hand.stash``, where a plugin keeps
-its state for this hand. A plugin ends a turn or the hand by *returning* a
-typed result (:class:`~mjframework.play.outcomes.Discard`,
+(roll dice, draw, make a kong, lock a hand, settle opening declarations, emit
+its own events), and ``hand.stash``, where a plugin keeps its state for this
+hand. A plugin ends a turn or the hand by *returning* a typed result
+(:class:`~mjframework.play.outcomes.Discard`,
 :class:`~mjframework.play.outcomes.Continue`, :class:`~mjframework.play.outcomes.Win`,
 :class:`~mjframework.play.outcomes.EndDrawn`) that the engine acts on after the
-hook returns. A plugin that raises is reported by name and hook, and the
-hand is abandoned cleanly.
+hook returns; it asks a player by returning a decision point
+(:class:`~mjframework.play.outcomes.Ask`), whose answer comes to ``mj_answer``.
+A plugin that raises is reported by name and hook, and the hand is abandoned
+cleanly.
 
 When the hooks are called during a hand, in order:
 
@@ -40,6 +42,7 @@ When the hooks are called during a hand, in order:
    declare, a plugin's own); ``mj_refuse_win`` — whenever the engine judges
    whether a seat may win (its turn, a discard, a robbed kong, waits);
 3. ``mj_last_tile`` — when one live tile is left and a player is to draw it;
+   ``mj_answer`` — after each decision point a plugin returned (an ``Ask``);
 4. ``mj_settlement_inputs`` then ``mj_modify_settlement`` — at each settlement;
 5. ``mj_next_dealer`` — when the hand ends;
 6. ``mj_announce`` — after every event (for spoken calls).
@@ -55,7 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core.hand import WinContext
     from ..core.tiles import Tile
     from ..play.game import HandControl, HandResult
-    from ..play.outcomes import HandEnd, OptionOutcome
+    from ..play.outcomes import Ask, HandEnd, OptionOutcome
     from ..play.players import Decision, Option
     from ..settle.settlement import Settlement, SettlementContext
 
@@ -99,11 +102,28 @@ def mj_plugin_info() -> dict[str, Any] | None:
 
 
 @hookspec
-def mj_after_deal(hand: HandControl) -> None:
+def mj_after_deal(hand: HandControl) -> Ask | None:
     """After the deal and the wildcard flip, before the dealer's first turn.
 
     Opening declarations go here: look at each seat with
     ``hand.evaluate_opening(seat)`` and settle with ``hand.settle_opening``.
+    To ask a seat first, return an :class:`~mjframework.play.outcomes.Ask` (its
+    ``mj_answer`` goes on from there and ends by returning ``None``).
+    """
+
+
+@hookspec(firstresult=True)
+def mj_answer(hand: HandControl, ask: Ask, choice: Option) -> Ask | OptionOutcome | None:
+    """The answer to a decision point a plugin declared by returning ``ask``; *firstresult*.
+
+    A hook that needs a player's choice (``mj_after_deal``, ``mj_last_tile``,
+    ``mj_handle_option``) returns an :class:`~mjframework.play.outcomes.Ask`
+    instead of waiting for it; the engine puts it to ``ask.seat`` however the hand
+    is driven (bots, the stepper, the environment, a browser) and calls this hook
+    with the option chosen. Return the next ``Ask``, or what the declaring hook
+    returns (its ``Win``, ``EndDrawn``, ``Discard``, … or ``None``). Answer only the
+    points you declared (``ask.point``, named ``"<plugin>.<name>"``) and return
+    ``None`` for the others; carry your state in ``ask.data``.
     """
 
 
@@ -122,7 +142,7 @@ def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[O
 
 
 @hookspec(firstresult=True)
-def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutcome | None:
+def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutcome | Ask | None:
     """Carry out a plugin option the player chose; *firstresult*.
 
     Return what happens next; the engine does it after the hook returns:
@@ -143,13 +163,15 @@ def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutc
 
 
 @hookspec(firstresult=True)
-def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | None:
+def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | Ask | None:
     """One live tile is left and ``seat`` is to draw it; *firstresult*.
 
     A plugin that runs its own procedure for the last tile (a roaming last tile)
     returns how the hand ends: ``Win(seats, tile, win_by, discarder, flags)`` or
     ``EndDrawn(next_dealer)``; the engine settles it after the hook returns.
-    Returning ``None`` lets the engine draw the tile as usual.
+    Returning ``None`` lets the engine draw the tile as usual. A procedure that asks
+    players returns an :class:`~mjframework.play.outcomes.Ask` and goes on in
+    ``mj_answer`` (see there).
     """
 
 

@@ -28,6 +28,7 @@ from . import events as evt
 from .events import EventSink, tiles_out
 from .players import Decision, Option, Player, TableView
 from .table.control import HandControl
+from .table.relay import Steps
 from .table.state import HandAbandoned, HandOver, HandResult, Resume, SeatState, exchange_option
 from .table.turn import Turns
 from .visibility import BY_SEAT, NOBODY
@@ -50,11 +51,31 @@ class Game(Turns):
     # -- the hand ------------------------------------------------------------
 
     def play(self) -> HandResult:
+        """Play the hand with the seats' players; its result.
+
+        The hand runs as :meth:`steps`; with every seat's player here, no step ever
+        waits, so this is one call with no hand-over."""
+        steps = self.steps()
+        try:
+            d = next(steps)
+        except StopIteration as e:
+            result: HandResult = e.value
+            return result
+        steps.close()
+        raise RuntimeError(f"seat {d.seat} is played from outside (OUTSIDE): drive the hand "
+                           "with Game.steps() or the stepper's Table")
+
+    def steps(self) -> Steps[HandResult]:
+        """The hand as a machine driven from outside: a generator that yields each
+        :class:`Decision` of a seat played by :data:`~mjframework.play.players.OUTSIDE`,
+        is sent the chosen :class:`Option` (or thrown the player's exception: it
+        leaves), and returns the :class:`HandResult`. Seats with a player of their own
+        are asked directly and never yield."""
         rs = self.ruleset
         try:
             self.send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer,
                                      seed=self.seed))
-            result = self._play()
+            result = yield from self._play()
         except HandOver as over:
             assert isinstance(over.result, HandResult)  # (play going on is resumed in _play)
             result = over.result
@@ -68,7 +89,7 @@ class Game(Turns):
             return HandResult("abandon", [], nxt, [0] * rs.players, error=str(e))
         return result
 
-    def _play(self) -> HandResult:
+    def _play(self) -> Steps[HandResult]:
         rs = self.ruleset
         brk = self.wall.break_wall()
         self.send(evt.Dice(purpose="break", values=list(brk.dice)))
@@ -104,20 +125,24 @@ class Game(Turns):
             self.send(evt.Wildcard(indicator=None, wildcard=tile_code(self.wildcard),
                                     wildcards=tiles_out(sorted(self.wildcards))))
         if self.flow.exchange is not None:
-            self._exchange()
+            yield from self._exchange()
         if self.flow.void_suit is not None:
-            self._declare_void()
+            yield from self._declare_void()
         try:
-            self.hook("mj_after_deal", hand=self.control)
+            for said in self.hook("mj_after_deal", hand=self.control):
+                end = yield from self.follow(said)
+                if end is not None:
+                    raise HandAbandoned(f"mj_after_deal (or its mj_answer) returned {end!r}: "
+                                        "expected None or an Ask")
         except HandOver as over:  # a deprecated HandControl.win, in a hand that goes on
             if not isinstance(over.result, Resume):
                 raise
-            return self._turns(over.result)
-        return self._turns()
+            return (yield from self._turns(over.result))
+        return (yield from self._turns())
 
     # -- phases before play ------------------------------------------------------
 
-    def _exchange(self) -> None:
+    def _exchange(self) -> Steps[None]:
         """Every seat passes the declared number of tiles in one direction."""
         ex = self.flow.exchange
         assert ex is not None
@@ -132,7 +157,7 @@ class Game(Turns):
         for i in range(n):
             seat = (self.dealer + i) % n
             options = self._exchange_options(self.seats[seat].hand, ex.tiles, ex.same_suit)
-            choice = self.ask(Decision("exchange", seat, options,
+            choice = yield from self.ask(Decision("exchange", seat, options,
                                         prompt=f"pass {ex.tiles} tiles to the {direction}"))
             chosen[seat] = choice.tiles
         for seat, tiles in chosen.items():
@@ -169,14 +194,14 @@ class Game(Turns):
                 seen.setdefault(combo, None)
         return tuple([exchange_option(combo) for combo in seen])
 
-    def _declare_void(self) -> None:
+    def _declare_void(self) -> Steps[None]:
         """Every seat declares one suit of the tile set void."""
         n = self.ruleset.players
         suits = sorted({t // 9 for t in self.ruleset.tileset.kinds if not is_honor(t)})
         for i in range(n):
             seat = (self.dealer + i) % n
             options = tuple(Option("declare", value="mps"[x]) for x in suits)
-            choice = self.ask(Decision("declare", seat, options, prompt="declare a void suit"))
+            choice = yield from self.ask(Decision("declare", seat, options, prompt="declare a void suit"))
             self.seats[seat].state["void_suit"] = choice.value
             self.send(evt.Declare(seat=seat, what="void_suit", value=choice.value))
 

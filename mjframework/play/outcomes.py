@@ -13,6 +13,8 @@ table), so nothing unwinds through the plugin's frame.
 ``Win(seats, tile, win_by, …)``    the win(s) are settled and the hand ends (or goes on, where
                                    the ruleset plays on after a win)
 ``EndDrawn(next_dealer)``          the hand ends drawn (流局)
+``Ask(seat, options, point, …)``   a decision point: the seat is asked, the answer goes to the
+                                   plugin's ``mj_answer``, which returns one of these (or None)
 =================================  ==============================================================
 
 Until the next release ``mj_handle_option`` may still return the old tuples
@@ -25,9 +27,10 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from ..core.tiles import Tile
+from .players import Decision, Option
 
 
 def _flag_tuple(flags: Sequence[str]) -> tuple[str, ...]:
@@ -94,6 +97,39 @@ class EndDrawn:
     next_dealer: int | None = None
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A plugin's *decision point*: ``seat`` is to choose among ``options``.
+
+    A hook that needs a player's choice returns an ``Ask`` instead of waiting for
+    the answer; the engine puts the decision to the seat (however the hand is
+    driven: bots, the stepper, the environment, a browser) and hands the chosen
+    option to ``mj_answer(hand, ask, choice)``, which returns what comes next:
+    another ``Ask``, the hook's own result (e.g. a :class:`Win`), or ``None``.
+    ``point`` names the question (``"<plugin>.<name>"``, so each plugin answers only
+    its own points) and ``data`` carries whatever the plugin needs to go on.
+    ``kind``, ``tile``, ``from_seat`` and ``prompt`` are the decision's, as players see
+    it. A single option (for a kind other than ``turn``) is taken without asking.
+    """
+
+    seat: int
+    options: Sequence[Option]  # kept as a tuple
+    point: str
+    kind: str = "plugin"
+    tile: Tile | None = None
+    from_seat: int | None = None
+    prompt: str = ""
+    data: Any = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", tuple(self.options))
+
+    def decision(self) -> Decision:
+        """The decision the seat is asked."""
+        return Decision(self.kind, self.seat, tuple(self.options), self.tile, self.from_seat,
+                        self.prompt)
+
+
 HandEnd: TypeAlias = Win | EndDrawn
 """What ends the hand."""
 
@@ -124,4 +160,4 @@ def option_outcome(value: object) -> OptionOutcome | None:
                     "EndDrawn or None")
 
 
-__all__ = ["Continue", "Discard", "EndDrawn", "HandEnd", "OptionOutcome", "Win", "option_outcome"]
+__all__ = ["Ask", "Continue", "Discard", "EndDrawn", "HandEnd", "OptionOutcome", "Win", "option_outcome"]

@@ -170,3 +170,24 @@ class Player(Protocol):
     """Anything with ``decide``: bots, a terminal human, a network client."""
 
     def decide(self, view: TableView, decision: Decision) -> Option: ...
+
+
+class Outside:
+    """The player of a seat decided from outside the engine (the stepper's caller).
+
+    The engine never calls it: a decision for such a seat is *yielded* up to whoever
+    drives the hand (:meth:`mjframework.play.game.Game.steps`), which sends the
+    choice back. There is one, :data:`OUTSIDE`."""
+
+    __slots__ = ()
+
+    def decide(self, view: TableView, decision: Decision) -> Option:
+        raise RuntimeError(f"seat {decision.seat} is played from outside: drive the hand with "
+                           "Game.steps() or the stepper (mjframework.play.stepper.Table)")
+
+    def __repr__(self) -> str:
+        return "OUTSIDE"
+
+
+OUTSIDE = Outside()
+"""The stand-in for every seat a stepper's caller plays."""

@@ -8,24 +8,22 @@
         pending = table.step(choose(pending, table.view(pending.seat)))
     result = pending                        # the HandResult; table.events holds the log
 
-Why a worker rather than a generator rewrite
---------------------------------------------
-Plugins ask players in the middle of their hooks (``HandControl.ask`` inside
-``mj_last_tile``, ``mj_before_turn``, …) and expect the answer as a return
-value. Turning the engine into a generator would force every such hook (and
-every third-party plugin) to become a generator too. Instead the unchanged
-engine runs in a *worker* — a greenlet when the ``greenlet`` package is
-installed, a thread otherwise — whose players are stand-ins: their
-``decide`` hands the decision out and waits for :meth:`Table.step`. The
-hand-over is strict (exactly one side runs at any moment, the other waits on
-a switch or a lock), so a hand is exactly as deterministic as a bot-driven
-:meth:`Game.play`: same seed, same choices → same log, byte for byte. The
-plugin API is untouched. A greenlet table is stepped from the thread that
-reset it (``backend="thread"`` for a table handed between threads).
+The machine
+-----------
+:meth:`Game.steps` is the hand as a generator: every seat's player is
+:data:`~mjframework.play.players.OUTSIDE`, so each decision is *yielded* up the
+engine's call stack (``yield from``) to this table, which hands it to the
+caller and sends the answer back in; a leave is thrown in as the player's
+exception. Plugins never wait inside a hook: they declare decision points
+(:class:`~mjframework.plugin.Ask`, answered in ``mj_answer``), which the engine
+puts to players like its own decisions. Nothing runs beside the caller: the
+hand advances in the caller's own stack, a step at a time, so a table may be
+stepped from anywhere (one caller at a time), an async server's event loop
+included. A hand is exactly as deterministic as a bot-driven
+:meth:`Game.play`: same seed, same choices → same log, byte for byte.
 
-While the caller holds a pending decision the engine is paused inside
-``decide``, so :meth:`Table.view` and :attr:`Table.game` read a consistent
-state.
+While the caller holds a pending decision the engine is paused at that
+``yield``, so :meth:`Table.view` and :attr:`Table.game` read a consistent state.
 
 :func:`play_hand` is the adapter the other way round: it drives a table with
 :class:`~mjframework.play.players.Player` objects, with the engine's own rules
@@ -35,51 +33,19 @@ is abandoned) — the same as ``Game.play``.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .events import Collector, EventSink, fan_out
 from .game import Game, HandResult
-from .players import Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
-
-try:  # a greenlet switch costs ~1 µs, a thread hand-over ~20 µs; both are strict hand-overs
-    import greenlet as _greenlet
-except ImportError:  # pragma: no cover - exercised where greenlet is missing
-    _greenlet = None  # type: ignore[assignment]  # (checked before use)
+from .players import OUTSIDE, Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
 
 Pending = Decision | HandResult
 
 
 class TableClosed(BaseException):
-    """Raised inside the paused engine to unwind a hand nobody will finish.
-
-    A BaseException so the engine's guards (which turn a player's ``Exception``
-    into a leave) and the plugin guard let it through."""
-
-
-class _Raise:
-    """An answer that makes the stand-in's ``decide`` raise (a leave, a failure)."""
-
-    __slots__ = ("exc",)
-
-    def __init__(self, exc: BaseException) -> None:
-        self.exc = exc
-
-
-class _Stand:
-    """A seat's stand-in player: hands each decision to the table's caller."""
-
-    __slots__ = ("_table",)
-
-    def __init__(self, table: Table) -> None:
-        self._table = table
-
-    def decide(self, view: TableView, decision: Decision) -> Option:
-        answer = self._table._to_caller(decision)
-        if isinstance(answer, _Raise):
-            raise answer.exc
-        return answer
+    """Kept for callers that caught it: closing a table no longer raises anything
+    (the paused hand's generator is closed)."""
 
 
 class Table:
@@ -97,18 +63,14 @@ class Table:
         self._kw = dict(seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
                         last_winner_call=last_winner_call)
         self._emit = emit
-        if backend is None:
-            backend = "greenlet" if _greenlet is not None else "thread"
-        if backend not in ("greenlet", "thread"):
-            raise ValueError(f"unknown backend {backend!r} (greenlet or thread)")
-        if backend == "greenlet" and _greenlet is None:
-            raise ValueError("the greenlet backend needs the greenlet package")
-        self.backend = backend
+        # ``backend`` chose a worker in earlier releases; there is none now, so any value
+        # runs the same machine (accepted for old callers).
+        self.backend = "steps" if backend is None else backend
         self.events: Collector = Collector()
         self.game: Game | None = None
         self.pending: Decision | None = None
         self.result: HandResult | None = None
-        self._worker: Any = None
+        self._steps: Generator[Decision, Option, HandResult] | None = None
 
     # -- the caller's side ---------------------------------------------------------
 
@@ -118,13 +80,10 @@ class Table:
         self.events = Collector()
         self.result = None
         self.pending = None
-        self.game = Game(self.ruleset, [_Stand(self) for _ in range(self.ruleset.players)],
+        self.game = Game(self.ruleset, [OUTSIDE] * self.ruleset.players,
                          emit=fan_out(self.events, self._emit), **self._kw)
-        if self.backend == "greenlet":
-            self._worker = _GreenletWorker(self)
-        else:
-            self._worker = _ThreadWorker(self)
-        return self._receive(self._worker.start())
+        self._steps = self.game.steps()
+        return self._advance(None, None)
 
     def step(self, option: Option) -> Pending:
         """Answer the pending decision with one of its options; the next decision or the result.
@@ -134,14 +93,14 @@ class Table:
         if option not in d.options:
             raise IllegalDecision(f"seat {d.seat} chose {option!r}, which was not offered for "
                                   f"{d.kind} (options: {', '.join(o.label() for o in d.options)})")
-        return self._answer(option)
+        return self._advance(option, None)
 
     def leave(self, seat: int, why: str = "left") -> Pending:
         """The pending decision's seat leaves the table (the ruleset's ``leave`` rule applies)."""
         d = self._need_pending()
         if seat != d.seat:
             raise ValueError(f"seat {seat} is not the seat to act (seat {d.seat} is)")
-        return self._answer(_Raise(PlayerLeft(why)))
+        return self._advance(None, PlayerLeft(why))
 
     def view(self, seat: int) -> TableView:
         """What ``seat`` sees now (read it while a decision is pending or after the hand)."""
@@ -154,14 +113,11 @@ class Table:
         return self.result is not None
 
     def close(self) -> None:
-        """Unwind an unfinished hand (nothing more is emitted); safe to call twice.
-
-        Call it (or finish the hand) before dropping a table: a paused worker thread
-        is only released by it."""
-        worker, self._worker = self._worker, None
+        """Drop an unfinished hand (nothing more is emitted); safe to call twice."""
+        steps, self._steps = self._steps, None
         self.pending = None
-        if worker is not None:
-            worker.close()
+        if steps is not None:
+            steps.close()
 
     # -- internals ---------------------------------------------------------------
 
@@ -170,115 +126,31 @@ class Table:
             raise RuntimeError("no decision is pending (reset() first, or the hand is over)")
         return self.pending
 
-    def _answer(self, answer: Option | _Raise) -> Pending:
-        pending, self.pending = self.pending, None
+    def _advance(self, answer: Option | None, exc: BaseException | None) -> Pending:
+        """Resume the paused hand with ``answer`` (or throw ``exc`` in: the seat's player
+        failed) until the next decision or the end. An exception the engine raises (a bug)
+        ends the table and reaches the caller."""
+        steps = self._steps
+        if steps is None:
+            raise RuntimeError("reset() the table first")
+        self.pending = None
         try:
-            message = self._worker.send(answer)
-        except RuntimeError:  # not sent (a greenlet stepped from another thread): still pending
-            self.pending = pending
+            if exc is not None:
+                decision = steps.throw(exc)
+            elif answer is None:
+                decision = next(steps)
+            else:
+                decision = steps.send(answer)
+        except StopIteration as e:
+            self._steps = None
+            result: HandResult = e.value
+            self.result = result
+            return result
+        except BaseException:
+            self._steps = None
             raise
-        return self._receive(message)
-
-    def _receive(self, message: tuple[str, Any]) -> Pending:
-        """The worker's message: ("decision", the next Decision), ("result", the
-        HandResult) or ("error", the exception the engine raised)."""
-        kind, value = message
-        if kind == "decision":
-            decision: Decision = value
-            self.pending = decision
-            return decision
-        self.close()
-        if kind == "error":
-            raise value
-        result: HandResult = value
-        self.result = result
-        return result
-
-    def _to_caller(self, decision: Decision) -> Option | _Raise:
-        """Called by a stand-in inside the engine: hand the decision out, wait for the answer."""
-        answer: Option | _Raise = self._worker.ask(decision)
-        return answer
-
-    def _run(self) -> tuple[str, Any]:
-        assert self.game is not None
-        try:
-            return ("result", self.game.play())
-        except TableClosed:
-            return ("closed", None)
-        except BaseException as e:  # an engine bug: re-raised on the caller's side
-            return ("error", e)
-
-
-class _GreenletWorker:
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.caller: Any = None
-        self.g = _greenlet.greenlet(table._run)
-        self.finished = False
-
-    def start(self) -> Any:
-        self.caller = _greenlet.getcurrent()
-        self.g.parent = self.caller
-        return self.g.switch()
-
-    def send(self, answer: Any) -> Any:
-        self.caller = _greenlet.getcurrent()
-        try:
-            self.g.parent = self.caller
-        except ValueError as e:  # greenlets never cross threads
-            raise RuntimeError("a greenlet Table is stepped from the thread that reset it; "
-                               "use Table(…, backend='thread') to step it from several threads") from e
-        return self.g.switch(answer)
-
-    def ask(self, decision: Decision) -> Any:
-        return self.caller.switch(("decision", decision))
-
-    def close(self) -> None:
-        if self.g and not self.g.dead:
-            self.caller = _greenlet.getcurrent()
-            self.g.parent = self.caller
-            self.g.switch(_Raise(TableClosed()))
-
-
-class _ThreadWorker:
-    """The engine in a daemon thread; two semaphores pass control back and forth."""
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.to_engine = threading.Semaphore(0)
-        self.to_caller = threading.Semaphore(0)
-        self.box: Any = None
-        self.thread = threading.Thread(target=self._main, name="mj-table", daemon=True)
-        self.running = False
-
-    def _main(self) -> None:
-        out = self.table._run()
-        self.running = False
-        self.box = out
-        self.to_caller.release()
-
-    def start(self) -> Any:
-        self.running = True
-        self.thread.start()
-        self.to_caller.acquire()
-        return self.box
-
-    def send(self, answer: Any) -> Any:
-        self.box = answer
-        self.to_engine.release()
-        self.to_caller.acquire()
-        return self.box
-
-    def ask(self, decision: Decision) -> Any:
-        self.box = ("decision", decision)
-        self.to_caller.release()
-        self.to_engine.acquire()
-        return self.box
-
-    def close(self) -> None:
-        if self.running and self.thread.is_alive():
-            self.send(_Raise(TableClosed()))
-            self.thread.join()
+        self.pending = decision
+        return decision
 
 
 def play_hand(table: Table, players: Sequence[Player]) -> HandResult:
@@ -290,13 +162,11 @@ def play_hand(table: Table, players: Sequence[Player]) -> HandResult:
     while isinstance(pending, Decision):
         seat = pending.seat
         try:
-            answer: Option | _Raise = players[seat].decide(table.view(seat), pending)
-        except IllegalDecision as e:
-            answer = _Raise(e)
-        except Exception as e:  # the engine turns it into a leave, as in Game.play
-            answer = _Raise(e)
-        table.pending = None
-        pending = table._receive(table._worker.send(answer))
+            answer = players[seat].decide(table.view(seat), pending)
+        except Exception as e:  # the engine turns it into a leave (IllegalDecision: abandoned)
+            pending = table._advance(None, e)
+            continue
+        pending = table._advance(answer, None)
     return pending
 
 

@@ -76,7 +76,7 @@ class IllegalAction(EnvError):
 class MahjongEnv:
     """One hand per episode of a ruleset; the seat to act steps (see the module doc).
 
-    ``options``: ``backend`` (the stepper's: ``greenlet`` | ``thread``), ``dealer`` (the
+    ``options``: ``dealer`` (the
     first dealer, default 0, or ``"random"``: drawn from the seed), ``events`` (``True``:
     ``info["events"]``, what the acting seat saw since it last acted, as a seat log; off by
     default: it costs about as much as the step), ``illegal``: what an integer action in

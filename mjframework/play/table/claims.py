@@ -13,6 +13,7 @@ from ..events import tiles_out
 from ..outcomes import Discard, EndDrawn, Win
 from ..players import PASS, Option, make_decision
 from .kongs import Kongs
+from .relay import Steps
 from .state import (
     KONG,
     NO_FLAGS,
@@ -34,7 +35,7 @@ class Claims(Kongs):
     """Offering a discard and carrying out the claim (see the module's docstring)."""
 
     def _claims(self, discarder: int, tile: Tile, last: bool, first: bool,
-                extra_flags: frozenset[str] = NO_FLAGS, haidi: bool | None = None) -> ClaimEnd:
+                extra_flags: frozenset[str] = NO_FLAGS, haidi: bool | None = None) -> Steps[ClaimEnd]:
         """Offer the discard to the others; resolve by priority. None if nobody claims.
 
         ``last``: no tile is left to draw, so only wins are offered; ``haidi``
@@ -98,16 +99,16 @@ class Claims(Kongs):
             extra = self._extra_options(seat, decision)
             if extra:
                 decision = make_decision("claim", seat, (*options, *extra, PASS), tile, discarder)
-            choice = self.ask(decision)
+            choice = yield from self.ask(decision)
             if choice.kind != "pass":
                 # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
                 rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
                 wants.append((rank, dist, choice, seat, flags))
         if not wants:
             return None
-        return self._resolve(wants, discarder, tile)
+        return (yield from self._resolve(wants, discarder, tile))
 
-    def _resolve(self, wants: list[_Want], discarder: int, tile: Tile) -> ClaimEnd:
+    def _resolve(self, wants: list[_Want], discarder: int, tile: Tile) -> Steps[ClaimEnd]:
         """The claims made on the discard, by priority then distance: the win(s), a plugin's
         claim (carried out by the plugin), or a meld."""
         wants.sort(key=lambda w: (w[0], w[1]))
@@ -123,7 +124,7 @@ class Claims(Kongs):
         _, _, choice, seat, _ = top
         if choice.kind not in ("kong", "pung", "chow"):
             self.offered = (discarder, tile)
-            outcome = self._handle_option(seat, choice)
+            outcome = yield from self._handle_option(seat, choice)
             self.offered = None
             if isinstance(outcome, Win | EndDrawn):
                 return self.carry_out(outcome)

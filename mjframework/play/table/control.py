@@ -170,8 +170,14 @@ class HandControl:
 
     def ask(self, seat: int, options: Sequence[Option], tile: Tile | None = None,
             kind: str = "plugin", from_seat: int | None = None, prompt: str = "") -> Option:
-        """Ask a player to choose (``prompt`` is shown to a human)."""
-        return self._g.ask(Decision(kind, seat, tuple(options), tile, from_seat, prompt))
+        """Deprecated: return an :class:`~mjframework.play.outcomes.Ask` (a decision point)
+        and take the answer in ``mj_answer``.
+
+        Ask a player to choose (``prompt`` is shown to a human), waiting inside the hook:
+        kept for one release, and it works only while bots play every seat
+        (``Game.play()``); a hand driven from outside is abandoned with a message
+        saying so."""
+        return self._g.now(self._g.ask(Decision(kind, seat, tuple(options), tile, from_seat, prompt)))
 
     def draw(self, seat: int) -> Tile | None:
         """Give ``seat`` the next live tile (a ``draw`` event, source wall)."""
@@ -207,11 +213,28 @@ class HandControl:
         g.seats[seat].discards.append(tile)
         g.send(evt.Discard(seat=seat, tile=tile_code(tile)))
 
+    def may_rob(self, seat: int, tile: Tile) -> tuple[int, ...]:
+        """The seats that may rob ``seat``'s added kong of ``tile``, in turn order, as the
+        ruleset's win rules say (nobody is asked: offer each the ``rob`` decision with an
+        :class:`~mjframework.play.outcomes.Ask`, then :meth:`robbery`)."""
+        return tuple(self._g.may_rob(seat, tile))
+
+    def robbery(self, seat: int, tile: Tile, robbers: Sequence[int]) -> Win | None:
+        """The robbery of ``seat``'s added kong by the seats that chose to rob it (in turn
+        order) as a :class:`Win` to return — all of them, or the first, as the ruleset
+        says — or ``None`` if nobody did."""
+        seats = self._g.robbing(list(robbers))
+        return Win(tuple(seats), tile, "robbed_kong", seat) if seats else None
+
     def offer_rob(self, seat: int, tile: Tile) -> Win | None:
-        """Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say:
+        """Deprecated (it waits inside the hook, so only bots can answer): offer the rob
+        decisions with :class:`~mjframework.play.outcomes.Ask` to :meth:`may_rob`'s seats,
+        then return :meth:`robbery`.
+
+        Offer the tile of ``seat``'s added kong to be robbed, as the ruleset's win rules say:
         the players who may rob are asked in turn. Returns the robbery as a :class:`Win` for
         the hook to return (the engine settles it), or ``None`` if nobody robs."""
-        robbers = self._g.robbers(seat, tile)
+        robbers = self._g.now(self._g.robbers(seat, tile))
         return Win(tuple(robbers), tile, "robbed_kong", seat) if robbers else None
 
     def rob_kong(self, seat: int, tile: Tile) -> None:
@@ -220,7 +243,7 @@ class HandControl:
         Ends the hand, unwinding through the caller, if someone robs the kong."""
         _deprecated("HandControl.rob_kong() is deprecated: return hand.offer_rob(seat, tile) "
                     "from the hook when it is not None")
-        result = self._g.rob(seat, tile)
+        result = self._g.now(self._g.rob(seat, tile))
         if result is not None:
             raise HandOver(result)
 
@@ -229,7 +252,7 @@ class HandControl:
 
         Robbing is separate (:meth:`rob_kong`), so a plugin can offer it first.
         """
-        self._g.make_kong(seat, tile, robbable=False)
+        self._g.now(self._g.make_kong(seat, tile, robbable=False))
 
     def set_seat_state(self, seat: int, key: str, value: Any) -> None:
         """Store per-seat state patterns can read (``WinContext.seat_state[key]``)."""

@@ -16,6 +16,7 @@ from .. import events as evt
 from ..outcomes import EndDrawn, HandEnd, OptionOutcome, option_outcome
 from ..players import Option
 from .moves import Moves
+from .relay import Steps
 from .state import HandAbandoned, HandResult, Resume
 
 # A win's flags: the same for every winner, or per winner (several winners on one discard).
@@ -226,9 +227,10 @@ class Endings(Moves):
 
     # -- what plugins return --------------------------------------------------------------
 
-    def _handle_option(self, seat: int, choice: Option) -> OptionOutcome | None:
+    def _handle_option(self, seat: int, choice: Option) -> Steps[OptionOutcome | None]:
         """Ask the plugins to carry out ``choice``: their typed outcome (old tuples converted)."""
-        value = self.hook("mj_handle_option", firstresult=True, hand=self.control, seat=seat, option=choice)
+        value = yield from self.follow(self.hook("mj_handle_option", firstresult=True, hand=self.control,
+                                      seat=seat, option=choice))
         try:
             return option_outcome(value)
         except TypeError as e:

@@ -10,6 +10,7 @@ from ...settle import settlement as st
 from .. import events as evt
 from ..players import PASS, Decision, Option
 from .endings import Endings
+from .relay import Steps
 from .state import ADDED_KONG, CONCEALED_KONG, NO_FLAGS, PUNG, HandResult, Resume
 
 _AFTER_KONG = frozenset({"after_kong"})
@@ -19,7 +20,7 @@ _AFTER_KONG_DISCARD = frozenset({"after_kong_discard"})
 class Kongs(Endings):
     """Making, paying and robbing kongs (see the module's docstring)."""
 
-    def make_kong(self, seat: int, tile: Tile, robbable: bool) -> HandResult | Resume | None:
+    def make_kong(self, seat: int, tile: Tile, robbable: bool) -> Steps[HandResult | Resume | None]:
         """Four held tiles (concealed) or a pung + the held fourth (added) become a kong.
 
         An added kong may first be robbed (``robbable``): then the robbery's ending
@@ -41,7 +42,7 @@ class Kongs(Endings):
         s.hand.remove(tile)
         self.send(evt.Kong(seat=seat, kind=KongKind.ADDED, tile=tile_code(tile)))
         if robbable:
-            robbed = self.rob(seat, tile)
+            robbed = yield from self.rob(seat, tile)
             if robbed is not None:
                 return robbed
         s.melds[i] = Meld(ADDED_KONG, (tile,) * 4, s.melds[i].from_seat)
@@ -75,29 +76,41 @@ class Kongs(Endings):
             return _AFTER_KONG_DISCARD
         return NO_FLAGS
 
-    def rob(self, kong_seat: int, tile: Tile) -> HandResult | Resume | None:
+    def rob(self, kong_seat: int, tile: Tile) -> Steps[HandResult | Resume | None]:
         """Others may rob an added kong where the ruleset allows it: the robbery's ending."""
-        robbers = self.robbers(kong_seat, tile)
+        robbers = yield from self.robbers(kong_seat, tile)
         if not robbers:
             return None
         return self.settle_win(robbers, tile, "robbed_kong", kong_seat, NO_FLAGS,
                                {r: self.win_hand(r, tile) for r in robbers})
 
-    def robbers(self, kong_seat: int, tile: Tile) -> list[int]:
+    def robbers(self, kong_seat: int, tile: Tile) -> Steps[list[int]]:
         """The seats that rob ``kong_seat``'s added kong of ``tile`` (asked in turn), if any."""
+        robbers: list[int] = []
+        for seat in self.may_rob(kong_seat, tile):
+            choice = yield from self.ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
+            if choice.kind == "win":
+                robbers.append(seat)
+        return self.robbing(robbers)
+
+    def may_rob(self, kong_seat: int, tile: Tile) -> list[int]:
+        """The seats, in turn after ``kong_seat``, that may rob its added kong of ``tile``
+        (nobody is asked: a plugin offering the robbery asks them, see ``HandControl.may_rob``)."""
         if self.win_rules.robbed_kong != "added" or self._is_wild(tile):
             return []
-        robbers: list[int] = []
+        seats: list[int] = []
         for seat in self._seats_after(kong_seat):
             s = self.seats[seat]
             if not self.ev.may_win_on(s.hand, s.melds, tile, self.wildcard):
                 continue  # the tables rule the win out in any context
             ctx = self.win_context(seat, "robbed_kong", kong_seat, NO_FLAGS, tile)
-            if not self._wins(seat, self.win_hand(seat, tile), ctx):
-                continue
-            choice = self.ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
-            if choice.kind == "win":
-                robbers.append(seat)
+            if self._wins(seat, self.win_hand(seat, tile), ctx):
+                seats.append(seat)
+        return seats
+
+    def robbing(self, robbers: list[int]) -> list[int]:
+        """Of the seats that chose to rob (in turn order), those who do: all, or the first,
+        as the ruleset's ``discard_winners`` says."""
         if robbers and self.win_rules.discard_winners != "all":
-            robbers = robbers[:1]
+            return robbers[:1]
         return robbers

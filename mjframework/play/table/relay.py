@@ -5,14 +5,16 @@ calls go out as ``call`` events). A sink that only counts some frequent events
 (:class:`~mjframework.play.events.CountingSink`) is told their type through
 its ``count`` and the engine does not build them. Decisions go to the seat's
 player; plugins may add options (``mj_extra_options``) or remove them
-(``mj_restrict_options``). A player that fails leaves the table.
+(``mj_restrict_options``). A player that fails leaves the table. A plugin's
+decision points (:class:`~mjframework.play.outcomes.Ask`) are put to players here
+(:meth:`Relay.follow`) and answered back to the plugin (``mj_answer``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, TypeAlias, TypeVar
 
 from ...evaluate.scoring import Evaluator
 from ...hooks.registry import PluginError, bound_hook, call_hook
@@ -20,11 +22,17 @@ from ...rules.model import Ruleset
 from ...settle import settlement as st
 from .. import events as evt
 from ..events import Event, EventSink, make_event
-from ..players import Decision, IllegalDecision, Option, Player, PlayerLeft
+from ..outcomes import Ask
+from ..players import OUTSIDE, Decision, IllegalDecision, Option, Player, PlayerLeft
 from .state import HandAbandoned, HandOver, HandResult, HandState
 
 # The frequent events a counting sink may be told of by type alone: a draw and a discard
 # every turn, the deal's and the wall's tile codes once a hand, plugins' calls.
+T = TypeVar("T")
+Steps: TypeAlias = Generator[Decision, Option, T]
+"""An engine step that may wait for a decision: it yields the :class:`Decision`, is sent
+the chosen :class:`Option`, and returns its ``T``."""
+
 COUNTABLE = frozenset({"draw", "discard", "deal", "wall", "call"})
 
 
@@ -125,25 +133,47 @@ class Relay(HandState):
             raise HandAbandoned(str(e)) from e
         return [o for opts in said for o in opts]
 
+    def follow(self, value: Any) -> Steps[Any]:
+        """Carry a plugin's decision points (:class:`Ask`) through to what they end in.
+
+        Each ``Ask`` is put to its seat like any decision; the choice goes to
+        ``mj_answer``, whose result is followed in turn, until a plugin returns
+        something that is not an ``Ask`` (its hook's result, or ``None``). The
+        engine owns the waiting, so a plugin never blocks on a player: the one
+        place a hand pauses for a decision is :meth:`ask`."""
+        while isinstance(value, Ask):
+            choice = yield from self.ask(value.decision())
+            value = self.hook("mj_answer", firstresult=True, hand=self.control, ask=value, choice=choice)
+        return value
+
     # -- players ----------------------------------------------------------------------
 
-    def ask(self, decision: Decision) -> Option:
+    def ask(self, decision: Decision) -> Steps[Option]:
         """The seat's choice among the decision's options (plugins' restrictions applied;
-        a single option of a claim or other non-turn decision is taken without asking)."""
+        a single option of a claim or other non-turn decision is taken without asking).
+
+        A generator: a seat played from :data:`OUTSIDE` is asked by *yielding* the
+        decision up to whoever drives the hand (:meth:`Game.steps`), who sends the
+        choice back (or throws the player's exception in); any other seat's player
+        decides right here, so a hand of bots never yields."""
         seat = decision.seat
         if self._restricts:
             decision = self._restrict(decision)
         if len(decision.options) == 1 and decision.kind != "turn":
             return decision.options[0]
+        player = self.players[seat]
         try:
-            choice = self.players[seat].decide(self._views[seat], decision)
+            if player is OUTSIDE:
+                choice = yield decision
+            else:
+                choice = player.decide(self._views[seat], decision)
         except IllegalDecision:
             raise
         except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
             why = (str(e) or "left") if isinstance(e, PlayerLeft) else (
                 f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
             self._leave(seat, why)
-            return self.ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
+            return (yield from self.ask(decision))  # a stand-in bot plays on (or _leave ended the hand)
         # Players return one of the offered objects: identity first, equality (dataclass) only else.
         for o in decision.options:
             if o is choice:
@@ -154,6 +184,20 @@ class Relay(HandState):
                                     f"for {decision.kind} (options: "
                                     f"{', '.join(o.label() for o in decision.options)})")
         return choice
+
+    def now(self, steps: Steps[T]) -> T:
+        """Run ``steps`` to its end inside a plugin's hook (the deprecated synchronous
+        ``hand.ask`` and friends): possible only while no seat is played from outside."""
+        try:
+            d = next(steps)
+        except StopIteration as e:
+            value: T = e.value
+            return value
+        steps.close()
+        raise HandAbandoned(
+            f"a plugin waited for seat {d.seat}'s {d.kind} decision inside its hook (hand.ask, "
+            "hand.offer_rob): that works only while bots play every seat; return an Ask "
+            "(a decision point, docs/plugins.md#decision-points)")
 
     def _restrict(self, decision: Decision) -> Decision:
         """Plugins remove options (``mj_restrict_options``); a turn keeps a way to go on."""

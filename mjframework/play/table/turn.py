@@ -8,6 +8,7 @@ from .. import events as evt
 from ..outcomes import Discard, EndDrawn, Win
 from ..players import Option, make_decision
 from .claims import Claims
+from .relay import Steps
 from .state import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -26,18 +27,18 @@ from .state import (
 class Turns(Claims):
     """The turn loop (see the module's docstring)."""
 
-    def _turns(self, start: Resume | None = None) -> HandResult:
+    def _turns(self, start: Resume | None = None) -> Steps[HandResult]:
         """Play turns from the dealer's first (or from ``start``: play going on after a win)
         until the hand ends."""
         while True:
             try:
-                return self._turns_from(start)
+                return (yield from self._turns_from(start))
             except HandOver as over:  # a deprecated HandControl.win in a hand that goes on
                 if not isinstance(over.result, Resume):
                     raise
                 start = over.result
 
-    def _turns_from(self, start: Resume | None) -> HandResult:
+    def _turns_from(self, start: Resume | None) -> Steps[HandResult]:
         n = self.ruleset.players
         seat = self.dealer
         drawn: Tile | None = None  # the dealer starts with 14, no draw
@@ -52,7 +53,8 @@ class Turns(Claims):
                 outcome, pending, flags = pending, None, set()
             elif must_draw:
                 if self.wall.live_remaining() == 1:
-                    ended = self.hook("mj_last_tile", firstresult=True, hand=self.control, seat=seat)
+                    ended = yield from self.follow(self.hook("mj_last_tile", firstresult=True,
+                                                  hand=self.control, seat=seat))
                     if isinstance(ended, Win | EndDrawn):
                         end = self.carry_out(ended)
                         if isinstance(end, HandResult):
@@ -71,7 +73,7 @@ class Turns(Claims):
             elif self.no_claims:
                 flags.add("no_claims_yet")
             if outcome is None:
-                outcome = self._turn(seat, drawn, flags)
+                outcome = yield from self._turn(seat, drawn, flags)
             if not isinstance(outcome, Discarded):  # (the usual case tested first: a discard)
                 if isinstance(outcome, HandResult):
                     return outcome
@@ -81,7 +83,7 @@ class Turns(Claims):
             # The wall is done after this discard: the last tile was drawn (last_tile), or a
             # replacement draw took the last tile (then the hand has no last tile: no last_tile flag).
             last = "last_tile" in flags or self.wall.live_remaining() == 0
-            claim = self._claims(outcome.seat, outcome.tile, last,
+            claim = yield from self._claims(outcome.seat, outcome.tile, last,
                                  first=("first_turn" in flags and outcome.seat == self.dealer),
                                  extra_flags=outcome.flags, haidi="last_tile" in flags)
             if claim is None:  # nobody claims: the next seat draws
@@ -101,7 +103,7 @@ class Turns(Claims):
             else:  # a meld (Claimed): the claimer plays next
                 seat, drawn, flags, must_draw = claim.seat, claim.drawn, set(claim.flags), False
 
-    def _turn(self, seat: int, drawn: Tile | None, flags: set[str]) -> TurnEnd:
+    def _turn(self, seat: int, drawn: Tile | None, flags: set[str]) -> Steps[TurnEnd]:
         """A player holding a full hand acts: win, kong, or discard. Loops over kongs."""
         while True:
             win = self._self_win(seat, drawn, flags)
@@ -110,9 +112,9 @@ class Turns(Claims):
             extra = self._extra_options(seat, decision)
             if extra:
                 decision = make_decision("turn", seat, tuple(options + extra), drawn)
-            choice = self.ask(decision)
+            choice = yield from self.ask(decision)
             if choice.kind not in ("win", "kong", "discard"):
-                outcome = self._handle_option(seat, choice)
+                outcome = yield from self._handle_option(seat, choice)
                 if outcome is None:
                     raise HandAbandoned(f"no plugin handles the option {choice.kind!r}")
                 if isinstance(outcome, Discard):
@@ -128,7 +130,7 @@ class Turns(Claims):
                                        {seat: self.win_hand(seat, win_tile, held)})
             if choice.kind == "kong":
                 assert choice.tile is not None
-                robbed = self.make_kong(seat, choice.tile, robbable=True)
+                robbed = yield from self.make_kong(seat, choice.tile, robbable=True)
                 if robbed is not None:
                     return robbed
                 rep = self.draw(seat, "kong")
