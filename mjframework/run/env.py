@@ -3,7 +3,7 @@
 ::
 
     from mjframework.run.env import make_env
-    env = make_env("changsha", seed=7)
+    env = make_env("RULESET-ID", seed=7)
     obs, info = env.reset()
     terminated = False
     while not terminated:

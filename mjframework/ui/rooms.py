@@ -256,7 +256,7 @@ class Room:
         """听: the tiles that complete ``seat``'s hand when it holds 13 (less 3 per meld).
 
         Remembered for the hand (the same tiles and melds wait the same way): a state is
-        sent at every decision of the table, and a scorer such as 国标's is not free."""
+        sent at every decision of the table, and a scorer with many patterns is not free."""
         assert self.table is not None and self.table.game is not None
         g = self.table.game
         melds = list(g.seats[seat].melds)

@@ -4,7 +4,7 @@
 
     import gymnasium
     from mjframework.run.envs.gym import MahjongGymEnv
-    env = MahjongGymEnv("changsha", opponent="greedy")
+    env = MahjongGymEnv("RULESET-ID", opponent="greedy")
     obs, info = env.reset(seed=1)
     terminated = truncated = False
     while not (terminated or truncated):
@@ -23,7 +23,7 @@ settlement money at the hand's end, 0 before. The spaces are those of every rule
 An action whose mask entry is 0 ends the episode with ``illegal_reward`` (Gymnasium's
 ``check_env`` steps with unmasked random actions; ``options={"illegal": "raise"}`` raises
 instead). Importing this module registers :data:`ENV_ID` with Gymnasium
-(``gymnasium.make("mjframework/Mahjong-v1", ruleset="changsha")``). Needs ``gymnasium``
+(``gymnasium.make("mjframework/Mahjong-v1", ruleset="RULESET-ID")``). Needs ``gymnasium``
 (the ``env`` extra).
 """
 
@@ -148,7 +148,7 @@ class MahjongGymEnv(gymnasium.Env):
         self.env.close()
 
 
-#: ``gymnasium.make(ENV_ID, ruleset="changsha", …)`` once this module is imported.
+#: ``gymnasium.make(ENV_ID, ruleset="RULESET-ID", …)`` once this module is imported.
 ENV_ID = "mjframework/Mahjong-v1"
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="mjframework.run.envs.gym:MahjongGymEnv",

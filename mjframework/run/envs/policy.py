@@ -2,9 +2,9 @@
 
 ::
 
-    mj dataset changsha -o data/changsha -n 400               # the greedy bots' decisions
-    python -m mjframework.run.envs.policy data/changsha -o changsha-policy.npz
-    mj match changsha --seats changsha-policy.npz,random,random,random --hands 400 --duplicate
+    mj dataset RULESET-ID -o data/RULESET-ID -n 400               # the greedy bots' decisions
+    python -m mjframework.run.envs.policy data/RULESET-ID -o policy.npz
+    mj match RULESET-ID --seats policy.npz,random,random,random --hands 400 --duplicate
 
 The network is one hidden layer (ReLU) from the standardised observation to a logit per
 action; illegal actions are masked out of the softmax, and the loss is the cross-entropy of

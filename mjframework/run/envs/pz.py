@@ -3,7 +3,7 @@
 ::
 
     from mjframework.run.envs.pz import MahjongAECEnv, MahjongParallelEnv
-    env = MahjongAECEnv("changsha")
+    env = MahjongAECEnv("RULESET-ID")
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()

@@ -3,7 +3,7 @@
 ::
 
     from mjframework.run.envs.vector import VectorMahjongEnv
-    venv = VectorMahjongEnv("changsha", num_envs=64, seed=1)
+    venv = VectorMahjongEnv("RULESET-ID", num_envs=64, seed=1)
     obs, masks, info = venv.reset()           # (64, 562) float32, (64, 417) int8
     for _ in range(1000):
         actions = policy(obs, masks)          # (64,) integers, each legal for its table
