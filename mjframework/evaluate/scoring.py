@@ -33,6 +33,7 @@ from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context,
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
+from ..settle import bonus
 from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
@@ -178,6 +179,10 @@ class Evaluator:
         out: dict[str, dict[str, Any]] = {}
         for d in call_hook(self.pm, "mj_context_inputs"):
             out.update(d or {})
+        rule = self.ruleset.bonus_tiles
+        if rule is not None:
+            out[bonus.CONTEXT_KEY] = {"tiles": True, "max": rule.most,
+                                      "description": f"the {rule.name} turned up for the settlement (tiles)"}
         return out
 
     def check_context_inputs(self, extra: dict[str, Any]) -> dict[str, Any]:
@@ -935,12 +940,16 @@ class Evaluator:
                 self._pay_plans[key] = plan
             s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
                                      "+".join([p.name for p in score.patterns]))
+            self._bonus_tiles(s.payments, ctx, "win")
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [
                     st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                     for m in hand.melds if m.is_kong]
             if kongs:
-                s.payments.extend(st.kong_payments(rs, kongs))
+                kong_pay = st.kong_payments(rs, kongs)
+                if rs.bonus_tiles is not None and rs.bonus_tiles.kongs:
+                    self._bonus_tiles(kong_pay, ctx, "win")
+                s.payments.extend(kong_pay)
         if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
             return s  # (no plugin modifies settlements: no context to build for them)
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
@@ -952,7 +961,17 @@ class Evaluator:
             s.payments.extend(st.win_payments(
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
                 points=score.points, reason="+".join(score.pattern_names)))
+            self._bonus_tiles(s.payments, ctx, "opening")
         return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
+
+    def _bonus_tiles(self, payments: list[st.Payment], ctx: WinContext, kind: str) -> None:
+        """Apply the ruleset's bonus tiles (``bonus_tiles``) turned up for this settlement."""
+        rule = self.ruleset.bonus_tiles
+        tiles = ctx.extra.get(bonus.CONTEXT_KEY) if rule is not None and kind in rule.on else None
+        if rule is None or not tiles:
+            return
+        bonus.apply(rule, payments, bonus.hits(rule, tiles, dealer=ctx.dealer, winner=ctx.seat,
+                                               players=self.ruleset.players))
 
     def settlement_context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
         """What plugins see of a settlement (kind: win or opening)."""

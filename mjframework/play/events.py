@@ -306,6 +306,16 @@ class OpeningWin(EventBase):
     hand: list[TileCode]
 
 
+@_event(EventType.BONUS_TILES)
+@dataclass(slots=True, kw_only=True)
+class BonusTiles(EventBase):
+    name: str
+    kind: str
+    tiles: list[TileCode]
+    seats: list[Seat | None]
+    text: str
+
+
 @_event(EventType.SETTLEMENT)
 @dataclass(slots=True, kw_only=True)
 class Settlement(EventBase):

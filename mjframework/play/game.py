@@ -29,6 +29,7 @@ from ..evaluate.scoring import Evaluator, Score
 from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
 from . import events as evt
+from .bonus import BonusFlips
 from .events import EventSink, make_event, tiles_out
 from .outcomes import Discard, EndDrawn, HandEnd, OptionOutcome, Win, option_outcome
 from .players import PASS, Decision, IllegalDecision, Option, Player, PlayerLeft, TableView, make_decision
@@ -186,6 +187,8 @@ class Game:
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
+        self.bonus = None if ruleset.bonus_tiles is None else BonusFlips(  # bonus_tiles: play/bonus.py
+            ruleset.bonus_tiles, ruleset.players, self.wall, self._send)
         # Each seat's view (it reads the game live: one per seat serves every decision).
         self._views = [TableView(self, seat) for seat in range(ruleset.players)]
         self._emit_raw = self.emit
@@ -1174,7 +1177,7 @@ class Game:
             self._send(evt.Win(seat=w, win_by=win_by, tile=tile_code(tile), from_seat=discarder,
                                patterns=score.pattern_names, points=score.points,
                                call=self.ev.call(ctx, score)))
-            ctx = self._with_inputs(ctx, "win", score)
+            ctx = self._with_inputs(ctx, "win", score, hands[w])
             kongs: list[st.KongRecord] = []
             if w == winners[0] and self.flow.kongs_paid == "at_win":
                 kongs = self.kongs[self.kongs_paid:]
@@ -1249,12 +1252,15 @@ class Game:
                 if is_face_down(m):
                     emit(evt.Reveal(seat=seat, kind=m.kind, tiles=tiles_out(m.tiles)).to_json())
 
-    def _with_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
+    def _with_inputs(self, ctx: WinContext, kind: str, score: Score, hand: Hand | None = None) -> WinContext:
         """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
         view = self.ev.settlement_context(kind, ctx, score)
         extra = dict(ctx.extra)
         for d in self.hook("mj_settlement_inputs", hand=self.control, context=view):
             extra.update(d)
+        if self.bonus is not None:
+            held = hand.all_tiles if hand is not None else self.seats[ctx.seat].hand  # (opening: as dealt)
+            extra.update(self.bonus.inputs(kind, ctx, score.pattern_names, held, self.wildcards))
         return replace(ctx, extra=extra)
 
     def _plugin_next_dealer(self, result: HandResult) -> int:

@@ -31,6 +31,7 @@ from ..core.tiles import (
     is_honor,
     parse_tile,
     parse_tiles,
+    tile_code,
     tile_name,
 )
 from ..hooks import registry as plugin_registry
@@ -38,6 +39,8 @@ from . import options as option_mod
 from .model import (
     FLAGS,
     GROUP_KINDS,
+    BonusMore,
+    BonusTiles,
     BreakRule,
     Claims,
     Count,
@@ -1143,6 +1146,53 @@ class _Builder:
             prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
         )
 
+    def bonus_tiles(self, tileset: TileSet | None, patterns: list[Pattern],
+                    has_wildcard: bool) -> BonusTiles | None:
+        d = self.data.get("bonus_tiles")
+        if not isinstance(d, dict) or "bonus_tiles" in self.broken:
+            return None
+        path: tuple = ("bonus_tiles",)
+        names = {p.name for p in patterns}
+        more: list[BonusMore] = []
+        for i, m in enumerate(d.get("more") or ()):
+            for name in m.get("patterns") or ():
+                if patterns and name not in names:
+                    self.problem((*path, "more", i, "patterns"), f"no pattern {name!r} in this ruleset")
+            if "no_wildcards" in m and not has_wildcard:
+                self.problem((*path, "more", i, "no_wildcards"), "this ruleset has no wildcards")
+            more.append(BonusMore(int(m["add"]), m.get("no_wildcards"), frozenset(m.get("patterns") or ())))
+        hit = d.get("hit") or {}
+        honors: dict[int, int] = {}
+        for name, offset in (hit.get("honors") or {}).items():
+            t = self.tile(name, (*path, "hit", "honors", name))
+            if t is not None and not is_honor(t):
+                self.problem((*path, "hit", "honors", name), f"{name!r} is not an honor tile")
+            elif t is not None:
+                honors[t] = int(offset)
+        only: frozenset[int] | None = None
+        if "tiles" in hit:
+            only = frozenset(self.tiles(hit["tiles"], (*path, "hit", "tiles")))
+            if not only:
+                self.problem((*path, "hit", "tiles"), "give at least one tile")
+            if "honors" in hit:
+                self.problem((*path, "hit", "honors"), "`honors` counts seats; with `tiles` only "
+                             "the listed tiles hit (the `from` seat): give one of them")
+        if tileset is not None:
+            outside = sorted(t for t in (only or ()) | honors.keys() if t not in tileset)
+            if outside:
+                self.problem((*path, "hit"), "not in this ruleset's tile set: "
+                             + " ".join(tile_code(t) for t in outside))
+        effect = d.get("effect") or {}
+        bonus = BonusTiles(
+            count=int(d["count"]), name=str(d.get("name") or "bonus tiles"), more=tuple(more),
+            source=d.get("source", "live"), on=frozenset(d.get("at") or ("win",)),
+            anchor=hit.get("from", "dealer"), honors=honors, tiles=only,
+            effect=effect.get("kind", "double"), amount=int(effect.get("amount", 1)),
+            counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)))
+        if bonus.most > 16:
+            self.problem((*path, "more"), f"at most 16 tiles can be turned up, not {bonus.most}")
+        return bonus
+
     def plugins(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for name, options in (self.data.get("plugins") or {}).items():
@@ -1257,6 +1307,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     patterns = _guard(b.patterns, shapes, scoring, wildcard is not None, flags) or []
     plugins = _guard(b.plugins) or {}
     flow = _guard(b.flow, tileset) or Flow()
+    bonus = _guard(b.bonus_tiles, tileset, patterns, wildcard is not None)
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
@@ -1279,6 +1330,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
         plugins=plugins, data=data, flags=flags, flow=flow,
         leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
+        bonus_tiles=bonus,
     )
     return rs, problems
 

@@ -638,6 +638,58 @@ class LeaveRule(Section):
 
 
 @dataclass(frozen=True)
+class BonusMore:
+    """More bonus tiles when the win qualifies (``bonus_tiles.more``)."""
+
+    add: int
+    no_wildcards: bool | None = None  # True: the winning hand holds no wildcard; False: it holds one
+    patterns: frozenset[str] = frozenset()  # the win scores one of these patterns (empty: any win)
+
+
+@dataclass(frozen=True)
+class BonusTiles:
+    """Bonus tiles turned up from the wall at a settlement (扎鸟, 抓码, 买马): ``bonus_tiles:``.
+
+    Each tile hits a seat (``hit``): by its rank counted from the dealer or the
+    winner (``(anchor + rank − 1) mod players``; ``honors`` gives an honor's
+    offset instead of its rank), or, with ``tiles``, only the listed tiles hit,
+    and they hit the anchor. Then every payment of the settlement changes by
+    the hits of its payer and/or payee (``counts``): ``double`` ×2 per hit,
+    ``multiply`` ×(1 + hits), ``add`` + ``amount`` per hit. ``kongs``: kong
+    payments settled with the win change too. The game turns the tiles up
+    (docs/pattern-language.md, "Bonus tiles").
+    """
+
+    count: int
+    name: str = "bonus tiles"
+    more: tuple[BonusMore, ...] = ()
+    source: str = "live"  # live (the next tiles to draw) | end (the kong end)
+    on: frozenset[str] = frozenset({"win"})  # settlements that turn them up: win, opening
+    anchor: str = "dealer"  # dealer | winner
+    honors: dict[Tile, int] = field(default_factory=dict)  # honor → offset from the anchor
+    tiles: frozenset[Tile] | None = None  # only these tiles hit (the anchor)
+    effect: str = "double"  # double | multiply | add
+    amount: int = 1  # with `add`: per hit
+    counts: str = "both"  # both | payee | payer: whose hits change a payment
+    kongs: bool = True
+
+    @property
+    def most(self) -> int:
+        """The most tiles one settlement can turn up."""
+        return self.count + sum(m.add for m in self.more if m.add > 0)
+
+    def seat_hit(self, tile: Tile, *, dealer: int, winner: int, players: int) -> int | None:
+        """The seat a bonus tile hits (None: no seat)."""
+        anchor = dealer if self.anchor == "dealer" else winner
+        if self.tiles is not None:
+            return anchor if tile in self.tiles else None
+        if is_honor(tile) and self.honors:
+            offset = self.honors.get(tile)
+            return None if offset is None else (anchor + offset) % players
+        return (anchor + rank_of(tile) - 1) % players
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated ruleset."""
 
@@ -665,6 +717,7 @@ class Ruleset:
     options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
     option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
     preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
+    bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (扎鸟, 抓码, 买马)
 
     def options_declared(self) -> dict[str, Any]:
         """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""
