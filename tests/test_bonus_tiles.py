@@ -152,15 +152,16 @@ def test_the_game_turns_up_more_tiles_without_wildcards_and_logs_them(tmp_path: 
 
 def _rule(hit: dict[str, Any], tmp_path: Path) -> Any:
     f = tmp_path / "r.yaml"
-    f.write_text(yaml.safe_dump({"format": 1, "id": "t", "name": "t", "extends": str(RS / "combos-136.yaml"),
-                                 "bonus_tiles": {"count": 1, "hit": hit}}, allow_unicode=True), encoding="utf-8")
+    data = {"format": 1, "id": "t", "name": "t", "extends": str(RS / "combos-136.yaml"),
+            "bonus_tiles": {"count": 1, "hit": hit}}
+    f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return load_ruleset(f).bonus_tiles
 
 
 def test_rank_counts_seats_from_the_dealer_or_the_winner(tmp_path: Path) -> None:
     dealer = _rule({"from": "dealer"}, tmp_path)
-    assert [dealer.seat_hit(parse_tile(t), dealer=2, winner=1, players=4) for t in ("1m", "5p", "9s", "2m", "4s")
-            ] == [2, 2, 2, 3, 1]
+    tiles = ("1m", "5p", "9s", "2m", "4s")
+    assert [dealer.seat_hit(parse_tile(t), dealer=2, winner=1, players=4) for t in tiles] == [2, 2, 2, 3, 1]
     winner = _rule({"from": "winner"}, tmp_path)
     assert [winner.seat_hit(parse_tile(t), dealer=2, winner=1, players=4) for t in ("1m", "6m", "3s")
             ] == [1, 2, 3]
@@ -168,7 +169,8 @@ def test_rank_counts_seats_from_the_dealer_or_the_winner(tmp_path: Path) -> None
 
 def test_an_honor_table_and_honors_not_listed(tmp_path: Path) -> None:
     rule = _rule({"from": "winner", "honors": {"东": 0, "南": 1, "中": 0}}, tmp_path)
-    hit = [rule.seat_hit(parse_tile(t), dealer=0, winner=3, players=4) for t in ("东", "南", "中", "白", "2m")]
+    tiles = ("东", "南", "中", "白", "2m")
+    hit = [rule.seat_hit(parse_tile(t), dealer=0, winner=3, players=4) for t in tiles]
     assert hit == [3, 0, 3, None, 0]
 
 
