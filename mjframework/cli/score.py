@@ -183,7 +183,7 @@ def explain_payment(pay, points: int, dealer_bonus: int, lang: str) -> str:
     L = LABELS[lang]
     base = points + (dealer_bonus if dealer_bonus and 0 in (pay.payer, pay.payee) else 0)
     parts = f"{points}" + (f" + {base - points} {L['dealer_bonus']}" if base != points else "")
-    added = _ADDED.search(pay.reason or "")  # bonus tiles that add (`+4 码`): not a multiplier
+    added = _ADDED.search(pay.reason or "")  # bonus tiles that add (`+4 <name>`): not a multiplier
     if added and pay.amount - int(added[1]) == base:
         return f"{pay.amount} = {parts} + {added[1]} {added[2]}"
     if base and pay.amount == base and base != points:

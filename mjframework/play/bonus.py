@@ -1,7 +1,7 @@
-"""Turning up bonus tiles (扎鸟, 抓码, 买马) in a game: the ruleset's ``bonus_tiles``.
+"""Turning up bonus tiles (birds, horses) in a game: the ruleset's ``bonus_tiles``.
 
 Once per *moment of settlement*: all the opening declarations share one set,
-and the winners of one discard (通炮) share one; a moment is told apart by
+and the winners of one discard share one; a moment is told apart by
 the kind of settlement and the live tiles left. The tiles are looked at, never
 drawn (the next live tiles, or the next at the kong end); fewer near the end
 of the wall, none (and no event) when none is left. Which seat each tile hits

@@ -648,7 +648,7 @@ class BonusMore:
 
 @dataclass(frozen=True)
 class BonusTiles:
-    """Bonus tiles turned up from the wall at a settlement (扎鸟, 抓码, 买马): ``bonus_tiles:``.
+    """Bonus tiles turned up from the wall at a settlement (birds, horses): ``bonus_tiles:``.
 
     Each tile hits a seat (``hit``): by its rank counted from the dealer or the
     winner (``(anchor + rank − 1) mod players``; ``honors`` gives an honor's
@@ -717,7 +717,7 @@ class Ruleset:
     options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
     option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
     preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
-    bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (扎鸟, 抓码, 买马)
+    bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (birds, horses)
 
     def options_declared(self) -> dict[str, Any]:
         """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""

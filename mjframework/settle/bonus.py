@@ -1,4 +1,4 @@
-"""Bonus tiles (扎鸟, 抓码, 买马): which seat each tile hits, and how hits change a settlement.
+"""Bonus tiles (birds, horses): which seat each tile hits, and how hits change a settlement.
 
 Pure arithmetic over the ruleset's ``bonus_tiles`` (:class:`~mjframework.rules.model.BonusTiles`);
 the game turns the tiles up (:mod:`mjframework.play.bonus`), a conformance case or
