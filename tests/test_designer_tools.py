@@ -29,7 +29,7 @@ def mj(*args: str, input: str | None = None):
 # extending built-ins from anywhere
 
 
-@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba"])
+@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong"])
 def test_shipped_ruleset_copied_elsewhere_validates_unchanged(tmp_path: Path, rid: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     copy = tmp_path / "elsewhere" / f"{rid}.yaml"

@@ -301,7 +301,8 @@ class TableState:
 
     def _on_wildcard(self, e: Event) -> None:
         self.wildcard = parse_tile(e["wildcard"])
-        self.indicator = parse_tile(e["indicator"])
+        # Fixed wildcards (`wildcard.fixed`, nothing flipped): the event's indicator is null.
+        self.indicator = parse_tile(e["indicator"]) if e.get("indicator") is not None else None
 
     def _take(self, seat: int, tiles: Sequence[Tile | None]) -> None:
         sv = self.seats[seat]
