@@ -1781,7 +1781,8 @@ class HongzhongCheck(HandCheck):
         for it in mine:
             amount = win["points"] * (1 if by == "self_draw" else 3) + 2 * hits
             if it["amount"] != amount:
-                self.bad(f"seat {it['payer']} pays {it['amount']} for {reason}, expected {amount} (码 {self.ma})")
+                self.bad(f"seat {it['payer']} pays {it['amount']} for {reason}, expected {amount} "
+                         f"(码 {self.ma})")
         made = self.kongs
         if by == "robbed_kong" and made and made[-1][:2] == (win["from_seat"], "added"):
             self.kongs = made[:-1]  # a robbed 补杠 never became a kong: no kong money
