@@ -1224,6 +1224,10 @@ class _Builder:
             if total_stacks * wall.height != tileset.size:
                 self.problem(("wall",), f"the wall holds {total_stacks * wall.height} tiles "
                              f"but the tile set has {tileset.size}")
+            playable = tileset.size - (13 * players + 1) - wall.reserve
+            if wall.reserve and playable < 1:
+                self.problem(("wall", "reserve"), f"after the deal ({13 * players + 1} tiles) and the "
+                             f"reserved {wall.reserve}, the {tileset.size}-tile wall leaves nothing to draw")
         if (self.data.get("break") or {}).get("wall") and "break" not in self.broken:
             brk = BreakRule.from_yaml(self.data["break"])
             dice = brk.dice

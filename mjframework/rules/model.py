@@ -384,6 +384,7 @@ class WallRule(Section):
     stacks_per_seat: int | tuple[int, ...] = 17  # a list: per seat counted from the dealer
     height: int = 2
     draw_direction: str = "clockwise"
+    reserve: int = 0  # tiles never drawn: the hand is drawn when this many are left (留尾)
 
 
 @dataclass(frozen=True)
