@@ -33,7 +33,7 @@ from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context,
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
-from ..settle import bonus
+from ..settle import bonus, counters
 from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
@@ -940,6 +940,8 @@ class Evaluator:
                 self._pay_plans[key] = plan
             s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
                                      "+".join([p.name for p in score.patterns]))
+            if rs.counters:
+                counters.apply(rs, s.payments, dealer=ctx.dealer, state=ctx.seat_state)
             self._bonus_tiles(s.payments, ctx, "win")
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [

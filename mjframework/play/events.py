@@ -191,6 +191,7 @@ class HandStart(EventBase):
     ruleset: str
     dealer: Seat
     seed: int
+    counters: dict[str, Any] | None = field(default=None, metadata=OPTIONAL)
 
 
 @_event(EventType.DICE)

@@ -28,6 +28,7 @@ from ..core.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS, Tile, is_flower, is
 from ..evaluate.scoring import Evaluator, Score
 from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
+from . import counters as cnt
 from . import events as evt
 from .bonus import BonusFlips
 from .events import EventSink, make_event, tiles_out
@@ -133,7 +134,8 @@ class Game:
 
     def __init__(self, ruleset: Any, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
-                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
+                 counters: cnt.Counts | None = None) -> None:
         from .wall import Wall
 
         self.ruleset = ruleset
@@ -145,6 +147,7 @@ class Game:
         # The hand's place in its game (the prevalent wind advances with it: `winds`).
         self.hand_in_game = hand_no if hand_in_game is None else hand_in_game
         self.dealer = dealer
+        self.counters = counters if counters is not None else cnt.start(ruleset)  # play/counters.py
         self.rng = random.Random(seed)
         self.emit = emit if emit is not None else (lambda e: None)
         self.ev = evaluator or Evaluator(ruleset)
@@ -382,6 +385,8 @@ class Game:
         """The context of a win by ``seat``; with the winning ``tile``, ``last_copy`` is raised
         when the other copies are all in sight."""
         state = self.seats[seat].state
+        if self.counters:  # the winner's counts that last across hands read as its seat state
+            state = {**cnt.of_seat(self.counters, seat), **state}
         if tile is not None and self._last_copy(seat, tile, win_by):
             flags = {*flags, "last_copy"}
         in_play = (frozenset(s for s in range(self.ruleset.players) if s not in self.out)
@@ -457,8 +462,8 @@ class Game:
     def play(self) -> HandResult:
         rs = self.ruleset
         try:
-            self._send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer,
-                                     seed=self.seed))
+            self._send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer, seed=self.seed,
+                                     counters=cnt.table_view(rs, self.counters) if self.counters else None))
             result = self._play()
         except _HandOver as over:
             result = over.result
@@ -1271,6 +1276,8 @@ class Game:
         d = self.ruleset.dealer
         if d.after_win == "next":  # the deal passes every hand, whoever won
             return (self.dealer + 1) % self.ruleset.players
+        if d.after_win == "dealer_or_next":  # the dealer stays on a win of its own, else passes
+            return self.dealer if self.dealer in winners else (self.dealer + 1) % self.ruleset.players
         if len(winners) > 1:
             rule = d.after_multiple_winners
             if rule == "discarder" and discarder is not None:

@@ -44,6 +44,7 @@ from .model import (
     BreakRule,
     Claims,
     Count,
+    CounterRule,
     DealerRule,
     DealRule,
     DrawnPayment,
@@ -1146,6 +1147,31 @@ class _Builder:
             prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
         )
 
+    def counters(self) -> tuple[CounterRule, ...]:
+        d = self.data.get("counters")
+        if not isinstance(d, dict) or "counters" in self.broken:
+            return ()
+        out = []
+        for name, c in d.items():
+            path = ("counters", name)
+            if name in ("wins", "void_suit", "ready"):
+                self.problem(path, f"{name!r} is a seat state the engine keeps: name the counter otherwise",
+                             key=True)
+            scope = c.get("scope", "table")
+            for key in ("add", "reset"):
+                seat_only = sorted({"wins", "loses"}.intersection(c.get(key) or ()))
+                if scope == "table" and seat_only:
+                    self.problem((*path, key), f"{', '.join(seat_only)}: only a seat counter (`scope: seat`) "
+                                 "can tell which seat won")
+            if not c.get("add"):
+                self.problem(path, "the counter never goes up: give `add`")
+            out.append(CounterRule(
+                name=str(name), scope=scope, add=frozenset(c.get("add") or ()),
+                reset=frozenset(c.get("reset") or ()), max=c.get("max"),
+                pays_each=int((c.get("pays") or {}).get("each", 0)),
+                description=str(c.get("description", ""))))
+        return tuple(out)
+
     def bonus_tiles(self, tileset: TileSet | None, patterns: list[Pattern],
                     has_wildcard: bool) -> BonusTiles | None:
         d = self.data.get("bonus_tiles")
@@ -1312,6 +1338,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     plugins = _guard(b.plugins) or {}
     flow = _guard(b.flow, tileset) or Flow()
     bonus = _guard(b.bonus_tiles, tileset, patterns, wildcard is not None)
+    counters = _guard(b.counters) or ()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
@@ -1334,7 +1361,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
         plugins=plugins, data=data, flags=flags, flow=flow,
         leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
-        bonus_tiles=bonus,
+        bonus_tiles=bonus, counters=counters,
     )
     return rs, problems
 

@@ -371,7 +371,7 @@ class DealerRule(Section):
     """Who deals first and next (``dealer:``)."""
 
     first: str = "random"  # random | seat0
-    after_win: str = "winner"  # winner | next (the deal passes every hand)
+    after_win: str = "winner"  # winner | next (the deal passes every hand) | dealer_or_next
     after_multiple_winners: str = "first_winner"  # first_winner | discarder
     after_draw: str = "dealer"  # dealer | last_tile_drawer | next
     which_win: str = "first"  # first | last: the win of a hand that names the next dealer
@@ -638,6 +638,31 @@ class LeaveRule(Section):
     hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
 
 
+# What can happen in a hand, for the counters that last across hands (`counters:`). A table
+# counter moves when its event holds; a seat counter when it holds for that seat.
+COUNTER_EVENTS = ("dealer_stays", "deal_passes", "dealer_wins", "draw", "win", "wins", "loses", "always")
+
+
+@dataclass(frozen=True)
+class CounterRule:
+    """A count that lasts across the hands of a game (``counters:``): 连庄, a carried level.
+
+    After each hand (abandoned hands aside) it goes back to 0 when one of ``reset`` holds,
+    else goes up by 1 when one of ``add`` holds, never above ``max``. ``scope: seat`` keeps
+    one count per seat. The winner's count is in its seat state (``when: {seat_state:
+    {NAME: N}}``); with ``pays_each`` every win payment the dealer makes or receives grows
+    by ``pays_each`` × the count (docs/pattern-language.md, "Counters across hands").
+    """
+
+    name: str
+    scope: str = "table"  # table | seat
+    add: frozenset[str] = frozenset()
+    reset: frozenset[str] = frozenset()
+    max: int | None = None
+    pays_each: int = 0
+    description: str = ""
+
+
 @dataclass(frozen=True)
 class BonusMore:
     """More bonus tiles when the win qualifies (``bonus_tiles.more``)."""
@@ -719,6 +744,7 @@ class Ruleset:
     option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
     preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
     bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (birds, horses)
+    counters: tuple[CounterRule, ...] = ()  # counts that last across the hands of a game
 
     def options_declared(self) -> dict[str, Any]:
         """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""
