@@ -12,7 +12,7 @@ replacements go backward from the stack just before the start. A flipped
 indicator that ``ends_live_wall`` is never drawn and neither end may pass its
 stack; without one, the two ends meet. A reserved tail (``wall.reserve``, 留尾)
 of N tiles is never drawn from either end: once only N are left, nothing more
-is drawn (the last drawable tile is the 海底); the kong end may still be
+is drawn (the last drawable tile is the last tile); the kong end may still be
 looked at (:meth:`Wall.peek_end`).
 """
 
