@@ -363,6 +363,9 @@ class Evaluator:
             win_wild = wildcard is not None and hand.win_tile == wildcard
         if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
             return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
+        if ctx.win_by == "discard" and hand.win_tile in self.ruleset.claims.never_kinds:
+            return Score(False, f"{tile_name(hand.win_tile)} is never claimed: no win on its discard",
+                         wildcard=wildcard)
         held = self.split(hand.concealed, wildcard)
         facts = HandFacts(
             wildcards=held.wilds + win_wild,

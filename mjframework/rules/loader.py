@@ -1147,6 +1147,19 @@ class _Builder:
             prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
         )
 
+    def never_claimed(self, tileset: TileSet | None) -> None:
+        """`claims.never`: tiles of the set, and not the wildcards (`wildcard.may` says theirs)."""
+        text = (self.data.get("claims") or {}).get("never")
+        if not isinstance(text, str) or "claims" in self.broken:
+            return
+        path = ("claims", "never")
+        tiles = self.tiles(text, path)
+        if not tiles:
+            self.problem(path, "give at least one tile (or leave `never` out)")
+        outside = sorted({t for t in tiles if tileset is not None and t not in tileset})
+        if outside:
+            self.problem(path, "not in this ruleset's tile set: " + " ".join(tile_code(t) for t in outside))
+
     def counters(self) -> tuple[CounterRule, ...]:
         d = self.data.get("counters")
         if not isinstance(d, dict) or "counters" in self.broken:
@@ -1339,6 +1352,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     flow = _guard(b.flow, tileset) or Flow()
     bonus = _guard(b.bonus_tiles, tileset, patterns, wildcard is not None)
     counters = _guard(b.counters) or ()
+    _guard(b.never_claimed, tileset)
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)

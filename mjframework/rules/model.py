@@ -9,13 +9,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from itertools import pairwise
 from typing import Any, Literal, Self
 
 from ..core import kinds as _kinds
 from ..core.hand import FLAGS as FLAGS
 from ..core.hand import WIN_BY as WIN_BY
-from ..core.tiles import Tile, TileSet, is_honor, rank_of, suit_of
+from ..core.tiles import Tile, TileSet, is_honor, parse_tiles, rank_of, suit_of
 from .options import Option, Preset
 
 # Meld kinds as the YAML writes them.
@@ -332,12 +333,18 @@ class Claims(Section):
     added_kong: bool = True  # 明杠
     concealed_kong: bool = True  # 暗杠
     priority: tuple[str, ...] = ("win", "kong", "pung", "chow")
+    never: str = ""  # kinds never claimed (tiles): no 吃 碰 杠 and no win on their discard
 
     @classmethod
     def _convert(cls, name: str, value: Any) -> Any:
         if name == "priority" and not value:  # `priority: []` keeps the usual order
             return cls.priority
         return super()._convert(name, value)
+
+    @cached_property
+    def never_kinds(self) -> frozenset[Tile]:
+        """The kinds of ``never`` (the loader has checked the tiles)."""
+        return frozenset(parse_tiles(self.never)) if self.never.strip() else frozenset()
 
     def allows_kong(self, meld: str) -> bool:
         """Is this kong allowed: ``kong`` (claimed), ``added-kong`` or ``concealed-kong``?"""
