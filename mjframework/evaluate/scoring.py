@@ -972,7 +972,7 @@ class Evaluator:
     def _bonus_tiles(self, payments: list[st.Payment], ctx: WinContext, kind: str) -> None:
         """Apply the ruleset's bonus tiles (``bonus_tiles``) turned up for this settlement."""
         rule = self.ruleset.bonus_tiles
-        tiles = ctx.extra.get(bonus.CONTEXT_KEY) if rule is not None and kind in rule.on else None
+        tiles = ctx.extra.get(bonus.CONTEXT_KEY) if rule is not None and kind in rule.at else None
         if rule is None or not tiles:
             return
         bonus.apply(rule, payments, bonus.hits(rule, tiles, dealer=ctx.dealer, winner=ctx.seat,

@@ -41,7 +41,7 @@ class BonusFlips:
         winner ``ctx.seat`` holding ``held`` and scoring ``patterns``: turned up once per moment.
         The event's ``seats`` are counted for the first winner served (they differ between
         winners only when the tiles count from the winner)."""
-        if kind not in self.rule.on:
+        if kind not in self.rule.at:
             return {}
         count = bonus.count_for(self.rule, held, patterns, wildcards)
         if count <= 0:

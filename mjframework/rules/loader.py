@@ -1224,7 +1224,7 @@ class _Builder:
         effect = d.get("effect") or {}
         bonus = BonusTiles(
             count=int(d["count"]), name=str(d.get("name") or "bonus tiles"), more=tuple(more),
-            source=d.get("source", "live"), on=frozenset(d.get("at") or ("win",)),
+            source=d.get("source", "live"), at=frozenset(d.get("at") or ("win",)),
             anchor=hit.get("from", "dealer"), honors=honors, tiles=only,
             effect=effect.get("kind", "double"), amount=int(effect.get("amount", 1)),
             counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)))

@@ -697,7 +697,7 @@ class BonusTiles:
     name: str = "bonus tiles"
     more: tuple[BonusMore, ...] = ()
     source: str = "live"  # live (the next tiles to draw) | end (the kong end)
-    on: frozenset[str] = frozenset({"win"})  # settlements that turn them up: win, opening
+    at: frozenset[str] = frozenset({"win"})  # settlements that turn them up: win, opening
     anchor: str = "dealer"  # dealer | winner
     honors: dict[Tile, int] = field(default_factory=dict)  # honor → offset from the anchor
     tiles: frozenset[Tile] | None = None  # only these tiles hit (the anchor)
