@@ -8,6 +8,7 @@ search: answers must be identical.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from mjframework.core.hand import Hand, Meld, WinContext
@@ -18,6 +19,7 @@ from mjframework.evaluate.patterns import (
     account_combinations,
     requirements_hold,
     times,
+    when_holds,
 )
 from mjframework.evaluate.readings import Reading, readings
 from mjframework.evaluate.scoring import Evaluator, Score, _partial_exclusions
@@ -52,6 +54,7 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
         won_triplet_exposed=ev.ruleset.scoring.won_triplet == "exposed",
         waiting=lambda: waiting_tiles(ev, hand.concealed, hand.melds, wildcard),
         wild_kinds=ev.wild_kinds(wildcard) if ev._fixed else None,
+        ctx=ctx, refused=[],
     )
     exposed = len(hand.melds)
     by_shape, active = ev._for_context(ctx, facts)
@@ -72,11 +75,14 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
             if result is None:
                 continue
             points, picked = result
-            key = (-points, ev.tie_key(picked))
+            key = (ev.order(points), ev.tie_key(picked))
             if best is None or key < best[0]:
                 best = (key, reading, picked, points)
     if best is None:
-        return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+        reason = "no reading of the hand is a winning pattern"
+        if facts.refused:
+            reason = f"no reading of the hand meets what every win needs ({facts.refused[0]})"
+        return Score(False, reason, wildcard=wildcard)
     _, reading, picked, points = best
     return ev._finish(reading, picked, points, wildcard)
 
@@ -153,7 +159,26 @@ def judge(ev: Evaluator, reading: Reading, patterns: list[Pattern], facts: HandF
     matched = [p for p in patterns if requirements_hold(p, m)]
     if not any(p.makes_win for p in matched):
         return None
-    return combine(ev, matched, m)
+    result = combine(ev, matched, m)
+    if result is not None and not win_require_met(ev, result[0], m, facts):
+        return None
+    return result
+
+
+def win_require_met(ev: Evaluator, points: int, m: Measures, facts: HandFacts) -> bool:
+    """``win.require``, judged entry by entry (``Evaluator._meets_win_require``)."""
+    ctx = facts.ctx or WinContext()
+    for r in ev.ruleset.win_require:
+        applies = r.if_ is None or (when_holds(r.if_.when, ctx, facts) and requirements_hold(r.if_, m))
+        if not applies:
+            continue
+        check = r.check
+        if ((check is not None and not (when_holds(check.when, ctx, facts) and requirements_hold(check, m)))
+                or (r.points is not None and not r.points.ok(points))):
+            if facts.refused is not None and not facts.refused:
+                facts.refused.append(r.why or f"win.require[{ev.ruleset.win_require.index(r)}]")
+            return False
+    return True
 
 
 def combine(ev: Evaluator, matched: list[Pattern],
@@ -191,4 +216,6 @@ def combine(ev: Evaluator, matched: list[Pattern],
     if ev.ruleset.scoring.combine == "highest":
         p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
         return p.points * n, [(p, n)]
+    if ev.ruleset.scoring.combine == "product":
+        return math.prod(p.points ** n for p, n in counted), counted
     return sum(p.points * n for p, n in counted), counted

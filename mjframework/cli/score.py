@@ -127,7 +127,8 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         out = {"ruleset": ev.ruleset.id, "options": ev.ruleset.options, "win": s.win, "reason": s.reason,
                "wildcard": None if wild is None else format_tiles([wild]),
                "reading": describe_reading(result) if s.reading else None,
-               "patterns": [{"name": p.name, "en": p.en or None, "points": p.points, "times": p.times}
+               "patterns": [{"name": p.name, "en": p.en or None, "points": p.points, "times": p.times,
+                             "label": ev.ruleset.scoring.label(p.points, p.times)}
                             for p in s.patterns],
                "points": s.points, "uncapped": s.uncapped if s.uncapped is not None else s.points,
                "payments": result.payments, "call": result.call,
@@ -220,9 +221,8 @@ def _print_score(ev, result, h, dealt, wild, win_by: str, seat: int, discarder, 
     if s.reading is not None:
         click.echo(f"{L['reading']} " + _reading_text(result, lang))
     for p in s.patterns:
-        times = f" ×{p.times}" if p.times > 1 else ""
         name = (p.en or p.name) if lang == "en" else p.name
-        click.echo(f"{L['pattern']} {name}  {p.points}{times}")
+        click.echo(f"{L['pattern']} {name}  {rs.scoring.label(p.points, p.times)}")
     capped = s.uncapped is not None and s.uncapped != s.points
     click.echo(f"{L['total']} {s.points}" + (" " + L["capped"].format(uncapped=s.uncapped) if capped else ""))
     if result.call:

@@ -206,7 +206,7 @@ def _example(ex: Example, ref: str) -> tuple[str, str]:
 def _definition(p: Pattern) -> tuple:
     return (p.phase, p.shapes, p.waits, p.counts, p.all_tiles, p.no_tiles, p.pair, p.every_group,
             p.any_group, p.groups, p.groups_count, p.win_wait, p.when, p.times_per, p.times_every,
-            p.sets, p.held_ranks, p.fallback, p.counts_to_minimum)
+            p.sets, p.held_ranks, p.fallback, p.counts_to_minimum, p.condition)
 
 
 def lint_ruleset(rs: Ruleset, ref: str | None = None, *, seed: int = 0,

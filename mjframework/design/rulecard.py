@@ -488,6 +488,13 @@ class _Searcher:
         return s.pattern_names
 
 
+
+def _points(rs: Ruleset, points: int) -> str:
+    """A pattern's points as the card shows them: ``×3`` (a factor, ``combine: product``) or
+    ``3 points``."""
+    return rs.scoring.label(points) if rs.scoring.multiplies else f"{points} points"
+
+
 def is_bonus(p: Pattern) -> bool:
     """A win-phase pattern without shape or wait: it only adds to a win made by another."""
     return p.phase == "win" and not p.makes_win
@@ -1033,7 +1040,7 @@ def render_markdown(card: Card) -> str:
         out += [f"> ⚠ No exact example found for: {', '.join(missing)}", ""]
     for e in card.patterns:
         p = e.pattern
-        head = f"### {p.name}" + (f" ({p.en})" if p.en else "") + f" — {p.points} points"
+        head = f"### {p.name}" + (f" ({p.en})" if p.en else "") + f" — {_points(rs, p.points)}"
         out += [head, ""]
         meta = [f"tier {_tier(rs, p)}"]
         if p.excludes:
@@ -1099,7 +1106,8 @@ def render_html(card: Card) -> str:
         p = entry.pattern
         ex = entry.example
         out.append('<div class="pattern">')
-        out.append(f"<h3>{e(p.name)}" + (f" ({e(p.en)})" if p.en else "") + f" — {p.points} points</h3><ul>")
+        out.append(f"<h3>{e(p.name)}" + (f" ({e(p.en)})" if p.en else "")
+                   + f" — {e(_points(rs, p.points))}</h3><ul>")
         out.append(f"<li>tier {e(_tier(rs, p))}"
                    + (f"; excludes {e(', '.join(sorted(p.excludes)))}" if p.excludes else "") + "</li>")
         out.append(f"<li>definition: {e(entry.reading)}</li>")

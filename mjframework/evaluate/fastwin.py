@@ -241,7 +241,7 @@ class WinScreen:
         """
         ev = self.ev
         rs = ev.ruleset
-        if rs.scoring.minimum is not None:
+        if rs.scoring.minimum is not None or rs.win_require:  # (points or `win.require` decide)
             self.exact = set()
             return {}
         named: set[str] = set()
@@ -306,7 +306,7 @@ class WinScreen:
         pats = ev.win_patterns
         minimum = sc.minimum
         if (minimum is None or sc.combine != "sum" or sc.exclusions != "ranked" or sc.tiers
-                or any(p.points < 0 for p in pats)):
+                or ev.ruleset.win_require or any(p.points < 0 for p in pats)):
             return [], set(), set()
         excluders: dict[str, set[str]] = {}
         for q in pats:
@@ -406,7 +406,8 @@ class WinScreen:
         ev = self.ev
         sc = ev.ruleset.scoring
         pats = ev.win_patterns
-        if sc.minimum is not None or any(p.partial_excludes or p.fallback for p in pats):
+        if sc.minimum is not None or ev.ruleset.win_require or any(p.partial_excludes or p.fallback
+                                                                    for p in pats):
             return False
         if sc.set_combinations == "once" and any(p.sets is not None for p in pats):
             return False

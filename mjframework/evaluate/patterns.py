@@ -32,7 +32,17 @@ from typing import Any
 
 from ..core.hand import WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
-from ..rules.model import CLAIMED_MELDS, GroupFilter, Pattern, SetCombo, Shape, TileFilter
+from ..rules.model import (
+    CLAIMED_MELDS,
+    MISSING,
+    Condition,
+    GroupFilter,
+    Pattern,
+    SetCombo,
+    Shape,
+    TileFilter,
+    When,
+)
 from .readings import Group, Reading
 
 # Tile filters compiled to the set of tile kinds they accept: a filter is judged
@@ -87,6 +97,8 @@ class HandFacts:
     won_triplet_exposed: bool = False  # scoring.won_triplet: exposed
     waiting: Callable[[], int] | None = field(default=None, compare=False)  # `waiting_tiles`, lazily
     wild_kinds: frozenset[Tile] | None = None  # with fixed wildcards: every wild kind (else just `wildcard`)
+    ctx: WinContext | None = field(default=None, compare=False)  # the win's context (`win.require`'s `when`)
+    refused: list[str] | None = field(default=None, compare=False)  # the `win.require` a reading failed
 
 
 _BLOCKS: dict[tuple[int, ...], tuple[int, int, int, int, int, int]] = {}
@@ -572,6 +584,9 @@ def _compile(p: Pattern) -> Check | None:
         if p.win_wait is not None:
             win_wait = p.win_wait
             checks.append(lambda m: bool(win_wait & m.win_waits()))
+    if p.condition is not None:
+        condition = p.condition
+        checks.append(lambda m: condition_holds(condition, m))
     checks += [_count_check(name, c.min, c.max) for name, c in p.counts if name in COSTLY]
     if not checks:
         return None
@@ -677,8 +692,24 @@ def account_combinations(patterns: list[Pattern], m: Measures) -> dict[Pattern, 
     return out
 
 
+def condition_holds(c: Condition | Pattern, m: Measures) -> bool:
+    """Does the reading meet a condition of ``require`` (``any`` / ``all`` / ``not`` over
+    requirements; a leaf is judged as a pattern's own ``require``)?"""
+    if isinstance(c, Pattern):
+        return requirements_hold(c, m)
+    if c.op == "any":
+        return any(condition_holds(x, m) for x in c.items)
+    if c.op == "not":
+        return not condition_holds(c.items[0], m)
+    return all(condition_holds(x, m) for x in c.items)
+
+
 def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
-    w = p.when
+    return when_holds(p.when, ctx, facts)
+
+
+def when_holds(w: When, ctx: WinContext, facts: HandFacts) -> bool:
+    """Does the win's context meet ``when`` (nested ``any`` / ``all`` / ``not`` included)?"""
     if w.win_by is not None and ctx.win_by not in w.win_by:
         return False
     if w.win_tile is not None and (w.win_tile == "wildcard") != facts.win_tile_wild:
@@ -697,7 +728,16 @@ def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
         for key, value in w.seat_state:
             if key not in state or state[key] != value:
                 return False
-    return True
+    if w.state_tests:
+        state = ctx.seat_state
+        for key, test in w.state_tests:
+            if not test.ok(state.get(key, MISSING) if state else MISSING):
+                return False
+    if w.any_ and not any(when_holds(x, ctx, facts) for x in w.any_):
+        return False
+    if w.all_ and not all(when_holds(x, ctx, facts) for x in w.all_):
+        return False
+    return w.not_ is None or not when_holds(w.not_, ctx, facts)
 
 
 def times(p: Pattern, m: Measures) -> int:
@@ -881,6 +921,8 @@ class BulkJudge:
     * ``win_wait``: where the winning tile sits, per group (remembered per group and winning
       tile), OR-ed over the reading's groups; ``held_ranks`` per pattern
       (a hand-level fact, one or two patterns);
+    * conditions (``any`` / ``all`` / ``not``, measures tested with ``in`` / ``not``) per
+      pattern, by :func:`condition_holds` (few patterns have one);
     * costly measures (``COSTLY``: ``waiting_tiles``) last, only when a pattern still
       alive needs them.
 
@@ -921,6 +963,7 @@ class BulkJudge:
         sets: dict[str, list[tuple[int, SetCombo]]] = {}
         self.win_wait_accept: dict[str, int] = {}
         self.win_wait_mask = 0
+        self.conditions: list[tuple[int, Condition]] = []  # `any` / `all` / `not`, `in` / `not` tests
         for p in self.patterns:
             bit = self.bit[p]
             for name, c in p.counts:
@@ -929,6 +972,8 @@ class BulkJudge:
                              (p.pair, self.pairs)):
                 if f is not None:
                     where.append((bit, f))
+            if p.condition is not None:
+                self.conditions.append((bit, p.condition))
             if not p.reads_groups:
                 continue
             if p.every_group is not None:
@@ -952,6 +997,7 @@ class BulkJudge:
                 self.win_wait_mask |= bit
                 for w in p.win_wait:
                     self.win_wait_accept[w] = self.win_wait_accept.get(w, 0) | bit
+        self.condition_mask = sum(b for b, _ in self.conditions)
         self.cheap = [(name, _Bounded(e)) for name, e in cheap.items()]
         self.cheap_tables = [(name, b.mask, b.keep, b) for name, b in self.cheap]
         # Measures computed together (Measures._tile_measures / _group_measures): filled at once.
@@ -1064,6 +1110,10 @@ class BulkJudge:
                         memo[key] = h
                     hit |= h
             alive &= ~(self.win_wait_mask & ~hit)
+        if alive & self.condition_mask:
+            for bit, cond in self.conditions:
+                if alive & bit and not condition_holds(cond, m):
+                    alive &= ~bit
         for name, bounded in self.costly:
             if alive & bounded.mask:
                 alive &= bounded.keep_for(m.get(name))

@@ -15,13 +15,14 @@ The flow of :meth:`Evaluator.score`:
    one every reading gives (``tests/slow_reference.py`` keeps that search);
 4. exclusions, then tiers (only the highest tier that matched counts), then
    ``combine`` (the highest single pattern, or the sum);
-5. the reading that pays the winner most is chosen; equal pay is decided by
-   the ruleset's ``scoring.ties`` (:meth:`Evaluator.tie_key`).
+5. the reading that pays the winner most is chosen (:meth:`Evaluator.order`: by points, or
+   with ``value: table`` by the table's amount); equal pay is decided by the ruleset's
+   ``scoring.ties`` (:meth:`Evaluator.tie_key`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Any
@@ -45,6 +46,7 @@ from .patterns import (
     requirements_hold,
     shape_matches,
     times,
+    when_holds,
 )
 from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings, stand_in_splits
 from .waits import completed_shape, shape_possible, wait_holds
@@ -116,7 +118,7 @@ class Evaluator:
         # that shape (or `free`), wait patterns and bonus patterns; in declared order.
         # Shapes that some pattern makes a win with no requirement and no context.
         # (None with a minimum to win: fitting a shape is then not enough.)
-        self._unconditional = [] if ruleset.scoring.minimum else [
+        self._unconditional = [] if ruleset.scoring.minimum is not None or ruleset.win_require else [
             s for s in self.shapes if s.kind != "free" and any(
                 p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
                 for p in self.win_patterns)]
@@ -133,7 +135,9 @@ class Evaluator:
             None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
         # Per-seat state keys some pattern reads: part of the context's memo key.
-        self._state_keys = sorted({k for p in self.win_patterns for k, _ in p.when.seat_state})
+        self._state_keys = sorted({k for p in self.win_patterns for k in p.when.state_keys()})
+        # `win.require`: what every win must meet, judged on each reading after combining
+        self._win_require = ruleset.win_require
         rule = ruleset.wildcard
         self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
         self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
@@ -160,6 +164,9 @@ class Evaluator:
         # The win patterns' requirements, judged together; bits in rank order (for exclusions).
         self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
         self._kind_set = frozenset(self.kinds)
+        self._by_pay = ruleset.scoring.value == "table"  # (see order)
+        self._product = ruleset.scoring.multiplies
+        self._after_cap = any(p.after_cap for p in ruleset.patterns)
         self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
@@ -332,16 +339,34 @@ class Evaluator:
                 sp = made[p, n] = ScoredPattern(p.name, p.points, n, p.en)
             scored.append(sp)
         sc = self.ruleset.scoring
+        capped = sc.capped(points) if not self._after_cap else self._capped_after(picked)
         if sc.minimum is None:
-            return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+            return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                          uncapped=points)
-        judged = sum(p.points * n for p, n in picked if p.counts_to_minimum)
+        judged = self._combined([(p, n) for p, n in picked if p.counts_to_minimum])
         if judged < sc.minimum:
             return Score(False, f"{judged} point(s) ({'+'.join(x.name for x in scored)}): below the "
                          f"minimum of {sc.minimum} to win", reading=reading, patterns=scored,
                          points=points, wildcard=wildcard, uncapped=points)
-        return Score(True, reading=reading, patterns=scored, points=sc.capped(points), wildcard=wildcard,
+        return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                      uncapped=points)
+
+    def _combined(self, picked: Sequence[tuple[Pattern, int]]) -> int:
+        """The points of ``picked`` (pattern, times) as ``combine`` puts them together."""
+        if self._product:
+            total = 1
+            for p, n in picked:
+                total *= p.points ** n
+            return total
+        return sum(p.points * n for p, n in picked)
+
+    def _capped_after(self, picked: Sequence[tuple[Pattern, int]]) -> int:
+        """The capped points when some patterns count after the cap (``after_cap``): the cap
+        bounds the others, then these add (or multiply)."""
+        sc = self.ruleset.scoring
+        before = sc.capped(self._combined([(p, n) for p, n in picked if not p.after_cap]))
+        after = self._combined([(p, n) for p, n in picked if p.after_cap])
+        return before * after if self._product else before + after
 
     def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
         if self._fixed:
@@ -381,6 +406,8 @@ class Evaluator:
             won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
             waiting=_once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),
             wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
+            ctx=ctx if self._win_require else None,
+            refused=[] if self._win_require else None,
         )
         exposed = len(hand.melds)
         # The context is the same for every reading: the patterns fit for it, per shape.
@@ -432,11 +459,11 @@ class Evaluator:
                     if result is None:
                         continue
                     points, picked = result
-                    key = (-points, self.tie_key(picked))
+                    key = (self.order(points), self.tie_key(picked))
                     if best is None or key < best[0]:
                         best = (key, reading, picked, points)
             if best is None:
-                return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+                return Score(False, self._no_win_reason(facts), wildcard=wildcard)
             _, reading, picked, points = best
             return self._finish(reading, picked, points, wildcard)
         bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
@@ -485,7 +512,7 @@ class Evaluator:
                 if result is None:
                     return False
                 points, picked = result
-                key = (-points, self.tie_key(picked))
+                key = (self.order(points), self.tie_key(picked))
                 if every is not None:
                     every.append((key, reading, picked, points))
                 if best is None or key < best[0]:
@@ -499,9 +526,15 @@ class Evaluator:
                     if consider(reading):
                         break
         if best is None:
-            return Score(False, "no reading of the hand is a winning pattern", wildcard=wildcard)
+            return Score(False, self._no_win_reason(facts), wildcard=wildcard)
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
+
+    @staticmethod
+    def _no_win_reason(facts: HandFacts) -> str:
+        if facts.refused:
+            return f"no reading of the hand meets what every win needs ({facts.refused[0]})"
+        return "no reading of the hand is a winning pattern"
 
     def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts, shape: Shape | None = None
                   ) -> tuple[list[Pattern], set[Pattern]]:
@@ -559,7 +592,7 @@ class Evaluator:
         if ceiling is not None:
             result = self._judge(first[0], todo, facts, wildcard)
             known = (first[0], result)
-            if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+            if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
                 return first, None, ceiling, None, known
             # A pattern asking for sequences of wildcards read as their own kind: the reading
             # with the most of them (found from the win table) is tried next, before the search.
@@ -569,7 +602,7 @@ class Evaluator:
                 directed = self._self_wild_reading(full, hand, shape, bounds)
             if directed is not None:
                 result = self._judge(directed, todo, facts, wildcard)
-                if result is not None and (-result[0], self.tie_key(result[1])) == ceiling:
+                if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
                     return [directed], None, ceiling, None, (directed, result)
         free = None
         if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
@@ -638,7 +671,7 @@ class Evaluator:
             result = self._combine(matched, m)
             if result is None:
                 continue
-            key = (-result[0], self.tie_key(result[1]))
+            key = (self.order(result[0]), self.tie_key(result[1]))
             if best is None or key < best:
                 best = key
         if memo is not None:
@@ -676,6 +709,17 @@ class Evaluator:
                 self._free_cache.clear()
             self._free_cache[cache_key] = free
         return free
+
+    def order(self, points: int) -> Any:
+        """The first part of a result's key (smaller is better): what the result pays.
+
+        Points order the results wherever the amount paid rises with them; a ``value: table``
+        need not rise (a table may decode factors), so there the amount paid for the capped
+        points comes first, then the points."""
+        if self._by_pay:
+            sc = self.ruleset.scoring
+            return (-sc.amount(sc.capped(points)), -points)
+        return -points
 
     def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
         """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
@@ -724,7 +768,25 @@ class Evaluator:
             return None
         kept = bulk.patterns_of(bulk.not_excluded(held, self.ruleset.scoring.exclusions == "ranked"))
         kept.sort(key=self._index)
-        return self._count(kept, m)
+        result = self._count(kept, m)
+        if result is not None and self._win_require and not self._meets_win_require(result[0], m, facts):
+            return None
+        return result
+
+    def _meets_win_require(self, points: int, m: Measures, facts: HandFacts) -> bool:
+        """Does this reading's win, worth ``points``, meet every entry of ``win.require``?
+        (The first it fails is noted in ``facts.refused`` for the reason of a refused win.)"""
+        ctx = facts.ctx or WinContext()
+        for r in self._win_require:
+            if r.if_ is not None and not (when_holds(r.if_.when, ctx, facts) and requirements_hold(r.if_, m)):
+                continue
+            if (r.check is not None and not (when_holds(r.check.when, ctx, facts)
+                                             and requirements_hold(r.check, m))) or (
+                    r.points is not None and not r.points.ok(points)):
+                if facts.refused is not None and not facts.refused:
+                    facts.refused.append(r.why or f"win.require[{self._win_require.index(r)}]")
+                return False
+        return True
 
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
@@ -770,6 +832,11 @@ class Evaluator:
         if self.ruleset.scoring.combine == "highest":
             p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
             return p.points * n, [(p, n)]
+        if self._product:
+            total = 1
+            for p, n in counted:
+                total *= p.points ** n
+            return total, counted
         return sum(p.points * n for p, n in counted), counted
 
     def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
@@ -869,7 +936,8 @@ class Evaluator:
             return Score(False, "no opening pattern")
         points, picked = result
         scored = [ScoredPattern(p.name, p.points, n) for p, n in sorted(picked, key=lambda x: x[0].index)]
-        return Score(True, patterns=scored, points=self.ruleset.scoring.capped(points), uncapped=points)
+        capped = self._capped_after(picked) if self._after_cap else self.ruleset.scoring.capped(points)
+        return Score(True, patterns=scored, points=capped, uncapped=points)
 
     # -- readiness -------------------------------------------------------------
 
@@ -917,14 +985,18 @@ class Evaluator:
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
                kongs: Sequence[st.KongRecord] | None = None, *,
-               payers: Sequence[int] | None = None, plugins: bool = True) -> st.Settlement:
+               payers: Sequence[int] | None = None, plugins: bool = True,
+               seats: Mapping[int, st.SeatFacts] | None = None) -> st.Settlement:
         """Payments for a scored win plus kong payments.
 
         ``kongs``: every kong made this hand (the game knows them); by default
         the winner's own kong melds (all a conformance case can say) — none where
         the ruleset pays kongs when they are made (``scoring.kongs.paid: at_kong``).
         ``payers``: who may pay (in a hand that goes on after a win, the players
-        still in it); ``plugins=False`` skips ``mj_modify_settlement``.
+        still in it); ``plugins=False`` skips ``mj_modify_settlement``. ``seats``: every
+        seat's declared melds and state (:class:`~.settlement.SeatFacts`), which per-payer
+        amounts read (``scoring.per_payer``); liability (``scoring.liable``) reads the winner's
+        melds' ``from`` seats.
         """
         rs = self.ruleset
         s = st.Settlement(rs.players)
@@ -941,8 +1013,11 @@ class Evaluator:
                 if len(self._pay_plans) > 4096:
                     self._pay_plans.clear()
                 self._pay_plans[key] = plan
-            s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
-                                     "+".join([p.name for p in score.patterns]))
+            if rs.scoring.per_payment:
+                s.payments = self._pay_per_payer(hand, ctx, score, plan, payers, seats)
+            else:
+                s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
+                                         "+".join([p.name for p in score.patterns]))
             if rs.counters:
                 counters.apply(rs, s.payments, dealer=ctx.dealer, state=ctx.seat_state)
             self._bonus_tiles(s.payments, ctx, "win")
@@ -958,6 +1033,35 @@ class Evaluator:
         if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
             return s  # (no plugin modifies settlements: no context to build for them)
         return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
+
+    def liable_seat(self, hand: Hand, ctx: WinContext, score: Score) -> int | None:
+        """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
+        rs = self.ruleset
+        wild = score.wildcard is not None and self._is_wild(hand.win_tile, score.wildcard)
+        facts = HandFacts(0, 0, wild, self._suits_in_set)
+        for rule in rs.scoring.liable:
+            if not when_holds(rule.when, ctx, facts):
+                continue
+            seat = ctx.discarder if rule.pays == "discarder" else st.feeder(hand.melds, rule.fed or 1)
+            if seat is not None and seat != ctx.seat:
+                return seat
+        return None
+
+    def _pay_per_payer(self, hand: Hand, ctx: WinContext, score: Score,
+                       plan: tuple[tuple[int, int, int], ...], payers: Sequence[int] | None,
+                       seats: Mapping[int, st.SeatFacts] | None) -> list[st.Payment]:
+        """Win payments where they depend on more than the points and seats: a liable seat
+        paying every share (each priced as if every other player paid), per-payer amounts,
+        caps per payment and 金顶 (:func:`~.settlement.payer_amounts`)."""
+        rs = self.ruleset
+        liable = self.liable_seat(hand, ctx, score) if rs.scoring.liable else None
+        if liable is not None:
+            plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
+                               discarder=ctx.discarder, payers=payers, rule="each_other")
+        payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
+                               "+".join([p.name for p in score.patterns]))
+        payments = st.payer_amounts(rs.scoring, payments, seats, dealer=ctx.dealer, discarder=ctx.discarder)
+        return payments if liable is None else st.redirect(payments, liable)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
         rs = self.ruleset
@@ -1020,7 +1124,7 @@ _MEASURE_LEVEL = {
 def _reading_level(p: Pattern) -> int:
     """How much of a reading pattern ``p`` looks at (see ``_MEASURE_LEVEL``); tile filters and
     group filters are 1 (their answers per kind are part of the kind's class)."""
-    if p.sets is not None or p.win_wait is not None:
+    if p.sets is not None or p.win_wait is not None or p.condition is not None:
         return 3
     names = [n for n, _ in p.counts]
     if p.times_per is not None and p.times_per != "groups":
@@ -1230,7 +1334,7 @@ class _Bounds:
                 return False
             settled = False
         if settled and any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets,
-                                                   p.win_wait)):
+                                                   p.win_wait, p.condition)):
             settled = False
         if settled and p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
             b = None if p.times_per == "groups" else self.get(p.times_per)

@@ -1190,7 +1190,9 @@ class Game:
                 kongs = self.kongs[self.kongs_paid:]
                 self.kongs_paid = len(self.kongs)
             settlement = self.ev.settle(hands[w], ctx, score, kongs=kongs,
-                                        payers=self._payers(w) if self.out else None)
+                                        payers=self._payers(w) if self.out else None,
+                                        seats={i: st.SeatFacts(tuple(x.melds), x.state) for i, x in enumerate(
+                                            self.seats)} if self.ruleset.scoring.per_payment else None)
             self._book(settlement)
             self.seats[w].state["wins"] = self.seats[w].state.get("wins", 0) + 1
         self.win_log.append((tuple(winners), discarder))

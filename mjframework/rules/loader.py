@@ -5,8 +5,10 @@ Every problem found is collected (not just the first) and reported as
 
 ``extends`` semantics: mappings merge key by key (the extending file wins),
 lists are replaced, except ``patterns``, which merge by name (a pattern with
-an inherited name replaces it in place; new ones are appended); a ``null``
-value removes an inherited key (``plugins: {zhaniao: null}``).
+an inherited name is merged into it key by key, in place, or replaces it whole
+with ``replace: true``; new ones are appended); a ``null`` value removes an
+inherited key (``plugins: {zhaniao: null}``) and is no change where nothing is
+inherited.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ from . import options as option_mod
 from .model import (
     FLAGS,
     GROUP_KINDS,
+    SEAT_MEASURES,
     BonusMore,
     BonusTiles,
     BreakRule,
     Claims,
+    Condition,
     Count,
     CounterRule,
     DealerRule,
@@ -55,19 +59,24 @@ from .model import (
     IndicatorRule,
     KongPayment,
     LeaveRule,
+    Liability,
     Pattern,
     PatternExample,
+    PayerRule,
+    PayerTest,
     Ruleset,
     Scoring,
     SetCombo,
     Shape,
     StandIn,
+    Test,
     TileFilter,
     VoidSuit,
     Wait,
     WallRule,
     When,
     WildcardRule,
+    WinRequirement,
     WinRule,
 )
 from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of
@@ -76,7 +85,7 @@ HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks 
 
 # `require` keys that are not counts, and those only a win's reading has.
 NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait",
-              "held_ranks")
+              "held_ranks", "any", "all", "not")
 READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
 # Count measures (`times: {per: …}` may name any of them).
 COUNT_MEASURES = (
@@ -421,16 +430,30 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
 # extends
 
 
+# Keys whose mapping is an option's patch, kept as written (its `null`s say what it removes).
+_PATCH_KEYS = frozenset({"patch", "values"})
+
+
 def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
     if isinstance(base, dict) and isinstance(over, dict):
         out = SourceMap()
         out.location = getattr(over, "location", None) or getattr(base, "location", None)
+        out.file_index = getattr(over, "file_index", None)
         for src in (base, over):
             for k, v in src.items():
-                if src is over and v is None and k in out:
-                    del out[k]
+                if src is over and v is None:
+                    # `null` removes an inherited key, and is no change where nothing is
+                    # inherited (an option's patch `{plugins: {x: null}}` on a ruleset without x)
+                    out.pop(k, None)
                     continue
-                out[k] = merge_data(out[k], v, k) if (src is over and k in out) else v
+                if src is over and k in out:
+                    v = merge_data(out[k], v, k)
+                elif src is over:
+                    stripped = without_nulls(v, k)  # (its own `null`s remove nothing)
+                    if isinstance(v, dict) and v and not stripped:
+                        continue  # only `null`s: nothing to remove, nothing added
+                    v = stripped
+                out[k] = v
                 if isinstance(src, SourceMap):
                     out.locations[k] = src.locations.get(k)
                     out.key_locations[k] = src.key_locations.get(k)
@@ -445,7 +468,11 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
                 name = item.get("name") if isinstance(item, dict) else None
                 if src_l is over and name is not None and name in inherited:
                     i = inherited.pop(name)  # once: a repeat in the same file stays a duplicate
-                    out_l[i] = item
+                    # key by key, as mappings merge (`null` drops an inherited key); `replace:
+                    # true` replaces the inherited pattern whole
+                    replace = isinstance(item, dict) and item.get("replace") is True
+                    merge = not replace and isinstance(out_l[i], dict)
+                    out_l[i] = merge_data(out_l[i], item) if merge else item
                     out_l.locations[i] = loc
                     continue
                 if src_l is base and name is not None:
@@ -454,6 +481,32 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
                 out_l.locations.append(loc)
         return out_l
     return over
+
+
+def without_nulls(node: Any, key: Any = None) -> Any:
+    """``node`` without its mappings' ``null`` values (locations kept): where nothing is
+    inherited, a ``null`` removes nothing. An option's patch is kept as written."""
+    if isinstance(node, dict) and key not in _PATCH_KEYS:
+        if not any(v is None or isinstance(v, dict | list) for v in node.values()):
+            return node
+        out = SourceMap()
+        out.location = getattr(node, "location", None)
+        out.file_index = getattr(node, "file_index", None)
+        for k, v in node.items():
+            if v is None:
+                continue
+            out[k] = without_nulls(v, k)
+            if isinstance(node, SourceMap):
+                out.locations[k] = node.locations.get(k)
+                out.key_locations[k] = node.key_locations.get(k)
+        return out
+    if isinstance(node, list) and any(isinstance(v, dict | list) for v in node):
+        out_l = SourceList(without_nulls(v) for v in node)
+        out_l.location = getattr(node, "location", None)
+        out_l.file_index = getattr(node, "file_index", None)
+        out_l.locations = list(getattr(node, "locations", [None] * len(node)))
+        return out_l
+    return node
 
 
 # Bounds on one load (docs/limits.md): an `extends` graph is read once per file.
@@ -505,7 +558,7 @@ def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], loa
     if not isinstance(data, SourceMap):  # (what the loader makes of a mapping)
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
-    problems.extend(_schema_problems(data, data))
+    problems.extend(_schema_problems(without_nulls(data), data))
     ext = data.get("extends")
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
@@ -757,6 +810,132 @@ class _Builder:
             return Count(v, v)
         return Count(v.get("min"), v.get("max"))
 
+    def value_test(self, v: Any, path: tuple) -> Test:
+        """A scalar (equal to it) or ``{min, max, in, not}`` (:class:`Test`)."""
+        if not isinstance(v, dict):
+            return Test(in_=frozenset((v,)))
+        lo, hi = v.get("min"), v.get("max")
+        if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+            self.problem((*path, "max"), f"at most {hi} but at least {lo}: no value passes")
+        within = v.get("in")
+        return Test(min=lo if isinstance(lo, int) else None, max=hi if isinstance(hi, int) else None,
+                    in_=frozenset(within) if isinstance(within, list) else None,
+                    not_=self.value_test(v["not"], (*path, "not")) if "not" in v else None)
+
+    def counts_of(self, req: Any, path: tuple) -> tuple[tuple[str, Count], ...]:
+        """The measures of ``require`` bounded (an exact number, ``min`` / ``max``); their
+        ``in`` / ``not`` tests are part of :meth:`condition_of`."""
+        out = []
+        for k, v in (req.items() if isinstance(req, dict) else ()):
+            if k in NOT_COUNTS or not isinstance(v, int | dict):
+                continue
+            if isinstance(v, int) or "min" in v or "max" in v:
+                c = self.count(v)
+                if c.min is not None and c.max is not None and c.min > c.max:
+                    self.problem((*path, k, "max"), f"at most {c.max} but at least {c.min}: no count passes")
+                out.append((k, c))
+        return tuple(out)
+
+    def leaf(self, req: Any, when: Any, path: tuple, has_wildcard: bool = True,
+             declared_flags: tuple[str, ...] = ()) -> Pattern:
+        """A nameless pattern of only requirements and context: a leaf of a condition."""
+        req = req if isinstance(req, dict) else {}
+        groups, groups_count = self.group_filter(req.get("groups"), (*path, "groups"))
+        return Pattern(
+            name="", points=0, index=-1, counts=self.counts_of(req, path),
+            all_tiles=self.tile_filter(req.get("all_tiles"), (*path, "all_tiles")),
+            no_tiles=self.tile_filter(req.get("no_tiles"), (*path, "no_tiles")),
+            pair=self.tile_filter(req.get("pair"), (*path, "pair")),
+            every_group=self.tile_filter(req.get("every_group"), (*path, "every_group")),
+            any_group=self.tile_filter(req.get("any_group"), (*path, "any_group")),
+            groups=groups, groups_count=groups_count,
+            win_wait=frozenset(req["win_wait"]) if "win_wait" in req else None,
+            held_ranks=self.held_ranks(req.get("held_ranks"), (*path, "held_ranks")),
+            condition=self.condition_of(req, path),
+            when=self.when_of(when, (*path[:-1], "when"), has_wildcard, declared_flags)
+            if when is not None else When(),
+        )
+
+    def condition_of(self, req: Any, path: tuple) -> Condition | None:
+        """What ``require`` says beyond bounds: ``any`` / ``all`` / ``not`` of requirements,
+        and measures tested with ``in`` / ``not`` (:class:`Condition`; None: nothing)."""
+        if not isinstance(req, dict):
+            return None
+        items: list[Any] = []
+        for k, v in req.items():
+            if k in NOT_COUNTS or not isinstance(v, dict):
+                continue
+            if "in" in v and isinstance(v["in"], list):
+                items.append(Condition("any", tuple(self.leaf({k: x}, None, (*path, k, "in", i))
+                                                    for i, x in enumerate(v["in"]))))
+            if "not" in v:
+                items.append(Condition("not", (self.leaf({k: v["not"]}, None, (*path, k, "not")),)))
+        for op in ("any", "all"):
+            subs = req.get(op)
+            if isinstance(subs, list):
+                items.append(Condition(op, tuple(self.leaf(x, None, (*path, op, i))
+                                                 for i, x in enumerate(subs))))
+        if isinstance(req.get("not"), dict):
+            items.append(Condition("not", (self.leaf(req["not"], None, (*path, "not")),)))
+        if not items:
+            return None
+        return items[0] if len(items) == 1 else Condition("all", tuple(items))
+
+    def when_of(self, wh: Any, path: tuple, has_wildcard: bool, declared_flags: tuple[str, ...]) -> When:
+        """A ``when`` mapping (with its nested ``any`` / ``all`` / ``not``), its flags checked."""
+        wh = wh if isinstance(wh, dict) else {}
+        state = wh.get("seat_state") or {}
+        for key in ("flags", "not_flags"):
+            for j, f in enumerate(wh.get(key) or []):
+                if f not in FLAGS and f not in declared_flags:
+                    hint = difflib.get_close_matches(str(f), [*FLAGS, *declared_flags], n=1)
+                    self.problem((*path, key, j), f"unknown flag {f!r}"
+                                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                 + "; a flag a plugin sets must be declared under `flags`")
+        if wh.get("win_tile") == "wildcard" and not has_wildcard:
+            self.problem((*path, "win_tile"), "the ruleset has no wildcard")
+
+        def nested(key: str) -> tuple[When, ...]:
+            subs = wh.get(key)
+            return tuple(self.when_of(x, (*path, key, i), has_wildcard, declared_flags)
+                         for i, x in enumerate(subs)) if isinstance(subs, list) else ()
+        return When(
+            win_by=frozenset(wh["win_by"]) if "win_by" in wh else None,
+            win_tile=wh.get("win_tile"),
+            seat=wh.get("seat"),
+            discarder=wh.get("discarder"),
+            flags=frozenset(wh.get("flags", [])),
+            not_flags=frozenset(wh.get("not_flags", [])),
+            seat_state=tuple(sorted((k, v) for k, v in state.items() if not isinstance(v, dict))),
+            state_tests=tuple(sorted((k, self.value_test(v, (*path, "seat_state", k)))
+                                     for k, v in state.items() if isinstance(v, dict))),
+            any_=nested("any"), all_=nested("all"),
+            not_=self.when_of(wh["not"], (*path, "not"), has_wildcard, declared_flags)
+            if isinstance(wh.get("not"), dict) else None,
+        )
+
+    def win_requirements(self, has_wildcard: bool, declared_flags: tuple[str, ...]
+                         ) -> tuple[WinRequirement, ...]:
+        """``win.require``: what every win must meet, said once."""
+        win = self.data.get("win")
+        items = win.get("require") if isinstance(win, dict) else None
+        out = []
+        for i, d in enumerate(items if isinstance(items, list) else ()):
+            if not isinstance(d, dict):
+                continue
+            path = ("win", "require", i)
+            cond = d.get("if")
+            if_ = self.leaf(cond.get("require"), cond.get("when"), (*path, "if", "require"), has_wildcard,
+                            declared_flags) if isinstance(cond, dict) else None
+            check = self.leaf(d.get("require"), d.get("when"), (*path, "require"), has_wildcard,
+                              declared_flags) if ("require" in d or "when" in d) else None
+            points = self.value_test(d["points"], (*path, "points")) if "points" in d else None
+            if check is None and points is None:
+                self.problem(path, "a win requirement needs `require`, `when` or `points`: what must hold")
+            why = str(d.get("why") or "")
+            out.append(WinRequirement(if_=if_, check=check, points=points, why=why))
+        return tuple(out)
+
     def tile_filter(self, d: Any, path: tuple) -> TileFilter | None:
         if not isinstance(d, dict):
             return None
@@ -909,27 +1088,9 @@ class _Builder:
                 if not has_wildcard:
                     self.problem(wpath, "a wildcard wait needs a `wildcard` rule in the ruleset")
             req = p.get("require") or {}
-            counts = tuple((k, self.count(v)) for k, v in req.items()
-                           if k not in NOT_COUNTS and isinstance(v, int | dict))
-            wh = p.get("when") or {}
-            when = When(
-                win_by=frozenset(wh["win_by"]) if "win_by" in wh else None,
-                win_tile=wh.get("win_tile"),
-                seat=wh.get("seat"),
-                discarder=wh.get("discarder"),
-                flags=frozenset(wh.get("flags", [])),
-                not_flags=frozenset(wh.get("not_flags", [])),
-                seat_state=tuple(sorted((wh.get("seat_state") or {}).items())),
-            )
-            for key in ("flags", "not_flags"):
-                for j, f in enumerate(wh.get(key) or []):
-                    if f not in FLAGS and f not in declared_flags:
-                        hint = difflib.get_close_matches(str(f), [*FLAGS, *declared_flags], n=1)
-                        self.problem((*path, "when", key, j), f"unknown flag {f!r}"
-                                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                                     + "; a flag a plugin sets must be declared under `flags`")
-            if when.win_tile == "wildcard" and not has_wildcard:
-                self.problem((*path, "when", "win_tile"), "the ruleset has no wildcard")
+            counts = self.counts_of(req, (*path, "require"))
+            when = self.when_of(p.get("when"), (*path, "when"), has_wildcard, declared_flags)
+            condition = self.condition_of(req, (*path, "require"))
             excludes = []
             partial: list[Exclusion] = []
             for j, ex in enumerate(p.get("excludes") or []):
@@ -953,6 +1114,14 @@ class _Builder:
                                  + (f" (did you mean {hint[0]!r}?)" if hint else ""))
                 elif ex == p["name"]:
                     self.problem((*path, "excludes", j), "a pattern can't exclude itself")
+            if p.get("after_cap") is True and "scoring" not in self.broken:
+                if scoring.combine == "highest":
+                    self.problem((*path, "after_cap"), "`after_cap` adds or multiplies after the cap: "
+                                 "it needs `combine: sum` or `product` (with `highest` one pattern counts)",
+                                 key=True)
+                elif scoring.cap is None:
+                    self.problem((*path, "after_cap"), "`after_cap` is counted after `scoring.cap`, and the "
+                                 "ruleset has no cap", key=True)
             tier = p.get("tier")
             if tier is not None and tier not in scoring.tiers and "scoring" not in self.broken:
                 self.problem((*path, "tier"), f"unknown tier {tier!r}; scoring.tiers: "
@@ -980,7 +1149,10 @@ class _Builder:
                                  + f"; one of: {', '.join(COUNT_MEASURES)}, groups")
             if not isinstance(p.get("points"), int):
                 continue  # the schema already reported it
-            if p["points"] < 0 and not scoring.negative_points:
+            if scoring.multiplies and p["points"] < 1 and "scoring" not in self.broken:
+                self.problem((*path, "points"), f"under `combine: product` points are a factor (×2, ×3 …): "
+                             f"at least 1, not {p['points']}")
+            elif p["points"] < 0 and not scoring.negative_points:
                 self.problem((*path, "points"), f"negative points ({p['points']}) would make the winner "
                              "pay; allow them explicitly with `scoring: {negative_points: true}`")
             out.append(Pattern(
@@ -1001,6 +1173,7 @@ class _Builder:
                 fallback=bool(p.get("fallback", False)),
                 example=self.pattern_example(p.get("example"), (*path, "example")),
                 counts_to_minimum=bool(p.get("counts_to_minimum", True)),
+                condition=condition, after_cap=p.get("after_cap") is True,
             ))
         if not any(p.makes_win for p in out if p.phase == "win") and not self.broken & {"shapes", "patterns"}:
             self.problem(("patterns",), "no pattern has a `shape` or `wait`: nothing can ever win")
@@ -1056,7 +1229,58 @@ class _Builder:
             each_pays=int(s.get("each_pays", Scoring.each_pays) or 0),
             ties=str(s.get("ties", Scoring.ties)),
             negative_points=s.get("negative_points") is True,
+            **self.payer_money(s),
         )
+
+    def payer_test(self, d: Any, path: tuple) -> PayerTest | None:
+        if not isinstance(d, dict):
+            return None
+        state: dict[str, Any] = d["seat_state"] if isinstance(d.get("seat_state"), dict) else {}
+        return PayerTest(
+            measures=tuple((k, self.value_test(d[k], (*path, k))) for k in SEAT_MEASURES if k in d),
+            state=tuple((k, self.value_test(v, (*path, "seat_state", k))) for k, v in state.items()),
+            dealer=d.get("dealer"), discarder=d.get("discarder"))
+
+    def payer_money(self, s: Any) -> dict[str, Any]:
+        """``per_payer``, ``payment_cap``, ``all_capped`` and ``liable`` of ``scoring``."""
+        out: dict[str, Any] = {}
+        rules = []
+        for i, d in enumerate(s.get("per_payer") or []):
+            if not isinstance(d, dict):
+                continue
+            path = ("scoring", "per_payer", i)
+            if "times" not in d and "plus" not in d:
+                self.problem(path, "say what the payer's state does: `times` (a factor) or `plus`")
+            if "per" in d and "if" in d:
+                self.problem((*path, "if"), "give `per` (once per count) or `if` (once), not both", key=True)
+            rules.append(PayerRule(times=int(d.get("times", 1)), plus=int(d.get("plus", 0)), per=d.get("per"),
+                                   if_=self.payer_test(d.get("if"), (*path, "if"))))
+        out["per_payer"] = tuple(rules)
+        cap, top = s.get("payment_cap"), s.get("all_capped")
+        out["payment_cap"] = cap if isinstance(cap, int) else None
+        out["all_capped"] = top if isinstance(top, int) else None
+        if isinstance(top, int):
+            if not isinstance(cap, int):
+                self.problem(("scoring", "all_capped"), "金顶 (`all_capped`) is paid when every payment "
+                             "reached `payment_cap`: give `payment_cap`", key=True)
+            elif top < cap:
+                self.problem(("scoring", "all_capped"), f"`all_capped` ({top}) below `payment_cap` ({cap}): "
+                             "every payer capped would pay less than one capped payer")
+        liable = []
+        for i, d in enumerate(s.get("liable") or []):
+            if not isinstance(d, dict) or d.get("pays") not in ("discarder", "feeder"):
+                continue
+            path = ("scoring", "liable", i)
+            if d["pays"] == "feeder" and "fed" not in d:
+                self.problem((*path, "pays"), "`pays: feeder` names the seat that fed the winner `fed` "
+                             "claimed melds or more: give `fed`")
+            if d["pays"] != "feeder" and "fed" in d:
+                self.problem((*path, "fed"), "`fed` counts a feeder's claims: it needs `pays: feeder`",
+                             key=True)
+            liable.append(Liability(pays=d["pays"], fed=d.get("fed"),
+                                    when=self.when_of(d.get("when"), (*path, "when"), True, ())))
+        out["liable"] = tuple(liable)
+        return out
 
     def flow(self, tileset: TileSet | None) -> Flow:
         """Hand flow, phases before play, declarations, kong and drawn-end settlements."""
@@ -1274,7 +1498,8 @@ class _Builder:
             missing = [v for v in values if v not in brk.wall.seats]
             if missing:
                 self.problem(("break", "wall", "seats"), f"no wall for die value(s) {missing}")
-        if self.data.get("deal") and isinstance(players, int) and "deal" not in self.broken:
+        if isinstance(self.data.get("deal"), dict) and isinstance(players, int) and "deal" not in self.broken:
+            # (`deal: {}` too: its defaults alone deal 12 tiles each)
             deal = DealRule.from_yaml(self.data["deal"])
             per = [deal.rounds * deal.block] * players
             for step in deal.then:
@@ -1348,6 +1573,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     scoring = _guard(b.scoring) or Scoring()
     flags = _guard(b.flags) or ()
     patterns = _guard(b.patterns, shapes, scoring, wildcard is not None, flags) or []
+    win_require = _guard(b.win_requirements, wildcard is not None, flags) or ()
     plugins = _guard(b.plugins) or {}
     flow = _guard(b.flow, tileset) or Flow()
     bonus = _guard(b.bonus_tiles, tileset, patterns, wildcard is not None)
@@ -1376,6 +1602,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         plugins=plugins, data=data, flags=flags, flow=flow,
         leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
         bonus_tiles=bonus, counters=counters,
+        win_require=win_require,
     )
     return rs, problems
 

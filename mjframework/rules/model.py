@@ -136,6 +136,48 @@ class Wait:
     rest: Shape
 
 
+MISSING: Any = object()  # a seat-state key that is not set (what `Test.ok` gets for it)
+
+
+@dataclass(frozen=True)
+class Test:
+    """A test of one value, the same at every condition site (a measure of ``require``, a
+    seat-state key of ``when``, a win's points): ``min`` / ``max`` (at least / at most),
+    ``in`` (one of these), ``not`` (the inner test fails); all that are given must hold.
+    A scalar in the YAML is ``{in: [scalar]}`` (equality)."""
+
+    min: int | None = None
+    max: int | None = None
+    in_: frozenset[Any] | None = None
+    not_: Test | None = None
+
+    def ok(self, value: Any) -> bool:
+        """Does ``value`` pass? A missing value (:data:`MISSING`) passes only a ``not``."""
+        if self.not_ is not None and self.not_.ok(value):
+            return False
+        if value is MISSING:
+            return self.not_ is not None and self.min is None and self.max is None and self.in_ is None
+        if self.min is not None or self.max is not None:
+            if isinstance(value, bool) or not isinstance(value, int):
+                return False
+            if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+                return False
+        # (True == 1 in Python: a boolean is one only of booleans)
+        return self.in_ is None or any(
+            value == x and isinstance(value, bool) == isinstance(x, bool) for x in self.in_)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.min is not None or self.max is not None:
+            parts.append(str(Count(self.min, self.max)))
+        if self.in_ is not None:
+            vals = sorted(map(str, self.in_))
+            parts.append(vals[0] if len(vals) == 1 else "one of " + "/".join(vals))
+        if self.not_ is not None:
+            parts.append(f"not {self.not_}")
+        return " and ".join(parts) or "any"
+
+
 @dataclass(frozen=True)
 class When:
     win_by: frozenset[str] | None = None
@@ -145,6 +187,38 @@ class When:
     flags: frozenset[str] = frozenset()
     not_flags: frozenset[str] = frozenset()
     seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state: key equals value
+    state_tests: tuple[tuple[str, Test], ...] = ()  # … key passes a test (at least, one of, not)
+    any_: tuple[When, ...] = ()  # at least one of these holds (`any:`)
+    all_: tuple[When, ...] = ()  # every one of these holds (`all:`)
+    not_: When | None = None  # this one does not hold (`not:`)
+
+    def state_keys(self) -> set[str]:
+        """Every seat-state key this context condition reads (nested ones too)."""
+        out = {k for k, _ in self.seat_state} | {k for k, _ in self.state_tests}
+        for w in (*self.any_, *self.all_, *((self.not_,) if self.not_ is not None else ())):
+            out |= w.state_keys()
+        return out
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``any`` / ``all`` / ``not`` over requirements (``require:``): a tree whose leaves are
+    requirement-only patterns (judged like a pattern's own ``require``)."""
+
+    op: str  # any | all | not
+    items: tuple[Any, ...]  # Pattern (a leaf: its `require`) or Condition
+
+
+@dataclass(frozen=True)
+class WinRequirement:
+    """One entry of ``win.require``: every win must meet it (checked once per reading, after
+    the patterns are combined). Where ``if_`` holds (always, without it), the reading's
+    ``require``, the win's ``when`` and the combined ``points`` must hold."""
+
+    if_: Any = None  # Pattern (its require and when) or None
+    check: Any = None  # Pattern (its require and when) or None
+    points: Test | None = None
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -244,22 +318,27 @@ class Pattern:
     partial_excludes: tuple[Exclusion, ...] = ()  # `excludes` entries with `times` or `shared`
     held_ranks: tuple[int, ...] | None = None  # the 13 held tiles: one suit, these counts per rank
     fallback: bool = False  # counts only when no other pattern counting toward the minimum does
+    after_cap: bool = False  # counted after `scoring.cap` (an extra the cap does not limit)
     counts_to_minimum: bool = True  # False: added after the minimum is judged (bonus tiles)
     example: PatternExample | None = None  # the designer's example hand (`example:`)
+    # `require` beyond bounds on measures: `any` / `all` / `not`, and measures tested with `in`
+    # / `not` (all of them must hold, besides the fields above)
+    condition: Condition | None = None
     # Set from the fields: does `require` read groups (every/any group, groups, win_wait)? Lets
     # the evaluator skip those checks for the common pattern that has none.
     reads_groups: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reads_groups", any(x is not None for x in (
-            self.every_group, self.any_group, self.groups, self.win_wait, self.sets, self.held_ranks)))
+            self.every_group, self.any_group, self.groups, self.win_wait, self.sets, self.held_ranks,
+            self.condition)))
 
     @property
     def has_requirements(self) -> bool:
         """Does ``require`` say anything (so fitting the shape is not enough)?"""
         return bool(self.counts) or self.fallback or any(x is not None for x in (
             self.all_tiles, self.no_tiles, self.pair, self.every_group, self.any_group, self.groups,
-            self.win_wait, self.sets, self.held_ranks))
+            self.win_wait, self.sets, self.held_ranks, self.condition))
 
     @property
     def makes_win(self) -> bool:
@@ -362,6 +441,7 @@ class WinRule(Section):
     after_win: str = "end"  # end | leave | stay
     after_winners: int | None = None
     kong_flags: tuple[str, ...] = ("after_kong", "after_kong_discard")
+    require: tuple[Any, ...] = ()  # the entries as written; typed in `Ruleset.win_require`
 
     def allows(self, win_by: str) -> bool:
         """May a hand be won this way (``self_draw``, ``discard``, ``robbed_kong``)?"""
@@ -530,6 +610,45 @@ class KongPayment:
     amount: int
 
 
+# What settlement can measure of a seat from its declared melds (`scoring.per_payer`).
+SEAT_MEASURES = ("claimed_melds", "kongs", "exposed_kongs", "concealed_kongs", "melds")
+
+
+@dataclass(frozen=True)
+class PayerTest:
+    """A condition on one payer (``per_payer[].if``): its meld measures and its seat state
+    tested, whether it is the dealer / the discarder."""
+
+    measures: tuple[tuple[str, Test], ...] = ()  # SEAT_MEASURES
+    state: tuple[tuple[str, Test], ...] = ()
+    dealer: bool | None = None
+    discarder: bool | None = None
+
+
+@dataclass(frozen=True)
+class PayerRule:
+    """One entry of ``scoring.per_payer``: each payer's amount × ``times`` and + ``plus``, once
+    per ``per`` (a measure of the payer's own melds) or once, where ``if_`` holds of the payer."""
+
+    times: int = 1
+    plus: int = 0
+    per: str | None = None
+    if_: PayerTest | None = None
+
+
+@dataclass(frozen=True)
+class Liability:
+    """One entry of ``scoring.liable`` (包): where ``when`` holds of the win, the seat ``pays``
+    names — the discarder, or the feeder (the seat that gave the winner ``fed`` claimed melds
+    or more) — pays every other player's share, each priced as if all of them paid."""
+
+    pays: str  # discarder | feeder
+    when: When = field(default_factory=When)
+    fed: int | None = None
+
+
+_SUPERSCRIPT_TIMES = {2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹"}
+
 # Who pays a win where `scoring.payout` doesn't say: every other player a self-draw, the
 # discarder a discard or a robbed kong.
 PAYOUT_DEFAULTS = {"self_draw": "each_other", "discard": "discarder", "robbed_kong": "discarder"}
@@ -539,7 +658,8 @@ PAYOUT_DEFAULTS = {"self_draw": "each_other", "discard": "discarder", "robbed_ko
 class Scoring:
     """How matched patterns become a payment (``scoring:``).
 
-    ``points`` of the patterns combine (``combine``), are bounded by
+    ``points`` of the patterns combine (``combine``: the highest, the sum, or the product of
+    factors, patterns marked ``after_cap`` multiplying or adding after the cap), are bounded by
     ``minimum`` (起胡: fewer is no win) and ``cap`` (封顶), then ``value``
     turns them into the amount each payer pays: as is (``points``), ``base ×
     2^points`` (``doubling``, 番) or a ``table`` lookup. Each payment is then
@@ -568,6 +688,16 @@ class Scoring:
     # Which of several equal-paying results is scored (see docs/pattern-language.md).
     ties: str = "first_declared"
     negative_points: bool = False  # patterns may have negative points (said explicitly)
+    per_payer: tuple[PayerRule, ...] = ()  # each payer's amount raised by its own melds and state
+    payment_cap: int | None = None  # 封顶: one win payment at most this
+    all_capped: int | None = None  # 金顶: when every payment of a win reached the cap, each pays this
+    liable: tuple[Liability, ...] = ()  # 包: who pays instead of whom (the first that applies)
+
+    @property
+    def per_payment(self) -> bool:
+        """Does a payment depend on more than the points and the seats (per-payer amounts,
+        caps per payment, liability)? (Settlement then takes its slower path.)"""
+        return bool(self.per_payer or self.liable) or self.payment_cap is not None
 
     def payer(self, win_by: str) -> str:
         """Who pays a win by ``win_by`` (``payout``, else :data:`PAYOUT_DEFAULTS`)."""
@@ -575,6 +705,18 @@ class Scoring:
 
     def capped(self, points: int) -> int:
         return points if self.cap is None else min(points, self.cap)
+
+    @property
+    def multiplies(self) -> bool:
+        """``combine: product``: a pattern's points are a factor (×2, ×3 …)."""
+        return self.combine == "product"
+
+    def label(self, points: int, times: int = 1) -> str:
+        """A pattern's points as players read them: ``×3`` under ``combine: product`` (``×3²``
+        counted twice), else ``3`` (``3 ×2`` counted twice)."""
+        if self.multiplies:
+            return f"×{points}" + (_SUPERSCRIPT_TIMES.get(times, f"^{times}") if times > 1 else "")
+        return str(points) + (f" ×{times}" if times > 1 else "")
 
     def amount(self, points: int) -> int:
         """What each payer pays for ``points`` (already capped), before multipliers and bonuses."""
@@ -752,6 +894,7 @@ class Ruleset:
     preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
     bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (birds, horses)
     counters: tuple[CounterRule, ...] = ()  # counts that last across the hands of a game
+    win_require: tuple[WinRequirement, ...] = ()  # `win.require`: what every win must meet
 
     def options_declared(self) -> dict[str, Any]:
         """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""

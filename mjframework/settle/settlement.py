@@ -14,8 +14,9 @@ from typing import Any
 
 import pluggy
 
+from ..core.hand import Meld
 from ..hooks.registry import call_hook
-from ..rules.model import Ruleset, Scoring
+from ..rules.model import MISSING, PayerTest, Ruleset, Scoring
 
 LEAVE_REASON = "leave"  # the reason of a leaver's penalty (see the ruleset's ``leave``)
 
@@ -74,6 +75,89 @@ class KongRecord:
     from_seat: int | None = None
 
 
+@dataclass(frozen=True)
+class SeatFacts:
+    """What settlement reads of one seat besides the win: its declared melds (with the seat
+    each claimed tile came from) and its per-seat state (declarations, what plugins stored).
+    Per-payer amounts (``scoring.per_payer``) read the payers'; the game, ``mj score`` and
+    conformance cases give them."""
+
+    melds: tuple[Meld, ...] = ()
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+
+def seat_measure(melds: Sequence[Meld], name: str) -> int:
+    """A measure of a seat's own declared melds (:data:`~.model.SEAT_MEASURES`)."""
+    if name == "claimed_melds":
+        return sum(1 for m in melds if m.claimed)
+    if name == "kongs":
+        return sum(1 for m in melds if m.is_kong)
+    if name == "exposed_kongs":
+        return sum(1 for m in melds if m.is_kong and m.claimed)
+    if name == "concealed_kongs":
+        return sum(1 for m in melds if m.kind == "concealed-kong")
+    if name == "melds":
+        return len(melds)
+    raise ValueError(f"unknown seat measure {name!r}")
+
+
+def _payer_holds(t: PayerTest, seat: int, facts: SeatFacts, *, dealer: int, discarder: int | None) -> bool:
+    if t.dealer is not None and (seat == dealer) != t.dealer:
+        return False
+    if t.discarder is not None and (seat == discarder) != t.discarder:
+        return False
+    for name, test in t.measures:
+        if not test.ok(seat_measure(facts.melds, name)):
+            return False
+    return all(test.ok(facts.state.get(key, MISSING)) for key, test in t.state)
+
+
+def payer_amounts(scoring: Scoring, payments: list[Payment], seats: Mapping[int, SeatFacts] | None, *,
+                  dealer: int, discarder: int | None) -> list[Payment]:
+    """Win payments with each payer's own amount (``per_payer``: × and + from the payer's melds
+    and state), each capped (``payment_cap``, 封顶), and all raised to ``all_capped`` (金顶)
+    when every one of them reached the cap. A seat not in ``seats`` has no melds and no state."""
+    empty = SeatFacts()
+    raw = []
+    for pay in payments:
+        amount = pay.amount
+        facts = seats.get(pay.payer, empty) if seats else empty
+        for rule in scoring.per_payer:
+            if rule.per is not None:
+                n = seat_measure(facts.melds, rule.per)
+            else:
+                n = 1 if rule.if_ is None or _payer_holds(rule.if_, pay.payer, facts, dealer=dealer,
+                                                         discarder=discarder) else 0
+            amount = amount * rule.times ** n + rule.plus * n
+        raw.append(amount)
+    cap = scoring.payment_cap
+    if cap is None:
+        return [Payment(p.payer, p.payee, a, p.reason) for p, a in zip(payments, raw, strict=True)]
+    if scoring.all_capped is not None and raw and all(a >= cap for a in raw):
+        return [Payment(p.payer, p.payee, scoring.all_capped, p.reason) for p in payments]
+    return [Payment(p.payer, p.payee, min(a, cap), p.reason) for p, a in zip(payments, raw, strict=True)]
+
+
+def feeder(melds: Sequence[Meld], fed: int) -> int | None:
+    """The seat the winner's claimed melds came from ``fed`` times or more (the most; the first
+    such meld's seat on a tie), or None."""
+    counts: dict[int, int] = {}
+    for m in melds:
+        if m.claimed and m.from_seat is not None:
+            counts[m.from_seat] = counts.get(m.from_seat, 0) + 1
+    best = max(counts.values(), default=0)
+    if best < fed:
+        return None
+    return next(s for s in counts if counts[s] == best)
+
+
+def redirect(payments: list[Payment], liable: int) -> list[Payment]:
+    """Every payment made by ``liable`` instead of its payer (包); the reason names the seat
+    paid for."""
+    return [p if p.payer == liable else Payment(liable, p.payee, p.amount, f"{p.reason} (for seat {p.payer})")
+            for p in payments]
+
+
 def _others(seat: int, players: int) -> Iterable[int]:
     return (s for s in range(players) if s != seat)
 
@@ -93,16 +177,20 @@ def win_payments(
 
 
 def win_plan(ruleset: Ruleset, *, winner: int, dealer: int, win_by: str, discarder: int | None,
-             payers: Sequence[int] | None = None) -> tuple[tuple[int, int, int], ...]:
+             payers: Sequence[int] | None = None, rule: str | None = None
+             ) -> tuple[tuple[int, int, int], ...]:
     """Who pays a win, and how much as a function of the base amount: ``(payer, times, plus)``
     per payment, the amount being ``base × times + plus`` (in payment order).
+
+    ``rule``: who pays, instead of the ruleset's payout for ``win_by`` (``each_other``).
 
     Everything but the points is known before the hand is scored, so a caller settling many
     wins of one ruleset (:meth:`Evaluator.settle`) keeps the plan per seat arrangement and
     pays each win with a few multiplications (:func:`pay_plan`). Exact: multipliers and
     bonuses are integers, so ``base × m1 × m2 + b`` is ``base × (m1 × m2) + b``.
     """
-    rule = ruleset.scoring.payer(win_by)
+    if rule is None:  # (`each_other`: the shares a liable seat pays, see payer_amounts)
+        rule = ruleset.scoring.payer(win_by)
     if rule == "discarder" and discarder is not None:
         who: Iterable[int] = [discarder]
     else:
