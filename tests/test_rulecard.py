@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 from mjframework.cli import main
 from mjframework.rules.loader import load_ruleset
 
-RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong"]
+RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong", "guangdong-tuidaohu"]
 
 
 def mj(*args: str) -> Result:
