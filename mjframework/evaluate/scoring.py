@@ -34,7 +34,7 @@ from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context,
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
-from ..settle import bonus, counters
+from ..settle import bonus, counters, laid
 from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
@@ -186,6 +186,8 @@ class Evaluator:
         out: dict[str, dict[str, Any]] = {}
         for d in call_hook(self.pm, "mj_context_inputs"):
             out.update(d or {})
+        if any(lk.double for lk in self.ruleset.laid_kongs):
+            out[laid.LAID_KEY] = {"description": "per seat, the kongs laid aside that double its payments"}
         rule = self.ruleset.bonus_tiles
         if rule is not None:
             out[bonus.CONTEXT_KEY] = {"tiles": True, "max": rule.most,
@@ -205,6 +207,10 @@ class Evaluator:
                 reads = f"this ruleset reads: {', '.join(sorted(known))}" if known else \
                     "no plugin of this ruleset reads any context"
                 raise HandError(f"unknown context key {key!r} ({reads})")
+            if key == laid.LAID_KEY and not (
+                    isinstance(value, list) and len(value) == self.ruleset.players
+                    and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 8 for n in value)):
+                raise HandError(f"context {key}: give one count (0–8) per seat, like [0, 1, 0, 0]")
             if spec.get("tiles"):
                 if not isinstance(value, list) or not all(isinstance(t, int) for t in value):
                     raise HandError(f"context {key}: give tiles, like '3m 4s'")
@@ -1020,6 +1026,9 @@ class Evaluator:
                                          "+".join([p.name for p in score.patterns]))
             if rs.counters:
                 counters.apply(rs, s.payments, dealer=ctx.dealer, state=ctx.seat_state)
+            laid_counts = ctx.extra.get(laid.LAID_KEY) if rs.laid_kongs else None
+            if laid_counts:
+                laid.apply(s.payments, laid_counts)
             self._bonus_tiles(s.payments, ctx, "win")
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [

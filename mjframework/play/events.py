@@ -307,6 +307,14 @@ class OpeningWin(EventBase):
     hand: list[TileCode]
 
 
+@_event(EventType.LAID_KONG)
+@dataclass(slots=True, kw_only=True)
+class LaidKong(EventBase):
+    seat: Seat
+    tile: TileCode
+    name: str
+
+
 @_event(EventType.BONUS_TILES)
 @dataclass(slots=True, kw_only=True)
 class BonusTiles(EventBase):

@@ -28,6 +28,7 @@ from ..core.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS, Tile, is_flower, is
 from ..evaluate.scoring import Evaluator, Score
 from ..hooks.registry import EngineAbort, PluginError, bound_hook, call_hook, hook_is_live
 from ..settle import settlement as st
+from ..settle.laid import LAID_KEY, laid_counts
 from . import counters as cnt
 from . import events as evt
 from .bonus import BonusFlips
@@ -190,6 +191,7 @@ class Game:
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         self.control = HandControl(self)
+        self.laid = {t: lk.name for lk in ruleset.laid_kongs for t in lk.tiles}  # laid_kongs: kind → name
         self.bonus = None if ruleset.bonus_tiles is None else BonusFlips(  # bonus_tiles: play/bonus.py
             ruleset.bonus_tiles, ruleset.players, self.wall, self._send)
         # Each seat's view (it reads the game live: one per seat serves every decision).
@@ -495,6 +497,8 @@ class Game:
                                 hidden={"hands": BY_SEAT}))
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
+        if self.laid:
+            self._lay_dealt_kongs()
         rule = rs.wildcard
         if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
@@ -602,6 +606,23 @@ class Game:
                     raise HandAbandoned("the wall ran out replacing flowers")
                 hand.append(rep)
                 self._send(evt.Draw(seat=seat, tile=tile_code(rep), source="flower", hidden={"tile": seat}))
+
+    def _lay_dealt_kongs(self) -> None:
+        """After the deal each player, from the dealer on, lays aside the `laid_kongs` kinds held."""
+        n = self.ruleset.players
+        for seat in [(self.dealer + i) % n for i in range(n)]:
+            while (t := next((x for x in self.seats[seat].hand if x in self.laid), None)) is not None:
+                self._lay_kong(seat, t)
+                if self._give(seat, self.wall.take_kong(), "kong") is None:
+                    raise HandAbandoned("the wall ran out replacing a tile laid aside as a kong")
+
+    def _lay_kong(self, seat: int, t: Tile) -> None:
+        """A `laid_kongs` kind leaves the hand as a kong: the seat's count (seat state) goes up."""
+        s = self.seats[seat]
+        s.hand.remove(t)
+        name = self.laid[t]
+        s.state[name] = s.state.get(name, 0) + 1
+        self._send(evt.LaidKong(seat=seat, tile=tile_code(t), name=name))
 
     def _deal(self) -> None:
         d = self.ruleset.deal
@@ -874,6 +895,9 @@ class Game:
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
                 return self._give(seat, self.wall.take_kong(), "flower")
+            if self.laid and t in self.laid:  # laid aside as a kong, replaced from the kong end
+                self._lay_kong(seat, t)
+                return self._give(seat, self.wall.take_kong(), "kong")
         return t
 
     def _after_kong_flags(self) -> set[str]:
@@ -1267,6 +1291,8 @@ class Game:
         extra = dict(ctx.extra)
         for d in self.hook("mj_settlement_inputs", hand=self.control, context=view):
             extra.update(d)
+        if self.laid:  # every seat's tiles laid aside as kongs (the settlement doubles by them)
+            extra[LAID_KEY] = laid_counts(self.ruleset, [s.state for s in self.seats])
         if self.bonus is not None:
             held = hand.all_tiles if hand is not None else self.seats[ctx.seat].hand  # (opening: as dealt)
             extra.update(self.bonus.inputs(kind, ctx, score.pattern_names, held, self.wildcards))

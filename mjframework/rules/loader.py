@@ -58,6 +58,7 @@ from .model import (
     GroupFilter,
     IndicatorRule,
     KongPayment,
+    LaidKong,
     LeaveRule,
     Liability,
     Pattern,
@@ -1384,6 +1385,32 @@ class _Builder:
         if outside:
             self.problem(path, "not in this ruleset's tile set: " + " ".join(tile_code(t) for t in outside))
 
+    def laid_kongs(self, tileset: TileSet | None, wildcard: WildcardRule | None) -> tuple[LaidKong, ...]:
+        d = self.data.get("laid_kongs")
+        if not isinstance(d, dict) or "laid_kongs" in self.broken:
+            return ()
+        out: list[LaidKong] = []
+        seen: set[int] = set()
+        for name, spec in d.items():
+            path = ("laid_kongs", name, "tiles")
+            tiles = frozenset(self.tiles(spec.get("tiles"), path))
+            if not tiles:
+                self.problem(path, "give at least one tile")
+            if tileset is not None and any(t not in tileset for t in tiles):
+                self.problem(path, "not in this ruleset's tile set: "
+                             + " ".join(tile_code(t) for t in sorted(tiles) if t not in tileset))
+            wild = tiles & frozenset(wildcard.fixed if wildcard is not None else ())
+            if wild:
+                self.problem(path, f"{' '.join(tile_code(t) for t in sorted(wild))}: a wildcard laid aside "
+                             "on sight would never be wild")
+            if tiles & seen:
+                self.problem(path, "a kind is laid aside under two names")
+            seen |= tiles
+            if name in ("wins", "void_suit", "ready"):
+                self.problem(("laid_kongs", name), f"{name!r} is a seat state the engine keeps", key=True)
+            out.append(LaidKong(str(name), tiles, bool(spec.get("double", False))))
+        return tuple(out)
+
     def counters(self) -> tuple[CounterRule, ...]:
         d = self.data.get("counters")
         if not isinstance(d, dict) or "counters" in self.broken:
@@ -1579,6 +1606,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     bonus = _guard(b.bonus_tiles, tileset, patterns, wildcard is not None)
     counters = _guard(b.counters) or ()
     _guard(b.never_claimed, tileset)
+    laid = _guard(b.laid_kongs, tileset, wildcard) or ()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
@@ -1601,7 +1629,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
         plugins=plugins, data=data, flags=flags, flow=flow,
         leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
-        bonus_tiles=bonus, counters=counters,
+        bonus_tiles=bonus, counters=counters, laid_kongs=laid,
         win_require=win_require,
     )
     return rs, problems

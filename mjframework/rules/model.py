@@ -787,6 +787,20 @@ class LeaveRule(Section):
     hand: str = "abandon"  # abandon | bot (a bot plays the leaver's seat to the hand's end)
 
 
+@dataclass(frozen=True)
+class LaidKong:
+    """Kinds laid aside as a kong as soon as a player holds one (``laid_kongs``: 红中杠, 皮子杠).
+
+    Never kept, discarded or claimed: the tile goes aside with a replacement draw from the
+    kong end, and the seat's count (seat state ``name``) goes up; with ``double`` each one
+    doubles every win payment the seat makes or receives.
+    """
+
+    name: str
+    tiles: frozenset[Tile]
+    double: bool = False
+
+
 # What can happen in a hand, for the counters that last across hands (`counters:`). A table
 # counter moves when its event holds; a seat counter when it holds for that seat.
 COUNTER_EVENTS = ("dealer_stays", "deal_passes", "dealer_wins", "draw", "win", "wins", "loses", "always")
@@ -894,6 +908,7 @@ class Ruleset:
     preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
     bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (birds, horses)
     counters: tuple[CounterRule, ...] = ()  # counts that last across the hands of a game
+    laid_kongs: tuple[LaidKong, ...] = ()  # kinds laid aside as kongs on sight
     win_require: tuple[WinRequirement, ...] = ()  # `win.require`: what every win must meet
 
     def options_declared(self) -> dict[str, Any]:
