@@ -54,7 +54,7 @@ def test_counts_follow_the_hands_of_each_game(tmp_path: Path) -> None:
             assert nxt == dealer
         lz = got["lianzhuang"]
         for w in wins:  # patterns read the count as the winner's seat state
-            assert ("连庄胡" in w["patterns"]) == (w["seat"] == dealer and lz == 2)
+            assert ("连庄胡" in w["patterns"]) == (w["seat"] == dealer and lz >= 2)
             bonus_wins += "连庄胡" in w["patterns"]
         for e in events:
             if e["type"] != "settlement" or e.get("kind"):
@@ -98,6 +98,8 @@ def test_mj_score_reads_a_count_given_as_seat_state() -> None:
     assert "庄家 +3" in plain.output
     # 连庄胡 (3) + win (1) = 4, + 2 for the count on each of the dealer's three payments.
     assert "连庄胡" in raised.output and "庄家 +18" in raised.output, raised.output
+    higher = CliRunner().invoke(main, [*args, "--seat-state", "lianzhuang=3"])  # `{min: 2}`: 3 too
+    assert "连庄胡" in higher.output and "庄家 +21" in higher.output, higher.output
 
 
 @pytest.mark.parametrize(("counter", "message"), [
