@@ -8,7 +8,7 @@ Each step: read the acting seat's observation (a float32 vector, layout in
 docs/agents.md) and action mask, pick a legal action (here uniformly; a
 learning agent would use a policy network), step. At the hand's end every
 seat's reward is its settlement money. Prints the mean reward per seat and
-the steps per second; ``--aec`` uses the PettingZoo-style AEC form instead.
+the steps per second; ``--aec`` uses PettingZoo's AEC form (mjframework.run.envs.pz) instead.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def run_env(ruleset: str, hands: int, seed: int) -> tuple[np.ndarray, int]:
         while not done:
             legal = np.flatnonzero(obs["action_mask"])
             action = int(rng.choice(legal))  # ← a policy(obs["observation"], obs["action_mask"]) goes here
-            obs, rewards, done, _info = env.step(action)
+            obs, rewards, done, _truncated, _info = env.step(action)
             steps += 1
         totals += rewards
     env.close()

@@ -48,12 +48,12 @@ def test_numbers(local: bal.BalanceResult) -> None:
     assert s.hands == 40 and not local.partial
     assert local.paid > 0
     for r in local.rows:
-        count, points = s.patterns[r.name]
+        count, points = s.patterns.get(r.name, (0, 0))  # (a pattern that never came up: 0)
         assert (r.count, r.points) == (count, points)
         assert r.per_hand == pytest.approx(count / 40)
         assert r.per_win == pytest.approx(count / s.winners)
         assert r.share == pytest.approx(points / local.paid)
-        assert r.per_occurrence == pytest.approx(points / count)
+        assert r.per_occurrence == pytest.approx(points / count if count else 0.0)
     assert sum(r.points for r in local.rows) >= local.paid  # a win's payout counts for each pattern
 
 
@@ -158,3 +158,16 @@ def test_interrupt_keeps_the_finished_chunks_in_game_order(runner: str) -> None:
     assert 8 <= res.stats.hands <= 80 and res.stats.hands % 8 == 0  # whole games, a prefix of them
     prefix = run_balance("changsha", res.stats.hands, seed=7)
     assert res.numbers() == prefix.numbers()
+
+
+def test_patterns_that_never_came_up_are_listed_with_zero(local: bal.BalanceResult) -> None:
+    from mjframework.rules.loader import load_ruleset
+
+    declared = [p.name for p in load_ruleset("changsha").patterns]
+    names = [r.name for r in local.rows]
+    assert set(declared) <= set(names)
+    zeros = [r for r in local.rows if r.count == 0]
+    assert zeros and all(r.points == 0 and r.per_hand == 0 for r in zeros)
+    assert names.index(zeros[0].name) == len(local.rows) - len(zeros)  # after those that came up
+    assert all(f"{r.name}" in local.table() for r in zeros)
+    assert local.to_dict()["patterns"][zeros[0].name] == [0, 0]

@@ -4,7 +4,8 @@ A random masked agent plays every shipped ruleset: masks are exactly the
 engine's legal options, illegal actions are refused, observations never hold
 another seat's concealed tile, the same seed gives the same trajectory.
 
-CI plays ``MJ_ENV_HANDS`` hands per ruleset (default 60, ~2 s of CPU per ruleset on a
+CI plays ``MJ_ENV_HANDS`` hands per ruleset (default 30 — tests/test_envs.py checks the encodings
+(fast and reference, no leak, every seat) on its own hands —, ~1 s of CPU per ruleset on a
 busy 2-core machine); ``MJ_ENV_FULL=1`` runs the issue's full 1,000
 (``pytest -m slow tests/test_env.py``).
 """
@@ -27,7 +28,7 @@ from mjframework.rules.loader import available_rulesets  # noqa: E402
 from mjframework.run.env import EnvError, make_aec_env, make_env  # noqa: E402
 
 SHIPPED = sorted(available_rulesets())
-HANDS = int(os.environ.get("MJ_ENV_HANDS", "60"))
+HANDS = int(os.environ.get("MJ_ENV_HANDS", "30"))
 
 
 def _perturbed_encodings(env, seat: int, rng: random.Random):
@@ -61,7 +62,7 @@ def _perturbed_encodings(env, seat: int, rng: random.Random):
 def _check_mask(env) -> None:
     d: Decision = env.decision
     mask = env.action_mask()
-    legal = {env.actions.names[i] for i in np.flatnonzero(mask)}
+    legal = {env.names[i] for i in np.flatnonzero(mask)}
     if all(o.kind == "exchange" for o in d.options):
         # Picks: the kinds that extend the picks so far towards some offered exchange.
         have = Counter(env._picks)
@@ -80,7 +81,7 @@ def _check_mask(env) -> None:
 
 
 def _play(rid: str, hands: int, seed: int, *, checks: bool = True) -> list:
-    env = make_env(rid, seed=seed, options={"dealer": "random"})
+    env = make_env(rid, seed=seed, options={"dealer": "random", "events": checks})
     rng = random.Random(seed)
     trajectory = []
     for _ in range(hands):
@@ -115,7 +116,8 @@ def _play(rid: str, hands: int, seed: int, *, checks: bool = True) -> list:
                         env.step(rng.choice(bad))
                     assert len(env.table.events) == before
             action = int(rng.choice(list(legal)))
-            obs, rewards, done, info = env.step(action)
+            obs, rewards, done, truncated, info = env.step(action)
+            assert not truncated
             trajectory.append((seat, action, float(rewards.sum()), hash(obs["observation"].tobytes())))
             steps += 1
             if not done:
@@ -150,31 +152,38 @@ def test_same_seed_same_trajectory(rid: str) -> None:
 
 def test_action_space_is_fixed_and_named() -> None:
     env = make_env("sichuan-xuezhan")
-    names = env.actions.names
+    names = env.names
+    assert len(names) == len(make_env("mcr").names) == env.action_size
     assert "declare:m" in names and "exchange:1m" in names and "win" in names
-    assert not any(n.startswith("chow:") for n in names)
-    cs = make_env("changsha").actions.names
+    assert not any(n.startswith("chow:") for n in env.actions.names)  # the ruleset's named actions
+    cs = make_env("changsha").names
     assert "take_last" in cs and "open_kong:5p" in cs and "chow:3s:1" in cs
     obs, info = env.reset(3)
     assert obs["observation"].shape == (env.layout.size,) and obs["action_mask"].shape == (len(names),)
-    assert env.layout.plane("hand") == slice(0, 27)
+    assert env.layout.plane("hand") == slice(0, 34)
     assert obs["observation"][env.layout.plane("hand")].sum() == len(env.table.game.seats[info["seat"]].hand)
 
 
 def test_aec_form() -> None:
+    pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
     aec = make_aec_env("yongzhou-wangba", seed=2)
     aec.reset(seed=4)
     rng = random.Random(0)
     seen = set()
+    final = {}
     while aec.agents:
         obs, reward, term, _trunc, _info = aec.last()
         if term:
+            final[aec.agent_selection] = reward
             aec.step(None)
+            assert set(aec.rewards) == set(aec.agents)  # a removed agent leaves every dict
             continue
         seen.add(aec.agent_selection)
         assert reward == 0.0
         aec.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
-    assert seen and sum(aec.rewards.values()) == 0
+    assert seen and len(final) == 4 and sum(final.values()) == 0
+    _obs, reward, term, _trunc, _info = aec.last()  # after the end: the last agent's final state
+    assert term and reward == final[aec.agent_selection]
 
 
 def test_env_reset_mid_hand_and_bad_calls() -> None:
@@ -206,11 +215,11 @@ def test_concealed_kong_face_down_in_others_observations() -> None:
             kongs = [n for n in names if n.startswith("concealed_kong:")]
             pick = kongs[0] if kongs else rng.choice(names)
             seat = info["seat"]
-            _obs, _rewards, done, info = env.step(env.actions.index[pick])
+            _obs, _rewards, done, _trunc, info = env.step(env.names.index(pick))
             if kongs and not done:
                 found += 1
                 g = env.table.game
-                t = env.actions.kinds.index(g.seats[seat].melds[-1].tiles[0])
+                t = g.seats[seat].melds[-1].tiles[0]
                 for other in range(env.players):
                     r = (seat - other) % env.players
                     enc = env.encode(other)

@@ -15,10 +15,10 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mjframework.play import game as game_mod
 from mjframework.play.bots import GreedyBot
 from mjframework.play.game import Game
 from mjframework.play.players import PASS, Decision, Option, TableView, make_decision
+from mjframework.play.table import state as table_state
 from mjframework.rules.loader import load_ruleset
 
 
@@ -38,9 +38,9 @@ def test_make_decision_is_an_equal_decision(kind: str, seat: int, tiles: list[in
 
 def test_shared_options_equal_fresh_ones() -> None:
     assert Option("pass") == PASS
-    pung = game_mod._meld_option("pung", 5, (5, 5, 5))
-    assert pung == Option("pung", 5, (5, 5, 5)) and pung is game_mod._meld_option("pung", 5, (5, 5, 5))
-    assert game_mod._meld_option("kong", 5, (5,) * 4, "kong") == Option("kong", 5, (5,) * 4, "kong")
+    pung = table_state.meld_option("pung", 5, (5, 5, 5))
+    assert pung == Option("pung", 5, (5, 5, 5)) and pung is table_state.meld_option("pung", 5, (5, 5, 5))
+    assert table_state.meld_option("kong", 5, (5,) * 4, "kong") == Option("kong", 5, (5,) * 4, "kong")
 
 
 class _Checker(GreedyBot):
@@ -174,34 +174,41 @@ def test_take_live_n_takes_what_take_live_would() -> None:
                 assert (a.slots, a.live, a._taken) == (b.slots, b.live, b._taken)
 
 
-def test_announcing_plugins_leave_the_events_they_never_speak_about_bare() -> None:
+def test_announcing_plugins_leave_the_events_they_never_speak_about_counted() -> None:
     """With a plugin announcing (huandiao's calls: only_for discards, claims, …, not draws), a
-    sink reading no fields gets draws, the deal and the wall bare, and the events the plugin
-    speaks about in full: the plugin says the same things, in the same places, as with a sink
-    reading everything (a sink not reading ``call`` events gets those bare, in the same places)."""
-    from mjframework.play.events import reads_fields_of
+    counting sink reading no fields is told draws, the deal and the wall by type alone, and
+    gets the events the plugin speaks about in full: the plugin says the same things, in the
+    same places, as with a sink reading everything (a sink not reading ``call`` events is told
+    those by type, in the same places)."""
+    from mjframework.play.events import counting
 
     class Sink(list[dict[str, Any]]):
         def __call__(self, event: dict[str, Any]) -> None:
             self.append(event)
 
+        def count(self, type_: str) -> None:
+            self.append({"counted": type_})
+
+    def types(events: list[dict[str, Any]]) -> list[str]:
+        return [e.get("type") or e["counted"] for e in events]
+
     rs = load_ruleset("yongzhou-huandiao")
     for seed in range(4):
-        full, bare, none = Sink(), Sink(), Sink()
+        full, some, none = Sink(), Sink(), Sink()
         Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed, emit=full).play()
         Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed,
-             emit=reads_fields_of(bare, frozenset({"call"}))).play()
-        # A sink reading no fields at all gets the plugin's calls bare too (same places).
+             emit=counting(some, frozenset({"call"}), some.count)).play()
+        # A sink reading no fields at all is told of the plugin's calls by type too (same places).
         Game(rs, [GreedyBot(random.Random(i)) for i in range(4)], seed=seed,
-             emit=reads_fields_of(none, frozenset())).play()
-        assert [e["type"] for e in none] == [e["type"] for e in full]
-        assert [e for e in none if e["type"] == "call"] == [{"type": "call"}] * sum(
+             emit=counting(none, frozenset(), none.count)).play()
+        assert types(none) == types(full)
+        assert [e for e in none if e.get("counted") == "call"] == [{"counted": "call"}] * sum(
             e["type"] == "call" for e in full)
-        assert [e["type"] for e in bare] == [e["type"] for e in full]
+        assert types(some) == types(full)
         calls = [e for e in full if e["type"] == "call"]
-        assert calls and [e for e in bare if e["type"] == "call"] == calls
-        for b, f in zip(bare, full, strict=True):
-            if b["type"] in ("draw", "deal", "wall"):
-                assert b == {"type": b["type"]}
+        assert calls and [e for e in some if e.get("type") == "call"] == calls
+        for b, f in zip(some, full, strict=True):
+            if f["type"] in ("draw", "deal", "wall"):
+                assert b == {"counted": f["type"]}
             else:
                 assert b == f

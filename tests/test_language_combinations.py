@@ -199,7 +199,7 @@ def test_declared_example_and_english_names(ev: Evaluator) -> None:
                                   "--lang", "en"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert {"name": "straight", "en": "Straight", "points": 10, "times": 1} in out["patterns"]
+    assert {"name": "straight", "en": "Straight", "points": 10, "times": 1, "label": "10"} in out["patterns"]
     r = CliRunner().invoke(main, ["score", str(RULESET), "123456789m11p22s", "-t", "2s", "--lang", "en",
                                   "--flowers", "1", "--prevalent-wind", "南"])
     assert r.exit_code == 0 and "Straight" in r.output and "bonus" in r.output

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any, ClassVar
 
+import pytest
 from click.testing import CliRunner
 
 from mjframework.cli import main
 from mjframework.core.hand import Meld, WinContext, make_hand
 from mjframework.evaluate.scoring import Evaluator
+from mjframework.hooks.registry import register_plugin, unregister_plugin
+from mjframework.plugin import hookimpl
 from mjframework.rules.loader import check_file, load_ruleset
+from mjframework.run.conformance import run_file
 from mjframework.run.simulate import simulate
 from mjframework.settle.settlement import SeatFacts
 
@@ -352,3 +357,137 @@ def test_bad_money_is_located(tmp_path: Path) -> None:
                         ("scoring.liable[0].pays", "give `fed`"),
                         ("scoring.liable[1].fed", "needs `pays: feeder`")):
         assert any(f": {path}:" in x and words in x and str(p) in x for x in found), (path, found)
+
+
+# -- cases and `mj score` see what play sees ----------------------------------------------------
+
+
+def test_conformance_cases_give_other_seats_and_options_per_case() -> None:
+    for name in ("money.yaml", "liable.yaml", "conditions.yaml", "product.yaml"):
+        results = run_file(RULESETS / "cases" / name)
+        assert results and all(r.passed for r in results), [r.describe() for r in results]
+
+
+def test_mj_score_gives_other_seats() -> None:
+    r = CliRunner().invoke(main, ["score", str(RULESETS / "payers-108.yaml"), "1112345678999m", "-t", "5m",
+                                  "-s", "1", "--seat-meld", "0:pung 1p from 2", "--seat-meld",
+                                  "0:pung 2p from 3", "--seat-meld", "2:kong 3p from 3",
+                                  "--seat-state-of", "3:piao=1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert '"payments": [-8, 20, -8, -4]' in r.output
+    for bad in (["--seat-meld", "1:pung 1p from 2"], ["--seat-meld", "2:pung 1p from 2"],
+                ["--seat-meld", "x"], ["--seat-state-of", "2:piao"]):
+        r = CliRunner().invoke(main, ["score", str(RULESETS / "payers-108.yaml"), "1112345678999m",
+                                      "-t", "5m", "-s", "1", *bad])
+        assert r.exit_code != 0 and "Traceback" not in r.output and "error" in r.output, (bad, r.output)
+
+
+class _Refuser:
+    """Refuses a discard win of a seat whose state says it passed the tile (过水不胡); records the
+    melds the settlement hook sees."""
+
+    options_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+    seen: ClassVar[list[Any]] = []
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @hookimpl
+    def mj_refuse_win(self, hand: Any, seat: int, tile: int, win_by: str, context: Any) -> str | None:
+        return "passed it this round" if win_by == "discard" and context.seat_state.get("passed") else None
+
+    @hookimpl
+    def mj_modify_settlement(self, settlement: Any, context: Any) -> None:
+        _Refuser.seen.append(dict(context.melds))
+
+
+def test_score_and_cases_honour_refuse_win_and_give_melds_to_settlement(tmp_path: Path) -> None:
+    register_plugin("t-refuser", _Refuser)
+    try:
+        p = variant(tmp_path, "plugins: {t-refuser: {}}\n")
+        ev = Evaluator(load_ruleset(p))
+        hand = make_hand("123456789m234p5s", win_tile="5s")
+        ctx = WinContext(seat=1, win_by="discard", discarder=2, seat_state={"passed": True})
+        res = ev.evaluate(hand, ctx)
+        assert not res.score.win and "passed it this round" in res.score.reason
+        assert ev.evaluate(hand, WinContext(seat=1, win_by="discard", discarder=2)).score.win
+        r = CliRunner().invoke(main, ["score", str(p), "123456789m234p5s", "-t", "5s", "-s", "1", "-d", "2",
+                                      "--seat-state", "passed=true"])
+        assert "passed it this round" in r.output, r.output
+        cases = tmp_path / "cases.yaml"
+        cases.write_text(f"format: 1\nruleset: {p}\ncases:\n"
+                         "  - {id: refused, seat: 1, hand: 123456789m234p5s, win_tile: 5s, win_by: discard,\n"
+                         "     discarder: 2, seat_state: {passed: true}, expect: {win: false}}\n"
+                         "  - {id: melds, seat: 1, hand: 123456789m5s, win_tile: 5s,\n"
+                         "     melds: [pung 2p from 3], seats: {3: {melds: [pung 7s from 1]}},\n"
+                         "     expect: {win: true}}\n", encoding="utf-8")
+        _Refuser.seen.clear()
+        results = run_file(cases)
+        assert all(r.passed for r in results), [r.describe() for r in results]
+        assert [{s: [str(m) for m in ms] for s, ms in d.items()} for d in _Refuser.seen] == [
+            {1: [str(Meld("pung", (10, 10, 10), 3))], 3: [str(Meld("pung", (24, 24, 24), 1))]}]
+    finally:
+        unregister_plugin("t-refuser")
+
+
+def test_bad_case_seats_are_case_errors(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.yaml"
+    hand = "seat: 1, hand: 1112345678999m, win_tile: 5m, expect: {win: true}"
+    cases.write_text(f"format: 1\nruleset: {RULESETS / 'payers-108.yaml'}\ncases:\n"
+                     f"  - {{id: a, {hand}, seats: {{7: {{}}}}}}\n"
+                     f"  - {{id: b, {hand}, seats: {{2: {{melds: [pung 1p from 2]}}}}}}\n"
+                     f"  - {{id: c, {hand}, options: {{cap: 99}}}}\n"
+                     f"  - {{id: d, {hand}, seats: {{2: {{hand: 1m}}}}}}\n", encoding="utf-8")
+    got = {r.id: r for r in run_file(cases)}
+    assert got["a"].status == "error" and "no seat 7" in got["a"].message
+    assert got["b"].status == "error" and "its own seat" in got["b"].message
+    assert got["c"].status == "error" and "cap" in got["c"].message
+    assert got["d"].status == "error" and "`melds` and/or `seat_state`" in got["d"].message
+
+
+def test_a_case_files_relative_ruleset_is_found_beside_it_first(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same relative name in the current folder (a ruleset where the hand pays 1) and beside the
+    # case file (one where it pays 80): the case file's neighbour is meant.
+    here, there = tmp_path / "cwd", tmp_path / "cases"
+    (here / "sub").mkdir(parents=True)
+    (there / "sub").mkdir(parents=True)
+    for folder, points in ((here, 1), (there, 80)):
+        # (`extends` reaches only the file's own folder tree: the base is copied beside it)
+        base = (RULESETS / "base-108.yaml").read_text("utf-8")
+        (folder / "sub" / "base-108.yaml").write_text(base, "utf-8")
+        (folder / "sub" / "r.yaml").write_text(
+            "format: 1\nid: r\nname: r\nextends: base-108.yaml\n"
+            f"patterns:\n  - {{name: win, points: {points}}}\n", encoding="utf-8")
+    (there / "c.yaml").write_text(
+        "format: 1\nruleset: sub/r.yaml\ncases:\n  - {id: a, seat: 1, hand: 123456789m234p5s, win_tile: 5s,\n"
+        "     expect: {payments: [-80, 240, -80, -80]}}\n", encoding="utf-8")
+    monkeypatch.chdir(here)
+    results = run_file(there / "c.yaml")
+    assert [r.status for r in results] == ["pass"], [r.describe() for r in results]
+
+
+def test_liability_may_read_the_plugin_context_patterns_may_not(tmp_path: Path) -> None:
+    # "the discarder of the tile that completed a dangerous exposed hand": a plugin says so in
+    # the context (here given by hand); the liability reads it, at settlement.
+    p = variant(tmp_path, """
+        scoring:
+          liable:
+            - {pays: discarder, when: {win_by: [discard], context: {dangerous: true}}}
+        """)
+    ev = Evaluator(load_ruleset(p))
+    hand = make_hand("123456789m234p5s", win_tile="5s")
+    for extra, pays in (({"dangerous": True}, [(2, 1), (2, 1), (2, 1)]), ({}, [(2, 1)])):
+        ctx = WinContext(seat=1, win_by="discard", discarder=2, extra=extra)
+        if not extra:
+            ctx = WinContext(seat=1, win_by="discard", discarder=2)
+        got = [(x.payer, x.amount) for x in ev.settle(hand, ctx, ev.score(hand, ctx)).payments]
+        assert got == pays, extra
+    q = variant(tmp_path, """
+        patterns:
+          - name: birds
+            when: {any: [{context: {birds: {min: 1}}}]}
+            points: 1
+        """, name="w.yaml")
+    assert any("patterns[0].when" in x and "`context` is what plugins give when the win is settled" in x
+               for x in problems(q)), problems(q)

@@ -323,6 +323,45 @@ def test_a_returned_win_and_the_deprecated_hand_win_give_one_log(tmp_path: Path)
     assert not new_warn and any("HandControl.win() is deprecated" in m for m in old_warn)
 
 
+def test_in_a_hand_that_goes_on_a_returned_win_and_the_deprecated_hand_win_give_one_log(
+        tmp_path: Path) -> None:
+    """血战 goes on after a win: the win a plugin returns is settled and play resumes (the
+    engine's Resume step); the deprecated ``hand.win`` ends its hook from inside the plugin's
+    frame and the turn loop resumes the same way. Same log."""
+    def play_on(plugin: str, seed: int) -> tuple[HandResult, list[dict[str, Any]]]:
+        path = tmp_path / f"{plugin}-on.yaml"
+        path.write_text(textwrap.dedent(f"""\
+            format: 1
+            id: api-on-{plugin}
+            name: api
+            extends: sichuan-xuezhan
+            plugins:
+              {plugin}: {{}}
+            """), encoding="utf-8")
+        rs = load_ruleset(path)
+        log: list[dict[str, Any]] = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            result = Game(rs, [Picky("declare") for _ in range(rs.players)], seed=seed,
+                          emit=log.append).play()
+        for e in log:
+            if e.get("type") == "hand_start":
+                e.pop("ruleset")
+        return result, log
+
+    for seed in range(1, 40):
+        new, new_log = play_on("t-declare", seed)
+        wins = [e for e in new_log if e.get("type") == "win"]
+        if wins and wins[0]["win_by"] == "self_draw" and new_log.index(wins[0]) < len(new_log) - 12 and any(
+                e.get("type") == "draw" for e in new_log[new_log.index(wins[0]):]):
+            break
+    else:
+        pytest.fail("no self-drawn win with play going on after it in 40 seeds")
+    assert new.result == "win", new.error
+    old, old_log = play_on("t-old-declare", seed)
+    assert new_log == old_log and new == old
+
+
 def test_a_returned_drawn_end_and_the_deprecated_end_drawn_give_one_log(tmp_path: Path) -> None:
     for seed in range(1, 40):
         new, new_log, new_warn = play(tmp_path, "t-stop", seed)

@@ -191,3 +191,15 @@ def test_patterns_without_examples_are_flagged() -> None:
     assert "No exact example found for: " + ", ".join(missing) in md
     assert "NO EXAMPLE FOUND" in md or "NO EXACT EXAMPLE" in md
     assert "NO EXAMPLE FOUND" in render_html(c) or "NO EXACT EXAMPLE" in render_html(c)
+
+
+def test_the_tile_set_line_counts_flowers_beside_the_set_s_name() -> None:
+    """国标: "standard-136: 144 tiles" contradicted itself; the flowers are named."""
+    from mjframework.design.rulecard import build_card, render
+    from mjframework.rules.loader import load_ruleset
+
+    rs = load_ruleset("mcr")
+    assert rs.tileset.flowers == 8
+    card = render(build_card(rs, seed=0, budget=1), "md")
+    line = next(x for x in card.splitlines() if x.startswith("| set"))
+    assert line == "| set | standard-136 and 8 flowers: 144 tiles, 34 kinds × 4 copies + 8 flowers |"

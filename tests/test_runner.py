@@ -140,3 +140,75 @@ def test_a_killed_pool_prints_no_thread_traceback_for_the_futures_it_cancelled(t
     control = run("plain")
     if sys.version_info < (3, 12):
         assert "InvalidStateError" in control  # the race the filter is for
+
+
+def test_a_dead_worker_is_told_in_one_line() -> None:
+    said: list[str] = []
+    pool = ProcessPool(partial(_square_or_die, 2), 2, lambda x: -1, notify=said.append)
+    try:
+        got: list[int] = []
+        run_windowed(range(4), pool.submit, 2, lambda i, r: got.append(r))
+    finally:
+        pool.kill()
+    assert -1 in got
+    assert said and said[0] == ("a worker process died (exit code 3); its games are replayed one by one "
+                                "in fresh processes")
+
+
+def test_workers_are_capped_by_the_hands_and_the_cpus() -> None:
+    from mjframework.run.runner import MAX_WORKERS_PER_CPU, usable_workers
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    assert usable_workers(10_000, 2) == min(2, MAX_WORKERS_PER_CPU * cpus)
+    assert usable_workers(10**100, 10**6) == MAX_WORKERS_PER_CPU * cpus
+    assert usable_workers(1, 50) == 1
+    assert usable_workers(3, 0) == 1
+
+
+def test_simulate_with_10000_workers_for_two_games_starts_at_most_two() -> None:
+    from mjframework.run.simulate import simulate
+
+    r = simulate("changsha", 2, seed=1, hands_per_game=1, workers=10_000)  # 2 games
+    assert r.workers <= 2 and r.to_dict()["workers"] == r.workers
+
+
+SIGTERM_CHILD = """
+import os, signal, sys, time
+from mjframework.core.procs import sigterm_raises
+
+with sigterm_raises():
+    pid = os.fork()
+    if pid == 0:  # a worker before it sets its own handlers (a pool's initializer)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    print(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_sigterm_in_a_forked_child_ends_it_quietly() -> None:
+    """The parent's SIGTERM handler, inherited by a fork, ends the child as SIGTERM would: no
+    `Exception in initializer … Terminated` traceback."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", SIGTERM_CHILD], capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "True" and r.stderr == "", r.stderr
+
+
+def test_a_sigterm_python_could_not_raise_is_delivered_again() -> None:
+    """A SIGTERM handled inside an at-fork callback (a pool starting a worker) is "ignored" by
+    Python: the run went on and exited 0. Now it comes again a moment later, and raises."""
+    import sys
+    import time
+    from types import SimpleNamespace
+
+    from mjframework.core.procs import Terminated, sigterm_raises
+
+    with sigterm_raises(), pytest.raises(Terminated):
+        sys.unraisablehook(SimpleNamespace(exc_type=Terminated, exc_value=Terminated(), exc_traceback=None,
+                                           err_msg="Exception ignored in", object=None))
+        for _ in range(500):  # (the re-delivery comes after 0.05 s; this waits up to 5 s)
+            time.sleep(0.01)

@@ -376,8 +376,8 @@ def test_conformance_json(tmp_path: Path) -> None:
     r = mj("conformance", "--json", str(f))
     assert r.exit_code == 1
     lines = r.stdout.strip().splitlines()
-    assert lines[-1] == "1 passed, 3 failed"
-    objs = [json.loads(line) for line in lines[:-1]]
+    assert r.stderr.strip().splitlines()[-1] == "1 passed, 3 failed"  # (stdout: JSON lines only)
+    objs = [json.loads(line) for line in lines]
     assert [o["id"] for o in objs] == ["passes", "wrong-payments", "bad-tile", "unknown-key"]
     assert [o["status"] for o in objs] == ["pass", "fail", "error", "error"]
     assert objs[1]["diffs"] == [{"key": "payments", "expected": [-10, 30, -10, -10],
@@ -389,11 +389,11 @@ def test_conformance_json(tmp_path: Path) -> None:
 
 def test_conformance_json_all_passing() -> None:
     r = mj("conformance", "--json", str(OWN_CASES / "changsha.yaml"))
-    out = ok(r)
-    lines = out.strip().splitlines()
-    n = len(lines) - 1
-    assert lines[-1] == f"{n} passed, 0 failed"
-    assert all(json.loads(line)["status"] == "pass" for line in lines[:-1])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.strip().splitlines()
+    n = len(lines)
+    assert r.stderr.strip() == f"{n} passed, 0 failed"
+    assert all(json.loads(line)["status"] == "pass" for line in lines)
 
 
 def test_conformance_case_with_context_not_a_mapping_is_an_error(tmp_path: Path) -> None:
@@ -463,15 +463,19 @@ def test_conformance_ruleset_by_relative_path(tmp_path: Path) -> None:
             expect:
               payments: [120, -30, -60, -30]
         """), "utf-8")
-    r = mj("conformance", str(cases), "-v")
+    with contextlib.chdir(tmp_path):  # (the project's folder: `../rules` is inside it)
+        r = mj("conformance", str(cases), "-v")
     out = ok(r)
     assert _last_line(out) == "3 passed, 0 failed"
     # the path is relative to the conformance file, not to the working directory
     workdir = tmp_path / "elsewhere"
     workdir.mkdir()
     with contextlib.chdir(workdir):
-        r = CliRunner().invoke(main, ["conformance", str(cases / "derived.yaml")])
+        r = CliRunner().invoke(main, ["--allow-path", str(rules), "conformance", str(cases / "derived.yaml")])
         assert r.exit_code == 0, r.output
+        # (without --allow-path, `..` out of the case file's folder and the current one is refused)
+        r = CliRunner().invoke(main, ["conformance", str(cases / "derived.yaml")])
+        assert r.exit_code == 1 and "--allow-path" in r.output and "Traceback" not in r.output, r.output
     # and the derived ruleset scores with `mj score` given its path
     out = score_json(str(rules / "double-small.yaml"), "123m 456m 789p 345s 2p", "-t", "2p")
     assert out["ruleset"] == "double-small" and out["payments"] == [90, -30, -30, -30]

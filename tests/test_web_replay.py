@@ -124,3 +124,35 @@ def test_replay_tab_in_headless_chromium(log: Path) -> None:
         server.shutdown()
         server.server_close()
         t.join(5)
+
+
+FLOWER_SCRIPT = """
+const R = require(process.argv[2]); const fs = require('fs');
+const hands = R.parseLog(fs.readFileSync(process.argv[3], 'utf8'));
+let bad = 0, flowers = 0, maxHand = 0;
+for (const h of hands) for (const seat of [null, 0, 3]) for (const f of R.buildFrames(h, seat)) {
+  if (f.narration.includes("undefined")) bad++;
+  for (const s of f.seats) {
+    maxHand = Math.max(maxHand, s.hand.length); flowers += s.flowers.length;
+    for (const t of s.hand.concat(s.flowers)) if (t !== null && /undefined|\\?/.test(R.tileName(t))) bad++;
+  }
+}
+process.stdout.write(JSON.stringify({hands: hands.length, bad, flowers, maxHand}));
+"""
+
+
+def test_replay_js_sets_flowers_aside_in_200_guobiao_hands(tmp_path: Path) -> None:
+    """国标 deals flowers in most hands: each is named (春 … 菊, never `六undefined`) and laid
+    aside, so no hand ever holds more than 14 tiles, in every view."""
+    node = shutil.which("node")
+    if not node:
+        pytest.skip("no Node.js to run replay.js")
+    log = tmp_path / "mcr.jsonl"
+    r = CliRunner().invoke(main, ["simulate", "mcr", "-n", "200", "-s", "9", "--log", str(log)])
+    assert r.exit_code == 0, r.output
+    script = tmp_path / "fl.js"
+    script.write_text(FLOWER_SCRIPT, "utf-8")
+    res = subprocess.run([node, str(script), str(REPLAY_JS), str(log)], capture_output=True, text=True,
+                         timeout=300, check=True)
+    out = json.loads(res.stdout)
+    assert out["hands"] == 200 and out["bad"] == 0 and out["flowers"] > 0 and out["maxHand"] <= 14

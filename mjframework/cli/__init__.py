@@ -28,7 +28,7 @@ import click
 from ..core.errors import MJError, RulesetError, format_path
 from ..core.fileio import write_atomic
 from ..rules import loader as rs_mod
-from .common import InputPath, shown
+from .common import InputPath, OutputPath, shown
 
 
 def _fail(message: str) -> NoReturn:
@@ -43,6 +43,7 @@ def _fail(message: str) -> NoReturn:
 LAZY_COMMANDS: dict[str, str] = {
     "balance": "mjframework.cli.balance:balance_cmd",
     "conformance": "mjframework.cli.score:conformance",
+    "dataset": "mjframework.cli.agents:dataset_cmd",
     "diff": "mjframework.cli.design:diff",
     "doc": "mjframework.cli.doc:doc",
     "lint": "mjframework.cli.lint:lint",
@@ -50,6 +51,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "new-variant": "mjframework.cli.design:new_variant",
     "play": "mjframework.cli.game:play_cmd",
     "plugins": "mjframework.cli.plugins:plugins_cmd",
+    "records": "mjframework.cli.records:records_cmd",
     "replay": "mjframework.cli.agents:replay_cmd",
     "rulesets": "mjframework.cli:rulesets_cmd",
     "schema": "mjframework.cli:schema_cmd",
@@ -58,6 +60,15 @@ LAZY_COMMANDS: dict[str, str] = {
     "simulate": "mjframework.cli.game:simulate_cmd",
     "validate": "mjframework.cli:validate",
 }
+
+
+def _json_error(message: str, problems: list[str] | None = None) -> None:
+    """A command run with --json failed: say so as one JSON object on stdout (the message also
+    goes to stderr, as without --json)."""
+    out: dict[str, object] = {"ok": False, "error": message}
+    if problems is not None:
+        out["problems"] = problems
+    click.echo(json.dumps(out, ensure_ascii=False))
 
 
 class _WrongValue(click.BadParameter):
@@ -83,22 +94,31 @@ class _Group(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> object:
+        # `--json` anywhere after the command: an error is also one JSON object on stdout
+        # ({"ok": false, "error": …}), so a pipe into a JSON reader never sees plain text or nothing.
+        wants_json = "--json" in [*getattr(ctx, "_protected_args", ()), *ctx.args]
         try:
             return super().invoke(ctx)
         except click.BadParameter as e:
             # A value the command line could parse but that is wrong (`--seat 9`) is a user
             # error (1), like `--hands lots`; 2 stays for usage: unknown option, missing argument.
             if not isinstance(e, click.MissingParameter):
+                if wants_json:
+                    _json_error(f"{e.param_hint or ''}: {e.message}".lstrip(": "))
                 raise _WrongValue(e.message, e.ctx, e.param, e.param_hint) from None
             raise
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             sys.exit(130)
         except RulesetError as e:
+            if wants_json:
+                _json_error("invalid ruleset", [shown(str(p)) for p in e.problems])
             for p in e.problems:
                 click.echo(shown(str(p)) if p.location else f"error: {shown(str(p))}", err=True)
             sys.exit(1)
         except MJError as e:
+            if wants_json:
+                _json_error(shown(str(e)))
             _fail(shown(str(e)))
         except BrokenPipeError:  # `mj ... | head`
             sys.exit(0)
@@ -108,8 +128,19 @@ class _Group(click.Group):
 @click.version_option(package_name="mjframework")
 @click.option("--trace-hooks", is_flag=True,
               help="Print every plugin hook call (hook, plugins, arguments, result) to stderr.")
-def main(trace_hooks: bool) -> None:
+@click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Let rulesets' `extends` and conformance files' `ruleset:` reach files under DIR too "
+                   "(by default: their own folder, the current one, and the ruleset sources; repeatable; "
+                   "also MJ_ALLOW_PATH).")
+def main(trace_hooks: bool, allow_paths: tuple[Path, ...]) -> None:
     """mjframework: mahjong variants declared in YAML, played, scored and settled by one engine."""
+    if allow_paths:  # (for this command only: `mj` may run in-process, several times)
+        from ..rules.loader import allow_path
+
+        ctx = click.get_current_context()
+        for folder in allow_paths:
+            ctx.call_on_close(allow_path(folder))
     if trace_hooks:
         from ..hooks.registry import set_hook_tracing
 
@@ -205,8 +236,8 @@ def rulesets_cmd(as_json: bool) -> None:
 
 
 @click.command("schema")
-@click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True),
-              help="Write to this file (`-`: standard output).")
+@click.option("-o", "--output", type=OutputPath(as_path=True),
+              help="Write to this file (atomically; a new or regular file; `-`: standard output).")
 @click.option("--conformance", is_flag=True,
               help="The schema of conformance case files instead of rulesets.")
 def schema_cmd(output: Path | None, conformance: bool) -> None:

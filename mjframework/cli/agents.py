@@ -13,7 +13,8 @@ from .common import bot_timeout_seconds, parse_int
 @click.command("match")
 @click.argument("ruleset")
 @click.option("--seats", required=True, metavar="P1,P2,…",
-              help="One player per seat: built-in bots (greedy, random) or the names of --bot programs.")
+              help="One player per seat: built-in bots (greedy, random), the names of --bot programs, "
+                   "or trained policies' .npz files (docs/agents.md).")
 @click.option("--bot", "bots", multiple=True, metavar="[NAME=]COMMAND",
               help="An external program (docs/bots.md); named bot1, bot2 … in order unless NAME= is given.")
 @click.option("--hands", "-n", "hands", required=True, metavar="N", help="How many hands to play.")
@@ -26,7 +27,11 @@ from .common import bot_timeout_seconds, parse_int
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed: str, duplicate: bool,
               bot_timeout: str, as_json: bool) -> None:
-    """Players of RULESET against each other; standings with 95% confidence intervals."""
+    """Players of RULESET against each other; standings with 95% confidence intervals.
+
+    Exits 1 if an external bot left the table (timed out, crashed, answered
+    wrongly), saying which and why on stderr.
+    """
     from ..run.extbot import parse_bot_specs
     from ..run.match import run_match
 
@@ -47,6 +52,10 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)
     click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.table())
+    if result.left:
+        for name, why in result.left.items():
+            click.echo(f"error: bot {name!r} left the table: {why}", err=True)
+        sys.exit(1)
 
 
 @click.command("replay")
@@ -58,16 +67,12 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
 @click.option("--all", "print_all", is_flag=True, help="Print every frame without waiting for input.")
 def replay_cmd(log: str, hand: str, seat: str | None, print_all: bool) -> None:
     """Step through a hand of LOG (an `mj simulate --log` file): Enter/n next, p previous, q quits."""
-    from ..run.replay import Replay, ReplayError, read_hands, run
+    from ..run.replay import Replay, read_hand, run
 
     h = parse_int(hand, "--hand", minimum=0)
     st = parse_int(seat, "--seat", minimum=0) if seat is not None else None
     assert h is not None
-    hands = read_hands(log)
-    if h >= len(hands):
-        raise ReplayError(f"--hand {h}: the log has {len(hands)} hand{'s' if len(hands) != 1 else ''} "
-                          f"(0–{len(hands) - 1})")
-    replay = Replay(hands[h], st)
+    replay = Replay(read_hand(log, h), st)  # (the log is streamed: only that hand is kept)
     if print_all:
         for frame in replay.frames:
             click.echo(frame)
@@ -82,3 +87,43 @@ def replay_cmd(log: str, hand: str, seat: str | None, print_all: bool) -> None:
 
     run(replay, read, click.echo)
 
+
+
+@click.command("dataset")
+@click.argument("ruleset")
+@click.option("--out", "-o", "out", required=True, metavar="DIR",
+              help="The dataset's directory (created; an interrupted run's directory is finished).")
+@click.option("--hands", "-n", "hands", required=True, metavar="N", help="How many hands to play.")
+@click.option("--seed", "-s", "seed", default="0", show_default=True, metavar="S", help="Base seed.")
+@click.option("--bots", "-b", "bots", default="greedy", show_default=True, metavar="NAMES",
+              help="One bot for every seat, or one per seat separated by commas (greedy, random).")
+@click.option("--shard-hands", "shard_hands", default="100", show_default=True, metavar="H",
+              help="Hands per .npz shard.")
+@click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
+              help="Processes playing shards at once (the files are the same for any K).")
+def dataset_cmd(ruleset: str, out: str, hands: str, seed: str, bots: str, shard_hands: str,
+                workers: str) -> None:
+    """Per-seat decision records (observation, mask, action, final reward) of RULESET's hands
+    played by bots, as compressed NumPy shards (docs/agents.md). Running it again skips
+    finished shards."""
+    from ..run.envs.dataset import write_dataset
+
+    n = parse_int(hands, "--hands", minimum=1)
+    s = parse_int(seed, "--seed", minimum=0)
+    h = parse_int(shard_hands, "--shard-hands", minimum=1)
+    k = parse_int(workers, "--workers", minimum=1)
+    assert n is not None and s is not None and h is not None and k is not None
+    names = [x.strip() for x in bots.split(",") if x.strip()]
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=n, label="hands", file=sys.stderr, show_pos=True,
+                                   show_eta=True) as bar:
+                done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, workers=k,
+                                     progress=bar.update)
+        else:
+            done = write_dataset(ruleset, out, n, seed=s, bots=names, shard_hands=h, workers=k)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: finished shards are kept; run the same command again to go on", err=True)
+        sys.exit(130)
+    click.echo(f"{out}: {done['shards']} shards ({done['written']} written, "
+               f"{done['skipped']} already there), {done['rows']} decisions written")

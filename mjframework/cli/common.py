@@ -7,6 +7,7 @@ command group in :mod:`mjframework.cli`, which loads them lazily.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,6 +71,31 @@ class InputPath(click.Path):
         return super().convert(value, param, ctx)
 
 
+class OutputPath(click.ParamType):
+    """A file to write: ``-`` (standard output) or a new name or a regular file.
+
+    Checked when the command line is read (:func:`mjframework.core.fileio.check_target`),
+    so a device, FIFO, folder, symlink or empty name is refused before any work is
+    done; the writer checks again before its rename. ``as_path``: give a :class:`Path`.
+    """
+
+    name = "FILE"
+
+    def __init__(self, as_path: bool = False) -> None:
+        self.as_path = as_path
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..core.fileio import OutputError, check_target, is_stdio
+
+        text = str(value)
+        if not is_stdio(text):
+            try:
+                check_target(text)
+            except OutputError as e:
+                self.fail(str(e), param, ctx)
+        return Path(text) if self.as_path else text
+
+
 RULESET = RulesetRef()
 
 
@@ -112,28 +138,41 @@ def hands_and_seed(hands: str | None, seed: str | None, *, tell: bool = False) -
     return n, s
 
 
+INT_DIGITS = 18  # digits of an integer option, at most (a seed, a count: below 10**18)
+_INT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+
+
 def parse_int(value: str | None, what: str, *, minimum: int | None = None) -> int | None:
-    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2)."""
+    """Parse an integer option ourselves, so bad input is an error with exit 1 (not click's 2).
+
+    ASCII digits only (``²`` and ``٣`` are digits to Python's ``int``, not to a user), an
+    optional sign and ``_`` separators, at most :data:`INT_DIGITS` digits.
+    """
     if value is None:
         return None
-    try:
-        n = int(value.strip().replace("_", ""))
-    except ValueError:
-        raise MJError(f"{what} must be an integer, got {value!r}") from None
+    text = value.strip()
+    shown = repr(text if len(text) <= 40 else text[:40] + "…")
+    if not _INT.fullmatch(text):
+        raise MJError(f"{what} must be an integer, got {shown}")
+    if len(text.lstrip("+-").replace("_", "")) > INT_DIGITS:
+        raise MJError(f"{what} must have at most {INT_DIGITS} digits, got {shown}")
+    n = int(text.replace("_", ""))
     if minimum is not None and n < minimum:
         raise MJError(f"{what} must be at least {minimum}, got {n}")
     return n
 
 
 def bot_timeout_seconds(text: str) -> float:
-    """``--bot-timeout``: a number of seconds above 0 (a usage error otherwise)."""
+    """``--bot-timeout``: a finite number of seconds above 0, at most a day (exit 1 otherwise)."""
+    from ..run.extbot import check_timeout
+
     try:
-        timeout = float(text)
+        return check_timeout(float(text))
     except ValueError:
-        timeout = 0.0
-    if not timeout > 0:
-        raise click.BadParameter(f"a number of seconds > 0, not {text!r}", param_hint="--bot-timeout")
-    return timeout
+        from ..run.extbot import MAX_TIMEOUT
+
+        raise click.BadParameter(f"a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {text!r}",
+                                 param_hint="--bot-timeout") from None
 
 
 @contextmanager

@@ -37,7 +37,7 @@ def diff(a: str, b: str, as_json: bool) -> None:
 @click.argument("name")
 @click.option("--base", "-b", required=True, metavar="ID",
               help="The ruleset the new one extends (any id `mj rulesets` lists).")
-@click.option("--dir", "-d", "folder", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+@click.option("--dir", "-d", "folder", type=click.Path(path_type=Path), metavar="DIR",
               help="Where to write the package (default: ./NAME; must not exist or be empty).")
 def new_variant(name: str, base: str, folder: Path | None) -> None:
     """Scaffold a ruleset package NAME that extends BASE, ready to share with `pip install`.

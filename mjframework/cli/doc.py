@@ -9,15 +9,16 @@ import click
 from ..core.fileio import write_atomic
 from ..design.rulecard import build_card, render
 from ..rules.loader import load_ruleset
-from .common import RULESET, option_flags, parse_sets
+from .common import RULESET, OutputPath, option_flags, parse_sets
 
 
 @click.command()
 @click.argument("ruleset", type=RULESET)
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown (compact + Chinese tile names) or one self-contained HTML file (emoji tiles).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True),
-              help="Write the card to this file (atomically) instead of printing it (`-`: stdout).")
+@click.option("-o", "--output", type=OutputPath(as_path=True),
+              help="Write the card to this file (atomically; a new or regular file) instead of printing it "
+                   "(`-`: stdout).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the example-hand search.")
 @option_flags
 def doc(ruleset: str, fmt: str, output: Path | None, seed: int, sets: tuple[str, ...],

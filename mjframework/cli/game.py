@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import random
 import sys
+from typing import Any
 
 import click
 
 from ..core.errors import MJError
 from .common import (
     RULESET,
+    OutputPath,
     bot_timeout_seconds,
     bots_option,
     hands_and_seed,
@@ -39,9 +41,10 @@ def _full_screen_ok() -> bool:
 @hands_option
 @seed_option
 @bots_option
-@click.option("--log", "log", type=click.Path(dir_okay=False, allow_dash=True), metavar="F.jsonl",
-              help="Write every event as JSON lines (to a temporary name, renamed at the end); "
-                   "`-`: to stdout, the statistics then going to stderr.")
+@click.option("--log", "log", type=OutputPath(), metavar="F.jsonl",
+              help="Write every event as JSON lines (to a temporary name, renamed at the end; a new file or "
+                   "a regular file, never a device, FIFO or symlink); `-`: to stdout, the statistics then "
+                   "going to stderr.")
 @click.option("--workers", "-j", "workers", default="1", show_default=True, metavar="K",
               help="Worker processes; results and the log do not depend on it.")
 @click.option("--hands-per-game", "hands_per_game", default="8", show_default=True, metavar="H",
@@ -159,10 +162,14 @@ def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
                    "(from seat 0 with --watch); repeatable. The game then runs in the line mode.")
 @click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
               help="How long a bot may think per decision before it is made to leave.")
+@click.option("--records", "records", type=click.Path(dir_okay=False), metavar="FILE.sqlite3",
+              help="Keep each hand in this records file (`mj records`). Default: $MJ_RECORDS, else "
+                   "records.sqlite3 in the user's data folder.")
+@click.option("--no-records", "no_records", is_flag=True, help="Keep no record of the hands.")
 @option_flags
 def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: bool, plain: bool,
              speed: str | None, bots: tuple[str, ...], bot_timeout: str, sets: tuple[str, ...],
-             preset: str | None) -> None:
+             preset: str | None, records: str | None = None, no_records: bool = False) -> None:
     """Play RULESET at seat 0 against three greedy bots.
 
     In a terminal this is a full-screen table (with the optional 'tui' extra installed:
@@ -170,6 +177,7 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     Otherwise (pipes, --plain) a line mode: type an option's number or a tile, and Enter.
     'q' or the end of input (Ctrl-D) stops the game (the hand in progress is abandoned).
     With --watch, four bots play and the hands are shown as they happen.
+    Every hand is kept in the records file when it ends (`mj records`; --no-records: not).
     """
     from ..ui.human import play_session
 
@@ -184,16 +192,48 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
     timeout = bot_timeout_seconds(bot_timeout)
     try:
         specs = parse_bot_specs(bots)
+        record = None if no_records else _play_recorder(ruleset, records, s, watch, specs, parse_sets(sets),
+                                                         preset)
         if not plain and not specs and _full_screen_ok():
             from ..ui.tui import play_table
 
             play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
-                       options=parse_sets(sets), preset=preset)
+                       options=parse_sets(sets), preset=preset, record=record)
             return
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,
-                     options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout)
+                     options=parse_sets(sets), preset=preset, bots=specs, bot_timeout=timeout,
+                     record=record)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)
+
+
+def _play_recorder(ruleset: str, records: str | None, seed: int, watch: bool,
+                   externals: list[tuple[str, str]], options: dict[str, Any],
+                   preset: str | None) -> Any:
+    """The records sink of an ``mj play`` run: each hand is kept as it ends (mjframework.run.records)."""
+    import getpass
+
+    from ..run.records import HandRecorder, RecordsError, RecordStore, Seat
+    from ..run.simulate import load_cached
+
+    rs, _ = load_cached(ruleset, options, preset)
+    try:
+        store = RecordStore(records)
+        session = store.start_session(rs, kind="play", seed=seed, preset=preset)
+    except RecordsError as e:  # the game matters more than its record: say so and play on
+        click.echo(f"warning: {e}; the hands are not kept (--records FILE, or --no-records)", err=True)
+        return None
+    try:
+        me = getpass.getuser()
+    except (KeyError, OSError):  # no user name (a container without one)
+        me = "you"
+    first = 0 if watch else 1
+    seats = [Seat("greedy") for _ in range(rs.players)]
+    if not watch:
+        seats[0] = Seat(me, "human")
+    for i, (name, _command) in enumerate(externals):
+        seats[first + i] = Seat(name or "bot")
+    return HandRecorder(store, session, lambda: seats)

@@ -11,7 +11,7 @@ import click
 
 from ..core.errors import HandError
 from ..core.hand import WinContext, make_hand
-from ..core.kinds import MeldKind
+from ..core.kinds import MELD_WORDS
 from ..core.tiles import TileParseError, format_tiles, parse_tile, tile_name
 from ..evaluate.scoring import Evaluator
 from ..rules.loader import load_ruleset
@@ -22,6 +22,7 @@ from ..run.conformance import (
     run_file,
     summary_line,
 )
+from ..settle.settlement import SeatFacts
 from .common import RULESET, InputPath, option_flags, parse_sets, shown
 
 
@@ -45,6 +46,42 @@ def _tile_opt(value: str | None, what: str) -> int | None:
         raise HandError(f"{what} {value!r}: {e.reason}") from None
 
 
+def _other_seats(seat_melds: tuple[str, ...], seat_states: tuple[str, ...], winner: int, players: int
+                 ) -> dict[int, SeatFacts] | None:
+    """``--seat-meld`` / ``--seat-state-of`` as settlement reads them (None: none given)."""
+    if not seat_melds and not seat_states:
+        return None
+    melds: dict[int, list[str]] = {}
+    states: dict[int, dict[str, object]] = {}
+
+    def seat_of(item: str, option: str) -> tuple[int, str]:
+        head, sep, rest = item.partition(":")
+        if not sep or not head.strip().isdigit() or not rest.strip():
+            example = "pung 5s from 1" if "meld" in option else "piao=1"
+            raise HandError(f"{option} {item!r}: write SEAT:…, e.g. 2:{example}")
+        seat = int(head)
+        if not 0 <= seat < players or seat == winner:
+            raise HandError(f"{option} {item!r}: seat {seat} is not another seat at a table of {players}")
+        return seat, rest.strip()
+    for item in seat_melds:
+        seat, meld = seat_of(item, "--seat-meld")
+        melds.setdefault(seat, []).append(meld)
+    for item in seat_states:
+        seat, rest = seat_of(item, "--seat-state-of")
+        key, sep, value = rest.partition("=")
+        if not sep or not key.strip():
+            raise HandError(f"--seat-state-of {item!r}: write SEAT:KEY=VALUE")
+        states.setdefault(seat, {})[key.strip()] = state_value(value.strip())
+    out = {}
+    for seat in sorted(set(melds) | set(states)):
+        made = make_hand("", melds.get(seat, [])).melds
+        for m in made:
+            if m.from_seat == seat or (m.from_seat is not None and not 0 <= m.from_seat < players):
+                raise HandError(f"--seat-meld {seat}:{m}: claimed from seat {m.from_seat}, not another seat")
+        out[seat] = SeatFacts(made, states.get(seat, {}))
+    return out
+
+
 @click.command()
 @click.argument("ruleset", type=RULESET)
 @click.argument("hand")
@@ -66,6 +103,11 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 @click.option("--seat-state", "seat_state", multiple=True, metavar="KEY=VALUE",
               help="The winner's per-seat state read by `when: {seat_state: …}`, e.g. ready=true, "
                    "void_suit=m (repeat).")
+@click.option("--seat-meld", "seat_melds", multiple=True, metavar="SEAT:MELD",
+              help="Another seat's declared meld, e.g. '2:pung 5s from 1' (who fed whom; read by per-payer "
+                   "amounts and settlement plugins; repeat).")
+@click.option("--seat-state-of", "seat_states", multiple=True, metavar="SEAT:KEY=VALUE",
+              help="Another seat's state, e.g. 2:piao=1 (read by per-payer amounts; repeat).")
 @click.option("--seat-wind",
               help="The winner's seat wind (东/1z …; default: 东 for the dealer, then in turn).")
 @click.option("--prevalent-wind", help="The prevalent (round) wind (东/1z …; default 东).")
@@ -80,8 +122,9 @@ def _tile_opt(value: str | None, what: str) -> int | None:
 def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...], wildcard: str | None,
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
           flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...],
-          seat_wind: str | None, prevalent_wind: str | None, flowers: int, lang: str, opening: bool,
-          as_json: bool, sets: tuple[str, ...], preset: str | None) -> None:
+          seat_melds: tuple[str, ...], seat_states: tuple[str, ...], seat_wind: str | None,
+          prevalent_wind: str | None, flowers: int, lang: str, opening: bool, as_json: bool,
+          sets: tuple[str, ...], preset: str | None) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path).
 
     The text names the patterns, then each payment: who pays whom, and how
@@ -121,7 +164,8 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         if not win_tile:
             raise HandError("give the winning tile with --win-tile (or --opening for dealt tiles)")
         h = make_hand(hand, list(melds), win_tile)
-        result = ev.evaluate(h, ctx, wild)
+        others = _other_seats(seat_melds, seat_states, seat, ev.ruleset.players)
+        result = ev.evaluate(h, ctx, wild, seats=others)
     s = result.score
     if as_json:
         out = {"ruleset": ev.ruleset.id, "options": ev.ruleset.options, "win": s.win, "reason": s.reason,
@@ -155,10 +199,8 @@ LABELS = {
            "robbed_kong": "robbing {seat}'s kong", "opening": "opening declaration", "points": "points",
            "dealer_bonus": "dealer", "nobody": "(penalty)"},
 }
-MELD_NAMES: dict[str, dict[str, str]] = {
-    "zh": {MeldKind.PUNG: "碰", MeldKind.CHOW: "吃", MeldKind.KONG: "明杠", MeldKind.ADDED_KONG: "加杠",
-           MeldKind.CONCEALED_KONG: "暗杠"},
-    "en": {}}
+# The players' words for melds: the one table (core.kinds.MELD_WORDS).
+MELD_NAMES: dict[str, dict[str, str]] = {"zh": dict(MELD_WORDS), "en": {}}
 
 
 def seat_label(seat: int | None, lang: str) -> str:
@@ -255,7 +297,8 @@ def _reading_text(result, lang: str = "zh") -> str:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=InputPath(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="One JSON result object per case.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON result object per case on stdout (the summary line goes to stderr).")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
 @click.option("--installed", is_flag=True,
               help="Also run the conformance files of every installed ruleset package (`mj rulesets`).")
@@ -281,5 +324,5 @@ def conformance(paths: tuple[Path, ...], as_json: bool, verbose: bool, installed
                 click.echo(shown(json.dumps(r.to_dict(), ensure_ascii=False)))
             elif verbose or not r.passed:
                 click.echo(shown(r.describe()))
-    click.echo(summary_line(results))
+    click.echo(summary_line(results), err=as_json)  # (--json: stdout carries JSON lines only)
     sys.exit(0 if results and all(r.passed for r in results) else 1)

@@ -112,7 +112,11 @@ KONG_PAYMENT_KEYS = frozenset(_PAYMENT_KEY.values())
 GROUP_KIND_NAMES: dict[str, tuple[GroupKind, ...]] = {
     "sequence": (GroupKind.SEQUENCE,), "triplet": (GroupKind.TRIPLET, GroupKind.KONG),
     "kong": (GroupKind.KONG,), "pair": (GroupKind.PAIR,), "single": (GroupKind.SINGLE,)}
-# How players call each meld at the table (the views' and prompts' words).
+# How players call each meld at the table: the one table of meld words (views, prompts,
+# `mj score`'s melds). A claimed kong is 点杠 (the discarder "points" it, and pays for it),
+# an added kong 明杠, a concealed one 暗杠 — the words of the rule pages, the payouts
+# (点杠 30 from the discarder, 明杠 10 / 暗杠 20 from each other) and the conformance
+# format. (明杠 alone can mean any exposed kong; next to 点杠 it is the added one.)
 MELD_WORDS: dict[str, str] = {MeldKind.CHOW: "吃", MeldKind.PUNG: "碰", MeldKind.KONG: "点杠",
                               MeldKind.ADDED_KONG: "明杠", MeldKind.CONCEALED_KONG: "暗杠"}
 _EVENT_KIND = {MeldKind.KONG: KongKind.CLAIMED, MeldKind.ADDED_KONG: KongKind.ADDED,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import os
 import shutil
 import signal
@@ -29,8 +28,10 @@ def _prctl_pdeathsig() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        # The running program's own symbols include the C library's: no ``find_library``,
+        # which would start a subprocess (ldconfig) in every worker.
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -62,19 +63,44 @@ class Terminated(KeyboardInterrupt):
 
 @contextlib.contextmanager
 def sigterm_raises() -> Iterator[None]:
-    """Within the block, SIGTERM raises :class:`Terminated` in the main thread."""
+    """Within the block, SIGTERM raises :class:`Terminated` in the main thread (and Ctrl-C
+    or SIGTERM caught where Python can't raise is delivered again, not lost)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
+    me = os.getpid()
+
     def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != me:
+            # A process forked from this one (a pool's worker) before it set its own handlers:
+            # it ends as SIGTERM ends a process, quietly, instead of raising in its start-up
+            # code ("Exception in initializer: … Terminated").
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         raise Terminated()
 
+    def unraisable(args: Any) -> None:
+        # A signal handled where Python can't raise (an at-fork callback such as logging's,
+        # while a pool starts a worker) is "ignored" with a printed traceback, and the run
+        # would go on. Say nothing, and deliver the signal again a moment later.
+        if isinstance(args.exc_value, KeyboardInterrupt) and os.getpid() == me:
+            sig = signal.SIGTERM if isinstance(args.exc_value, Terminated) else signal.SIGINT
+            timer = threading.Timer(0.05, os.kill, (me, sig))
+            timer.daemon = True
+            timer.start()
+            return
+        old_hook(args)
+
     old = signal.signal(signal.SIGTERM, handler)
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
+        sys.unraisablehook = old_hook
 
 
 def pid_alive(pid: int) -> bool:

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..core.errors import MJError
 from ..core.fileio import write_atomic
-from ..run.runner import ProcessPool, run_alone, run_windowed
+from ..run.runner import ProcessPool, run_alone, run_windowed, usable_workers
 from ..run.simulate import (
     SimSpec,
     Stats,
@@ -127,7 +127,8 @@ class BalanceResult:
 
     def __post_init__(self) -> None:
         self.hands_done = self.stats.hands
-        self.rows = pattern_rows(self.stats, self.paid)
+        rs = load_cached(self.spec.ruleset, self.spec.options, self.spec.preset)[0]
+        self.rows = pattern_rows(self.stats, self.paid, [p.name for p in rs.patterns])
 
     def numbers(self) -> dict[str, Any]:
         """What the simulation found (no timing, no runner): equal for equal seeds."""
@@ -168,10 +169,13 @@ class BalanceResult:
         return "\n".join(lines)
 
 
-def pattern_rows(stats: Stats, paid: int) -> list[PatternRow]:
+def pattern_rows(stats: Stats, paid: int, declared: Sequence[str] = ()) -> list[PatternRow]:
+    """A row per pattern that came up (most frequent first), then one per ``declared`` pattern
+    that never did (count 0, in declaration order): a pattern the run never saw is a finding."""
     hands = max(stats.hands, 1)
     wins = max(stats.winners, 1)  # as `mj simulate` counts per win
     items = sorted(stats.patterns.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    items += [(name, [0, 0]) for name in dict.fromkeys(declared) if name not in stats.patterns]
     return [PatternRow(i, name, c, c / hands, c / wins, pts, pts / paid if paid else 0.0,
                        pts / c if c else 0.0)
             for i, (name, (c, pts)) in enumerate(items, 1)]
@@ -207,6 +211,8 @@ def run_balance(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence
     rs, _ = load_cached(ruleset, options, preset)  # MJError for an unknown ruleset or a bad option
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
     spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset)
+    if cluster is None:
+        workers = usable_workers(workers, hands)
     stats = Stats(rs.players)
     total = {"paid": 0}
     start = time.perf_counter()
@@ -405,7 +411,7 @@ def render_png(result: BalanceResult) -> tuple[bytes, bool]:
     import matplotlib.pyplot as plt
     from matplotlib.font_manager import FontProperties
 
-    rows = result.rows
+    rows = [r for r in result.rows if r.count]  # (the chart: what came up; the table lists all)
     font_path = find_font("".join(r.name for r in rows))
     needs_font = any(ord(c) > 0x7F for r in rows for c in r.name)
     use_names = not needs_font or font_path is not None

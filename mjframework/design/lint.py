@@ -82,11 +82,19 @@ class LintWarning:
     example: str | None = None  # an `mj score ...` command
     example_text: str | None = None  # the hand and its context, readable
     accepted: str | None = None  # the `lint.accept` reason, when the ruleset acknowledges it
+    inherited: str | None = None  # the extended file it is about, outside the linted file's folder
+
+    @property
+    def counts(self) -> bool:
+        """Whether ``mj lint --strict`` fails on it: not accepted, not inherited, not a note."""
+        return self.accepted is None and self.inherited is None and self.check not in NOTES
 
     def __str__(self) -> str:
         head = str(Problem(self.location, self.path, f"{self.check}: {self.message}"))
         if self.accepted is not None:
             head = f"{head}\n    accepted: {self.accepted}"
+        elif self.inherited is not None:
+            head = f"{head}\n    inherited: in {self.inherited}, which this ruleset extends (not counted)"
         elif self.example:
             head += f"\n    e.g. {self.example_text}\n    check: {self.example}"
         return head
@@ -104,6 +112,7 @@ class LintWarning:
             "example": self.example,
             "example_text": self.example_text,
             "accepted": self.accepted,
+            "inherited": self.inherited,
         }
 
 
@@ -480,6 +489,24 @@ def apply_accepts(rs: Ruleset, warnings: list[LintWarning]) -> list[LintWarning]
     return out
 
 
+def mark_inherited(path: Path, warnings: list[LintWarning]) -> None:
+    """Mark the warnings located in a file outside ``path``'s folder tree: a base ruleset the
+    file extends (a shipped one, another package's). They are the base's to fix or accept
+    (``mj lint BASE``) and are listed, but don't fail ``--strict`` for this file: a variant
+    made by ``mj new-variant`` from any base passes its own CI. A warning about this file's
+    own declarations, its own fragments beside it, or without a location still counts."""
+    own = path.resolve().parent
+    for w in warnings:
+        if w.location is None or w.accepted is not None:
+            continue
+        try:
+            Path(w.location.file).resolve().relative_to(own)
+        except ValueError:
+            w.inherited = w.location.file
+        except OSError:
+            continue
+
+
 def lint_file(ref: str | Path, *, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> list[LintWarning]:
     """Every lint warning for a ruleset file (or built-in id). Invalid rulesets raise."""
     from ..rules.loader import resolve_ruleset_ref
@@ -498,9 +525,11 @@ def lint_file(ref: str | Path, *, seed: int = 0, samples: int = DEFAULT_SAMPLES)
     out += lint_ruleset(rs, ref_s, seed=seed, samples=samples)
     out += stale_options(rs)
     out = apply_accepts(rs, out)
+    mark_inherited(path, out)
     return sorted(out, key=lambda w: (w.location.file, w.location.line, w.location.column, w.check)
                   if w.location else ("", 0, 0, w.check))
 
 
 __all__ = ["CHECKS", "NOTES", "LintWarning", "apply_accepts", "lint_file", "lint_overrides", "lint_ruleset",
+           "mark_inherited",
            "raw_ruleset"]

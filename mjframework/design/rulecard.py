@@ -685,13 +685,22 @@ def _fmt(v: Any, top: bool = True) -> str:
     return str(v)
 
 
+def _tile_set_text(ts: Any) -> str:
+    """``standard-136: 136 tiles, 34 kinds × 4 copies`` (+ ``and 8 flowers``: the set's name
+    counts the suited and honor tiles only, so the flowers are named beside it)."""
+    kinds = f"{len(ts.kinds)} kinds × {ts.copies} copies"
+    if not ts.flowers:
+        return f"{ts.name}: {ts.size} tiles, {kinds}"
+    return f"{ts.name} and {ts.flowers} flowers: {ts.size} tiles, {kinds} + {ts.flowers} flowers"
+
+
 def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
     ts = rs.tileset
     out: list[tuple[str, list[tuple[str, str]]]] = []
     suits = sorted({SUIT_LETTERS[suit_of(t)] for t in ts.kinds if not is_honor(t)})
     honors = [t for t in ts.kinds if is_honor(t)]
     out.append(("Tiles", [
-        ("set", f"{ts.name}: {ts.size} tiles, {len(ts.kinds)} kinds × {ts.copies} copies"),
+        ("set", _tile_set_text(ts)),
         ("suits", ", ".join(suits) or "—"),
         ("honors", format_tiles(honors, "chinese") if honors else "none"),
         ("players", str(rs.players)),

@@ -24,7 +24,7 @@ from ..core.errors import MJError
 from ..core.fileio import write_atomic
 from ..core.tiles import format_tiles, tile_code
 from ..evaluate.scoring import Evaluator
-from ..rules.loader import BUILTIN, ruleset_origins
+from ..rules.loader import BUILTIN, ruleset_origins, ruleset_sources
 from .rulecard import find_example
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -81,18 +81,55 @@ def _cases(base_id: str, name: str) -> str:
     return "\n\n".join(out)
 
 
+MAX_NAME = 64  # characters of a variant's name (it becomes a file, a module and a PyPI name)
+# Names an installed package can't be found by: the built-in source's own name (an entry point
+# called so is skipped, `builtin:` means the shipped rulesets).
+RESERVED = frozenset({BUILTIN})
+
+
+def check_name(name: str) -> None:
+    """``name`` can be a ruleset id, a file name, a Python module (``mj_NAME``) and a PyPI name."""
+    if len(name) > MAX_NAME:
+        raise ScaffoldError(f"{name[:20]!r}…: a name is at most {MAX_NAME} characters, this has {len(name)}")
+    if not NAME_RE.fullmatch(name) or name.endswith("-") or "--" in name:  # (fullmatch: not "x\\n")
+        raise ScaffoldError(f"{name[:40]!r}: a ruleset id is lower-case letters, digits and single '-' "
+                            "between them (e.g. club-rules)")
+    if name in RESERVED:
+        raise ScaffoldError(f"{name!r} is reserved (`{name}:` names the shipped rulesets): a package "
+                            "under this name could never be found; choose another")
+
+
+def check_folder(folder: Path) -> None:
+    """``folder`` is new, or an empty folder (not a file, a device, a symlink to elsewhere)."""
+    if folder.is_symlink():
+        raise ScaffoldError(f"{folder} is a symbolic link: give a new folder")
+    if folder.exists() and not folder.is_dir():
+        raise ScaffoldError(f"{folder} exists and is not a folder: give a new folder with --dir")
+    try:
+        if folder.exists() and any(folder.iterdir()):
+            raise ScaffoldError(f"{folder} exists and is not empty")
+    except OSError as e:
+        raise ScaffoldError(f"{folder}: cannot read it ({e.strerror or e})") from None
+    for parent in folder.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ScaffoldError(f"{folder}: {parent} is not a folder")
+            break
+
+
 def scaffold(name: str, base: str, folder: Path) -> list[Path]:
     """Write the package for ruleset ``name`` extending ``base`` into ``folder``; return the files."""
-    if not NAME_RE.match(name):
-        raise ScaffoldError(f"{name!r}: a ruleset id is lower-case letters, digits and '-' "
-                            "(e.g. club-rules)")
+    check_name(name)
     origins = ruleset_origins()
     if base not in origins:
         raise ScaffoldError(f"no ruleset {base!r} to extend (ids: {', '.join(origins) or 'none'})")
     if name in origins:
         raise ScaffoldError(f"{name!r} is already a ruleset id ({origins[name][1].origin})")
-    if folder.exists() and any(folder.iterdir()):
-        raise ScaffoldError(f"{folder} exists and is not empty")
+    taken = {src.name: src for src in ruleset_sources()}
+    if name in taken:
+        raise ScaffoldError(f"{name!r} is already the name of a ruleset source ({taken[name].origin}): "
+                            "choose another")
+    check_folder(folder)
     src = origins[base][1]
     base_ref = f"{BUILTIN}:{base}" if src.name == BUILTIN else base
     mod = module_name(name)
@@ -189,13 +226,20 @@ def scaffold(name: str, base: str, folder: Path) -> list[Path]:
             """,
     }
     written = []
-    for rel, text in files.items():
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        body = text if rel.endswith("conformance/" + name + ".yaml") else textwrap.dedent(text)
-        write_atomic(path, body)
-        written.append(path)
+    try:
+        for rel, text in files.items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            body = text if rel.endswith("conformance/" + name + ".yaml") else textwrap.dedent(text)
+            write_atomic(path, body)
+            written.append(path)
+    except OSError as e:
+        for path in written:  # nothing half-written: the files made so far go
+            path.unlink(missing_ok=True)
+        if isinstance(e, MJError):
+            raise
+        raise ScaffoldError(f"cannot write {folder}: {e.strerror or e}") from None
     return written
 
 
-__all__ = ["ScaffoldError", "module_name", "scaffold"]
+__all__ = ["MAX_NAME", "RESERVED", "ScaffoldError", "check_folder", "check_name", "module_name", "scaffold"]

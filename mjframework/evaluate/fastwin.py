@@ -48,6 +48,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..core.hand import Hand, Meld, WinContext
+from ..core.kinds import CLAIMED_MELDS
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
 from ..rules.model import Count, Pattern, Shape, TileFilter, When
 from . import wintable
@@ -127,7 +128,7 @@ def _no_sequence_reading(c: Sequence[int], melds: Sequence[Meld]) -> int:
     return 0 if c.count(2) == 1 and 3 * c.count(3) + 2 == sum(c) else 1
 
 
-_CLAIMED = frozenset({"chow", "pung", "kong", "added-kong"})
+_CLAIMED = frozenset(m.value for m in CLAIMED_MELDS)  # (plain str: compared in the hot path)
 
 _MEASURES: dict[str, tuple[_Measure, bool, Callable[[Count], bool]]] = {
     "wildcards": (lambda c, f, n, w, wh, ms: w, False, _ANY),

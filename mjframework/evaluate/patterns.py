@@ -733,6 +733,10 @@ def when_holds(w: When, ctx: WinContext, facts: HandFacts) -> bool:
         for key, test in w.state_tests:
             if not test.ok(state.get(key, MISSING) if state else MISSING):
                 return False
+    for key, test in w.context:
+        value = ctx.extra.get(key, MISSING)
+        if not test.ok(len(value) if isinstance(value, list | tuple) else value):
+            return False
     if w.any_ and not any(when_holds(x, ctx, facts) for x in w.any_):
         return False
     if w.all_ and not all(when_holds(x, ctx, facts) for x in w.all_):

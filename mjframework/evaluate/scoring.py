@@ -174,9 +174,6 @@ class Evaluator:
         """The table-level fast paths of :meth:`is_win` / :meth:`waits` (compiled on first use)."""
         if self._screen is None:
             self._screen = WinScreen(self)
-            # From now on `self.is_win` is the screen's own method: the game calls it on every
-            # discard, and one call layer is a measurable part of its cost.
-            self.__dict__["is_win"] = self._screen.is_win
         return self._screen
 
     # -- inputs ------------------------------------------------------------
@@ -951,10 +948,28 @@ class Evaluator:
         """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)
 
         Table checks decide most hands (:class:`~.fastwin.WinScreen`, which remembers its
-        verdict per tiles, melds, winning tile and wildcard); the rest are scored. After the
-        first call this name is bound to :meth:`WinScreen.is_win` directly (same answers).
+        verdict per tiles, melds, winning tile and wildcard); the rest are scored.
         """
-        return self.screen.is_win(hand, ctx, wildcard)
+        return (self._screen or self.screen).is_win(hand, ctx, wildcard)
+
+    def may_win_on(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
+                   wildcard: Tile | None = None) -> bool:
+        """Could ``concealed`` + ``win`` (+ ``melds``) win in some context? False is certain:
+        the context-free half of :meth:`is_win`, asked before a context is built."""
+        return (self._screen or self.screen).possible(concealed, melds, win, wildcard)
+
+    def may_win_any(self, tiles: Sequence[Tile], melds: Sequence[Meld], wildcard: Tile | None = None) -> bool:
+        """Could some tile of the full hand ``tiles`` be its winning tile (a self-drawn win,
+        a dealer's first turn)? False is certain: :meth:`may_win_on` would say no for each."""
+        return (self._screen or self.screen).possible_any(tiles, melds, wildcard)
+
+    def win_candidates(self, concealed: Sequence[Tile], melds: Sequence[Meld],
+                       wildcard: Tile | None = None) -> set[Tile] | None:
+        """A superset of the kinds that complete the 13-tile hand ``concealed`` (+ ``melds``)
+        in some context (None: any kind may): one pass over the wait tables. A kind not in it
+        is no win (as :meth:`may_win_on`)."""
+        return (self._screen or self.screen).wait_sets(tuple(concealed), tuple(melds), wildcard,
+                                                       sure_too=False)[1]
 
     def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
         """Cheap necessary test that some pattern could read the hand as ``shape``.
@@ -1041,7 +1056,9 @@ class Evaluator:
                 s.payments.extend(kong_pay)
         if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
             return s  # (no plugin modifies settlements: no context to build for them)
-        return st.apply_plugins(s, self.settlement_context("win", ctx, score), self.pm)
+        melds = {seat: f.melds for seat, f in (seats or {}).items()}
+        melds[ctx.seat] = tuple(hand.melds)
+        return st.apply_plugins(s, self.settlement_context("win", ctx, score, melds), self.pm)
 
     def liable_seat(self, hand: Hand, ctx: WinContext, score: Score) -> int | None:
         """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
@@ -1091,12 +1108,27 @@ class Evaluator:
         bonus.apply(rule, payments, bonus.hits(rule, tiles, dealer=ctx.dealer, winner=ctx.seat,
                                                players=self.ruleset.players))
 
-    def settlement_context(self, kind: str, ctx: WinContext, score: Score) -> st.SettlementContext:
-        """What plugins see of a settlement (kind: win or opening)."""
+    def settlement_context(self, kind: str, ctx: WinContext, score: Score,
+                           melds: Mapping[int, tuple[Meld, ...]] | None = None) -> st.SettlementContext:
+        """What plugins see of a settlement (kind: win or opening); ``melds``: every seat's
+        declared melds as far as known."""
         return st.SettlementContext(
             kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
             win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
-            points=score.points, flags=ctx.flags, extra=ctx.extra)
+            points=score.points, flags=ctx.flags, extra=ctx.extra, melds=melds or {})
+
+    def refusal(self, hand: Hand, ctx: WinContext, control: Any = None) -> str | None:
+        """The reason a plugin refuses this win (``mj_refuse_win``), or None. In a game the
+        hook's ``hand`` is the game's :class:`HandControl`; outside one (``mj score``,
+        conformance) it is ``control``, None by default: a plugin then decides from
+        ``context``."""
+        if not hook_is_live(self.pm, "mj_refuse_win") or hand.win_tile is None:
+            return None
+        for reason in call_hook(self.pm, "mj_refuse_win", hand=control, seat=ctx.seat, tile=hand.win_tile,
+                                win_by=ctx.win_by, context=ctx):
+            if reason:
+                return str(reason)
+        return None
 
     def call(self, ctx: WinContext, score: Score) -> str | None:
         if not score.win or not hook_is_live(self.pm, "mj_win_call"):
@@ -1104,12 +1136,19 @@ class Evaluator:
         return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
                          context=self.settlement_context("win", ctx, score))
 
-    def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Result:
-        """Score, settle and announce a win."""
+    def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None, *,
+                 seats: Mapping[int, st.SeatFacts] | None = None) -> Result:
+        """Score, settle and announce a win, as play would: a win a plugin refuses
+        (``mj_refuse_win``) is no win. ``seats``: the other seats' melds and state (see
+        :meth:`settle`)."""
         score = self.score(hand, ctx, wildcard)
+        if score.win:
+            refused = self.refusal(hand, ctx)
+            if refused:
+                score = Score(False, f"refused: {refused}", reading=score.reading, wildcard=score.wildcard)
         if not score.win:
             return Result(score, None)
-        return Result(score, self.settle(hand, ctx, score), self.call(ctx, score))
+        return Result(score, self.settle(hand, ctx, score, seats=seats), self.call(ctx, score))
 
     def evaluate_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Result:
         score = self.score_opening(tiles, ctx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
@@ -23,9 +23,6 @@ _trace_epoch = 0
 
 # The attribute :func:`only_for` sets on a hook implementation's function.
 ONLY_FOR_ATTR = "mj_only_for"
-
-# call_hook's plan for one hook (see _plan).
-_Plan = tuple[bool | None, tuple[Any, ...] | None, frozenset[str]]
 
 # Plugins registered in-process (tests, embedding applications), by name.
 _registered: dict[str, type] = {}
@@ -125,63 +122,33 @@ def call_hook(pm: pluggy.PluginManager, hook: str, *, firstresult: bool = False,
     sees every call. Whether one result or a list comes back is the hook
     spec's ``firstresult`` (``firstresult`` here only documents the caller's
     expectation and is checked against the spec). A plugin that raises is
-    named: see :func:`_attribute_failures`.
+    named: see :func:`_attribute_failures`. Plain implementations are called
+    by :meth:`BoundHook.call`'s loop, as pluggy would call them (no filtering by
+    :func:`only_for` here: every implementation is asked).
     """
-    caller = getattr(pm.hook, hook)
-    impls = caller.get_hookimpls()
-    if not impls:
-        spec = caller.spec
-        if spec is not None and bool(spec.opts.get("firstresult")) != firstresult:
-            raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
-                            "unlike its hook spec")
-        if pm in _traced or spec is None or spec.opts.get("historic"):
+    bound = bound_hook(pm, hook)
+    caller = bound._caller
+    plan = bound._current()
+    spec_first = bound._first
+    if spec_first is not None and spec_first != firstresult:
+        raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
+                        "unlike its hook spec")
+    if not bound._impls:
+        if pm in _traced or spec_first is None or bound._historic:
             return caller(**kwargs)
         # No implementation: pluggy would return exactly this, after building its call
         # machinery (the engine calls some hooks on every event). Traced managers still
         # see the call.
         return None if firstresult else []
-    plans = _plans.get(pm)
-    if plans is None:
-        plans = _plans[pm] = {}
-    got = plans.get(hook)
-    if got is None or got[0] != impls:  # first call, or plugins (un)registered since
-        got = plans[hook] = (impls, _plan(caller, impls))
-    spec_first, direct, argset = got[1]
-    if spec_first is not None and spec_first != firstresult:
-        raise TypeError(f"{hook} is {'' if firstresult else 'not '}called as firstresult, "
-                        "unlike its hook spec")
-    if pm in _traced or direct is None or not argset <= kwargs.keys():
+    if plan is None or not bound._argset <= kwargs.keys():
         # Traced, no spec, historic, wrappers, or pluggy's own warning about a missing argument.
         return caller(**kwargs)
-    # Plain implementations with every argument given (pluggy checked at registration that
-    # each takes only arguments of the spec): call them as pluggy's ``_multicall`` does —
-    # last registered first, ``None`` answers dropped, a firstresult hook stopping at the
-    # first answer — without its wrapper machinery (the engine calls hooks on every turn).
-    results = []
-    for impl in direct:  # (``impl.function`` read here: _attribute_failures wraps it in place)
-        res = impl.function(*[kwargs[a] for a in impl.argnames])
-        if res is not None:
-            if firstresult:
-                return res
-            results.append(res)
-    return None if firstresult else results
+    return bound.call(*[kwargs[a] for a in bound.argnames], firstresult=firstresult)
 
 
-# Per plugin manager and hook: the implementations a plan was made for, and the plan.
-_plans: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, tuple[list[Any], _Plan]]] = (
-    weakref.WeakKeyDictionary())
-
-
-def _plan(caller: Any, impls: list[Any]) -> _Plan:
-    """How :func:`call_hook` calls ``caller``'s ``impls``: the spec's firstresult (None:
-    no spec), the implementations to call in order (None: through pluggy), and
-    the arguments every call must give. Worked out once per set of implementations."""
-    spec = caller.spec
-    if spec is None:
-        return None, None, frozenset()
-    through_pluggy = bool(spec.opts.get("historic")) or any(i.wrapper or i.hookwrapper for i in impls)
-    direct = None if through_pluggy else tuple(reversed(impls))
-    return bool(spec.opts.get("firstresult")), direct, frozenset(spec.argnames)
+# The kinds of one call for only_for (an event's type, a decision's option kinds), or a
+# function making them (called only if some implementation declares only_for).
+About = Collection[str] | Callable[[], Collection[str]] | None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -209,38 +176,41 @@ def only_for(*kinds: str) -> Callable[[F], F]:
 
 
 # One plain implementation as a BoundHook calls it: the implementation (its ``function``
-# is read at each call, as call_hook does), the positions of its arguments among the spec's,
+# is read at each call, as pluggy does), the positions of its arguments among the spec's,
 # and its only_for kinds (None: every call).
 DirectImpl = tuple[Any, tuple[int, ...], frozenset[str] | None]
 
 
 class BoundHook:
     """One hook of one plugin manager, ready for the engine's many calls (a hand calls
-    ``mj_extra_options`` at every decision and ``mj_announce`` at every event).
+    ``mj_extra_options`` at every decision and ``mj_announce`` at every event), and the
+    one place that runs hook implementations outside pluggy (:func:`call_hook` uses it).
 
-    :meth:`direct` gives the plain implementations to call, in pluggy's order, with their
-    argument positions and :func:`only_for` kinds; it is worked out again only when the
-    implementations change or tracing starts or stops (compared at each call, like
-    :func:`call_hook`'s plans). ``None`` means "call through :func:`call_hook`": a traced
-    manager, a hook without a spec, a historic hook, or a wrapper among the implementations.
-    The caller runs each implementation as pluggy's ``_multicall`` would (last registered
-    first, ``None`` answers dropped) — skipping those whose ``only_for`` rules the call out.
+    Its plan — the plain implementations in pluggy's order, with their argument
+    positions and :func:`only_for` kinds — is worked out again only when the
+    implementations change or tracing starts or stops (compared at each call). A traced
+    manager, a hook without a spec, a historic hook, or a wrapper among the
+    implementations goes through pluggy instead (:meth:`direct` is then None).
     """
 
-    __slots__ = ("_caller", "_epoch", "_impls", "_plan", "argnames", "name", "pm")
+    __slots__ = ("_argset", "_caller", "_epoch", "_first", "_historic", "_impls", "_plan",
+                 "argnames", "name", "pm")
 
     def __init__(self, pm: pluggy.PluginManager | None, hook: str) -> None:
         self.pm = pm
         self.name = hook
-        self._caller = getattr(pm.hook, hook) if pm is not None else None
+        self._caller: Any = getattr(pm.hook, hook) if pm is not None else None
         spec = getattr(self._caller, "spec", None)
         self.argnames: tuple[str, ...] = tuple(spec.argnames) if spec is not None else ()
+        self._argset = frozenset(self.argnames)
+        # The spec's firstresult (None: no spec) and historic flags.
+        self._first: bool | None = None if spec is None else bool(spec.opts.get("firstresult"))
+        self._historic = spec is not None and bool(spec.opts.get("historic"))
         self._impls: list[Any] | None = None
         self._epoch = -1
         self._plan: tuple[DirectImpl, ...] | None = ()
 
-    def direct(self) -> tuple[DirectImpl, ...] | None:
-        """The implementations to call directly (``()``: none), or None: through call_hook."""
+    def _current(self) -> tuple[DirectImpl, ...] | None:
         caller = self._caller
         if caller is None:
             return ()
@@ -250,9 +220,12 @@ class BoundHook:
             self._plan = self._make(caller, impls)
         return self._plan
 
+    def direct(self) -> tuple[DirectImpl, ...] | None:
+        """The implementations called directly (``()``: none), or None: through pluggy."""
+        return self._current()
+
     def _make(self, caller: Any, impls: list[Any]) -> tuple[DirectImpl, ...] | None:
-        spec = caller.spec
-        if self.pm in _traced or spec is None or spec.opts.get("historic"):
+        if self.pm in _traced or self._first is None or self._historic:
             return None
         if any(i.wrapper or i.hookwrapper for i in impls):
             return None
@@ -262,20 +235,54 @@ class BoundHook:
         return tuple((i, tuple(pos[a] for a in i.argnames), getattr(i.function, ONLY_FOR_ATTR, None))
                      for i in reversed(impls))
 
-    def call(self, *args: Any) -> list[Any]:
-        """Call every implementation (no filtering) with the spec's arguments in order;
-        the non-None answers as a list (this is for hooks that are not firstresult)."""
-        plan = self.direct()
+    @property
+    def live(self) -> bool:
+        """Would a call do anything (an implementation, or tracing that reports it)?"""
+        return self._current() is None or bool(self._impls)
+
+    def spoken_about(self) -> frozenset[str] | None:
+        """The kinds the implementations' :func:`only_for` name together, or None (any
+        kind) when one names none or the calls go through pluggy (traced, wrapped)."""
+        plan = self._current()
         if plan is None:
-            result: list[Any] = call_hook(self.pm, self.name,  # type: ignore[arg-type]
-                                          **dict(zip(self.argnames, args, strict=True)))
-            return result
-        out = []
-        for impl, pick, _ in plan:
+            return None
+        spoken: set[str] = set()
+        for _impl, _pick, only in plan:
+            if only is None:
+                return None
+            spoken.update(only)
+        return frozenset(spoken)
+
+    def call(self, *args: Any, about: About = None, firstresult: bool = False) -> Any:
+        """Call the implementations with the spec's arguments in order: the one loop over
+        plain implementations, as pluggy's ``_multicall`` runs them — last registered first,
+        ``None`` answers dropped — without its wrapper machinery (the engine calls hooks on
+        every event and decision). The non-None answers as a list, or with ``firstresult``
+        the first (else None).
+
+        ``about``: the kinds of this call (an event's type, a decision's option kinds, or a
+        function making them, called only if needed): an implementation whose
+        :func:`only_for` names none of them is skipped (None: every implementation is
+        called). Through pluggy (:meth:`direct` is None) every implementation is called.
+        """
+        plan = self._current()
+        if plan is None:
+            return call_hook(self.pm, self.name, firstresult=firstresult,  # type: ignore[arg-type]
+                             **dict(zip(self.argnames, args, strict=True)))
+        results = []
+        for impl, pick, only in plan:
+            if only is not None and about is not None:
+                if callable(about):
+                    about = about()
+                if only.isdisjoint(about):
+                    continue
+            # (``impl.function`` read at each call: _attribute_failures wraps it in place)
             res = impl.function(*[args[i] for i in pick])
             if res is not None:
-                out.append(res)
-        return out
+                if firstresult:
+                    return res
+                results.append(res)
+        return None if firstresult else results
 
 
 _bound: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, BoundHook]] = weakref.WeakKeyDictionary()

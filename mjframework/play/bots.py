@@ -68,14 +68,9 @@ def missing(counts: list[int], wilds: int) -> int:
 _ISO_BASE = tuple(10 if t >= HONOR_BASE else 8 + (t % 9 in (0, 8)) for t in range(NUM_KINDS))
 _NEAR = tuple(() if t >= HONOR_BASE else tuple(t + d for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
               for t in range(NUM_KINDS))
-
-
-# The same, packed for the discard tie-break: per kind its four neighbours padded with
-# NUM_KINDS (a zero appended to the counts), and ``t + 64 * (16 - base)``, so that
-# ``(3*c[t] + near) * 64 + _ISO_OFF[t]`` orders candidates as (-isolation, tile) do
-# (isolation lies in -28..10, so the high part stays positive; a tile fits in 6 bits).
+# The same neighbours padded to four with NUM_KINDS (a zero appended to the counts), so the
+# discard tie-break reads them without a loop.
 _NEAR4 = tuple((*n, *(NUM_KINDS,) * (4 - len(n))) for n in _NEAR)
-_ISO_OFF = tuple(t + 64 * (16 - _ISO_BASE[t]) for t in range(NUM_KINDS))
 
 
 def _isolation(c: list[int], t: Tile) -> int:
@@ -142,17 +137,18 @@ class GreedyBot:
         least = min(needs)
         if needs.count(least) == 1:
             tile = candidates[needs.index(least)]
-        else:  # the most isolated, then the lowest: min of (-isolation, tile)
-            # One packed integer per tied candidate (see _ISO_OFF): no tuples, no sum/map calls.
-            cp = [*c, 0]
-            best = 1 << 30
+        else:  # the most isolated, then the lowest: the least (-isolation, tile)
+            # (_isolation inline, over the neighbours padded to four: a turn's hot loop)
+            cp = [*c, 0]  # index NUM_KINDS: the zero _NEAR4 pads with
+            best: tuple[int, Tile] | None = None
             for t, n in zip(candidates, needs, strict=True):
                 if n == least:
                     a, b, d, e = _NEAR4[t]
-                    k = ((3 * cp[t] + cp[a] + cp[b] + cp[d] + cp[e]) << 6) + _ISO_OFF[t]
-                    if k < best:
-                        best = k
-            tile = best & 63
+                    key = (3 * cp[t] + cp[a] + cp[b] + cp[d] + cp[e] - _ISO_BASE[t], t)
+                    if best is None or key < best:
+                        best = key
+            assert best is not None
+            tile = best[1]
         return least - w, tile
 
     def _turn(self, view: TableView, opts: Sequence[Option]) -> Option:

@@ -22,7 +22,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, ClassVar, TypeVar
+from typing import IO, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from ..core.kinds import EventType
 from ..core.tiles import Tile, tile_code
@@ -41,22 +41,53 @@ class EventError(ValueError):
     """A dict that is not an event of its ``type`` (missing or unknown fields)."""
 
 
-FIELDS_READ_ATTR = "fields_read"
+@runtime_checkable
+class CountingSink(Protocol):
+    """A sink that reads the fields of some event types only and counts the others.
+
+    The engine builds the frequent events — a draw and a discard every turn, the
+    deal's and the wall's tile codes, plugins' calls — only for a sink that reads
+    them. For a counting sink, an event of those types outside :attr:`fields_read`
+    is not built: the engine calls :meth:`count` with its type instead (in the place
+    the event would have gone). Every other event is sent whole, as to any sink. A
+    sink that is not a ``CountingSink`` gets every event whole. (A statistics sink
+    counts; a log writer, the stepper, the environment and the replay read everything.)
+    """
+
+    fields_read: frozenset[str]
+
+    def __call__(self, event: Event) -> None: ...
+
+    def count(self, type_: str) -> None:
+        """An event of ``type_`` happened (its fields are not read, so not built)."""
 
 
-def reads_fields_of(sink: EventSink, types: frozenset[str] | set[str]) -> EventSink:
-    """Mark ``sink`` as reading the fields of events of ``types`` only: an event of
-    another type may then reach it as ``{"type": …}`` alone. The engine builds the
-    frequent events (a draw and a discard each turn, the deal, the wall, plugins' calls) in full only for
-    sinks that read them — a statistics sink counts them, a log writer reads everything
-    (an unmarked sink gets every field). Returns ``sink``."""
-    setattr(sink, FIELDS_READ_ATTR, frozenset(types))
-    return sink
+class _Counting:
+    """:func:`counting`'s sink: a function sink and a counter together."""
+
+    __slots__ = ("count", "fields_read", "sink")
+
+    def __init__(self, sink: EventSink, fields_read: frozenset[str], count: Callable[[str], None]) -> None:
+        self.sink = sink
+        self.fields_read = fields_read
+        self.count = count
+
+    def __call__(self, event: Event) -> None:
+        self.sink(event)
 
 
-def fields_read(sink: EventSink | None) -> frozenset[str] | None:
-    """The event types whose fields ``sink`` reads (:func:`reads_fields_of`); None: all."""
-    return getattr(sink, FIELDS_READ_ATTR, None)
+def counting(sink: EventSink, fields_read: frozenset[str] | set[str],
+             count: Callable[[str], None]) -> CountingSink:
+    """A :class:`CountingSink` of a function ``sink`` that reads ``fields_read`` and of
+    ``count``, told the type of each frequent event it does not read."""
+    return _Counting(sink, frozenset(fields_read), count)
+
+
+def counting_of(sink: EventSink | None) -> tuple[frozenset[str], Callable[[str], None]] | None:
+    """``(fields_read, count)`` of a :class:`CountingSink`, else None (it reads everything)."""
+    if isinstance(sink, CountingSink):
+        return sink.fields_read, sink.count
+    return None
 
 
 def tiles_out(tiles: list[Tile] | tuple[Tile, ...]) -> list[str]:
@@ -390,7 +421,7 @@ class JsonlWriter:
         self.stream.write(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-class Collector(list):
+class Collector(list[Event]):
     """Keeps events in memory (tests, replays of one hand)."""
 
     def __call__(self, event: Event) -> None:

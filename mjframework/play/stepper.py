@@ -179,20 +179,25 @@ class Table:
             raise
         return self._receive(message)
 
-    def _receive(self, message: Any) -> Pending:
+    def _receive(self, message: tuple[str, Any]) -> Pending:
+        """The worker's message: ("decision", the next Decision), ("result", the
+        HandResult) or ("error", the exception the engine raised)."""
         kind, value = message
         if kind == "decision":
-            self.pending = value
-            return value
+            decision: Decision = value
+            self.pending = decision
+            return decision
         self.close()
         if kind == "error":
             raise value
-        self.result = value
-        return value
+        result: HandResult = value
+        self.result = result
+        return result
 
-    def _to_caller(self, decision: Decision) -> Any:
+    def _to_caller(self, decision: Decision) -> Option | _Raise:
         """Called by a stand-in inside the engine: hand the decision out, wait for the answer."""
-        return self._worker.ask(decision)
+        answer: Option | _Raise = self._worker.ask(decision)
+        return answer
 
     def _run(self) -> tuple[str, Any]:
         assert self.game is not None

@@ -13,9 +13,13 @@ inherited.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.util
 import json
+import math
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
@@ -231,7 +235,8 @@ def resolve_ruleset_ref(ref: str, base_dir: Path | None = None) -> Path:
             is_path = rest.endswith((".yaml", ".yml")) or "/" in rest
             candidates.append(src.root / (rest if is_path else f"{rest}.yaml"))
         for c in candidates:
-            if c.is_file():
+            # (a file *of that source*: `builtin:/etc/x.yaml` and `pkg:../x.yaml` name nothing)
+            if c.is_file() and src.root is not None and _inside(c.resolve(), src.root.resolve()):
                 return c
         raise FileNotFoundError(ref)
     looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
@@ -345,10 +350,33 @@ def _short(v: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``integer``, as a ruleset means it: an int, never a float.
+
+    jsonschema counts ``3.0`` and ``1e300`` as integers (their value is whole) and
+    YAML reads ``.inf``, ``.nan`` and ``1e999`` as floats: a ruleset's counts,
+    points and seats are whole numbers, written as such, so every ``integer``
+    field of every schema refuses floats (a located error, not an
+    ``OverflowError`` later).
+    """
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _is_number(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``number``, finite (for plugins' option schemas): no ``.inf``, no ``.nan``."""
+    return isinstance(instance, int | float) and not isinstance(instance, bool) and math.isfinite(instance)
+
+
+_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {"integer": _is_integer, "number": _is_number})
+# Every schema a ruleset is checked against (the ruleset schema, plugins' option schemas).
+StrictValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                               {"uniqueItems": _unique_items}, type_checker=_TYPES)
+
+
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"uniqueItems": _unique_items})
-    return cls(schema())
+    return StrictValidator(schema())
 
 
 def _describe_type(t: object) -> str:  # a schema's ``type``: a name or a list of names
@@ -411,7 +439,8 @@ def _explain(err: jsonschema.ValidationError, data: Any) -> list[Problem]:
             kinds = " or ".join(_describe_type(e.validator_value) for e in ctx_errors)
             return [Problem(loc, path, f"must be {kinds}, not {_short(err.instance)}")]
         # Report the alternative that got furthest (deepest error).
-        sub = [e for e in ctx_errors if e.validator != "type"] or ctx_errors
+        # (a type error at an alternative's root only says "not this kind"; a deeper one says what is wrong)
+        sub = [e for e in ctx_errors if e.validator != "type" or e.relative_path] or ctx_errors
         if sub:
             best = max(sub, key=lambda e: len(e.absolute_path))
             return _explain(best, data)
@@ -516,13 +545,93 @@ MAX_FILES = 32  # distinct files in one load
 MAX_LOAD_NODES = 4 * MAX_NODES  # values in all the files of one load together
 
 
+MAX_EXTENDS_ENTRIES = 2 * MAX_FILES  # entries in one file's `extends` (a name given twice is merged once)
+
+# --------------------------------------------------------------------------
+# confinement: which files a ruleset (or a conformance file) may reach
+
+ALLOW_PATH_ENV = "MJ_ALLOW_PATH"  # folders (os.pathsep-separated) every file may reach, like --allow-path
+_allowed_folders: list[Path] = []
+
+
+def allow_path(folder: str | Path) -> Callable[[], None]:
+    """Let ``extends`` (and a conformance file's ``ruleset:``) reach files under ``folder`` too
+    (``mj --allow-path DIR``); returns the function that takes it back."""
+    real = Path(folder).resolve()
+    _allowed_folders.append(real)
+    _load_cached.cache_clear()
+
+    def undo() -> None:
+        with contextlib.suppress(ValueError):
+            _allowed_folders.remove(real)
+        _load_cached.cache_clear()
+
+    return undo
+
+
+def allowed_roots(path: str | Path) -> tuple[Path, ...]:
+    """The folders whose files the file ``path`` may reach (``docs/limits.md``).
+
+    - its own folder's tree;
+    - the current folder's tree (``mj conformance pkg/conformance`` run in a
+      repository reaches ``pkg/x.yaml``), unless the current folder is ``/``
+      or the home folder;
+    - every ruleset source's folder (the built-in rulesets, installed packages);
+    - the folders given with ``mj --allow-path DIR`` or in ``MJ_ALLOW_PATH``.
+
+    A file named on the command line is the user's choice; what *it* names
+    (``extends``, a conformance file's ``ruleset:``) must lie in these folders
+    once symlinks are followed, end in ``.yaml``/``.yml``, and pass through no
+    hidden file or folder (``.git/``, ``.env``) below them.
+    """
+    folder = Path(path).absolute().parent.resolve()
+    roots = [folder]
+    try:
+        cwd: Path | None = Path.cwd().resolve()
+    except OSError:  # the current folder was removed
+        cwd = None
+    if cwd is not None and cwd != Path(cwd.anchor) and cwd != Path(os.path.expanduser("~")).resolve():
+        roots.append(cwd)
+    roots += [src.root.resolve() for src in ruleset_sources() if src.root is not None]
+    env = os.environ.get(ALLOW_PATH_ENV, "")
+    roots += [Path(d).resolve() for d in env.split(os.pathsep) if d.strip()]
+    roots += _allowed_folders
+    return tuple(dict.fromkeys(roots))
+
+
+def _inside(target: Path, root: Path) -> bool:
+    return target == root or target.is_relative_to(root)
+
+
+def outside_roots(target: Path, roots: tuple[Path, ...]) -> str | None:
+    """Why ``target`` may not be reached by a file confined to ``roots`` (None: it may)."""
+    real = target.resolve()
+    if real.suffix not in (".yaml", ".yml"):
+        return "only .yaml/.yml files can be reached"
+    for root in roots:
+        if _inside(real, root):
+            if any(part.startswith(".") for part in real.relative_to(root).parts):
+                return "it is in a hidden file or folder"
+            return None
+    return OUTSIDE
+
+
+OUTSIDE = "it is outside this file's folder, the current folder and the ruleset sources"
+
+
+def _refusal(what: str, why: str) -> str:
+    return (f"{what}: {why} (allow a folder with `mj --allow-path DIR` or {ALLOW_PATH_ENV}; "
+            "see docs/limits.md)")
+
+
 class _Load:
     """The state of one load: each file's merged result (memoised) and what is left of the budgets."""
 
-    def __init__(self, roots: tuple[Path, ...] | None = None) -> None:
+    def __init__(self, roots: tuple[Path, ...] | None = None, *, same_answer: bool = False) -> None:
         self.done: dict[Path, Any] = {}
         self.nodes_left = MAX_LOAD_NODES
-        self.roots = roots  # set: `extends` may only reach files under these folders
+        self.roots = roots  # `extends` may only reach files under these folders (None: the first file's)
+        self.same_answer = same_answer  # one message for every unusable name, found or not (the playground)
         self.stopped = False  # a limit was hit: no more files are read
 
 
@@ -539,10 +648,18 @@ def _confined(ref: str, base_dir: Path, roots: tuple[Path, ...]) -> Path | None:
     return target
 
 
-def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None
-                ) -> Any:
-    """Load ``path`` with everything it extends merged in (base first), each file once per load."""
+def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], load: _Load | None = None,
+               *, reached_by: tuple[Location | None, tuple[Any, ...], str] | None = None) -> Any:
+    """Load ``path`` with everything it extends merged in (base first), each file once per load.
+
+    ``extends`` reaches only files under ``load.roots`` (by default :func:`allowed_roots` of
+    the first file). ``reached_by``: the ``extends`` entry that named ``path`` (its location,
+    YAML path and text), for the message when ``path`` is no ruleset.
+    """
     load = load or _Load()
+    if load.roots is None:
+        load.roots = allowed_roots(path)
+    roots = load.roots
     real = path.resolve()
     if real in load.done:
         return load.done[real]
@@ -556,32 +673,58 @@ def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], loa
             load.stopped = True
         return None
     load.nodes_left -= stats.get("nodes", 0)
+    if reached_by is not None and not (isinstance(data, SourceMap) and ("id" in data or "fragment" in data)):
+        # A file reached through `extends` that is no ruleset: say so, and nothing of what it holds.
+        problems.append(Problem(reached_by[0], reached_by[1], f"cannot extend {reached_by[2]!r}: that file "
+                                "is not a ruleset or a fragment (it has no `id:` or `fragment:`)"))
+        return None
     if not isinstance(data, SourceMap):  # (what the loader makes of a mapping)
         problems.append(Problem(Location(str(path), 1, 1), (), "a ruleset file must be a YAML mapping"))
         return None
-    problems.extend(_schema_problems(without_nulls(data), data))
     ext = data.get("extends")
+    if isinstance(ext, list) and len(ext) > MAX_EXTENDS_ENTRIES:
+        # (refused before the schema walks the list: 90,000 entries would cost it seconds)
+        problems.append(Problem(location_of(data, ("extends",)), ("extends",),
+                                f"`extends` lists {len(ext)} entries (at most {MAX_EXTENDS_ENTRIES}; "
+                                "see docs/limits.md)"))
+        ext = None
+        data.pop("extends")
+    problems.extend(_schema_problems(without_nulls(data), data))
     refs = [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []
     merged: Any = SourceMap()
+    seen: set[Any] = set()  # a name, or a file, given twice in one `extends` is merged once
     for i, ref in enumerate(refs):
-        if not isinstance(ref, str) or load.stopped:
+        if not isinstance(ref, str) or load.stopped or ref in seen:
             continue
+        seen.add(ref)
         where = ("extends", i) if isinstance(ext, list) else ("extends",)
         loc = location_of(data, where)
-        if load.roots is not None:
-            confined = _confined(ref, path.parent, load.roots)
+        if load.same_answer:
+            confined = _confined(ref, path.parent, roots)
             if confined is None:
                 problems.append(Problem(loc, where, f"cannot extend {ref!r} here: name a built-in "
                                         "ruleset by its id, or a fragment (fragments/NAME.yaml)"))
                 continue
             target = confined
         else:
+            if Path(ref).is_absolute() or ".." in Path(ref).parts:  # (refused before the file is looked for)
+                lexical = Path(os.path.normpath(path.parent.absolute() / ref))
+                if not any(_inside(lexical, r) for r in roots):
+                    problems.append(Problem(loc, where, _refusal(f"cannot extend {ref!r}", OUTSIDE)))
+                    continue
             try:
                 target = resolve_ruleset_ref(ref, path.parent)
-            except (FileNotFoundError, ValueError):
+            except (FileNotFoundError, ValueError, OSError):
                 problems.append(Problem(loc, where, f"cannot find {ref!r} to extend (a ruleset id, a path "
                                         f"relative to {path.parent}, or builtin:PATH for a shipped file)"))
                 continue
+            why = outside_roots(target, roots)
+            if why is not None:
+                problems.append(Problem(loc, where, _refusal(f"cannot extend {ref!r}", why)))
+                continue
+        if target.resolve() in seen:
+            continue
+        seen.add(target.resolve())
         if target.resolve() in stack or target.resolve() == real:
             chain = " → ".join(p.name for p in (*stack, real, target.resolve()))
             problems.append(Problem(loc, where, f"`extends` loops: {chain}"))
@@ -596,7 +739,7 @@ def load_chain(path: Path, problems: list[Problem], stack: tuple[Path, ...], loa
             problems.append(Problem(loc, where, f"more than {MAX_FILES} files in one `extends` graph "
                                     "(see docs/limits.md)"))
             continue
-        base = load_chain(target, problems, (*stack, real), load)
+        base = load_chain(target, problems, (*stack, real), load, reached_by=(loc, where, ref))
         if isinstance(base, dict):
             merged = merge_data(merged, base)
     own = SourceMap()
@@ -814,13 +957,13 @@ class _Builder:
     def value_test(self, v: Any, path: tuple) -> Test:
         """A scalar (equal to it) or ``{min, max, in, not}`` (:class:`Test`)."""
         if not isinstance(v, dict):
-            return Test(in_=frozenset((v,)))
+            return Test(in_=(v,))
         lo, hi = v.get("min"), v.get("max")
         if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
             self.problem((*path, "max"), f"at most {hi} but at least {lo}: no value passes")
         within = v.get("in")
         return Test(min=lo if isinstance(lo, int) else None, max=hi if isinstance(hi, int) else None,
-                    in_=frozenset(within) if isinstance(within, list) else None,
+                    in_=tuple(within) if isinstance(within, list) else None,
                     not_=self.value_test(v["not"], (*path, "not")) if "not" in v else None)
 
     def counts_of(self, req: Any, path: tuple) -> tuple[tuple[str, Count], ...]:
@@ -910,10 +1053,19 @@ class _Builder:
             seat_state=tuple(sorted((k, v) for k, v in state.items() if not isinstance(v, dict))),
             state_tests=tuple(sorted((k, self.value_test(v, (*path, "seat_state", k)))
                                      for k, v in state.items() if isinstance(v, dict))),
+            context=tuple(sorted((k, self.value_test(v, (*path, "context", k)))
+                                 for k, v in (wh.get("context") or {}).items())),
             any_=nested("any"), all_=nested("all"),
             not_=self.when_of(wh["not"], (*path, "not"), has_wildcard, declared_flags)
             if isinstance(wh.get("not"), dict) else None,
         )
+
+    def settled_context_only(self, when: When, path: tuple) -> None:
+        """A plugin's context (``when: {context: …}``) is complete only when the win is settled
+        (plugins add their inputs then): a condition judged while scoring can't read it."""
+        if when.context_keys():
+            self.problem(path, "`context` is what plugins give when the win is settled: a pattern "
+                         "or `win.require` is judged before that; test it in `scoring.liable`")
 
     def win_requirements(self, has_wildcard: bool, declared_flags: tuple[str, ...]
                          ) -> tuple[WinRequirement, ...]:
@@ -930,6 +1082,9 @@ class _Builder:
                             declared_flags) if isinstance(cond, dict) else None
             check = self.leaf(d.get("require"), d.get("when"), (*path, "require"), has_wildcard,
                               declared_flags) if ("require" in d or "when" in d) else None
+            for leaf, where in ((if_, (*path, "if", "when")), (check, (*path, "when"))):
+                if leaf is not None:
+                    self.settled_context_only(leaf.when, where)
             points = self.value_test(d["points"], (*path, "points")) if "points" in d else None
             if check is None and points is None:
                 self.problem(path, "a win requirement needs `require`, `when` or `points`: what must hold")
@@ -1091,6 +1246,7 @@ class _Builder:
             req = p.get("require") or {}
             counts = self.counts_of(req, (*path, "require"))
             when = self.when_of(p.get("when"), (*path, "when"), has_wildcard, declared_flags)
+            self.settled_context_only(when, (*path, "when"))
             condition = self.condition_of(req, (*path, "require"))
             excludes = []
             partial: list[Exclusion] = []
@@ -1236,7 +1392,8 @@ class _Builder:
     def payer_test(self, d: Any, path: tuple) -> PayerTest | None:
         if not isinstance(d, dict):
             return None
-        state: dict[str, Any] = d["seat_state"] if isinstance(d.get("seat_state"), dict) else {}
+        raw_state = d.get("seat_state")
+        state: dict[str, Any] = raw_state if isinstance(raw_state, dict) else {}
         return PayerTest(
             measures=tuple((k, self.value_test(d[k], (*path, k))) for k in SEAT_MEASURES if k in d),
             state=tuple((k, self.value_test(v, (*path, "seat_state", k))) for k, v in state.items()),
@@ -1493,7 +1650,7 @@ class _Builder:
                 self.problem(path, str(e), key=True)
                 continue
             options = options or {}
-            validator = jsonschema.Draft202012Validator(opt_schema)
+            validator = StrictValidator(opt_schema)
             for err in validator.iter_errors(options):
                 for prob in _explain(err, options):
                     sub = (*path, *prob.path)
@@ -1501,6 +1658,19 @@ class _Builder:
                                                  sub, f"plugin {name}: {prob.message}"))
             out[name] = options
         return out
+
+    def seat_checks(self) -> None:
+        """Every seat a ruleset names (:data:`SEAT_FIELDS`) is one of its table's: 0 … players − 1."""
+        players = self.data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or "players" in self.broken:
+            return
+        for pattern in SEAT_FIELDS:
+            if pattern[0] in self.broken:  # (the schema's error about it is reported already)
+                continue
+            for path, value in _walk(self.data, pattern):
+                if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < players:
+                    self.problem(path, f"seat {value}: a table of {players} has seats 0–{players - 1} "
+                                       "(counted from the dealer, 0)")
 
     def table_checks(self, tileset: TileSet | None) -> None:
         # Sections the schema rejected are skipped (their error is reported already).
@@ -1536,11 +1706,35 @@ class _Builder:
                 self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs 14 and the others 13")
 
 
+# Where a ruleset names a seat ("*": every item of a list or value of a mapping).
+SEAT_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("deal", "then", "*", "seat"),
+    ("break", "wall", "seats", "*"),
+    ("patterns", "*", "example", "seat"),
+    ("patterns", "*", "example", "discarder"),
+)
+
+
+def _walk(data: Any, pattern: tuple[str, ...],
+          path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """``(path, value)`` of each value of ``data`` at ``pattern``."""
+    if not pattern:
+        yield path, data
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+        for k, v in items:
+            yield from _walk(v, rest, (*path, k))
+    elif isinstance(data, dict) and head in data:
+        yield from _walk(data[head], rest, (*path, head))
+
+
 def _guard(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
-        return None
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, ArithmeticError):
+        return None  # (a section the schema already rejected: its error is in the list)
 
 
 def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
@@ -1569,7 +1763,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     """
     p = Path(path)
     problems: list[Problem] = []
-    data = load_chain(p, problems, (), _Load(roots))
+    data = load_chain(p, problems, (), _Load(roots, same_answer=roots is not None))
     if not isinstance(data, SourceMap):
         return None, problems
     opts, presets = option_mod.declared(data, problems)
@@ -1609,6 +1803,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     laid = _guard(b.laid_kongs, tileset, wildcard) or ()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
+        _guard(b.seat_checks)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
         stale: list[Problem] = []
         option_mod.check_defaults(as_written, opts, merge_data, stale)
@@ -1636,25 +1831,44 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None, *, options: dict[str, Any] | None = None,
-                 preset: str | None = None) -> Ruleset:
+                 preset: str | None = None, named_in: Path | None = None) -> Ruleset:
     """Load a ruleset by id or path; raise :class:`RulesetError` listing every problem.
 
     ``options`` / ``preset``: the house-rule options to play it with (see :func:`check_file`).
+    ``named_in``: the file that names ``ref`` (a conformance file's ``ruleset:``); the
+    ruleset must then lie where that file may reach (:func:`allowed_roots`), and a path
+    is read relative to ``base_dir`` first.
     """
     ref_s = str(ref)
     try:
-        path = Path(ref_s) if Path(ref_s).is_file() else resolve_ruleset_ref(ref_s, base_dir)
-    except FileNotFoundError:
+        if named_in is not None:
+            path = resolve_ruleset_ref(ref_s, base_dir)
+        else:
+            path = Path(ref_s) if Path(ref_s).is_file() else resolve_ruleset_ref(ref_s, base_dir)
+    except (FileNotFoundError, OSError, ValueError):
         known = ", ".join(available_rulesets()) or "none"
         raise RulesetError([Problem(None, (), f"no ruleset {ref_s!r} (not a file; built-in ids: {known})")]
                            ) from None
+    if named_in is not None:
+        why = outside_roots(path, allowed_roots(named_in))
+        if why is not None:
+            raise RulesetError([Problem(None, (), _refusal(f"cannot use the ruleset {ref_s!r}", why))])
+        try:
+            head = load_yaml_file(path)
+        except RulesetError:
+            head = None  # (its own errors are reported below, located in it)
+        else:
+            if not (isinstance(head, dict) and "id" in head):  # named, never quoted (as for `extends`)
+                raise RulesetError([Problem(None, (), f"cannot use the ruleset {ref_s!r}: that file is "
+                                            "not a ruleset (it has no `id:`)")])
     key = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
-    return _load_cached(str(path.resolve()), path.stat().st_mtime_ns, key, preset)
+    roots = tuple(map(str, allowed_roots(path.resolve())))  # (what the file may reach is part of the result)
+    return _load_cached(str(path.resolve()), path.stat().st_mtime_ns, key, preset, roots)
 
 
 @lru_cache(maxsize=32)
 def _load_cached(path: str, _mtime: int, options: tuple[tuple[str, str], ...] = (),
-                 preset: str | None = None) -> Ruleset:
+                 preset: str | None = None, _roots: tuple[str, ...] = ()) -> Ruleset:
     rs, problems = check_file(path, options=dict(options) or None, preset=preset)
     if problems or rs is None:
         raise RulesetError(problems or [Problem(None, (), f"{path}: a fragment, not a playable ruleset")])
@@ -1662,7 +1876,8 @@ def _load_cached(path: str, _mtime: int, options: tuple[tuple[str, str], ...] = 
 
 
 __all__ = [
-    "BUILTIN", "HONOR_BASE", "RULESETS_GROUP", "RulesetSource", "available_rulesets", "check_file",
-    "load_ruleset", "refresh_ruleset_sources", "resolve_ruleset_ref", "ruleset_origins", "ruleset_ref",
+    "ALLOW_PATH_ENV", "BUILTIN", "HONOR_BASE", "RULESETS_GROUP", "RulesetSource", "allow_path",
+    "allowed_roots", "available_rulesets", "check_file", "load_ruleset", "outside_roots",
+    "refresh_ruleset_sources", "resolve_ruleset_ref", "ruleset_origins", "ruleset_ref",
     "ruleset_sources", "schema", "schema_defaults",
 ]

@@ -148,7 +148,7 @@ class Test:
 
     min: int | None = None
     max: int | None = None
-    in_: frozenset[Any] | None = None
+    in_: tuple[Any, ...] | None = None  # (a tuple: a set would take True and 1 for one value)
     not_: Test | None = None
 
     def ok(self, value: Any) -> bool:
@@ -188,6 +188,7 @@ class When:
     not_flags: frozenset[str] = frozenset()
     seat_state: tuple[tuple[str, Any], ...] = ()  # the winner's per-seat state: key equals value
     state_tests: tuple[tuple[str, Test], ...] = ()  # … key passes a test (at least, one of, not)
+    context: tuple[tuple[str, Test], ...] = ()  # plugin context (`WinContext.extra`) keys tested
     any_: tuple[When, ...] = ()  # at least one of these holds (`any:`)
     all_: tuple[When, ...] = ()  # every one of these holds (`all:`)
     not_: When | None = None  # this one does not hold (`not:`)
@@ -197,6 +198,13 @@ class When:
         out = {k for k, _ in self.seat_state} | {k for k, _ in self.state_tests}
         for w in (*self.any_, *self.all_, *((self.not_,) if self.not_ is not None else ())):
             out |= w.state_keys()
+        return out
+
+    def context_keys(self) -> set[str]:
+        """Every plugin-context key this context condition reads (nested ones too)."""
+        out = {k for k, _ in self.context}
+        for w in (*self.any_, *self.all_, *((self.not_,) if self.not_ is not None else ())):
+            out |= w.context_keys()
         return out
 
 

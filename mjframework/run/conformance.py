@@ -23,12 +23,13 @@ from ..core.tiles import TileParseError, format_tiles, parse_tile, parse_tiles
 from ..evaluate.scoring import Evaluator, Result
 from ..rules.loader import load_ruleset
 from ..rules.yamlsource import load_yaml_file, location_of
+from ..settle.settlement import SeatFacts
 
 FILE_KEYS = {"format", "ruleset", "options", "preset", "description", "cases"}
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
     "discarder", "flags", "context", "seat_state", "in_play", "expect",
-    "flowers", "seat_wind", "prevalent_wind",
+    "flowers", "seat_wind", "prevalent_wind", "seats", "options",
 }
 EXPECT_KEYS = {"win", "patterns", "payments", "call"}
 
@@ -120,7 +121,7 @@ def load_file(path: Path) -> tuple[Any, Evaluator | None, str]:
     if not isinstance(options, dict) or not (preset is None or isinstance(preset, str)):
         return data, None, "`options` must be a mapping of option names to values, `preset` a preset name"
     try:
-        ruleset = load_ruleset(data["ruleset"], base_dir=path.parent,
+        ruleset = load_ruleset(data["ruleset"], base_dir=path.parent, named_in=path,
                                options={str(k): v for k, v in options.items()}, preset=preset)
         return data, Evaluator(ruleset), ""
     except RulesetError as e:
@@ -139,6 +140,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
         return [CaseResult(str(path), "(file)", None, "error", message=err)]
     results = []
     seen: set[str] = set()
+    evaluators: dict[tuple[tuple[str, str], ...], Evaluator] = {}
     for i, case in enumerate(data["cases"]):
         loc = location_of(data, ("cases", i))
         line = loc.line if loc else None
@@ -152,8 +154,38 @@ def run_file(path: str | Path) -> list[CaseResult]:
             results.append(CaseResult(str(path), cid, line, "error", message="duplicate case id"))
             continue
         seen.add(cid)
-        results.append(run_case(ev, case, str(path), cid, line))
+        case_ev, err = _case_evaluator(data, path, case, ev, evaluators)
+        if case_ev is None:
+            results.append(CaseResult(str(path), cid, line, "error", message=err))
+            continue
+        results.append(run_case(case_ev, case, str(path), cid, line))
     return results
+
+
+def _case_evaluator(data: Any, path: Path, case: Any, ev: Evaluator,
+                    cache: dict[tuple[tuple[str, str], ...], Evaluator]) -> tuple[Evaluator | None, str]:
+    """The evaluator a case runs with: the file's, or, where the case sets ``options``, the
+    ruleset loaded with the file's options and the case's over them (one per distinct set)."""
+    own = case.get("options") if isinstance(case, dict) else None
+    if not own:
+        return ev, ""
+    if not isinstance(own, dict):
+        return None, "`options` must be a mapping of option names to values"
+    options = {str(k): v for k, v in (data.get("options") or {}).items()}
+    options.update({str(k): v for k, v in own.items()})
+    key = tuple(sorted((k, repr(v)) for k, v in options.items()))
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = Evaluator(load_ruleset(data["ruleset"], base_dir=path.parent, named_in=path,
+                                           options=options,
+                                           preset=data.get("preset")))
+        except RulesetError as e:
+            return None, "options: " + "; ".join(str(p) for p in e.problems)
+        except (MJError, OSError, ValueError) as e:
+            return None, f"options: {e}"
+        cache[key] = found
+    return found, ""
 
 
 def context_value(value: Any) -> Any:
@@ -268,7 +300,7 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
                      seat_state=dict(seat_state),
                      in_play=frozenset(in_play) if in_play is not None else None,
                      flowers=flowers, **winds)
-    result: Result = ev.evaluate(hand, ctx, wildcard)
+    result: Result = ev.evaluate(hand, ctx, wildcard, seats=case_seats(case.get("seats"), ev.ruleset.players))
     got = {"win": result.score.win}
     if result.score.win:
         got["patterns"] = result.score.pattern_names
@@ -278,6 +310,36 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     else:
         got["reason"] = result.score.reason
     return got, expect
+
+
+def case_seats(raw: Any, players: int) -> dict[int, SeatFacts] | None:
+    """A case's ``seats`` (``{2: {melds: [...], seat_state: {...}}}``) as settlement reads them."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise CaseError("`seats` must be a mapping of seat numbers to {melds, seat_state}")
+    out: dict[int, SeatFacts] = {}
+    for key, d in raw.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise CaseError(f"`seats`: {key!r} is not a seat number") from None
+        if not 0 <= seat < players:
+            raise CaseError(f"`seats`: there is no seat {seat} at a table of {players}")
+        if not isinstance(d, dict) or set(d) - {"melds", "seat_state"}:
+            raise CaseError(f"`seats.{seat}` must be a mapping with `melds` and/or `seat_state`")
+        melds = d.get("melds") or []
+        state = d.get("seat_state") or {}
+        if not isinstance(melds, list) or not isinstance(state, dict):
+            raise CaseError(f"`seats.{seat}`: `melds` is a list of meld strings, `seat_state` a mapping")
+        made = make_hand("", [str(m) for m in melds]).melds
+        for m in made:
+            if m.from_seat is not None and not 0 <= m.from_seat < players:
+                raise CaseError(f"`seats.{seat}`: meld {m}: there is no seat {m.from_seat}")
+            if m.from_seat == seat:
+                raise CaseError(f"`seats.{seat}`: meld {m} claimed from its own seat")
+        out[seat] = SeatFacts(tuple(made), dict(state))
+    return out
 
 
 def describe_reading(result: Result) -> str:

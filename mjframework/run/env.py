@@ -1,117 +1,142 @@
-"""An environment for learning agents: any declared variant, one decision per step.
+"""The core of the learning-agent environments: any declared variant, one decision per step.
 
 ::
 
     from mjframework.run.env import make_env
-    env = make_env("my-variant", seed=7)
+    env = make_env("changsha", seed=7)
     obs, info = env.reset()
-    done = False
-    while not done:
+    terminated = False
+    while not terminated:
         legal = np.flatnonzero(obs["action_mask"])
-        obs, rewards, done, info = env.step(int(rng.choice(legal)))
+        obs, rewards, terminated, truncated, info = env.step(int(rng.choice(legal)))
 
-Also the multi-agent AEC form (PettingZoo's protocol, without needing
-pettingzoo): :func:`make_aec_env` → ``agent_selection``, ``observe(agent)``,
-``last()``, ``step(action)``.
+:class:`MahjongEnv` is the multi-seat core: the seat to act (``info["seat"]``) steps, the
+rewards are a vector with one entry per seat. The standards' forms are built on it
+(:mod:`mjframework.run.envs`): PettingZoo's AEC and Parallel environments, a single-agent
+Gymnasium environment, a vector of tables. Observations and actions use the fixed
+encodings of :mod:`mjframework.run.envs.encoding` — the same shapes for every ruleset.
 
-The shapes, the action space and the observation are documented in
-``docs/agents.md``. Everything a seat observes is derived from what that seat
-may see (:mod:`mjframework.play.visibility`): own tiles, all discards and melds
-(another's concealed kong face down until revealed), the wildcards, the wall
-count, declarations and the money settled so far. Needs numpy (the ``env``
-extra).
+Everything a seat observes is derived from what that seat may see
+(:mod:`mjframework.play.visibility`). The shapes and the rules for actions, seeds and
+rewards are documented in ``docs/agents.md``. Needs numpy (the ``env`` extra).
 """
 
 from __future__ import annotations
 
+import operator
 import random
-from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 try:
     import numpy as np
 except ImportError as e:  # pragma: no cover - numpy is in the env extra
     raise ImportError("mjframework.run.env needs numpy: pip install 'mjframework[env]'") from e
 
-from ..core.tiles import tile_code, to_mjai
-from ..play.actions import DECISION_KINDS, VOID_SUITS, ActionSpace, EnvError, option_name
+from ..core.tiles import format_tiles, tile_code
+from ..play.actions import ActionSpace, EnvError, option_name
 from ..play.game import HandResult
 from ..play.players import Decision, Option
 from ..play.seatlog import SeatStream
 from ..play.stepper import Table
-from ..play.visibility import is_face_down, meld_for, view_for
+from ..play.visibility import meld_for, view_for
+from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, ObsLayout, encode, pickable
+
+MAX_SEED = 2**63 - 1
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where each feature sits in the flat observation vector (see docs/agents.md)."""
-
-    kinds: int
-    players: int
-    planes: tuple[str, ...]
-    scalars: tuple[str, ...]
-
-    @property
-    def size(self) -> int:
-        return len(self.planes) * self.kinds + len(self.scalars)
-
-    def plane(self, name: str) -> slice:
-        i = self.planes.index(name)
-        return slice(i * self.kinds, (i + 1) * self.kinds)
-
-    def scalar(self, name: str) -> int:
-        return self._scalar_index[name]
-
-    @property
-    def _scalar_index(self) -> dict[str, int]:
-        cached = self.__dict__.get("_scalars_at")
-        if cached is None:
-            base = len(self.planes) * self.kinds
-            cached = {n: base + i for i, n in enumerate(self.scalars)}
-            object.__setattr__(self, "_scalars_at", cached)
-        return cached
+def check_seed(seed: Any) -> int | None:
+    """``None`` or a non-negative integer (``bool`` and floats refused): the env's seeds."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool | np.bool_):
+        raise EnvError(f"a seed is a non-negative integer, got {seed!r}")
+    try:
+        s = operator.index(seed)
+    except TypeError:
+        raise EnvError(f"a seed is a non-negative integer, got {seed!r}") from None
+    if not 0 <= s <= MAX_SEED:
+        raise EnvError(f"a seed is a non-negative integer below 2**63, got {s}")
+    return s
 
 
-def make_layout(kinds: int, players: int) -> Layout:
-    rel = range(players)
-    planes = ("hand", *(f"discards_{r}" for r in rel), *(f"melds_{r}" for r in rel),
-              "wildcards", "indicator", "decision_tile", "exchange_picked", "won_tiles")
-    scalars = ("live_remaining", *(f"dealer_{r}" for r in rel), *(f"score_{r}" for r in rel),
-               *(f"face_down_kongs_{r}" for r in rel), *(f"concealed_count_{r}" for r in rel),
-               *(f"void_{s}_{r}" for r in rel for s in VOID_SUITS), *(f"ready_{r}" for r in rel),
-               *(f"out_{r}" for r in rel), *(f"decision_{k}" for k in DECISION_KINDS))
-    return Layout(kinds, players, planes, scalars)
+def check_action(action: Any) -> int:
+    """An action index as an ``int``: integers only (``2.9``, ``2.0``, ``"2"``, ``True`` refused)."""
+    if isinstance(action, bool | np.bool_):
+        raise EnvError(f"an action is an integer index, got {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise EnvError(f"an action is an integer index, got {action!r}") from None
+
+
+class IllegalAction(EnvError):
+    """An action whose mask entry is 0 (or out of range)."""
 
 
 class MahjongEnv:
     """One hand per episode of a ruleset; the seat to act steps (see the module doc).
 
-    ``options``: ``backend`` (the stepper's: ``greenlet`` | ``thread``), ``dealer``
-    (the first dealer, default 0, or ``"random"``: drawn from the seed).
+    ``options``: ``backend`` (the stepper's: ``greenlet`` | ``thread``), ``dealer`` (the
+    first dealer, default 0, or ``"random"``: drawn from the seed), ``events`` (``True``:
+    ``info["events"]``, what the acting seat saw since it last acted, as a seat log; off by
+    default: it costs about as much as the step), ``illegal``: what an integer action in
+    range whose mask entry is 0 does — ``"raise"`` (the default here: :class:`EnvError`,
+    nothing changes) or ``"terminate"`` (the hand ends at once, the offender's reward is
+    ``illegal_reward``, default -1.0, the others' 0: PettingZoo's ``TerminateIllegalWrapper``
+    convention, the default of the standard forms). A non-integer or an index out of range
+    always raises.
     """
 
-    def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if isinstance(ruleset, str):
-            from ..rules.loader import load_ruleset
+    observation_size = OBS_SIZE
+    action_size = ACTION_N
+    layout: ObsLayout = LAYOUT
 
-            ruleset = load_ruleset(ruleset)
+    def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
+                 evaluator: Any = None) -> None:
+        # One evaluator (its plugin manager, its tables) for every hand: building it is most of
+        # a hand's start. A ruleset named by id or path shares the process's cached one.
+        if isinstance(ruleset, str):
+            from .simulate import load_cached
+
+            ruleset, self.evaluator = load_cached(ruleset)
+        elif evaluator is not None:  # the caller's, made for this ruleset (tables sharing one)
+            self.evaluator = evaluator
+        else:
+            from ..evaluate.scoring import Evaluator
+
+            self.evaluator = Evaluator(ruleset)
         self.ruleset = ruleset
         self.options = dict(options or {})
-        unknown = set(self.options) - {"backend", "dealer"}
+        unknown = set(self.options) - {"backend", "dealer", "events", "illegal", "illegal_reward"}
         if unknown:
             raise EnvError(f"unknown env options: {', '.join(sorted(unknown))}")
-        self.players = ruleset.players
-        self.actions = ActionSpace(ruleset)
-        self.layout = make_layout(len(self.actions.kinds), self.players)
-        self.seed = seed
+        dealer = self.options.get("dealer", 0)
+        if dealer != "random" and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                                   or not 0 <= dealer < ruleset.players):
+            raise EnvError(f"option dealer: a seat 0–{ruleset.players - 1} or 'random', got {dealer!r}")
+        self.illegal = self.options.get("illegal", "raise")
+        if self.illegal not in ("raise", "terminate"):
+            raise EnvError(f"option illegal: 'raise' or 'terminate', got {self.illegal!r}")
+        try:
+            self.illegal_reward = float(self.options.get("illegal_reward", -1.0))
+        except (TypeError, ValueError):
+            bad = self.options["illegal_reward"]
+            raise EnvError(f"option illegal_reward: a number, got {bad!r}") from None
+        # (seat, action name) of an illegal action that ended the hand
+        self.forfeit: tuple[int, str] | None = None
+        self.players: int = ruleset.players
+        self.codec = ActionCodec(ruleset)
+        self.actions: ActionSpace = self.codec.local  # the ruleset's named actions
+        self.names = self.codec.names  # the universal index → its name for this ruleset
+        self.seed = check_seed(seed)
         self._episode = 0
+        self._events = bool(self.options.get("events", False))
         self.table: Table | None = None
         self.decision: Decision | None = None
         self.result: HandResult | None = None
         self._legal: dict[int, Option] = {}
         self._picks: list[int] = []
+        self._pick_cache: tuple[int, list[int]] | None = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
 
@@ -121,67 +146,124 @@ class MahjongEnv:
     def agent_to_act(self) -> int | None:
         return None if self.decision is None else self.decision.seat
 
-    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Start a hand. Without ``seed``: the env's seed plus the episode number."""
-        if seed is None:
-            seed = (self.seed or 0) + self._episode
+    def hand_seed(self, seed: int | None = None) -> int:
+        """The seed of the next hand: ``seed`` (which also restarts the sequence) or the last
+        given seed plus the number of hands since (0 when none was ever given)."""
+        s = check_seed(seed)
+        if s is not None:
+            self.seed, self._episode = s, 0
+        out = ((self.seed or 0) + self._episode) % (MAX_SEED + 1)
         self._episode += 1
+        return out
+
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a hand (see :meth:`hand_seed`); ``options`` is accepted for the standards and unused."""
+        seed = self.hand_seed(seed)
         dealer = self.options.get("dealer", 0)
         if dealer == "random":
             dealer = random.Random(f"dealer/{seed}").randrange(self.players)
         if self.table is not None:
             self.table.close()
-        self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), backend=self.options.get("backend"))
+        self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), evaluator=self.evaluator,
+                           backend=self.options.get("backend"))
         self.result = None
+        self.forfeit = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
         self._arrive(self.table.reset())
-        obs, _rewards, _done, info = self._out()
+        obs, _rewards, _term, _trunc, info = self._out()
         return obs, info
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], np.ndarray, bool, dict[str, Any]]:
-        """The seat to act takes ``action`` (an index whose mask entry is 1).
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
+        """The seat to act takes ``action`` (an integer whose mask entry is 1).
 
-        Returns the next seat's observation, every seat's reward (the hand's
-        settlement money, at its end; zeros before), done, and info."""
+        Returns the next seat's observation, every seat's reward (the hand's settlement
+        money at its end; zeros before), terminated, truncated (always False: a hand ends
+        on its own) and info. A non-integer or an illegal action raises :class:`EnvError`
+        and changes nothing."""
+        action = check_action(action)
+        try:
+            self._take(action)
+        except IllegalAction:
+            if self.illegal == "raise" or not 0 <= action < ACTION_N:
+                raise
+            return self._forfeit(action)
+        return self._out()
+
+    def _forfeit(self, action: int) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
+        assert self.table is not None and self.decision is not None
+        seat = self.decision.seat
+        self.forfeit = (seat, self.names[action])
+        self.table.close()
+        self.decision = None
+        self._legal = {}
+        rewards = np.zeros(self.players, dtype=np.float32)
+        rewards[seat] = self.illegal_reward
+        info = {"seat": None, "result": "illegal", "offender": seat, "illegal_action": self.names[action]}
+        return self.observe(seat), rewards, True, False, info
+
+    def _take(self, action: int) -> None:
+        """Apply a checked action index (the hot path shared with the vector env)."""
         if self.table is None or self.decision is None:
             raise EnvError("no hand in progress: call reset()")
-        action = int(action)
-        mask = self.action_mask()
-        if not 0 <= action < self.actions.n or not mask[action]:
-            name = self.actions.names[action] if 0 <= action < self.actions.n else str(action)
-            raise EnvError(f"illegal action {name} for seat {self.decision.seat}'s {self.decision.kind}")
         if self._exchanging():
-            self._picks.append(self.actions.kinds[action - self._exchange_base()])
-            if len(self._picks) < self.actions.exchange:
-                return self._out()
+            if action not in self._pickable():
+                raise IllegalAction(self._illegal(action))
+            self._picks.append(action - EXCHANGE)
+            if len(self._picks) < self.codec.exchange:
+                return
             want = sorted(self._picks)
             option = next(o for o in self.decision.options if sorted(o.tiles) == want)
         else:
-            option = self._legal[action]
+            option = self._legal.get(action)  # type: ignore[assignment]
+            if option is None:
+                raise IllegalAction(self._illegal(action))
         self._arrive(self.table.step(option))
-        return self._out()
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` (an index) is legal for the seat to act now."""
+        if self.decision is None:
+            return False
+        if self._exchanging():
+            return action in self._pickable()
+        return action in self._legal
+
+    def act(self, option: Option) -> None:
+        """Answer the pending decision with one of its engine options (a bot's choice; an
+        exchange as a whole). The next state is read with :meth:`observe` / :attr:`decision`."""
+        if self.table is None or self.decision is None:
+            raise EnvError("no hand in progress: call reset()")
+        self._arrive(self.table.step(option))
+
+    def _illegal(self, action: int) -> str:
+        assert self.decision is not None
+        name = self.names[action] if 0 <= action < ACTION_N else f"{action} (actions are 0–{ACTION_N - 1})"
+        return f"illegal action {name} for seat {self.decision.seat}'s {self.decision.kind}"
 
     def close(self) -> None:
         if self.table is not None:
             self.table.close()
         self.decision = None
 
+    @property
+    def done(self) -> bool:
+        return self.result is not None or self.forfeit is not None
+
     # -- what a seat sees --------------------------------------------------------
 
-    def action_mask(self, seat: int | None = None) -> np.ndarray:
+    def action_mask(self, seat: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """1 for each legal action of ``seat`` (default: the seat to act); zeros for others."""
-        mask = np.zeros(self.actions.n, dtype=np.int8)
+        buf = bytearray(ACTION_N)  # filled item by item, then viewed: cheaper than numpy stores
         d = self.decision
-        if d is None or (seat is not None and seat != d.seat):
+        if d is not None and (seat is None or seat == d.seat):
+            for i in (self._pickable() if self._exchanging() else self._legal):
+                buf[i] = 1
+        mask = np.frombuffer(buf, dtype=np.int8)
+        if out is None:
             return mask
-        if self._exchanging():
-            for i in self._pickable():
-                mask[i] = 1
-        else:
-            for i in self._legal:
-                mask[i] = 1
-        return mask
+        out[:] = mask
+        return out
 
     def legal_options(self) -> dict[str, Option]:
         """Action name → engine option for the pending decision (exchanges: the final options)."""
@@ -189,14 +271,21 @@ class MahjongEnv:
             return {}
         if self._exchanging():
             return {option_name(self.actions, o): o for o in self.decision.options}
-        return {self.actions.names[i]: o for i, o in self._legal.items()}
+        return {self.names[i]: o for i, o in self._legal.items()}
+
+    def legal_names(self) -> list[str]:
+        return [self.names[i] for i in np.flatnonzero(self.action_mask())]
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """``{"observation": float32 vector (docs/agents.md), "action_mask": int8 vector}``."""
         return {"observation": self.encode(seat), "action_mask": self.action_mask(seat)}
 
+    def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The flat observation of ``seat`` (:data:`~mjframework.run.envs.encoding.LAYOUT`)."""
+        return encode(self._game(), seat, self.decision, self._picks, out)
+
     def observe_dict(self, seat: int) -> dict[str, Any]:
-        """The same observation as plain data: tile codes, absolute seats."""
+        """What ``seat`` sees as plain data: tile codes, absolute seats."""
         g = self._game()
         n = self.players
         revealed = g.revealed
@@ -210,8 +299,9 @@ class MahjongEnv:
                        for m in (meld_for(m, s, seat, revealed) for m in g.seats[s].melds)]
                       for s in range(n)],
             "discards": [[tile_code(t) for t in g.seats[s].discards] for s in range(n)],
+            "flowers": [[tile_code(t) for t in g.seats[s].flowers] for s in range(n)],
             "concealed_counts": [len(g.seats[s].hand) for s in range(n)],
-            "won_tiles": [[tile_code(t) for t in g.seats[s].won_tiles] for s in range(n)],
+            "won_tiles": [tile_code(t) for t in g.seats[seat].won_tiles],
             "wildcards": [tile_code(t) for t in sorted(g.wildcards)],
             "indicator": None if g.indicator is None else tile_code(g.indicator),
             "live_remaining": g.wall.live_remaining(),
@@ -227,57 +317,31 @@ class MahjongEnv:
             },
         }
 
-    def legal_names(self) -> list[str]:
-        return [self.actions.names[i] for i in np.flatnonzero(self.action_mask())]
+    def render(self, seat: int | None = None) -> str:
+        """The table as ``seat`` (default: the seat to act, or seat 0 after the hand) sees it, as text."""
+        if seat is None:
+            seat = self.agent_to_act if self.agent_to_act is not None else 0
+        o = self.observe_dict(seat)
 
-    def encode(self, seat: int) -> np.ndarray:
-        """The flat observation of ``seat`` (layout: :attr:`layout`, docs/agents.md)."""
-        g = self._game()
-        lay = self.layout
-        n = self.players
-        ki = self.actions.kind_index
-        K = lay.kinds
-        obs = np.zeros(lay.size, dtype=np.float32)
+        def tiles(codes: list[str]) -> str:
+            return format_tiles([_parse(c) for c in codes], "chinese") if codes else "—"
 
-        def add(plane: int, tiles: Iterable[int]) -> None:
-            base = plane * K
-            for t in tiles:
-                obs[base + ki[t]] += 1
-
-        add(0, g.seats[seat].hand)
-        for r in range(n):
-            s = (seat + r) % n
-            st = g.seats[s]
-            add(1 + r, st.discards)
-            face_down = 0
-            for m in st.melds:
-                shown = meld_for(m, s, seat, g.revealed)
-                if is_face_down(m) and not shown.tiles:
-                    face_down += 1
-                add(1 + n + r, shown.tiles)
-            obs[lay.scalar(f"face_down_kongs_{r}")] = face_down
-            obs[lay.scalar(f"concealed_count_{r}")] = len(st.hand)
-            obs[lay.scalar(f"score_{r}")] = g.settled[s]
-            obs[lay.scalar(f"ready_{r}")] = 1.0 if st.state.get("ready") else 0.0
-            obs[lay.scalar(f"out_{r}")] = 1.0 if s in g.out else 0.0
-            void = st.state.get("void_suit")
-            if void in tuple(VOID_SUITS):
-                obs[lay.scalar(f"void_{void}_{r}")] = 1.0
-            if r == 0:
-                add(2 * n + 5, st.won_tiles)
-        obs[lay.scalar(f"dealer_{(g.dealer - seat) % n}")] = 1.0
-        add(2 * n + 1, g.wildcards)
-        if g.indicator is not None and g.indicator in ki:
-            add(2 * n + 2, [g.indicator])
-        obs[lay.scalar("live_remaining")] = g.wall.live_remaining()
-        d = self.decision
-        if d is not None and d.seat == seat:
-            if d.tile is not None:
-                add(2 * n + 3, [d.tile])
-            add(2 * n + 4, self._picks)
-            kind = d.kind if d.kind in DECISION_KINDS else "other"
-            obs[lay.scalar(f"decision_{kind}")] = 1.0
-        return obs
+        lines = [f"{self.ruleset.id} · seat {seat}'s view · dealer {o['dealer']} · "
+                 f"{o['live_remaining']} tiles live · scores {o['scores']}"]
+        for s in range(self.players):
+            melds = " ".join("[" + (tiles(m["tiles"]) if m["tiles"] else "暗杠") + "]" for m in o["melds"][s])
+            hand = tiles(o["hand"]) if s == seat else f"{o['concealed_counts'][s]} tiles"
+            lines.append(f"  seat {s}{' (you)' if s == seat else ''}: {hand} {melds}".rstrip())
+            lines.append(f"    discards: {tiles(o['discards'][s])}")
+        d = o["decision"]
+        if d is not None:
+            lines.append(f"  to act: {d['kind']}" + (f" on {tiles([d['tile']])}" if d["tile"] else "")
+                         + f" · legal: {', '.join(d['legal'])}")
+        elif self.forfeit is not None:
+            lines.append(f"  hand over: seat {self.forfeit[0]} chose the illegal action {self.forfeit[1]}")
+        elif self.result is not None:
+            lines.append(f"  hand over: {self.result.result}, payments {self.result.payments}")
+        return "\n".join(lines)
 
     def seat_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The hand's events from index ``since`` as ``seat`` saw them (engine shape)."""
@@ -302,26 +366,24 @@ class MahjongEnv:
 
     def _exchanging(self) -> bool:
         d = self.decision
-        return d is not None and bool(d.options) and all(o.kind == "exchange" for o in d.options)
-
-    def _exchange_base(self) -> int:
-        return self.actions.index[f"exchange:{to_mjai(self.actions.kinds[0])}"]
+        return d is not None and d.kind == "exchange" and bool(d.options) and all(
+            o.kind == "exchange" for o in d.options)
 
     def _pickable(self) -> list[int]:
+        """The exchange actions that extend the picks so far towards some offered exchange
+        (computed once per pick: the mask and the step both ask)."""
         assert self.decision is not None
-        have = Counter(self._picks)
-        base = self._exchange_base()
-        out: set[int] = set()
-        for o in self.decision.options:
-            left = Counter(o.tiles)
-            left.subtract(have)
-            if min(left.values(), default=0) < 0:
-                continue
-            out.update(t for t, c in left.items() if c > 0)
-        return sorted(base + self.actions.kind_index[t] for t in out)
+        picks = self._picks
+        cached = self._pick_cache
+        if cached is not None and cached[0] == len(picks):
+            return cached[1]
+        found = pickable(self.decision.options, picks)
+        self._pick_cache = (len(picks), found)
+        return found
 
     def _arrive(self, pending: Decision | HandResult) -> None:
         self._picks = []
+        self._pick_cache = None
         if isinstance(pending, HandResult):
             self.decision = None
             self._legal = {}
@@ -329,129 +391,49 @@ class MahjongEnv:
             return
         self.decision = pending
         if self._exchanging():
-            if not self.actions.exchange:
+            if not self.codec.exchange:
                 raise EnvError("an exchange decision in a ruleset without an exchange")
             self._legal = {}
         else:
-            self._legal = self.actions.legal(pending)
+            self._legal = self.codec.legal(pending)
 
-    def _out(self) -> Any:
+    def _out(self) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
         rewards = np.zeros(self.players, dtype=np.float32)
         info: dict[str, Any] = {}
-        assert self.table is not None
         if self.result is not None:
             rewards[:] = self.result.payments
-            info.update(result=self.result.result, winners=list(self.result.winners),
+            info.update(seat=None, result=self.result.result, winners=list(self.result.winners),
                         payments=list(self.result.payments), error=self.result.error)
-            seat = 0 if self.decision is None else self.decision.seat
-            obs = {"observation": self.encode(seat), "action_mask": self.action_mask(seat)}
-            info["seat"] = None
-            # Each seat's stream since it last acted, to the hand's end (reveals included).
-            info["events_by_seat"] = [self._stream(s) for s in range(self.players)]
-            done = True
-        else:
-            assert self.decision is not None
-            seat = self.decision.seat
-            obs = self.observe(seat)
-            info["seat"] = seat
-            info["decision"] = self.decision.kind
-            info["legal"] = self.legal_names()
-            # What this seat has seen since it last acted, as it saw it (docs/seat-log.md).
+            obs = self.observe(0)
+            if self._events:  # each seat's stream since it last acted, to the hand's end (reveals included)
+                info["events_by_seat"] = [self._stream(s) for s in range(self.players)]
+            return obs, rewards, True, False, info
+        assert self.decision is not None
+        seat = self.decision.seat
+        info["seat"] = seat
+        info["decision"] = self.decision.kind
+        if self._events:  # what this seat has seen since it last acted (docs/seat-log.md)
             info["events"] = self._stream(seat)
-            done = False
-        return obs, rewards, done, info
+        return self.observe(seat), rewards, False, False, info
 
 
-class MahjongAEC:
-    """The multi-agent form, after PettingZoo's AEC protocol (pettingzoo not needed).
+def _parse(code: str) -> int:
+    from ..core.tiles import parse_tiles
 
-    Agents are ``"seat_0"`` … ; :attr:`agent_selection` is the seat to act;
-    :meth:`last` gives its ``(observation, reward, termination, truncation, info)``;
-    :meth:`step` takes its action. At the hand's end every agent is terminated
-    with its settlement money as reward and must be stepped with ``None`` once
-    (removing it from :attr:`agents`), as in PettingZoo.
-    """
-
-    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_v0", "is_parallelizable": False}
-
-    def __init__(self, env: MahjongEnv) -> None:
-        self.env = env
-        self.possible_agents = [f"seat_{i}" for i in range(env.players)]
-        self.agents: list[str] = []
-        self.agent_selection = ""
-        self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
-
-    def action_space_size(self, agent: str | None = None) -> int:
-        return self.env.actions.n
-
-    def observation_size(self, agent: str | None = None) -> int:
-        return self.env.layout.size
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        _obs, info = self.env.reset(seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._after(info, None)
-
-    def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self.env.observe(self._seat(agent))
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        a = self.agent_selection
-        obs = self.observe(a) if observe else None
-        return obs, self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
-
-    def step(self, action: int | None) -> None:
-        a = self.agent_selection
-        if self.terminations.get(a) or self.truncations.get(a):
-            if action is not None:
-                raise EnvError(f"{a} is done: step it with None")
-            self.agents.remove(a)
-            self._cumulative_rewards.pop(a, None)
-            self.agent_selection = self.agents[0] if self.agents else ""
-            return
-        if action is None:
-            raise EnvError(f"{a} must act")
-        self._cumulative_rewards[a] = 0.0
-        _obs, rewards, done, info = self.env.step(action)
-        self._after(info, rewards if done else None)
-
-    def _after(self, info: dict[str, Any], rewards: np.ndarray | None) -> None:
-        if rewards is not None:
-            for i, a in enumerate(self.possible_agents):
-                self.rewards[a] = float(rewards[i])
-                self._cumulative_rewards[a] = self._cumulative_rewards.get(a, 0.0) + float(rewards[i])
-                self.terminations[a] = True
-                self.infos[a] = dict(info)
-            self.agent_selection = self.agents[0]
-            return
-        seat = info["seat"]
-        self.agent_selection = self.possible_agents[seat]
-        self.infos[self.agent_selection] = info
-
-    def close(self) -> None:
-        self.env.close()
-
-
-def make_aec_env(ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> MahjongAEC:
-    """The AEC (multi-agent) form of :func:`make_env`."""
-    return MahjongAEC(MahjongEnv(ruleset, seed=seed, options=options))
+    return parse_tiles(code)[0]
 
 
 def make_env(ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> MahjongEnv:
-    """An environment for ``ruleset`` (an id, a path or a loaded ruleset)."""
+    """The multi-seat core environment for ``ruleset`` (an id, a path or a loaded ruleset)."""
     return MahjongEnv(ruleset, seed=seed, options=options)
 
 
-__all__ = ["ActionSpace", "EnvError", "Layout", "MahjongAEC", "MahjongEnv", "make_aec_env", "make_env"]
+def make_aec_env(ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+    """PettingZoo's AEC environment (:class:`mjframework.run.envs.pz.MahjongAECEnv`; needs pettingzoo)."""
+    from .envs.pz import MahjongAECEnv
+
+    return MahjongAECEnv(ruleset, seed=seed, options=options)
+
+
+__all__ = ["ActionSpace", "EnvError", "IllegalAction", "MahjongEnv", "check_action", "check_seed",
+           "make_aec_env", "make_env"]

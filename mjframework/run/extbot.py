@@ -18,15 +18,26 @@ isn't one of the options, exits or crashes *leaves the table*
 (:class:`~mjframework.play.players.PlayerLeft` with its name and what happened):
 the ruleset's ``leave`` rule applies (the hand is abandoned, or a bot plays
 on), never a hang. A program that left is not asked again this session.
+
+What a program may send is bounded (docs/limits.md, "External bots"): a line
+of at most :data:`MAX_LINE` bytes, at most :data:`MAX_PENDING` bytes unread
+by the table at any time or answering one request; past either it leaves
+("sent more than … without a newline"), and the pipe is no longer read. The
+program runs in a process group of its own: when it leaves or the session
+ends the whole group is stopped (SIGTERM, then SIGKILL), so a child that
+holds its output open (``bash -c 'bot; true'``) can't keep the table waiting.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import queue
+import select
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -39,6 +50,29 @@ from ..play.seatlog import SeatStream
 
 PROTOCOL = "mjframework-bot/1"
 DEFAULT_TIMEOUT = 10.0
+MAX_TIMEOUT = 86400.0  # seconds per decision: a day; inf/nan/≤ 0 are refused
+MAX_LINE = 1 << 20  # bytes in one line from a bot (an answer is ~30)
+MAX_PENDING = 4 << 20  # bytes read from a bot and not yet consumed, or read while answering one request
+_POSIX = os.name == "posix"
+_LINE_COST = 100  # what a queued line costs beyond its bytes (object, queue slot): counted in MAX_PENDING
+
+
+def check_timeout(seconds: float) -> float:
+    """``seconds`` if it is a usable per-decision timeout: finite, > 0, at most :data:`MAX_TIMEOUT`."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or not 0 < seconds <= MAX_TIMEOUT:
+        raise ValueError(f"a bot timeout is a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
+                         f"not {seconds!r}")
+    return float(seconds)
+
+
+class _Gone(str):
+    """What the reader hands the table instead of a line: why the bot must leave."""
+
+
+def _describe(value: object) -> str:
+    return {list: "a list", dict: "an object", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 class ExternalBot:
@@ -52,17 +86,22 @@ class ExternalBot:
             raise ValueError("an empty bot command")
         self.name = name or os.path.basename(argv[-1] if len(argv) > 1 else argv[0])
         self.ruleset = ruleset
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
         self.space = ActionSpace(ruleset)
         self.gone: str | None = None  # why it left, once it has
         self._stream: SeatStream | None = None
         self._seat: int | None = None
-        self._out: queue.Queue[str | None] = queue.Queue()
-        self._answers: queue.Queue[str | None] = queue.Queue()
+        self._out: queue.Queue[bytes | None] = queue.Queue()
+        self._answers: queue.Queue[bytes | _Gone | None] = queue.Queue()  # lines; a _Gone; None at the end
+        self._pending = 0  # bytes in self._answers
+        self._pending_lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._closed = False
         try:
+            # A session of its own: its process group is stopped as a whole (see close()).
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=stderr, text=True, encoding="utf-8", bufsize=1)
-        except OSError as e:
+                                         stderr=stderr, bufsize=0, start_new_session=_POSIX)
+        except (OSError, ValueError) as e:
             raise ValueError(f"bot {self.name!r}: cannot start {command!r}: {e}") from e
         # Writing and reading happen in threads so a bot that reads nothing (or
         # writes nothing) can never block the table: only a timed wait does.
@@ -82,25 +121,58 @@ class ExternalBot:
             if line is None:
                 break
             try:
-                self.proc.stdin.write(line)
-                self.proc.stdin.flush()
+                view = memoryview(line)
+                while view:
+                    view = view[self.proc.stdin.write(view) or 0:]
             except (BrokenPipeError, OSError, ValueError):
                 break
         with contextlib.suppress(BrokenPipeError, OSError, ValueError):
             self.proc.stdin.close()
 
     def _read_loop(self) -> None:
+        """Cut the bot's output into lines, bounded: a line over MAX_LINE bytes, or more than
+        MAX_PENDING bytes not yet taken by the table, ends the reading with a :class:`_Gone`.
+
+        Reads the raw descriptor with a short ``select`` so that :meth:`close` can stop it
+        even while a stray child keeps the pipe open (no lock is held across a read).
+        """
         assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        buf = bytearray()
+        end: _Gone | None = None
         try:
-            for line in self.proc.stdout:
-                self._answers.put(line)
+            while not self._stopping.is_set():
+                if _POSIX and not select.select([fd], [], [], 0.2)[0]:
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                start = len(buf)
+                buf += chunk
+                while (i := buf.find(b"\n", start)) >= 0:
+                    line = bytes(buf[:i + 1])
+                    del buf[:i + 1]
+                    start = 0
+                    if not line.strip():
+                        continue  # blank lines are allowed and dropped (they cost no memory)
+                    with self._pending_lock:
+                        self._pending += len(line) + _LINE_COST
+                        over = self._pending > MAX_PENDING
+                    if over:
+                        end = _Gone(f"sent more than {MAX_PENDING} bytes the table had not asked for")
+                        return
+                    self._answers.put(line)
+                if len(buf) > MAX_LINE:
+                    end = _Gone(f"sent more than {MAX_LINE} bytes without a newline")
+                    return
         except (OSError, ValueError):
             pass
-        self._answers.put(None)
+        finally:
+            self._answers.put(end)
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.gone is None:
-            self._out.put(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._out.put((json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
 
     # -- the table's side ----------------------------------------------------------
 
@@ -127,28 +199,56 @@ class ExternalBot:
                     "pai": None if decision.tile is None else _mjai(decision.tile),
                     "target": decision.from_seat, "prompt": decision.prompt, "options": list(names)})
         deadline = time.monotonic() + self.timeout
+        read = 0
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 return self._leave(f"timed out (no answer within {self.timeout:g}s)")
             try:
-                line = self._answers.get(timeout=left)
+                raw = self._answers.get(timeout=left)
             except queue.Empty:
                 return self._leave(f"timed out (no answer within {self.timeout:g}s)")
-            if line is None:
-                code = self.proc.poll()
-                return self._leave("exited" + ("" if code is None else f" with code {code}"))
-            if not line.strip():
-                continue
+            if isinstance(raw, _Gone):
+                return self._leave(str(raw))
+            if raw is None:
+                return self._leave(self._why_eof())
+            with self._pending_lock:
+                self._pending -= len(raw) + _LINE_COST
+            read += len(raw)
+            if read > MAX_PENDING:
+                return self._leave(f"sent more than {MAX_PENDING} bytes while answering one request")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                return self._leave(f"sent invalid UTF-8 (byte {e.start} of a line: {raw[:40]!r})")
+            shown = line.strip()[:80]
             try:
                 answer = json.loads(line)
-            except json.JSONDecodeError:
-                return self._leave(f"answered garbage: {line.strip()[:80]!r} (not JSON)")
-            action = answer.get("action") if isinstance(answer, dict) else None
+            except (json.JSONDecodeError, RecursionError):
+                return self._leave(f"answered garbage: {shown!r} (not JSON)")
+            if not isinstance(answer, dict):
+                return self._leave(f"sent {_describe(answer)} where an object {{\"action\": …}} "
+                                   f"was expected: {shown!r}")
+            if "action" not in answer:
+                return self._leave(f"sent an object without \"action\": {shown!r}")
+            action = answer["action"]
+            if not isinstance(action, str):
+                return self._leave(f"sent {_describe(action)} where an action name was expected: {shown!r}")
             if action not in names:
-                return self._leave(f"answered {line.strip()[:80]!r}, not one of the options "
+                return self._leave(f"answered {shown!r}, not one of the options "
                                    f"({', '.join(list(names)[:8])}{' …' if len(names) > 8 else ''})")
             return names[action]
+
+    def _why_eof(self) -> str:
+        """Its output ended: it exited (with what code, or killed by which signal), or closed it."""
+        try:
+            code = self.proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return "closed its output (still running)"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"was killed by {signal.Signals(-code).name}"
+        return f"exited with code {code}"
 
     def _leave(self, why: str) -> Option:
         self.gone = why
@@ -157,23 +257,35 @@ class ExternalBot:
 
     def close(self, grace: float = 1.0) -> None:
         """End the session: ``end_game``, close stdin, give the program ``grace`` seconds to
-        exit, then stop it (terminate, then kill). Safe to call twice."""
+        exit, then stop its process group (SIGTERM, then SIGKILL). Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
         if self.gone is None:
             self._send({"type": "end_game"})
             self.gone = "the session ended"
         self._out.put(None)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=2.0)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.proc.stdout is not None:
+        # The whole process group: the program and whatever it started (still holding the pipes).
+        self._signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=2.0)
+        self._signal(signal.SIGKILL)
+        self.proc.wait()
+        self._stopping.set()
+        if threading.current_thread() is not self._reader:
+            self._reader.join(timeout=1.0)
+        if self.proc.stdout is not None and not self._reader.is_alive():
             with contextlib.suppress(OSError):
                 self.proc.stdout.close()
+
+    def _signal(self, sig: int) -> None:
+        with contextlib.suppress(OSError):  # (the group is gone already: ProcessLookupError)
+            if _POSIX:
+                os.killpg(self.proc.pid, sig)
+            elif self.proc.poll() is None:  # pragma: no cover - no process groups
+                self.proc.terminate()
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -201,4 +313,5 @@ def parse_bot_specs(specs: list[str] | tuple[str, ...]) -> list[tuple[str, str]]
     return out
 
 
-__all__ = ["DEFAULT_TIMEOUT", "PROTOCOL", "ExternalBot", "parse_bot_specs"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "MAX_PENDING", "MAX_TIMEOUT", "PROTOCOL", "ExternalBot",
+           "check_timeout", "parse_bot_specs"]

@@ -4,9 +4,11 @@
 --hands 400 --duplicate``: each *board* (one wall, one dealer) is played once
 per rotation of the participants round the table, so every participant plays
 every seat of every wall — the luck of the deal cancels out. Standings give
-each participant's mean money per hand with a 95% confidence interval
-(normal approximation over boards: a board's rotations are one paired sample
-in a duplicate match, a hand is one sample otherwise). Everything derives
+each participant's mean money per hand and win rate, each with a 95%
+confidence interval (normal approximation over boards: a board's rotations
+are one paired sample in a duplicate match, a hand is one sample otherwise).
+Players are built-in bots, external programs (``--bot``) or trained policies
+(a ``.npz`` path, :mod:`mjframework.run.envs.policy`). Everything derives
 from the seed: the same command prints the same numbers.
 """
 
@@ -36,6 +38,7 @@ class Standing:
     total: int = 0
     wins: int = 0
     per_sample: list[float] = field(default_factory=list)
+    win_samples: list[float] = field(default_factory=list)  # share of a sample's hands won
 
     @property
     def mean(self) -> float:
@@ -44,12 +47,25 @@ class Standing:
     @property
     def ci95(self) -> float:
         """Half-width of the 95% confidence interval of the mean per hand."""
-        xs = self.per_sample
-        if len(xs) < 2:
-            return math.inf
-        m = sum(xs) / len(xs)
-        var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-        return 1.96 * math.sqrt(var / len(xs))
+        return _half_width(self.per_sample)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.hands if self.hands else 0.0
+
+    @property
+    def win_ci95(self) -> float:
+        """Half-width of the 95% confidence interval of the win rate (same samples as :attr:`ci95`)."""
+        return _half_width(self.win_samples)
+
+
+def _half_width(xs: list[float]) -> float:
+    """1.96 standard errors of the mean of ``xs`` (normal approximation); ∞ under two samples."""
+    if len(xs) < 2:
+        return math.inf
+    m = sum(xs) / len(xs)
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    return 1.96 * math.sqrt(var / len(xs))
 
 
 @dataclass
@@ -61,15 +77,18 @@ class MatchResult:
     standings: list[Standing]
     abandoned: int = 0
     notes: list[str] = field(default_factory=list)
+    left: dict[str, str] = field(default_factory=dict)  # external bot → why it left (`mj match` exits 1)
 
     def table(self) -> str:
         kind = "duplicate (each board played from every seat)" if self.duplicate else "fixed seats"
         lines = [f"{self.ruleset}: {self.hands} hands, seed {self.seed}, {kind}",
-                 f"{'':2}{'player':<16}{'hands':>7}{'total':>9}{'per hand':>11}{'± 95% CI':>11}{'win %':>8}"]
+                 f"{'':2}{'player':<16}{'hands':>7}{'total':>9}{'per hand':>11}{'± 95% CI':>11}{'win %':>8}"
+                 f"{'± 95% CI':>10}"]
         for i, s in enumerate(sorted(self.standings, key=lambda s: (-s.mean, s.name)), 1):
             ci = "∞" if math.isinf(s.ci95) else f"{s.ci95:.2f}"
+            wci = "∞" if math.isinf(s.win_ci95) else f"{100 * s.win_ci95:.1f}"
             lines.append(f"{i:<2}{s.name:<16}{s.hands:>7}{s.total:>+9}{s.mean:>+11.2f}{ci:>11}"
-                         f"{100 * s.wins / max(s.hands, 1):>7.1f}%")
+                         f"{100 * s.win_rate:>7.1f}%{wci:>10}")
         if self.abandoned:
             lines.append(f"abandoned hands: {self.abandoned}")
         lines += self.notes
@@ -77,9 +96,11 @@ class MatchResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "seed": self.seed, "hands": self.hands, "duplicate": self.duplicate,
-                "abandoned": self.abandoned,
+                "abandoned": self.abandoned, "left": dict(self.left),
                 "standings": [{"name": s.name, "hands": s.hands, "total": s.total, "mean": s.mean,
-                               "ci95": None if math.isinf(s.ci95) else s.ci95, "wins": s.wins}
+                               "ci95": None if math.isinf(s.ci95) else s.ci95, "wins": s.wins,
+                               "win_rate": s.win_rate,
+                               "win_ci95": None if math.isinf(s.win_ci95) else s.win_ci95}
                               for s in self.standings]}
 
 
@@ -99,6 +120,20 @@ def _names(seats: Sequence[str]) -> list[str]:
     return out
 
 
+def _load_policies(names: Any) -> dict[str, Any]:
+    """Seats named by a ``.npz`` path: trained policies (mjframework.run.envs.policy)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if name.endswith(".npz") and name not in out:
+            try:
+                from .envs.policy import MLPPolicy, PolicyBot
+            except ImportError as e:  # numpy missing
+                raise MatchError(f"--seats {name}: a trained policy needs numpy (the env extra): "
+                                 f"{e}") from None
+            out[name] = PolicyBot(MLPPolicy.load(name))
+    return out
+
+
 def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int = 0, duplicate: bool = False,
               bots: Sequence[tuple[str, str]] = (), bot_timeout: float = 10.0,
               progress: Callable[[int], None] | None = None) -> MatchResult:
@@ -110,10 +145,12 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
     if len(seats) != n:
         raise MatchError(f"--seats: {rs.id} needs {n} players, got {len(seats)} ({', '.join(seats)})")
     commands = dict(bots)
-    unknown = [s for s in seats if s not in BOTS and s not in commands]
+    policies = _load_policies(s for s in seats if s not in BOTS and s not in commands)
+    unknown = [s for s in seats if s not in BOTS and s not in commands and s not in policies]
     if unknown:
         raise MatchError(f"--seats: unknown player {unknown[0]!r} (built-in: {', '.join(sorted(BOTS))}; "
-                         f"external: {', '.join(commands) or 'none given with --bot'})")
+                         f"external: {', '.join(commands) or 'none given with --bot'}; "
+                         "or a trained policy's .npz file)")
     unused = [b for b in commands if b not in seats]
     if unused:
         raise MatchError(f"--bot {unused[0]} is not seated (--seats {','.join(seats)})")
@@ -134,6 +171,7 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
         for board in range(boards):
             dealer = random.Random(f"{seed}/{board}/dealer").randrange(n)
             board_money = [0.0] * n
+            board_wins = [0] * n
             for r in range(rotations):
                 at = [(i + r) % n for i in range(n)]  # participant i sits at seat at[i]
                 players: list[Any] = [None] * n
@@ -142,10 +180,15 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
                     if i in externals:
                         externals[i].sit(seat)
                         players[seat] = externals[i]
+                    elif seats[i] in policies:
+                        players[seat] = policies[seats[i]]
                     else:
                         players[seat] = BOTS[seats[i]](random.Random(f"{seed}/{board}/{seat}"))
                 game = Game(rs, players, seed=hand_seed(seed, 0, board), dealer=dealer, hand_no=board,
                             emit=fan_out(*externals.values()), evaluator=ev)
+                for p in players:
+                    if hasattr(p, "attach"):  # a trained policy reads the table through its game
+                        p.attach(game)
                 try:
                     res = game.play()
                 except Exception as e:  # an engine failure: counted, the match goes on
@@ -161,16 +204,20 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
                     st.total += money
                     st.wins += at[i] in res.winners
                     board_money[i] += money
+                    board_wins[i] += at[i] in res.winners
                     if not duplicate:
                         st.per_sample.append(money)
+                        st.win_samples.append(1.0 if at[i] in res.winners else 0.0)
                 if progress:
                     progress(1)
             if duplicate:
                 for i in range(n):
                     standings[i].per_sample.append(board_money[i] / rotations)
+                    standings[i].win_samples.append(board_wins[i] / rotations)
         for bot in externals.values():
             if bot.gone not in (None, "the session ended"):
                 result.notes.append(f"{bot.name} left: {bot.gone}")
+                result.left[bot.name] = bot.gone
     finally:
         for bot in externals.values():
             bot.close()

@@ -10,8 +10,11 @@ own view (:mod:`mjframework.play.visibility`).
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Callable, Iterable, Sequence
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,8 @@ from typing import Any
 from ..core.errors import MJError
 from ..core.kinds import KongKind, MeldKind
 from ..core.tiles import parse_tile, tile_name
+from ..play.events import EVENT_TYPES, EventError
+from ..play.events import from_json as evt_from_json
 from ..play.visibility import view_for
 
 Event = dict[str, Any]
@@ -26,37 +31,203 @@ BACK = "🀫"
 
 
 class ReplayError(MJError):
-    """A log that can't be replayed (missing, not JSON lines, no such hand)."""
+    """A log that can't be replayed (missing, not JSON lines, a malformed event, no such hand)."""
+
+
+MAX_LINE = 1 << 20  # bytes in one line of a log (an event is at most a few KB)
+MAX_HAND_EVENTS = 100_000  # events in one hand (a hand has a few hundred)
+MAX_INT = 2**64  # magnitude of any number in an event (hands, 64-bit seeds, points, payments)
+
+_SEAT_FIELDS = frozenset({"seat", "from_seat", "dealer", "next_dealer", "start_wall", "payer", "payee", "to"})
+_TILE_FIELDS = frozenset({"tile", "tiles", "hands", "indicator", "wildcard", "wildcards", "given",
+                          "received"})
+
+
+class HandEvents(list[Event]):
+    """A hand's events, with the log's name and each event's line (for located errors)."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = str(path)
+        self.lines: list[int] = []
+
+
+def _lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of ``path`` (numbered from 1), read a line at a time, each at most
+    :data:`MAX_LINE` bytes: any file, however large (or endless: ``/dev/zero``), in bounded memory."""
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
+    except OSError as err:
+        raise ReplayError(f"{path}: cannot read: {err.strerror or err}") from None
+    with f:
+        for i in itertools.count(1):
+            try:
+                line = f.readline(MAX_LINE + 1)
+            except OSError as err:
+                raise ReplayError(f"{path}:{i}: cannot read: {err.strerror or err}") from None
+            if not line:
+                return
+            if len(line) > MAX_LINE:
+                raise ReplayError(f"{path}:{i}: a line longer than {MAX_LINE} bytes (is this an event log?)")
+            if line.strip():
+                yield i, line
+
+
+def _event(path: str | Path, i: int, line: bytes) -> Event:
+    try:
+        e = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise ReplayError(f"{path}:{i}: not UTF-8 (byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        raise ReplayError(f"{path}:{i}: not a JSON line ({err.msg})") from None
+    except (ValueError, RecursionError):  # a number of more than 4,300 digits; nesting too deep
+        raise ReplayError(f"{path}:{i}: not a JSON line (a number or nesting beyond the limits)") from None
+    if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+        raise ReplayError(f"{path}:{i}: not an event (an object with a type)")
+    return e
+
+
+def read_hand(path: str | Path, hand: int) -> list[Event]:
+    """The events of hand ``hand`` (0: the first) of a log, ``hand_start`` to ``hand_end``,
+    each checked (:func:`check_event`); the log is streamed, only that hand is kept."""
+    seen = -1
+    current: HandEvents | None = None
+    for i, line in _lines(path):
+        e = _event(path, i, line)  # every line must be an event, also in the hands not shown
+        if current is None:
+            if e["type"] != "hand_start":
+                continue
+            seen += 1
+            if seen != hand:
+                continue
+            current = HandEvents(path)
+        try:
+            check_event(e)
+        except ReplayError as err:
+            raise ReplayError(f"{path}:{i}: {e['type']}: {err}") from None
+        current.append(e)
+        current.lines.append(i)
+        if len(current) > MAX_HAND_EVENTS:
+            raise ReplayError(f"{path}:{i}: hand {hand} has more than {MAX_HAND_EVENTS} events")
+        if e["type"] == "hand_end":
+            return current
+    if current is not None:
+        return current  # a log cut short: the hand as far as it goes
+    if seen < 0:
+        raise ReplayError(f"{path}: no hand in this log (is it an `mj simulate --log` file?)")
+    n = seen + 1
+    raise ReplayError(f"--hand {hand}: the log has {n} hand{'s' if n != 1 else ''} (0–{n - 1})")
 
 
 def read_hands(path: str | Path) -> list[list[Event]]:
-    """The hands of a log file, each its events from ``hand_start`` to ``hand_end``."""
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as err:
-        raise ReplayError(f"{path}: cannot read: {err.strerror or err}") from None
+    """Every hand of a log (each checked). For a large log use :func:`read_hand`: this keeps all."""
     hands: list[list[Event]] = []
-    current: list[Event] | None = None
-    for i, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    while True:
         try:
-            e = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ReplayError(f"{path}:{i}: not a JSON line ({err.msg})") from None
-        if not isinstance(e, dict) or "type" not in e:
-            raise ReplayError(f"{path}:{i}: not an event (an object with a type)")
-        if e["type"] == "hand_start":
-            current = [e]
-            hands.append(current)
-        elif current is not None:
-            current.append(e)
-            if e["type"] == "hand_end":
-                current = None
-    if not hands:
-        raise ReplayError(f"{path}: no hand in this log (is it an `mj simulate --log` file?)")
-    return hands
+            hands.append(read_hand(path, len(hands)))
+        except ReplayError as err:
+            if hands and str(err).startswith("--hand "):
+                return hands
+            raise
+
+
+def _check_value(name: str, value: Any, tp: Any) -> None:
+    """``value`` is of the annotated type ``tp`` (int, str, bool, None, X | None, list[X], dict)."""
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return
+    if origin in (typing.Union, types.UnionType):
+        problems = []
+        for alt in typing.get_args(tp):
+            try:
+                _check_value(name, value, alt)
+                return
+            except ReplayError as err:
+                problems.append(str(err))
+        raise ReplayError(problems[-1] if problems else f"{name}: a bad value")
+    if tp is type(None):
+        if value is not None:
+            raise ReplayError(f"{name}: expected null, got {_kind(value)}")
+        return
+    if origin is list:
+        if not isinstance(value, list):
+            raise ReplayError(f"{name}: expected a list, got {_kind(value)}")
+        (item,) = typing.get_args(tp) or (Any,)
+        for x in value:
+            _check_value(name, x, item)
+        return
+    if origin is dict or tp is dict:
+        if not isinstance(value, dict):
+            raise ReplayError(f"{name}: expected an object, got {_kind(value)}")
+        return
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ReplayError(f"{name}: expected true or false, got {_kind(value)}")
+        return
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ReplayError(f"{name}: expected an integer, got {_kind(value)}")
+        if abs(value) > MAX_INT:
+            raise ReplayError(f"{name}: {str(value)[:20]}… is out of range")
+        if name in _SEAT_FIELDS and not 0 <= value < 4:
+            raise ReplayError(f"{name}: {value} is not a seat (0–3)")
+        return
+    if tp is str:
+        if not isinstance(value, str):
+            raise ReplayError(f"{name}: expected a string, got {_kind(value)}")
+        if name in _TILE_FIELDS:
+            try:
+                parse_tile(value)
+            except Exception:  # any failure to read it: not a tile
+                raise ReplayError(f"{name}: {value[:20]!r} is not a tile") from None
+        return
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", dict: "an object", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+_HINTS: dict[str, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """``cls``'s resolved field annotations (once per event type)."""
+    got = _HINTS.get(cls.__name__)
+    if got is None:
+        got = _HINTS[cls.__name__] = typing.get_type_hints(cls)
+    return got
+
+
+def check_event(e: Event) -> None:
+    """``e`` has the fields of its type (docs/events.md) with values of their types; the seats
+    are seats, the tiles tiles; what a replay reads of a settlement's items and an exchange's
+    passes too. Raises :class:`ReplayError` saying which field is wrong."""
+    cls = EVENT_TYPES.get(e["type"])
+    if cls is None:
+        return  # a plugin's event: shown as it is
+    try:
+        evt_from_json(e)
+    except EventError as err:
+        raise ReplayError(str(err)) from None
+    hints = _hints(cls)
+    for name, value in e.items():
+        if name != "type" and name in hints:
+            _check_value(name, value, hints[name])
+    if e["type"] == "settlement":
+        for item in e["items"]:
+            if not isinstance(item, dict):
+                raise ReplayError("items: each item is an object")
+            _check_value("payer", item.get("payer"), int)
+            _check_value("payee", item.get("payee"), int | None)
+            _check_value("amount", item.get("amount"), int)
+    if e["type"] == "exchange":
+        for p in e["passes"] or []:
+            if not isinstance(p, dict):
+                raise ReplayError("passes: each pass is an object")
+            _check_value("seat", p.get("seat"), int)
+            _check_value("to", p.get("to"), int)
+            _check_value("tiles", p.get("tiles"), list[str])
 
 
 def _name(code: str | None) -> str:
@@ -81,12 +252,14 @@ class Replay:
     def __init__(self, events: Sequence[Event], seat: int | None = None) -> None:
         self.events = list(events)
         self.seat = seat
+        if not self.events:
+            raise ReplayError("no events to replay")
         start = self.events[0]
         if seat is not None and not 0 <= seat < 4:
             raise ReplayError(f"--seat {seat}: seats are 0–3")
         self.players = 4
         for e in self.events:
-            if e["type"] == "deal":
+            if e.get("type") == "deal" and isinstance(e.get("hands"), list) and 2 <= len(e["hands"]) <= 4:
                 self.players = len(e["hands"])
         if seat is not None and seat >= self.players:
             raise ReplayError(f"--seat {seat}: this hand has {self.players} seats")
@@ -99,9 +272,18 @@ class Replay:
         self._wild: list[str] = []
         self._revealed = False
         self._last_discard: tuple[int, str] | None = None
+        where = getattr(events, "path", None)
+        lines = getattr(events, "lines", None)
         for i, e in enumerate(self.events):
-            self._apply(e)
-            self.frames.append(self._render(i, e))
+            try:
+                self._apply(e)
+                self.frames.append(self._render(i, e))
+            except (KeyError, TypeError, IndexError, ValueError, AttributeError, MJError) as err:
+                # (checked events that still don't fit the table: a tile nobody holds, a seat
+                # beyond this hand's players …)
+                at = f"{where}:{lines[i]}" if where and lines else f"event {i + 1}"
+                why = f"no {err}" if isinstance(err, KeyError) else str(err) or type(err).__name__
+                raise ReplayError(f"{at}: {e.get('type')}: can't be replayed on this table ({why})") from None
 
     # -- the table ---------------------------------------------------------------
 
@@ -235,10 +417,12 @@ def run(replay: Replay, read: Callable[[], str | None], echo: Callable[[str], No
             i = max(0, i - 1)
         elif cmd in ("q", "quit"):
             return
-        elif cmd.isdigit() and 1 <= int(cmd) <= n:
-            i = int(cmd) - 1
+        elif cmd.isascii() and cmd.isdigit() and len(cmd) <= 9 and 1 <= int(cmd) <= n:
+            i = int(cmd) - 1  # (ASCII digits only: "²" is a digit to str.isdigit, not to int)
         else:
-            echo(f"? {line.strip()!r}: n, p, a number 1–{n}, or q")
+            shown = line.strip()
+            echo(f"? {shown[:40]!r}{'…' if len(shown) > 40 else ''}: n, p, a number 1–{n}, or q")
 
 
-__all__ = ["Replay", "ReplayError", "read_hands", "run"]
+__all__ = ["MAX_HAND_EVENTS", "MAX_INT", "MAX_LINE", "HandEvents", "Replay", "ReplayError", "check_event",
+           "read_hand", "read_hands", "run"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -35,6 +36,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 
+MAX_WORKERS_PER_CPU = 4  # local worker processes per usable CPU, at most (usable_workers)
 MANAGER_JOIN_SECONDS = 5.0  # kill_pool's wait for the killed pool's manager thread
 HARVEST_SECONDS = 10.0  # after Ctrl-C, how long running chunks may take to finish (``harvest``)
 
@@ -98,11 +100,24 @@ def run_windowed(items: Iterable[T], submit: Callable[[T], ChunkFuture[R]], wind
 # -- local processes -----------------------------------------------------------------------
 
 
+def usable_workers(requested: int, hands: int) -> int:
+    """How many local worker processes a run asking for ``requested`` gets: no more than it
+    plays ``hands``, nor than :data:`MAX_WORKERS_PER_CPU` per CPU this process may run on;
+    at least 1. (``--workers 10000`` for a 2-game run forked 2,014 processes: a pool forks
+    all its workers at once.) The results never depend on it.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(requested, hands, MAX_WORKERS_PER_CPU * max(cpus, 1)))
+
+
 def worker_init() -> None:
     """Workers die with the parent and leave Ctrl-C to it (it kills them and cleans up)."""
-    die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # first: the parent's handlers are no worker's
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
 
 
 def pool_context() -> BaseContext | None:
@@ -151,7 +166,7 @@ def kill_pool(pool: ProcessPoolExecutor) -> None:
     # With its workers dead the pool's manager thread ends at once. Let it: one still closing
     # its wake-up pipe when the interpreter exits races with the exit handler that writes to
     # that pipe (CPython before 3.12: "Bad file descriptor" printed from threading._shutdown).
-    if manager is not None:
+    if manager is not None and manager.ident is not None:  # (never started: nothing to wait for)
         manager.join(timeout=MANAGER_JOIN_SECONDS)
 
 
@@ -170,6 +185,34 @@ def run_alone(work: Callable[[T], R], item: T) -> R | None:
     return result
 
 
+def _to_stderr(message: str) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(f"mj: {message}", file=sys.stderr, flush=True)
+
+
+def died_how(processes: Iterable[object]) -> str:
+    """How a broken pool's worker ended: ``killed by SIGKILL``, ``exit code 3`` (or ``cause unknown``).
+
+    The pool's manager stops the other workers with SIGTERM when one dies: another end is
+    the cause, a SIGTERM only if there is nothing else.
+    """
+    processes = list(processes)
+    for p in processes:  # (the manager thread may be reaping them this very moment)
+        with contextlib.suppress(Exception):
+            p.join(timeout=1.0)  # type: ignore[attr-defined]
+    ends = [code for p in processes if (code := getattr(p, "exitcode", None)) not in (None, 0)]
+    ends.sort(key=lambda c: c == -signal.SIGTERM)
+    if not ends:
+        return "cause unknown"
+    code = ends[0]
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
 class ProcessPool(Generic[T, R]):
     """``workers`` local processes running ``work(item)``; survives a worker's death.
 
@@ -179,8 +222,11 @@ class ProcessPool(Generic[T, R]):
     new pool. End with :meth:`shutdown` (all results taken) or :meth:`kill`.
     """
 
-    def __init__(self, work: Callable[[T], R], workers: int, replay: Callable[[T], R]) -> None:
+    def __init__(self, work: Callable[[T], R], workers: int, replay: Callable[[T], R],
+                 notify: Callable[[str], None] | None = None) -> None:
         self.work, self.workers, self.replay = work, workers, replay
+        self.notify = notify or _to_stderr
+        self._procs: set[object] = set()  # the current pool's worker processes
         self.pool = new_pool(workers)
         self._jobs: list[_Job[T, R]] = []  # submitted, result not taken yet
 
@@ -193,15 +239,20 @@ class ProcessPool(Generic[T, R]):
     def _send(self, job: _Job[T, R]) -> None:
         try:
             job.fut = self.pool.submit(self.work, job.item)
+            # (kept: a broken pool's manager may forget its processes before _lost asks how one ended)
+            self._procs.update((getattr(self.pool, "_processes", None) or {}).values())
         except BrokenProcessPool as e:  # the pool broke already: a future that says so
             failed: Future[R] = Future()
             failed.set_exception(e)
             job.fut = failed
 
     def _lost(self, job: _Job[T, R]) -> R:
-        """``job``'s worker died, and with it every chunk in flight."""
+        """``job``'s worker died, and with it every chunk in flight: one line says so."""
+        self.notify(f"a worker process died ({died_how(self._procs)}); its games are replayed one by one "
+                    "in fresh processes")
         kill_pool(self.pool)
         self.pool = new_pool(self.workers)
+        self._procs = set()
         for other in self._jobs:
             if other is not job and not other.fut.cancelled():
                 self._send(other)
@@ -242,5 +293,5 @@ class _Job(Generic[T, R]):
         return self.fut.cancelled()
 
 
-__all__ = ["HARVEST_SECONDS", "ChunkFuture", "ProcessPool", "kill_pool", "new_pool", "pool_context",
-           "run_alone", "run_windowed", "worker_init"]
+__all__ = ["HARVEST_SECONDS", "MAX_WORKERS_PER_CPU", "ChunkFuture", "ProcessPool", "died_how", "kill_pool",
+           "new_pool", "pool_context", "run_alone", "run_windowed", "usable_workers", "worker_init"]

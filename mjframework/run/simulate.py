@@ -54,11 +54,11 @@ from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
 from ..play import counters
 from ..play.bots import BOTS, GreedyBot
-from ..play.events import Event, EventSink, fields_read, reads_fields_of
+from ..play.events import Event, EventSink, counting, counting_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
-from .runner import ProcessPool, kill_pool, run_alone, run_windowed
+from .runner import ProcessPool, kill_pool, run_alone, run_windowed, usable_workers
 
 LOG_FORMAT = 1
 HAND_TIMEOUT = 60.0  # seconds a hand may take (a greedy hand takes milliseconds)
@@ -175,8 +175,10 @@ class Stats:
 class StatsSink:
     """An event sink that counts what the events of each hand say."""
 
-    # The event types whose fields it reads; of the others it counts only the type.
+    # The event types whose fields it reads; of the frequent others it counts only the type
+    # (events.CountingSink: the engine calls ``count`` instead of building them).
     FIELDS_READ = frozenset({"win", "opening_win", "settlement", "claim", "hand_end"})
+    fields_read = FIELDS_READ
 
     def __init__(self, stats: Stats) -> None:
         self.stats = stats
@@ -239,6 +241,13 @@ class StatsSink:
             self._won = self._went_on = False
         elif t != "settlement":
             self._last = t
+
+    def count(self, type_: str) -> None:
+        """An event of ``type_`` whose fields it does not read (a draw, a discard, the deal,
+        the wall, a plugin's call): what ``__call__`` does with its type alone."""
+        if self._won and (type_ == "draw" or type_ == "discard"):
+            self._went_on = True
+        self._last = type_
 
     def hand_done(self, result: HandResult, dealer: int) -> None:
         s = self.stats
@@ -400,23 +409,23 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
             calls.append((e["seat"], e["call"]))
         emit(e)
 
-    read = fields_read(emit)
-    if read is not None:
-        reads_fields_of(tracked, read | {"win"})
+    # A counting sink stays one through the wrapper (reading wins too).
+    counts = counting_of(emit)
+    sink: EventSink = tracked if counts is None else counting(tracked, counts[0] | {"win"}, counts[1])
 
     dealer = first_dealer(rs, seed, game)
     last_call: tuple[int, str] | None = None
-    counts = counters.start(rs)  # the ruleset's counters last across the hands of the game
+    tally = counters.start(rs)  # the ruleset's counters last across the hands of the game
     for h in range(hands):
         g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
-                 emit=tracked, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h,
-                 counters=counts)
+                 emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h,
+                 counters=tally)
         calls.clear()
         result = play(g)
         yield g, result
         last_call = calls[0] if len(calls) == 1 else None
-        if counts:
-            counts = counters.after_hand(rs, counts, dealer=dealer, next_dealer=result.next_dealer,
+        if tally:
+            tally = counters.after_hand(rs, tally, dealer=dealer, next_dealer=result.next_dealer,
                                          result=result.result, winners=result.winners)
         dealer = result.next_dealer
 
@@ -434,9 +443,9 @@ def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> No
         if write is not None:
             write(dump_event(e))
 
-    # Counting only: the statistics sink itself, which reads few events' fields (the frequent
-    # events' tile codes need not be made).
-    emit: EventSink = logged if write is not None else reads_fields_of(sink, StatsSink.FIELDS_READ)
+    # Counting only: the statistics sink itself, which reads few events' fields and counts the
+    # frequent others (their tile codes need not be made).
+    emit: EventSink = logged if write is not None else sink
 
     def play(g: Game) -> HandResult:
         try:
@@ -616,6 +625,7 @@ def simulate(ruleset: str, hands: int, *, seed: int = 0, bots: str | Sequence[st
     names = parse_bots(bots if isinstance(bots, str) else ",".join(bots), rs.players)
     spec = SimSpec(ruleset, hands, seed, names, hands_per_game, options=options_key(options), preset=preset,
                    hand_timeout=hand_timeout)
+    workers = usable_workers(workers, hands)  # (capped: runner.usable_workers)
     stats = Stats(rs.players)
     tmp_paths: list[str] = []
     out: IO[str] | None = None

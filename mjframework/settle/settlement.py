@@ -46,6 +46,9 @@ class SettlementContext:
     points: int = 0
     flags: frozenset[str] = frozenset()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Every seat's declared melds as far as known (the winner's from the hand; the others' from
+    # the game, or from `mj score --seat-meld` / a conformance case's `seats`), with `from` seats.
+    melds: Mapping[int, tuple[Meld, ...]] = field(default_factory=dict)
 
 
 @dataclass

@@ -419,7 +419,8 @@ class Speaker:
 def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Console | None = None,
                  watch: bool = False, speak: bool = False, speed: float = 0.0,
                  options: dict[str, Any] | None = None, preset: str | None = None,
-                 bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None) -> list[int]:
+                 bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None,
+                 record: Callable[[Event], None] | None = None) -> list[int]:
     """Play ``hands`` hands, the human at seat 0 and greedy bots elsewhere; return the net per seat.
 
     ``watch``: four bots play and every hand is told as it happens (the deal
@@ -427,7 +428,7 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     Seeds, bots and the first dealer derive exactly as in ``mj simulate``'s first game.
     ``bots``: (name, command) of external programs (docs/bots.md), seated after
     the human (from seat 0 with ``watch``); each decision waits at most
-    ``bot_timeout`` seconds.
+    ``bot_timeout`` seconds. ``record``: an extra event sink that sees every event (the records file).
     """
     from ..run.simulate import load_cached
 
@@ -441,6 +442,8 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     announcer.recorder = recorder
 
     def tell(e: Event) -> None:
+        if record is not None:
+            record(e)
         announcer(e)  # it shows each event as seat ``me`` sees it
         if speed and e["type"] in PACED:
             time.sleep(speed)

@@ -183,10 +183,12 @@ class Session:
         self.running = threading.Event()  # cleared: paused (watch)
         self.running.set()
         self.go_on: queue.Queue[bool] = queue.Queue()  # after a hand: continue (True) or stop
+        self.record: Any = None  # an extra event sink (the records file: mj play's --records)
 
     # -- the game thread ---------------------------------------------------------------
 
     def run(self) -> None:
+        from ..play.events import fan_out
         from ..play.game import Game, HandResult
         from ..run.simulate import make_bots, play_hands
 
@@ -203,7 +205,8 @@ class Session:
             self.waits = []
             return game.play()
 
-        hands = play_hands(rs, seats, seed=self.seed, hands=self.hands, emit=self.on_event,
+        hands = play_hands(rs, seats, seed=self.seed, hands=self.hands,
+                           emit=fan_out(self.record, self.on_event),
                            evaluator=self.recorder, play=play)
         for h in range(self.hands):
             try:
@@ -772,12 +775,15 @@ class TableApp(App):
 
 def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False, speak: bool = False,
                speed: float | None = None, options: dict[str, Any] | None = None,
-               preset: str | None = None) -> list[int]:
-    """Run the full-screen table; return the totals (printed when the screen closes)."""
+               preset: str | None = None, record: Any = None) -> list[int]:
+    """Run the full-screen table; return the totals (printed when the screen closes).
+
+    ``record``: an extra event sink that sees every event (the records file)."""
     import click
 
     app = TableApp(ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
                    speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset)
+    app.session.record = record
     app.run()
     s = app.session
     names = [s.state.name(i) for i in range(s.rs.players)]

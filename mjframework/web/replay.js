@@ -7,16 +7,25 @@
   const HONORS = ["东", "南", "西", "北", "白", "发", "中"];
   const RANKS = "一二三四五六七八九";
   const SUITS = { m: "万", p: "筒", s: "索" };
-  const ORDER = { m: 0, p: 1, s: 2, z: 3 };
+  const FLOWERS = "春夏秋冬梅兰竹菊"; // 1f–8f: bonus tiles, set aside when drawn
+  const ORDER = { m: 0, p: 1, s: 2, z: 3, f: 4 };
 
   function tileName(code) {
     if (code === null || code === undefined) return "?";
     const n = Number(code[0]), s = code[1];
-    return s === "z" ? HONORS[n - 1] : RANKS[n - 1] + SUITS[s];
+    if (s === "z") return HONORS[n - 1] || "?";
+    if (s === "f") return FLOWERS[n - 1] || "?";
+    return SUITS[s] && RANKS[n - 1] ? RANKS[n - 1] + SUITS[s] : "?";
   }
-  function tileKey(code) { return ORDER[code[1]] * 10 + Number(code[0]); }
+  // Unknown tiles (null: another seat's, in a seat's own view) sort last.
+  function tileKey(code) { return code === null ? 99 : (ORDER[code[1]] ?? 5) * 10 + Number(code[0]); }
   function sortTiles(list) { return list.slice().sort((a, b) => tileKey(a) - tileKey(b)); }
-  function removeOne(list, code) { const i = list.indexOf(code); if (i >= 0) list.splice(i, 1); }
+  // Remove one `code` from a hand; in a masked hand (nulls) one unknown tile stands for it.
+  function removeOne(list, code) {
+    let i = list.indexOf(code);
+    if (i < 0) i = list.indexOf(null);
+    if (i >= 0) list.splice(i, 1);
+  }
 
   // The hands of a JSON-lines log: each from hand_start to hand_end.
   function parseLog(text) {
@@ -56,6 +65,7 @@
       case "wildcard": return `wildcard ${tileName(e.wildcard)}`;
       case "bonus_tiles": return `${e.name}: ` + e.tiles.map((t, i) =>
         tileName(t) + (e.seats[i] === null ? "" : ` → seat ${e.seats[i]}`)).join(", ");
+      case "flower": return `seat ${s} sets the flower ${tileName(e.tile)} aside`;
       default: return e.type;
     }
   }
@@ -64,12 +74,14 @@
   function buildFrames(events, seat) {
     let n = 4;
     for (const e of events) if (e.type === "deal") n = e.hands.length;
-    const seats = Array.from({ length: n }, () => ({ hand: [], melds: [], discards: [], money: 0 }));
+    const seats = Array.from({ length: n }, () => ({ hand: [], melds: [], discards: [], flowers: [], money: 0 }));
     let wild = [], revealed = false, lastDiscard = null;
     const frames = [];
     for (const e of events) {
       const S = seats;
-      if (e.type === "deal") e.hands.forEach((h, i) => { S[i].hand = h.slice(); });
+      // a hand masked in a seat's view (null) is a dealt hand of unknown tiles
+      if (e.type === "deal") e.hands.forEach((h, i) => { S[i].hand = h ? h.slice() : Array(i === events[0].dealer ? 14 : 13).fill(null); });
+      else if (e.type === "flower") { removeOne(S[e.seat].hand, e.tile); S[e.seat].flowers.push(e.tile); }
       else if (e.type === "draw") S[e.seat].hand.push(e.tile);
       else if (e.type === "discard") { removeOne(S[e.seat].hand, e.tile); S[e.seat].discards.push(e.tile); lastDiscard = e.tile; }
       else if (e.type === "claim") {
@@ -97,6 +109,7 @@
           hand: seat === null || seat === i ? sortTiles(st.hand) : st.hand.map(() => null),
           melds: st.melds.map((m) => ({ kind: m.kind, tiles: (m.kind === "concealed-kong" && !revealed && seat !== null && seat !== i) ? null : m.tiles.slice() })),
           discards: st.discards.slice(),
+          flowers: st.flowers.slice(),
           money: st.money,
         })),
       });
@@ -134,6 +147,7 @@
       const hand = document.createElement("span"); hand.className = "tiles replay-hand";
       st.hand.forEach((t) => hand.append(tileSpan(t)));
       row.append(hand);
+      if (st.flowers.length) { const fl = document.createElement("span"); fl.className = "group flowers"; st.flowers.forEach((t) => fl.append(tileSpan(t))); row.append(fl); }
       st.melds.forEach((m) => { const g = document.createElement("span"); g.className = "group"; (m.tiles || [null, null, null, null]).forEach((t) => g.append(tileSpan(t))); row.append(g); });
       const river = document.createElement("div"); river.className = "tiles replay-river";
       st.discards.forEach((t) => river.append(tileSpan(t)));

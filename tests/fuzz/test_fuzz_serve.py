@@ -20,7 +20,7 @@ SERVER: dict[str, PlaygroundServer] = {}
 @pytest.fixture(scope="module", autouse=True)
 def server() -> Iterator[PlaygroundServer]:
     with running(workers=1, deadline=30) as s:
-        s.RequestHandlerClass.timeout = 2
+        s.head_timeout = s.body_timeout = 2
         SERVER["s"] = s
         yield s
 

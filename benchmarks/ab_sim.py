@@ -1,0 +1,123 @@
+"""Two builds of the package, simulated side by side: ``new ÷ old`` CPU time per ruleset.
+
+::
+
+    git archive HEAD~3 | tar -x -C /tmp/old        # the build to compare against
+    python benchmarks/ab_sim.py --old /tmp/old --new . --rounds 5 --hands 60
+
+A busy machine (other processes on the same cores) moves absolute numbers by tens of
+percent from one minute to the next. Each build runs in its own long-lived worker; the
+two play the same hands in alternation, a few hands at a time (``--batch``, ~0.1–0.5 s),
+so both see the same load, and their *ratio* is what this reports: per ruleset, the
+median over rounds of new ÷ old CPU seconds for the same hands, both without a sink
+(``Game.play`` alone) and with the statistics sink ``mj simulate`` uses without a log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha", "sichuan-xuezhan", "mcr")
+
+# A worker, with the build's directory first on sys.path: reads "ruleset kind first_seed
+# hands" lines, plays those hands, answers the CPU seconds they took.
+_CHILD = r"""
+import json, random, sys, time
+from mjframework.rules.loader import load_ruleset
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.game import Game
+from mjframework.play.bots import GreedyBot
+from mjframework.run.simulate import Stats, StatsSink
+try:  # builds before the counting sink marked the statistics sink this way
+    from mjframework.play.events import reads_fields_of
+except ImportError:
+    reads_fields_of = None
+evs = {}
+for line in sys.stdin:
+    rid, kind, first, hands = line.split()
+    if rid not in evs:
+        evs[rid] = Evaluator(load_ruleset(rid))
+    ev = evs[rid]; rs = ev.ruleset
+    t0 = time.process_time()
+    for s in range(int(first), int(first) + int(hands)):
+        bots = [GreedyBot(random.Random(s * 4 + i)) for i in range(rs.players)]
+        emit = None
+        if kind == "stats":
+            emit = StatsSink(Stats(rs.players))
+            if reads_fields_of is not None:
+                emit = reads_fields_of(emit, StatsSink.FIELDS_READ)
+        Game(rs, bots, seed=s, dealer=s % rs.players, evaluator=ev, emit=emit).play()
+    print(time.process_time() - t0, flush=True)
+"""
+
+
+class _Worker:
+    def __init__(self, build: str) -> None:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(build), "PYTHONHASHSEED": "0"}
+        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD], env=env, cwd=os.path.abspath(build),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, rid: str, kind: str, first: int, hands: int) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{rid} {kind} {first} {hands}\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--old", required=True, help="directory of the build to compare against")
+    ap.add_argument("--new", default=".", help="directory of the build measured (default: .)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--hands", type=int, default=60, help="hands per ruleset and round")
+    ap.add_argument("--batch", type=int, default=5, help="hands per alternation")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", action="append", choices=RULESETS, help="a ruleset (repeatable)")
+    args = ap.parse_args()
+    rulesets = tuple(args.only or RULESETS)
+    old, new = _Worker(args.old), _Worker(args.new)
+    try:
+        for rid in rulesets:  # warm both: tables built, memos filled
+            for w in (old, new):
+                w.run(rid, "silent", args.seed, args.batch)
+        ratios: dict[str, list[float]] = {}
+        for r in range(args.rounds):
+            line = []
+            for rid in rulesets:
+                for kind in ("silent", "stats"):
+                    t_old = t_new = 0.0
+                    for first in range(args.seed, args.seed + args.hands, args.batch):
+                        n = min(args.batch, args.seed + args.hands - first)
+                        pair = (old, new) if (first // args.batch + r) % 2 == 0 else (new, old)
+                        a = pair[0].run(rid, kind, first, n)
+                        b = pair[1].run(rid, kind, first, n)
+                        if pair[0] is old:
+                            t_old, t_new = t_old + a, t_new + b
+                        else:
+                            t_old, t_new = t_old + b, t_new + a
+                    key = f"{rid}/{kind}"
+                    ratios.setdefault(key, []).append(t_new / t_old)
+                    line.append(f"{key} {t_new / t_old:.3f}")
+            print(f"round {r + 1}: " + "  ".join(line), flush=True)
+    finally:
+        old.close()
+        new.close()
+    print(f"\nnew ÷ old CPU time, median (min–max) of {args.rounds} rounds of {args.hands} hands, "
+          f"builds alternating every {args.batch} hands:")
+    for key, rs in ratios.items():
+        print(f"  {key:<36} {statistics.median(rs):.3f}  ({min(rs):.3f}–{max(rs):.3f})")
+    every = [x for rs in ratios.values() for x in rs]
+    print(f"  {'all':<36} {statistics.median(every):.3f}")
+
+
+if __name__ == "__main__":
+    main()

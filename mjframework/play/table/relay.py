@@ -1,0 +1,221 @@
+"""What goes out of the hand and comes in: events, plugin hooks, players' decisions.
+
+Events go to the sink (and, where plugins announce, to ``mj_announce`` whose
+calls go out as ``call`` events). A sink that only counts some frequent events
+(:class:`~mjframework.play.events.CountingSink`) is told their type through
+its ``count`` and the engine does not build them. Decisions go to the seat's
+player; plugins may add options (``mj_extra_options``) or remove them
+(``mj_restrict_options``). A player that fails leaves the table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...evaluate.scoring import Evaluator
+from ...hooks.registry import PluginError, bound_hook, call_hook
+from ...rules.model import Ruleset
+from ...settle import settlement as st
+from .. import events as evt
+from ..bonus import BonusFlips
+from ..counters import Counts
+from ..events import Event, EventSink, make_event
+from ..players import Decision, IllegalDecision, Option, Player, PlayerLeft
+from .state import HandAbandoned, HandOver, HandResult, HandState
+
+# The frequent events a counting sink may be told of by type alone: a draw and a discard
+# every turn, the deal's and the wall's tile codes once a hand, plugins' calls.
+COUNTABLE = frozenset({"draw", "discard", "deal", "wall", "call"})
+
+
+def _no_sink(event: Event) -> None:
+    return None
+
+
+class Relay(HandState):
+    """Events out, decisions and plugin answers in (see the module's docstring)."""
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
+                 hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
+                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
+                 counters: Counts | None = None) -> None:
+        super().__init__(ruleset, players, seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
+                         last_winner_call=last_winner_call, hand_in_game=hand_in_game, counters=counters)
+        self.emit: EventSink = emit if emit is not None else _no_sink
+        # The bonus tiles turned up this hand (``bonus_tiles``: play/bonus.py), told as events.
+        self.bonus = None if ruleset.bonus_tiles is None else BonusFlips(
+            ruleset.bonus_tiles, ruleset.players, self.wall, self.send)
+        self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
+        self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
+        # The sink itself: told of the hand's end when a plugin fails (not asked again).
+        self._emit_raw: EventSink = self.emit
+        # The hooks called at every decision and every event, bound once (see BoundHook).
+        self._extra_hook = bound_hook(self.pm, "mj_extra_options")
+        self._announce_hook = bound_hook(self.pm, "mj_announce")
+        # Events cost nothing when nobody listens: no sink and no plugin announcing.
+        announces = self._announce_hook.live
+        if announces:
+            self.emit = self._emit_with_plugins
+        self._silent = emit is None and not announces
+        # The frequent events the sink counts by type (events.CountingSink) instead of reading:
+        # those neither it nor an announcing plugin reads. A plugin ``only_for`` leaves out is
+        # not called with them at all; plugins traced or wrapped hear every event in full.
+        self._counted: frozenset[str] = frozenset()
+        self._count: Callable[[str], None] = _ignore
+        counting = evt.counting_of(emit)
+        if counting is not None:
+            read: frozenset[str] | None = counting[0]
+            if announces:
+                spoken = self._announce_hook.spoken_about()
+                read = None if spoken is None else read | spoken  # type: ignore[operator]
+            if read is not None:
+                self._counted = COUNTABLE - read
+                self._count = counting[1]
+
+    # -- events ---------------------------------------------------------------------
+
+    def plugin_event(self, type_: str, **fields: Any) -> None:
+        """A plugin's event (``HandControl.emit``): any type, any fields."""
+        if not self._silent:
+            self.emit(make_event(type_, **fields))
+
+    def send(self, event: evt.EventBase) -> None:
+        """Send an engine event to the sink (and the announcing plugins)."""
+        if not self._silent:
+            self.emit(event.to_json())
+
+    def _emit_with_plugins(self, event: dict[str, Any]) -> None:
+        self._emit_raw(event)
+        t = event["type"]
+        if t == "call":
+            return
+        try:
+            said = self._announce_hook.call(self.control, event, about=(t,))
+        except PluginError as e:
+            raise HandAbandoned(str(e)) from e
+        for text_seat in said:
+            if text_seat:
+                if "call" in self._counted:
+                    self._count("call")
+                    continue
+                text, seat = text_seat if isinstance(text_seat, tuple) else (text_seat, event.get("seat"))
+                self._emit_raw(evt.Call(seat=seat, text=text, about=event["type"]).to_json())
+
+    # -- plugins ----------------------------------------------------------------------
+
+    def hook(self, name: str, firstresult: bool = False, **kwargs: Any) -> Any:
+        """Call the plugins' ``name`` hook in ruleset order.
+
+        A plugin raising is reported with its name and the hook, and the hand
+        is abandoned (``HandAbandoned``); the engine's state is untouched.
+        """
+        try:
+            return call_hook(self.pm, name, firstresult=firstresult, **kwargs)
+        except PluginError as e:
+            raise HandAbandoned(str(e)) from e
+
+    def _extra_options(self, seat: int, decision: Decision) -> list[Option]:
+        """The options plugins add to a turn or claim (``mj_extra_options``), in hook order.
+
+        Called at every decision, so through the bound hook: nothing when no plugin
+        implements it, and a plugin whose :func:`only_for` names option kinds the decision
+        doesn't offer is not called."""
+        hook = self._extra_hook
+        if not hook.live:  # (most rulesets: no plugin adds options)
+            return []
+        try:
+            said = hook.call(self.control, seat, decision, about=lambda: {o.kind for o in decision.options})
+        except PluginError as e:
+            raise HandAbandoned(str(e)) from e
+        return [o for opts in said for o in opts]
+
+    # -- players ----------------------------------------------------------------------
+
+    def ask(self, decision: Decision) -> Option:
+        """The seat's choice among the decision's options (plugins' restrictions applied;
+        a single option of a claim or other non-turn decision is taken without asking)."""
+        seat = decision.seat
+        if self._restricts:
+            decision = self._restrict(decision)
+        if len(decision.options) == 1 and decision.kind != "turn":
+            return decision.options[0]
+        try:
+            choice = self.players[seat].decide(self._views[seat], decision)
+        except IllegalDecision:
+            raise
+        except Exception as e:  # a bot (or UI) failing must not corrupt the hand: it leaves
+            why = (str(e) or "left") if isinstance(e, PlayerLeft) else (
+                f"failed deciding {decision.kind}: {type(e).__name__}: {e}")
+            self._leave(seat, why)
+            return self.ask(decision)  # a stand-in bot plays on (or _leave ended the hand)
+        # Players return one of the offered objects: identity first, equality (dataclass) only else.
+        for o in decision.options:
+            if o is choice:
+                break
+        else:
+            if choice not in decision.options:
+                raise HandAbandoned(f"seat {seat} chose {choice!r}, which was not offered "
+                                    f"for {decision.kind} (options: "
+                                    f"{', '.join(o.label() for o in decision.options)})")
+        return choice
+
+    def _restrict(self, decision: Decision) -> Decision:
+        """Plugins remove options (``mj_restrict_options``); a turn keeps a way to go on."""
+        drop: set[Option] = set()
+        for opts in self.hook("mj_restrict_options", hand=self.control, seat=decision.seat,
+                              decision=decision):
+            drop.update(opts or ())
+        if not drop:
+            return decision
+        kept = tuple(o for o in decision.options if o not in drop)
+        if decision.kind == "turn" and not any(o.kind in ("discard", "win") for o in kept):
+            raise HandAbandoned(f"plugins removed every discard and win from seat {decision.seat}'s turn")
+        if not kept:
+            raise HandAbandoned(f"plugins removed every option of seat {decision.seat}'s {decision.kind}")
+        return Decision(decision.kind, decision.seat, kept, decision.tile, decision.from_seat,
+                        decision.prompt)
+
+    def _leave(self, seat: int, why: str) -> None:
+        """``seat`` leaves the table: a ``leave`` event, the ruleset's penalty settled at
+        once, then the hand is abandoned (ends here) or a bot takes the seat."""
+        from ..bots import GreedyBot
+
+        rule = self.ruleset.leave
+        n = self.ruleset.players
+        self.left.append(seat)
+        self.send(evt.Leave(seat=seat, reason=why, penalty=rule.penalty, paid_to=rule.paid_to,
+                            hand=rule.hand))
+        if rule.penalty:
+            payees: list[int | None] = ([None] if rule.paid_to == "none"
+                                        else [s for s in range(n) if s != seat])
+            s = st.Settlement(n, [st.Payment(seat, p, rule.penalty, st.LEAVE_REASON) for p in payees])
+            net = s.net()
+            self.settled = [a + b for a, b in zip(self.settled, net, strict=True)]
+            self.send(evt.Settlement(payments=net, items=[p.to_dict() for p in s.payments]))
+        if rule.hand == "bot":
+            self.players[seat] = GreedyBot(random.Random(f"{self.seed}/left/{seat}"))
+            return
+        reason = f"seat {seat} left: {why}"
+        self._emit_raw(evt.Abandon(reason=reason).to_json())
+        self.reveal_melds(self._emit_raw)
+        self._emit_raw(evt.HandEnd(result="abandon", next_dealer=self.dealer).to_json())
+        raise HandOver(HandResult("abandon", [], self.dealer, list(self.settled), error=reason))
+
+    def reveal_melds(self, emit: EventSink | None = None) -> None:
+        """The hand is over: face-down melds (concealed kongs) are turned up, one ``reveal`` each."""
+        from ..visibility import is_face_down
+
+        if self.revealed:
+            return
+        self.revealed = True
+        emit = emit or self.emit
+        for seat, s in enumerate(self.seats):
+            for m in s.melds:
+                if is_face_down(m):
+                    emit(evt.Reveal(seat=seat, kind=m.kind, tiles=evt.tiles_out(m.tiles)).to_json())
+
+
+def _ignore(type_: str) -> None:
+    return None

@@ -1,0 +1,260 @@
+"""PettingZoo's two forms of the environment: AEC (one seat at a time) and Parallel.
+
+::
+
+    from mjframework.run.envs.pz import MahjongAECEnv, MahjongParallelEnv
+    env = MahjongAECEnv("changsha")
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents are ``"seat_0"`` … ``"seat_{n-1}"``. Every agent has the same spaces for every
+ruleset (:mod:`.encoding`): ``Dict(observation=Box(562,), action_mask=Box(417,, int8))`` and
+``Discrete(417)``. One episode is one hand. At its end every agent is terminated with its
+settlement money as reward and is stepped with ``None`` once (removing it from ``agents``,
+``rewards``, ``infos`` …), as PettingZoo does; :meth:`MahjongAECEnv.last` after that still
+answers (the last agent's final state) rather than raising.
+
+In the Parallel form every live agent gets an observation each step, and only the seat to
+act has a non-zero mask: :meth:`MahjongParallelEnv.step` reads that seat's action and
+ignores the others' (there is no simultaneous move in the engine; a claim on a discard is
+asked seat by seat, each a step). Needs ``pettingzoo`` (the ``env`` extra).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+except ImportError as e:  # pragma: no cover - in the env extra
+    raise ImportError("mjframework.run.envs.pz needs pettingzoo: pip install 'mjframework[env]'") from e
+
+from ..env import MahjongEnv
+from .encoding import ACTION_N, LAYOUT
+
+RENDER_MODES = ["ansi", "human"]
+RENDER_FPS = 4  # "human" prints the table once a step; the figure only answers Gymnasium's checker
+
+
+def observation_space() -> spaces.Dict:
+    """The observation space of every agent of every ruleset (a new object each call)."""
+    low, high = LAYOUT.bounds()
+    return spaces.Dict({
+        "observation": spaces.Box(low, high, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(ACTION_N,), dtype=np.int8),
+    })
+
+
+def action_space() -> spaces.Discrete:
+    return spaces.Discrete(ACTION_N)
+
+
+def standard_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The core's options with the standard forms' default for an illegal action: ``terminate``
+    (the standards' own tests sample unmasked actions; see :class:`~mjframework.run.env.MahjongEnv`)."""
+    return {"illegal": "terminate", **(options or {})}
+
+
+def _check_render_mode(mode: str | None) -> str | None:
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {mode!r}: one of {', '.join(RENDER_MODES)} or None")
+    return mode
+
+
+class MahjongAECEnv(AECEnv):
+    """PettingZoo's AEC environment over :class:`~mjframework.run.env.MahjongEnv`.
+
+    ``ruleset``, ``seed`` and ``options`` as :func:`~mjframework.run.env.make_env`;
+    ``render_mode``: ``"ansi"`` (:meth:`render` returns the text) or ``"human"`` (prints it).
+    """
+
+    # Not parallelizable by PettingZoo's aec_to_parallel (a turn-based game): use MahjongParallelEnv.
+    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_aec_v1", "is_parallelizable": False,
+                                          "render_modes": RENDER_MODES,
+                                          "render_fps": RENDER_FPS}
+
+    def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
+        self.render_mode = _check_render_mode(render_mode)
+        self.possible_agents = [f"seat_{i}" for i in range(self.env.players)]
+        self.agents: list[str] = []
+        self._obs_spaces = {a: observation_space() for a in self.possible_agents}
+        self._act_spaces = {a: action_space() for a in self.possible_agents}
+        self.agent_selection = self.possible_agents[0]
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self._final: tuple[Any, ...] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        _obs, info = self.env.reset(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._final = None
+        self._after(info, None)
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self.env.observe(self._seat(agent))
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        a = self.agent_selection
+        if a not in self._cumulative_rewards:  # every agent removed: the last one's final state
+            if self._final is None:
+                raise RuntimeError("reset() the environment first")
+            obs, reward, info = self._final
+            return (obs if observe else None), reward, True, False, info
+        return super().last(observe)
+
+    def step(self, action: Any) -> None:
+        a = self.agent_selection
+        if a not in self.terminations:
+            raise RuntimeError("the hand is over and every agent removed: reset() the environment")
+        if self.terminations[a] or self.truncations[a]:
+            if not self.agents[1:]:  # the last agent leaves: keep what last() answers afterwards
+                self._final = (self.observe(a), self._cumulative_rewards[a], dict(self.infos[a]))
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[a] = 0.0
+        _obs, rewards, done, _trunc, info = self.env.step(action)
+        self._after(info, rewards if done else None)
+        if self.render_mode == "human":
+            self.render()
+
+    def _after(self, info: dict[str, Any], rewards: np.ndarray | None) -> None:
+        if rewards is not None:
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(rewards[i])
+                self.terminations[a] = True
+                self.infos[a] = dict(info)
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+            return
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.agent_selection = self.possible_agents[info["seat"]]
+        self.infos[self.agent_selection] = info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import warnings
+
+            warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=2)
+            return None
+        text = self.env.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class MahjongParallelEnv(ParallelEnv):
+    """PettingZoo's Parallel environment: every live agent observes each step; the seat to act moves."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_parallel_v1", "render_modes": RENDER_MODES,
+                                          "render_fps": RENDER_FPS}
+
+    def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None) -> None:
+        self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
+        self.render_mode = _check_render_mode(render_mode)
+        self.possible_agents = [f"seat_{i}" for i in range(self.env.players)]
+        self.agents: list[str] = []
+        self._obs_spaces = {a: observation_space() for a in self.possible_agents}
+        self._act_spaces = {a: action_space() for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_spaces[agent]
+
+    @property
+    def agent_to_act(self) -> str | None:
+        seat = self.env.agent_to_act
+        return None if seat is None else self.possible_agents[seat]
+
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        _obs, info = self.env.reset(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {a: self._info(i, info) for i, a in enumerate(self.agents)}
+
+    def _observations(self) -> dict[str, Any]:
+        return {a: self.env.observe(i) for i, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def _info(self, seat: int, info: dict[str, Any]) -> dict[str, Any]:
+        return dict(info) if info.get("seat") in (seat, None) else {"seat": info.get("seat")}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
+                                                     dict[str, bool], dict[str, Any]]:
+        """Only the seat to act's entry of ``actions`` is read (it must be there)."""
+        if not self.agents:
+            raise RuntimeError("the hand is over: reset() the environment")
+        acting = self.agent_to_act
+        assert acting is not None
+        if acting not in actions:
+            raise KeyError(f"{acting} is to act: actions must hold its action")
+        _obs, rewards, done, trunc, info = self.env.step(actions[acting])
+        obs = self._observations()
+        rew = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        term = dict.fromkeys(self.agents, done)
+        truncs = dict.fromkeys(self.agents, trunc)
+        infos = {a: self._info(i, info) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rew, term, truncs, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import warnings
+
+            warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=2)
+            return None
+        text = self.env.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def aec_env(ruleset: Any, **kw: Any) -> MahjongAECEnv:
+    return MahjongAECEnv(ruleset, **kw)
+
+
+def parallel_env(ruleset: Any, **kw: Any) -> MahjongParallelEnv:
+    return MahjongParallelEnv(ruleset, **kw)
+
+
+__all__ = ["MahjongAECEnv", "MahjongParallelEnv", "action_space", "aec_env", "observation_space",
+           "parallel_env"]
