@@ -28,10 +28,13 @@ def _unset_defaults_to_none() -> int:
     unset = getattr(getattr(click.core, "UNSET", None), "__class__", None)
     if unset is None:  # click before 8.3: None already
         return 0
-    ctx = click.Context(main)
     fixed = 0
-    for name in [None, *main.list_commands(ctx)]:
-        command = main if name is None else main.get_command(ctx, name)
+    commands: list[Any] = [main]
+    while commands:  # every command, those of groups (``mj records export``) too
+        command = commands.pop()
+        if isinstance(command, click.Group):
+            ctx = click.Context(command)
+            commands += [command.get_command(ctx, name) for name in command.list_commands(ctx)]
         for param in getattr(command, "params", []):
             if isinstance(param.default, unset) or repr(param.default).endswith("UNSET"):
                 param.default = None
