@@ -29,7 +29,8 @@ def mj(*args: str, input: str | None = None):
 # extending built-ins from anywhere
 
 
-@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba"])
+@pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong",
+                                 "guangdong-tuidaohu"])
 def test_shipped_ruleset_copied_elsewhere_validates_unchanged(tmp_path: Path, rid: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     copy = tmp_path / "elsewhere" / f"{rid}.yaml"

@@ -852,6 +852,8 @@ class HandCheck:
             want = group[0]["from_seat"] if len(group) > 1 else group[0]["seat"]
             if self.rules.get("dealer_passes"):
                 want = (self.dealer + 1) % 4
+            elif self.rules.get("dealer_or_next"):  # the dealer stays on a win of its own, else passes
+                want = self.dealer if any(w["seat"] == self.dealer for w in group) else (self.dealer + 1) % 4
             if self.flow.continues:
                 self.check_continued_end(e)
         elif self.result == "draw":
@@ -1717,3 +1719,181 @@ def test_replay_mcr(mcr_log: Path) -> None:
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
     assert checker.results["abandon"] == 0 and checker.results["win"] > MCR_HANDS // 2
     assert checker.events["flower"] > MCR_HANDS
+
+
+# 红中麻将 · 转转 (docs/rules/hongzhong.md): four fixed 红中 wildcards (nothing flipped, never
+# discarded), self-draw only, 抢杠胡 paid by the konger for all three, kong money with the win,
+# and 抓码 — bonus tiles turned up from the kong end after the win, 2 (3 when the winning hand
+# holds no 红中); each 1/5/9 or 红中 among them adds 2 to every payment to the winner.
+RED = 33  # 中 (7z)
+HZ_HITS = frozenset({0, 4, 8, 9, 13, 17, 18, 22, 26, RED})
+RULES["hongzhong"] = dict(
+    size=112, kinds=28, chow=False, discard_win=False, multi_win=True, robbed_kong=True,
+    after_draw="dealer", first="random", deal=DEAL_CHANGSHA, brk=_cs_break, wildcard=True,
+    kongs_void=True, dealer_bonus=0,
+    kong_pay={"kong": ("discarder", 3), "added": ("each", 1), "concealed": ("each", 2)})
+
+
+class HongzhongCheck(HandCheck):
+    """:class:`HandCheck` for 红中麻将: fixed wildcards, 码 from the kong end, 全包, +2 per 中码."""
+
+    QUIET = (*HandCheck.QUIET, "bonus_tiles")
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.ma: list[int] = []
+
+    def on_wildcard(self, e: dict[str, Any]) -> None:
+        if e["indicator"] is not None or T(e["wildcard"]) != RED or "wildcard" in self.dice:
+            self.bad(f"the wildcard is 红中, fixed, nothing flipped: {e}")
+        self.wildcard = RED
+
+    def on_discard(self, e: dict[str, Any]) -> None:
+        if T(e["tile"]) == RED:
+            self.bad(f"seat {e['seat']} discards a 红中")
+        super().on_discard(e)
+
+    def on_bonus_tiles(self, e: dict[str, Any]) -> None:
+        if self.last_event != "win" or not self.wins:
+            self.bad(f"码 after {self.last_event}, not right after the win")
+            return
+        win = self.wins[-1]
+        h = self.seats[win["seat"]]
+        held = [*h.concealed.elements(), *(t for m in h.melds for t in m.tiles), T(win["tile"])]
+        count = 2 + (0 if RED in held else 1)
+        want = [self.slots[s] for s in self.kong_order[self.kong_pos:] if not self.taken[s]][:count]
+        got = [T(c) for c in e["tiles"]]
+        if got != want or e["kind"] != "win" or e["name"] != "码":
+            self.bad(f"码 {e['tiles']} are not the next {count} at the kong end {want}")
+        seats = [win["seat"] if t in HZ_HITS else None for t in got]
+        if e["seats"] != seats:
+            self.bad(f"码 {e['tiles']} hit {e['seats']}, expected {seats}")
+        self.ma = got
+
+    def check_items(self, win: dict[str, Any], by: str, items: list[dict[str, Any]], birds: list[int],
+                    kongs: bool) -> None:
+        w = win["seat"]
+        reason = "+".join(win["patterns"])
+        mine = [it for it in items if it["reason"].split(" +")[0] == reason]
+        others = [it for it in items if it not in mine]
+        want_payers = sorted(s for s in range(4) if s != w) if by == "self_draw" else [win["from_seat"]]
+        if sorted(it["payer"] for it in mine) != want_payers or any(it["payee"] != w for it in mine):
+            self.bad(f"payments {mine}: expected payers {want_payers} paying seat {w}")
+        hits = sum(t in HZ_HITS for t in self.ma)
+        for it in mine:
+            amount = win["points"] * (1 if by == "self_draw" else 3) + 2 * hits
+            if it["amount"] != amount:
+                self.bad(f"seat {it['payer']} pays {it['amount']} for {reason}, expected {amount} "
+                         f"(码 {self.ma})")
+        made = self.kongs
+        if by == "robbed_kong" and made and made[-1][:2] == (win["from_seat"], "added"):
+            self.kongs = made[:-1]  # a robbed 补杠 never became a kong: no kong money
+        want_kongs = Counter(self.kong_payments()) if kongs else Counter()
+        self.kongs = made
+        got_kongs = Counter((it["payer"], it["payee"], it["amount"]) for it in others)
+        if got_kongs != want_kongs:
+            self.bad(f"kong payments {dict(got_kongs)}, expected {dict(want_kongs)}")
+
+    def _drawn_hand_dealer(self) -> int | None:
+        super()._drawn_hand_dealer()
+        return self.dealer  # 荒庄: the dealer deals again
+
+
+HAND_CHECKS["hongzhong"] = HongzhongCheck
+
+
+def test_replay_hongzhong(tmp_path: Path) -> None:
+    """2,000 hands of 红中麻将 replay from the log: 红中 never discarded, the 码 the next tiles at
+    the kong end (one more without 红中), every payment with its 中码, kong money untouched."""
+    log = tmp_path / "hongzhong.jsonl"
+    simulate("hongzhong", HANDS, seed=SEED, log=log, workers=1)
+    checker = LogChecker()
+    problems = checker.check(log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.results["abandon"] == 0 and checker.results["win"] > HANDS // 2
+    assert checker.events["bonus_tiles"] > HANDS // 2 and checker.events["kong"] > 0
+
+
+# 广东推倒胡 (docs/rules/guangdong-tuidaohu.md): four fixed 白板 鬼 (they may be discarded, never
+# claimed), self-draw only, 抢杠全包 (the konger pays the three shares), patterns that multiply
+# (the win event's points: the capped product), each payer 2 × points; 买马 — from the kong end
+# after the win, 2 (4 without 鬼 in the winning hand), counted from the winner (1/5/9 东 中 the
+# winner's, 2/6 南 发 the next seat's …); each 马 on the winner multiplies the win's payments.
+GHOST = 31  # 白 (5z)
+GD_HONOR_OFFSET = {27: 0, 28: 1, 29: 2, 30: 3, 33: 0, 32: 1, 31: 2}  # 东南西北 中发白
+RULES["guangdong-tuidaohu"] = dict(
+    size=136, kinds=34, chow=False, discard_win=False, multi_win=True, robbed_kong=True,
+    after_draw="dealer", first="random", deal=DEAL_CHANGSHA, brk=_cs_break, wildcard=True,
+    kongs_void=True, dealer_bonus=0, dealer_or_next=True,
+    kong_pay={"kong": ("discarder", 3), "added": ("each", 1), "concealed": ("each", 2)})
+
+
+class GuangdongCheck(HongzhongCheck):
+    """:class:`HandCheck` for 广东推倒胡 (the shape of 红中麻将's check, other numbers)."""
+
+    def on_wildcard(self, e: dict[str, Any]) -> None:
+        if e["indicator"] is not None or T(e["wildcard"]) != GHOST or "wildcard" in self.dice:
+            self.bad(f"the 鬼 is 白板, fixed, nothing flipped: {e}")
+        self.wildcard = GHOST
+
+    def on_discard(self, e: dict[str, Any]) -> None:
+        HandCheck.on_discard(self, e)  # a 鬼 may be discarded (and is then dead)
+
+    def on_bonus_tiles(self, e: dict[str, Any]) -> None:
+        if self.last_event != "win" or not self.wins:
+            self.bad(f"马 after {self.last_event}, not right after the win")
+            return
+        win = self.wins[-1]
+        w = win["seat"]
+        h = self.seats[w]
+        held = [*h.concealed.elements(), *(t for m in h.melds for t in m.tiles), T(win["tile"])]
+        count = 2 + (0 if GHOST in held else 2)
+        want = [self.slots[s] for s in self.kong_order[self.kong_pos:] if not self.taken[s]][:count]
+        got = [T(c) for c in e["tiles"]]
+        if got != want or e["name"] != "马":
+            self.bad(f"马 {e['tiles']} are not the next {count} at the kong end {want}")
+        seats = [(w + (GD_HONOR_OFFSET[t] if t >= 27 else (rank_of(t) - 1) % 4)) % 4 for t in got]
+        if e["seats"] != seats:
+            self.bad(f"马 {e['tiles']} hit {e['seats']}, expected {seats}")
+        self.ma = [t for t, s in zip(got, seats, strict=True) if s == w]  # the winner's own
+
+    def check_items(self, win: dict[str, Any], by: str, items: list[dict[str, Any]], birds: list[int],
+                    kongs: bool) -> None:
+        w = win["seat"]
+        reason = "+".join(win["patterns"])
+        mine = [it for it in items if it["reason"].split(" (for")[0].split(" ×")[0] == reason]
+        others = [it for it in items if it not in mine]
+        payers = sorted(it["payer"] for it in mine)
+        want_payers = (sorted(s for s in range(4) if s != w) if by == "self_draw"
+                       else [win["from_seat"]] * 3)  # 抢杠全包: the konger pays the three shares
+        if payers != want_payers or any(it["payee"] != w for it in mine):
+            self.bad(f"payments {mine}: expected payers {want_payers} paying seat {w}")
+        amount = 2 * win["points"] * (1 + len(self.ma))
+        for it in mine:
+            if it["amount"] != amount:
+                self.bad(f"seat {it['payer']} pays {it['amount']} for {reason}, expected {amount} "
+                         f"(马 on the winner {self.ma})")
+        made = self.kongs
+        if by == "robbed_kong" and made and made[-1][:2] == (win["from_seat"], "added"):
+            self.kongs = made[:-1]
+        want_kongs = Counter(self.kong_payments()) if kongs else Counter()
+        self.kongs = made
+        got_kongs = Counter((it["payer"], it["payee"], it["amount"]) for it in others)
+        if got_kongs != want_kongs:
+            self.bad(f"kong payments {dict(got_kongs)}, expected {dict(want_kongs)}")
+
+
+HAND_CHECKS["guangdong-tuidaohu"] = GuangdongCheck
+
+
+def test_replay_guangdong_tuidaohu(tmp_path: Path) -> None:
+    """2,000 hands of 广东推倒胡 replay from the log: the 鬼 fixed, the 马 the next tiles at the
+    kong end (two more without 鬼) and where they fall, every payment 2 × the capped product ×
+    (1 + the winner's 马), 抢杠全包, kong money, the deal kept or passed on."""
+    log = tmp_path / "guangdong.jsonl"
+    simulate("guangdong-tuidaohu", HANDS, seed=SEED, log=log, workers=1)
+    checker = LogChecker()
+    problems = checker.check(log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.results["abandon"] == 0 and checker.results["win"] > HANDS // 2
+    assert checker.events["bonus_tiles"] > HANDS // 2 and checker.events["kong"] > 0

@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 from mjframework.cli import main
 from mjframework.rules.loader import load_ruleset
 
-RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba"]
+RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong", "guangdong-tuidaohu"]
 
 
 def mj(*args: str) -> Result:
@@ -75,8 +75,9 @@ def test_html_card(ruleset: str) -> None:
     # Self-contained: no external assets of any kind.
     assert not re.search(r"<(link|script|img)\b|\bsrc=|\bhref=|url\(|https?://", page)
     assert any(0x1F000 <= ord(c) <= 0x1F02B for c in page), "tiles are emoji glyphs"
-    for p in rs.patterns:
-        assert f"<h3>{p.name} — {p.points} points</h3>" in page
+    for p in rs.patterns:  # (multiplying patterns show their factor)
+        value = f"×{p.points}" if rs.scoring.combine == "product" else f"{p.points} points"
+        assert f"<h3>{p.name} — {value}</h3>" in page
 
 
 EXACT: dict[str, tuple[int, int, list[str]]] = {}

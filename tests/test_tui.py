@@ -162,7 +162,9 @@ async def enter(app: TableApp, pilot, p, choice: Option, turn: int, stats: dict)
     stats["buttons"] += 1
 
 
-@pytest.mark.parametrize(("ruleset", "seed"), [("yongzhou-huandiao", 17), ("yongzhou-wangba", 11)])
+@pytest.mark.parametrize(("ruleset", "seed"),
+                         [("yongzhou-huandiao", 17), ("yongzhou-wangba", 11), ("hongzhong", 5),
+                          ("guangdong-tuidaohu", 3)])
 def test_a_whole_hand_with_the_keyboard_alone(ruleset: str, seed: int) -> None:
     stats = {"ready": 0, "typed_5m": False, "discards": 0, "buttons": 0}
 

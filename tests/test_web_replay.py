@@ -37,13 +37,13 @@ process.stdout.write(JSON.stringify(out));
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     p = tmp_path_factory.mktemp("wr") / "g.jsonl"
-    for rid, n in (("sichuan-xuezhan", 3), ("yongzhou-wangba", 3)):
+    for rid, n in (("sichuan-xuezhan", 3), ("yongzhou-wangba", 3), ("hongzhong", 3)):
         q = p.with_name(f"{rid}.jsonl")
         r = CliRunner().invoke(main, ["simulate", rid, "-n", str(n), "-s", "2", "--log", str(q)])
         assert r.exit_code == 0, r.output
     # One file holding both rulesets' hands (the tab reads hands, whatever the ruleset).
     p.write_text("".join(p.with_name(f"{rid}.jsonl").read_text("utf-8") for rid in
-                         ("sichuan-xuezhan", "yongzhou-wangba")), "utf-8")
+                         ("sichuan-xuezhan", "yongzhou-wangba", "hongzhong")), "utf-8")
     return p
 
 
@@ -57,7 +57,7 @@ def test_replay_js_agrees_with_mj_replay(log: Path, tmp_path: Path) -> None:
                          timeout=60, check=True)
     out = json.loads(res.stdout)
     hands = read_hands(log)
-    assert len(out) == len(hands) == 6
+    assert len(out) == len(hands) == 9
     for h, events in enumerate(hands):
         truth = Replay(events)
         final = [(sorted(s.hand), [m[1] for m in s.melds], s.discards, s.money) for s in truth._seats]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -217,11 +218,17 @@ def _tile(t: int, lang: str) -> str:
     return tile_name(t) if lang == "zh" else format_tiles([t])
 
 
+_ADDED = re.compile(r" \+(\d+) (\S+)$")
+
+
 def explain_payment(pay, points: int, dealer_bonus: int, lang: str) -> str:
     """``80 = (10 + 10 dealer) ×4`` for a win payment, from the score and the amount paid."""
     L = LABELS[lang]
     base = points + (dealer_bonus if dealer_bonus and 0 in (pay.payer, pay.payee) else 0)
     parts = f"{points}" + (f" + {base - points} {L['dealer_bonus']}" if base != points else "")
+    added = _ADDED.search(pay.reason or "")  # bonus tiles that add (`+4 <name>`): not a multiplier
+    if added and pay.amount - int(added[1]) == base:
+        return f"{pay.amount} = {parts} + {added[1]} {added[2]}"
     if base and pay.amount == base and base != points:
         how = f" = {parts}"
     elif base and pay.amount != base and pay.amount % base == 0:

@@ -96,6 +96,8 @@ class EventType(StrEnum):
     ABANDON = "abandon"
     CALL = "call"
     HAND_END = "hand_end"
+    BONUS_TILES = "bonus_tiles"
+    LAID_KONG = "laid_kong"
 
 
 # Tuples, not sets: iterated to build tables, their order must not depend on string hashing.

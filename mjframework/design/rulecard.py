@@ -825,6 +825,32 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
         rows.append(("at a drawn end", f"each {' & '.join(rule.payer).replace('_', ' ')} player pays "
                      f"each {' & '.join(rule.payee).replace('_', ' ')} player {amount}"))
     out.append(("Scoring", rows))
+    bt = rs.bonus_tiles
+    if bt is not None:
+        more = "".join(f", {m.add:+d} " + " & ".join(
+            ([] if m.no_wildcards is None else ["holding no wildcard" if m.no_wildcards else "holding one"])
+            + ([f"with {' or '.join(sorted(m.patterns))}"] if m.patterns else [])) for m in bt.more)
+        hit = (f"{format_tiles(sorted(bt.tiles))} hit the {bt.anchor}" if bt.tiles is not None
+               else f"rank r hits the seat r − 1 after the {bt.anchor}")
+        effect = {"double": "×2 per hit", "multiply": "×(1 + hits)",
+                  "add": f"+{bt.amount} per hit"}.get(bt.effect, bt.effect)
+        whose = {"both": "payer's and payee's", "payee": "payee's (the winner's)", "payer": "payer's"}
+        out.append(("Bonus tiles", [
+            ("name", bt.name),
+            ("how many", f"{bt.count}{more}, " + ("the next live tiles" if bt.source == "live"
+                                                    else "from the kong end")),
+            ("turned up at", ", ".join(sorted(bt.at))), ("hits", hit),
+            ("effect", f"{effect} on each payment, counting the {whose.get(bt.counts, bt.counts)} hits"
+             + ("" if bt.kongs else "; kong money unchanged"))]))
+    if rs.counters:
+        out.append(("Counters across hands", [
+            (c.name, f"{c.scope}: +1 on {', '.join(sorted(c.add))}"
+             + (f", back to 0 on {', '.join(sorted(c.reset))}" if c.reset else "")
+             + (f", at most {c.max}" if c.max else "")
+             + (f"; +{c.pays_each} × the count on each payment the dealer makes or receives"
+                if c.pays_each else "")) for c in rs.counters]))
+    if rs.wall.reserve:
+        out.append(("Wall", [("reserved tail", f"the last {rs.wall.reserve} tiles are never drawn")]))
     out.append(("Plugins", [(name, _fmt(opts) or "defaults") for name, opts in rs.plugins.items()]
                 or [("plugins", "none")]))
     opts = _options(rs)

@@ -34,6 +34,7 @@ from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context,
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
+from ..settle import bonus, counters, laid
 from ..settle import settlement as st
 from . import wintable
 from .fastwin import WinScreen
@@ -182,6 +183,12 @@ class Evaluator:
         out: dict[str, dict[str, Any]] = {}
         for d in call_hook(self.pm, "mj_context_inputs"):
             out.update(d or {})
+        if any(lk.double for lk in self.ruleset.laid_kongs):
+            out[laid.LAID_KEY] = {"description": "per seat, the kongs laid aside that double its payments"}
+        rule = self.ruleset.bonus_tiles
+        if rule is not None:
+            out[bonus.CONTEXT_KEY] = {"tiles": True, "max": rule.most,
+                                      "description": f"the {rule.name} turned up for the settlement (tiles)"}
         return out
 
     def check_context_inputs(self, extra: dict[str, Any]) -> dict[str, Any]:
@@ -197,6 +204,10 @@ class Evaluator:
                 reads = f"this ruleset reads: {', '.join(sorted(known))}" if known else \
                     "no plugin of this ruleset reads any context"
                 raise HandError(f"unknown context key {key!r} ({reads})")
+            if key == laid.LAID_KEY and not (
+                    isinstance(value, list) and len(value) == self.ruleset.players
+                    and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 8 for n in value)):
+                raise HandError(f"context {key}: give one count (0–8) per seat, like [0, 1, 0, 0]")
             if spec.get("tiles"):
                 if not isinstance(value, list) or not all(isinstance(t, int) for t in value):
                     raise HandError(f"context {key}: give tiles, like '3m 4s'")
@@ -380,6 +391,9 @@ class Evaluator:
             win_wild = wildcard is not None and hand.win_tile == wildcard
         if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
             return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
+        if ctx.win_by == "discard" and hand.win_tile in self.ruleset.claims.never_kinds:
+            return Score(False, f"{tile_name(hand.win_tile)} is never claimed: no win on its discard",
+                         wildcard=wildcard)
         held = self.split(hand.concealed, wildcard)
         facts = HandFacts(
             wildcards=held.wilds + win_wild,
@@ -1025,12 +1039,21 @@ class Evaluator:
             else:
                 s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
                                          "+".join([p.name for p in score.patterns]))
+            if rs.counters:
+                counters.apply(rs, s.payments, dealer=ctx.dealer, state=ctx.seat_state)
+            laid_counts = ctx.extra.get(laid.LAID_KEY) if rs.laid_kongs else None
+            if laid_counts:
+                laid.apply(s.payments, laid_counts)
+            self._bonus_tiles(s.payments, ctx, "win")
             if kongs is None:  # kongs paid when made (at_kong) are not part of the win
                 kongs = [] if rs.flow.kongs_paid == "at_kong" else [
                     st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                     for m in hand.melds if m.is_kong]
             if kongs:
-                s.payments.extend(st.kong_payments(rs, kongs))
+                kong_pay = st.kong_payments(rs, kongs)
+                if rs.bonus_tiles is not None and rs.bonus_tiles.kongs:
+                    self._bonus_tiles(kong_pay, ctx, "win")
+                s.payments.extend(kong_pay)
         if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
             return s  # (no plugin modifies settlements: no context to build for them)
         melds = {seat: f.melds for seat, f in (seats or {}).items()}
@@ -1073,7 +1096,17 @@ class Evaluator:
             s.payments.extend(st.win_payments(
                 rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
                 points=score.points, reason="+".join(score.pattern_names)))
+            self._bonus_tiles(s.payments, ctx, "opening")
         return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
+
+    def _bonus_tiles(self, payments: list[st.Payment], ctx: WinContext, kind: str) -> None:
+        """Apply the ruleset's bonus tiles (``bonus_tiles``) turned up for this settlement."""
+        rule = self.ruleset.bonus_tiles
+        tiles = ctx.extra.get(bonus.CONTEXT_KEY) if rule is not None and kind in rule.at else None
+        if rule is None or not tiles:
+            return
+        bonus.apply(rule, payments, bonus.hits(rule, tiles, dealer=ctx.dealer, winner=ctx.seat,
+                                               players=self.ruleset.players))
 
     def settlement_context(self, kind: str, ctx: WinContext, score: Score,
                            melds: Mapping[int, tuple[Meld, ...]] | None = None) -> st.SettlementContext:

@@ -222,6 +222,7 @@ class HandStart(EventBase):
     ruleset: str
     dealer: Seat
     seed: int
+    counters: dict[str, Any] | None = field(default=None, metadata=OPTIONAL)
 
 
 @_event(EventType.DICE)
@@ -335,6 +336,24 @@ class OpeningWin(EventBase):
     patterns: list[str]
     points: int
     hand: list[TileCode]
+
+
+@_event(EventType.LAID_KONG)
+@dataclass(slots=True, kw_only=True)
+class LaidKong(EventBase):
+    seat: Seat
+    tile: TileCode
+    name: str
+
+
+@_event(EventType.BONUS_TILES)
+@dataclass(slots=True, kw_only=True)
+class BonusTiles(EventBase):
+    name: str
+    kind: str
+    tiles: list[TileCode]
+    seats: list[Seat | None]
+    text: str
 
 
 @_event(EventType.SETTLEMENT)

@@ -24,6 +24,7 @@ from ..core.tiles import Tile, is_flower, is_honor, tile_code
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import PluginError
 from ..rules.model import Ruleset
+from . import counters as cnt
 from . import events as evt
 from .events import EventSink, tiles_out
 from .players import Decision, Option, Player, TableView
@@ -41,10 +42,12 @@ class Game(Turns):
 
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
-                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
+                 counters: cnt.Counts | None = None) -> None:
         self.control = HandControl(self)
         super().__init__(ruleset, players, seed=seed, dealer=dealer, hand_no=hand_no, emit=emit,
-                         evaluator=evaluator, last_winner_call=last_winner_call, hand_in_game=hand_in_game)
+                         evaluator=evaluator, last_winner_call=last_winner_call, hand_in_game=hand_in_game,
+                         counters=counters)
         # Each seat's view (it reads the game live: one per seat serves every decision).
         self._views = [TableView(self, seat) for seat in range(ruleset.players)]
 
@@ -73,8 +76,8 @@ class Game(Turns):
         are asked directly and never yield."""
         rs = self.ruleset
         try:
-            self.send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer,
-                                     seed=self.seed))
+            self.send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer, seed=self.seed,
+                                    counters=cnt.table_view(rs, self.counters) if self.counters else None))
             result = yield from self._play()
         except HandOver as over:
             assert isinstance(over.result, HandResult)  # (play going on is resumed in _play)
@@ -107,6 +110,8 @@ class Game(Turns):
                                 hidden={"hands": BY_SEAT}))
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
+        if self.laid:
+            self._lay_dealt_kongs()
         rule = rs.wildcard
         if rule is not None and rule.flips:
             dice, ind = self.wall.flip_indicator()
@@ -219,6 +224,15 @@ class Game(Turns):
                     raise HandAbandoned("the wall ran out replacing flowers")
                 hand.append(rep)
                 self.send(evt.Draw(seat=seat, tile=tile_code(rep), source="flower", hidden={"tile": seat}))
+
+    def _lay_dealt_kongs(self) -> None:
+        """After the deal each player, from the dealer on, lays aside the `laid_kongs` kinds held."""
+        n = self.ruleset.players
+        for seat in [(self.dealer + i) % n for i in range(n)]:
+            while (t := next((x for x in self.seats[seat].hand if x in self.laid), None)) is not None:
+                self._lay_kong(seat, t)
+                if self.give(seat, self.wall.take_kong(), "kong") is None:
+                    raise HandAbandoned("the wall ran out replacing a tile laid aside as a kong")
 
     def _deal(self) -> None:
         d = self.ruleset.deal

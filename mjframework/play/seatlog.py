@@ -165,7 +165,7 @@ class SeatStream:
                         **({"tiles": [None if x is None else _pai(x) for x in wall_tiles]}
                            if wall_tiles is not None else {"tiles": None})})
             return out
-        if t in ("reveal", "opening_win", "birds", "haidi_shown", "open_kong"):
+        if t in ("reveal", "opening_win", "birds", "bonus_tiles", "laid_kong", "haidi_shown", "open_kong"):
             ev = self._generic(e)
             for k in ("tiles", "hand"):
                 if isinstance(ev.get(k), list):

@@ -10,7 +10,10 @@ The ring of stacks is rotated so that stack 0 is where the first draw
 starts. Live draws go forward (each stack top, then bottom); kong
 replacements go backward from the stack just before the start. A flipped
 indicator that ``ends_live_wall`` is never drawn and neither end may pass its
-stack; without one, the two ends meet.
+stack; without one, the two ends meet. A reserved tail (``wall.reserve``, 留尾)
+of N tiles is never drawn from either end: once only N are left, nothing more
+is drawn (the last drawable tile is the last tile); the kong end may still be
+looked at (:meth:`Wall.peek_end`).
 """
 
 from __future__ import annotations
@@ -81,6 +84,7 @@ class Wall:
         self.start_stack = 0
         self.indicator_stack: int | None = None
         self.indicator: Tile | None = None
+        self.reserve = spec.reserve  # tiles never drawn (0: none)
         # Counts tiles taken out of ``slots`` (every write to it is here): with the two ends,
         # the indicator and the list itself (tests lay out a wall by replacing it) it keys
         # the memos of ``live_remaining`` / ``kong_remaining``, which the engine and plugins
@@ -137,6 +141,8 @@ class Wall:
 
     def take_live(self) -> Tile | None:
         """The next live tile, or None when the live wall is exhausted."""
+        if self.reserve and self._over_reserve() <= 0:
+            return None
         ind = self.indicator_stack  # (_blocked going forward, inline: a draw every turn)
         while self.live < len(self.slots):
             if ind is not None and self.live // self.height >= ind:
@@ -156,6 +162,8 @@ class Wall:
         slots = self.slots
         height = self.height
         ind = self.indicator_stack
+        if self.reserve:
+            k = min(k, self._over_reserve())
         while len(out) < k and self.live < len(slots):
             if ind is not None and self.live // height >= ind:
                 break
@@ -180,7 +188,9 @@ class Wall:
         return t
 
     def peek_live(self, n: int) -> list[Tile]:
-        """Up to ``n`` of the next live tiles, not taken."""
+        """Up to ``n`` of the next live tiles, not taken (never the reserved tail's)."""
+        if self.reserve:
+            n = min(n, self._over_reserve())
         out: list[Tile] = []
         i = self.live
         while i < len(self.slots) and len(out) < n:
@@ -212,6 +222,8 @@ class Wall:
         """The top tile of the ``stacks_back``-th stack back from the last one (bottom if
         the top is gone); None if that stack is gone or not at the kong end."""
         stack = self.kong_stack - (stacks_back - 1)
+        if self.reserve and self._over_reserve() <= 0:
+            return None
         if stack < 0 or (stack + 1) * self.height <= self.live or self._blocked(stack, forward=False):
             return None
         for layer in range(self.height):
@@ -225,6 +237,8 @@ class Wall:
 
     def take_kong(self) -> Tile | None:
         """A replacement tile from the kong end (backwards), or None."""
+        if self.reserve and self._over_reserve() <= 0:
+            return None
         while self.kong_stack >= 0:
             if self._blocked(self.kong_stack, forward=False):
                 return None
@@ -241,6 +255,10 @@ class Wall:
                 self._taken += 1
                 return t
         return None
+
+    def _over_reserve(self) -> int:
+        """How many tiles may still be drawn before only the reserved tail is left."""
+        return len(self.slots) - self.slots.count(None) - self.reserve
 
     def _blocked(self, stack: int, forward: bool) -> bool:
         if self.indicator_stack is None:
@@ -259,6 +277,8 @@ class Wall:
             end = (self.kong_stack + 1) * self.height
         seg = self.slots[self.live:end]
         n = len(seg) - seg.count(None)
+        if self.reserve:
+            n = max(0, min(n, self._over_reserve()))
         self._live_memo = (key, n)
         return n
 
@@ -271,6 +291,8 @@ class Wall:
         hi = (self.kong_stack + 1) * self.height
         seg = self.slots[max(lo, self.live):hi]
         n = len(seg) - seg.count(None)
+        if self.reserve:
+            n = max(0, min(n, self._over_reserve()))
         self._kong_memo = (key, n)
         return n
 

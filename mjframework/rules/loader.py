@@ -37,6 +37,7 @@ from ..core.tiles import (
     is_honor,
     parse_tile,
     parse_tiles,
+    tile_code,
     tile_name,
 )
 from ..hooks import registry as plugin_registry
@@ -45,10 +46,13 @@ from .model import (
     FLAGS,
     GROUP_KINDS,
     SEAT_MEASURES,
+    BonusMore,
+    BonusTiles,
     BreakRule,
     Claims,
     Condition,
     Count,
+    CounterRule,
     DealerRule,
     DealRule,
     DrawnPayment,
@@ -58,6 +62,7 @@ from .model import (
     GroupFilter,
     IndicatorRule,
     KongPayment,
+    LaidKong,
     LeaveRule,
     Liability,
     Pattern,
@@ -1524,6 +1529,117 @@ class _Builder:
             prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
         )
 
+    def never_claimed(self, tileset: TileSet | None) -> None:
+        """`claims.never`: tiles of the set, and not the wildcards (`wildcard.may` says theirs)."""
+        text = (self.data.get("claims") or {}).get("never")
+        if not isinstance(text, str) or "claims" in self.broken:
+            return
+        path = ("claims", "never")
+        tiles = self.tiles(text, path)
+        if not tiles:
+            self.problem(path, "give at least one tile (or leave `never` out)")
+        outside = sorted({t for t in tiles if tileset is not None and t not in tileset})
+        if outside:
+            self.problem(path, "not in this ruleset's tile set: " + " ".join(tile_code(t) for t in outside))
+
+    def laid_kongs(self, tileset: TileSet | None, wildcard: WildcardRule | None) -> tuple[LaidKong, ...]:
+        d = self.data.get("laid_kongs")
+        if not isinstance(d, dict) or "laid_kongs" in self.broken:
+            return ()
+        out: list[LaidKong] = []
+        seen: set[int] = set()
+        for name, spec in d.items():
+            path = ("laid_kongs", name, "tiles")
+            tiles = frozenset(self.tiles(spec.get("tiles"), path))
+            if not tiles:
+                self.problem(path, "give at least one tile")
+            if tileset is not None and any(t not in tileset for t in tiles):
+                self.problem(path, "not in this ruleset's tile set: "
+                             + " ".join(tile_code(t) for t in sorted(tiles) if t not in tileset))
+            wild = tiles & frozenset(wildcard.fixed if wildcard is not None else ())
+            if wild:
+                self.problem(path, f"{' '.join(tile_code(t) for t in sorted(wild))}: a wildcard laid aside "
+                             "on sight would never be wild")
+            if tiles & seen:
+                self.problem(path, "a kind is laid aside under two names")
+            seen |= tiles
+            if name in ("wins", "void_suit", "ready"):
+                self.problem(("laid_kongs", name), f"{name!r} is a seat state the engine keeps", key=True)
+            out.append(LaidKong(str(name), tiles, bool(spec.get("double", False))))
+        return tuple(out)
+
+    def counters(self) -> tuple[CounterRule, ...]:
+        d = self.data.get("counters")
+        if not isinstance(d, dict) or "counters" in self.broken:
+            return ()
+        out = []
+        for name, c in d.items():
+            path = ("counters", name)
+            if name in ("wins", "void_suit", "ready"):
+                self.problem(path, f"{name!r} is a seat state the engine keeps: name the counter otherwise",
+                             key=True)
+            scope = c.get("scope", "table")
+            for key in ("add", "reset"):
+                seat_only = sorted({"wins", "loses"}.intersection(c.get(key) or ()))
+                if scope == "table" and seat_only:
+                    self.problem((*path, key), f"{', '.join(seat_only)}: only a seat counter (`scope: seat`) "
+                                 "can tell which seat won")
+            if not c.get("add"):
+                self.problem(path, "the counter never goes up: give `add`")
+            out.append(CounterRule(
+                name=str(name), scope=scope, add=frozenset(c.get("add") or ()),
+                reset=frozenset(c.get("reset") or ()), max=c.get("max"),
+                pays_each=int((c.get("pays") or {}).get("each", 0)),
+                description=str(c.get("description", ""))))
+        return tuple(out)
+
+    def bonus_tiles(self, tileset: TileSet | None, patterns: list[Pattern],
+                    has_wildcard: bool) -> BonusTiles | None:
+        d = self.data.get("bonus_tiles")
+        if not isinstance(d, dict) or "bonus_tiles" in self.broken:
+            return None
+        path: tuple = ("bonus_tiles",)
+        names = {p.name for p in patterns}
+        more: list[BonusMore] = []
+        for i, m in enumerate(d.get("more") or ()):
+            for name in m.get("patterns") or ():
+                if patterns and name not in names:
+                    self.problem((*path, "more", i, "patterns"), f"no pattern {name!r} in this ruleset")
+            if "no_wildcards" in m and not has_wildcard:
+                self.problem((*path, "more", i, "no_wildcards"), "this ruleset has no wildcards")
+            more.append(BonusMore(int(m["add"]), m.get("no_wildcards"), frozenset(m.get("patterns") or ())))
+        hit = d.get("hit") or {}
+        honors: dict[int, int] = {}
+        for name, offset in (hit.get("honors") or {}).items():
+            t = self.tile(name, (*path, "hit", "honors", name))
+            if t is not None and not is_honor(t):
+                self.problem((*path, "hit", "honors", name), f"{name!r} is not an honor tile")
+            elif t is not None:
+                honors[t] = int(offset)
+        only: frozenset[int] | None = None
+        if "tiles" in hit:
+            only = frozenset(self.tiles(hit["tiles"], (*path, "hit", "tiles")))
+            if not only:
+                self.problem((*path, "hit", "tiles"), "give at least one tile")
+            if "honors" in hit:
+                self.problem((*path, "hit", "honors"), "`honors` counts seats; with `tiles` only "
+                             "the listed tiles hit (the `from` seat): give one of them")
+        if tileset is not None:
+            outside = sorted(t for t in (only or ()) | honors.keys() if t not in tileset)
+            if outside:
+                self.problem((*path, "hit"), "not in this ruleset's tile set: "
+                             + " ".join(tile_code(t) for t in outside))
+        effect = d.get("effect") or {}
+        bonus = BonusTiles(
+            count=int(d["count"]), name=str(d.get("name") or "bonus tiles"), more=tuple(more),
+            source=d.get("source", "live"), at=frozenset(d.get("at") or ("win",)),
+            anchor=hit.get("from", "dealer"), honors=honors, tiles=only,
+            effect=effect.get("kind", "double"), amount=int(effect.get("amount", 1)),
+            counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)))
+        if bonus.most > 16:
+            self.problem((*path, "more"), f"at most 16 tiles can be turned up, not {bonus.most}")
+        return bonus
+
     def plugins(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for name, options in (self.data.get("plugins") or {}).items():
@@ -1568,6 +1684,10 @@ class _Builder:
             if total_stacks * wall.height != tileset.size:
                 self.problem(("wall",), f"the wall holds {total_stacks * wall.height} tiles "
                              f"but the tile set has {tileset.size}")
+            playable = tileset.size - (13 * players + 1) - wall.reserve
+            if wall.reserve and playable < 1:
+                self.problem(("wall", "reserve"), f"after the deal ({13 * players + 1} tiles) and the "
+                             f"reserved {wall.reserve}, the {tileset.size}-tile wall leaves nothing to draw")
         if (self.data.get("break") or {}).get("wall") and "break" not in self.broken:
             brk = BreakRule.from_yaml(self.data["break"])
             dice = brk.dice
@@ -1677,6 +1797,10 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     win_require = _guard(b.win_requirements, wildcard is not None, flags) or ()
     plugins = _guard(b.plugins) or {}
     flow = _guard(b.flow, tileset) or Flow()
+    bonus = _guard(b.bonus_tiles, tileset, patterns, wildcard is not None)
+    counters = _guard(b.counters) or ()
+    _guard(b.never_claimed, tileset)
+    laid = _guard(b.laid_kongs, tileset, wildcard) or ()
     if "fragment" not in data:
         _guard(b.table_checks, tileset)
         _guard(b.seat_checks)
@@ -1700,6 +1824,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         break_=BreakRule.from_yaml(data.get("break")), deal=DealRule.from_yaml(data.get("deal")),
         plugins=plugins, data=data, flags=flags, flow=flow,
         leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
+        bonus_tiles=bonus, counters=counters, laid_kongs=laid,
         win_require=win_require,
     )
     return rs, problems

@@ -9,13 +9,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from itertools import pairwise
 from typing import Any, Literal, Self
 
 from ..core import kinds as _kinds
 from ..core.hand import FLAGS as FLAGS
 from ..core.hand import WIN_BY as WIN_BY
-from ..core.tiles import Tile, TileSet, is_honor, rank_of, suit_of
+from ..core.tiles import Tile, TileSet, is_honor, parse_tiles, rank_of, suit_of
 from .options import Option, Preset
 
 # Meld kinds as the YAML writes them.
@@ -419,12 +420,18 @@ class Claims(Section):
     added_kong: bool = True  # 明杠
     concealed_kong: bool = True  # 暗杠
     priority: tuple[str, ...] = ("win", "kong", "pung", "chow")
+    never: str = ""  # kinds never claimed (tiles): no 吃 碰 杠 and no win on their discard
 
     @classmethod
     def _convert(cls, name: str, value: Any) -> Any:
         if name == "priority" and not value:  # `priority: []` keeps the usual order
             return cls.priority
         return super()._convert(name, value)
+
+    @cached_property
+    def never_kinds(self) -> frozenset[Tile]:
+        """The kinds of ``never`` (the loader has checked the tiles)."""
+        return frozenset(parse_tiles(self.never)) if self.never.strip() else frozenset()
 
     def allows_kong(self, meld: str) -> bool:
         """Is this kong allowed: ``kong`` (claimed), ``added-kong`` or ``concealed-kong``?"""
@@ -459,7 +466,7 @@ class DealerRule(Section):
     """Who deals first and next (``dealer:``)."""
 
     first: str = "random"  # random | seat0
-    after_win: str = "winner"  # winner | next (the deal passes every hand)
+    after_win: str = "winner"  # winner | next (the deal passes every hand) | dealer_or_next
     after_multiple_winners: str = "first_winner"  # first_winner | discarder
     after_draw: str = "dealer"  # dealer | last_tile_drawer | next
     which_win: str = "first"  # first | last: the win of a hand that names the next dealer
@@ -472,6 +479,7 @@ class WallRule(Section):
     stacks_per_seat: int | tuple[int, ...] = 17  # a list: per seat counted from the dealer
     height: int = 2
     draw_direction: str = "clockwise"
+    reserve: int = 0  # tiles never drawn: the hand is drawn when this many are left (留尾)
 
 
 @dataclass(frozen=True)
@@ -788,6 +796,97 @@ class LeaveRule(Section):
 
 
 @dataclass(frozen=True)
+class LaidKong:
+    """Kinds laid aside as a kong as soon as a player holds one (``laid_kongs``: 红中杠, 皮子杠).
+
+    Never kept, discarded or claimed: the tile goes aside with a replacement draw from the
+    kong end, and the seat's count (seat state ``name``) goes up; with ``double`` each one
+    doubles every win payment the seat makes or receives.
+    """
+
+    name: str
+    tiles: frozenset[Tile]
+    double: bool = False
+
+
+# What can happen in a hand, for the counters that last across hands (`counters:`). A table
+# counter moves when its event holds; a seat counter when it holds for that seat.
+COUNTER_EVENTS = ("dealer_stays", "deal_passes", "dealer_wins", "draw", "win", "wins", "loses", "always")
+
+
+@dataclass(frozen=True)
+class CounterRule:
+    """A count that lasts across the hands of a game (``counters:``): 连庄, a carried level.
+
+    After each hand (abandoned hands aside) it goes back to 0 when one of ``reset`` holds,
+    else goes up by 1 when one of ``add`` holds, never above ``max``. ``scope: seat`` keeps
+    one count per seat. The winner's count is in its seat state (``when: {seat_state:
+    {NAME: N}}``); with ``pays_each`` every win payment the dealer makes or receives grows
+    by ``pays_each`` × the count (docs/pattern-language.md, "Counters across hands").
+    """
+
+    name: str
+    scope: str = "table"  # table | seat
+    add: frozenset[str] = frozenset()
+    reset: frozenset[str] = frozenset()
+    max: int | None = None
+    pays_each: int = 0
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class BonusMore:
+    """More bonus tiles when the win qualifies (``bonus_tiles.more``)."""
+
+    add: int
+    no_wildcards: bool | None = None  # True: the winning hand holds no wildcard; False: it holds one
+    patterns: frozenset[str] = frozenset()  # the win scores one of these patterns (empty: any win)
+
+
+@dataclass(frozen=True)
+class BonusTiles:
+    """Bonus tiles turned up from the wall at a settlement (birds, horses): ``bonus_tiles:``.
+
+    Each tile hits a seat (``hit``): by its rank counted from the dealer or the
+    winner (``(anchor + rank − 1) mod players``; ``honors`` gives an honor's
+    offset instead of its rank), or, with ``tiles``, only the listed tiles hit,
+    and they hit the anchor. Then every payment of the settlement changes by
+    the hits of its payer and/or payee (``counts``): ``double`` ×2 per hit,
+    ``multiply`` ×(1 + hits), ``add`` + ``amount`` per hit. ``kongs``: kong
+    payments settled with the win change too. The game turns the tiles up
+    (docs/pattern-language.md, "Bonus tiles").
+    """
+
+    count: int
+    name: str = "bonus tiles"
+    more: tuple[BonusMore, ...] = ()
+    source: str = "live"  # live (the next tiles to draw) | end (the kong end)
+    at: frozenset[str] = frozenset({"win"})  # settlements that turn them up: win, opening
+    anchor: str = "dealer"  # dealer | winner
+    honors: dict[Tile, int] = field(default_factory=dict)  # honor → offset from the anchor
+    tiles: frozenset[Tile] | None = None  # only these tiles hit (the anchor)
+    effect: str = "double"  # double | multiply | add
+    amount: int = 1  # with `add`: per hit
+    counts: str = "both"  # both | payee | payer: whose hits change a payment
+    kongs: bool = True
+
+    @property
+    def most(self) -> int:
+        """The most tiles one settlement can turn up."""
+        return self.count + sum(m.add for m in self.more if m.add > 0)
+
+    def seat_hit(self, tile: Tile, *, dealer: int, winner: int, players: int) -> int | None:
+        """The seat a bonus tile hits (None: no seat)."""
+        anchor = dealer if self.anchor == "dealer" else winner
+        if self.tiles is not None:
+            return anchor if tile in self.tiles else None
+        if is_honor(tile) and self.honors:
+            offset = self.honors.get(tile)
+            return None if offset is None else (anchor + offset) % players
+        return (anchor + rank_of(tile) - 1) % players
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated ruleset."""
 
@@ -815,6 +914,9 @@ class Ruleset:
     options: dict[str, Any] = field(default_factory=dict)  # every declared option's value, as played
     option_decls: dict[str, Option] = field(default_factory=dict)  # the declared options, typed
     preset_decls: dict[str, Preset] = field(default_factory=dict)  # the declared presets, typed
+    bonus_tiles: BonusTiles | None = None  # tiles turned up at a settlement (birds, horses)
+    counters: tuple[CounterRule, ...] = ()  # counts that last across the hands of a game
+    laid_kongs: tuple[LaidKong, ...] = ()  # kinds laid aside as kongs on sight
     win_require: tuple[WinRequirement, ...] = ()  # `win.require`: what every win must meet
 
     def options_declared(self) -> dict[str, Any]:

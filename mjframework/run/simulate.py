@@ -52,6 +52,7 @@ from ..core.fileio import commit, is_stdio, temp_beside
 from ..evaluate import wintable
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
+from ..play import counters
 from ..play.bots import BOTS, GreedyBot
 from ..play.events import Event, EventSink, counting, counting_of
 from ..play.game import Game, HandResult
@@ -414,13 +415,18 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
 
     dealer = first_dealer(rs, seed, game)
     last_call: tuple[int, str] | None = None
+    tally = counters.start(rs)  # the ruleset's counters last across the hands of the game
     for h in range(hands):
         g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
-                 emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h)
+                 emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h,
+                 counters=tally)
         calls.clear()
         result = play(g)
         yield g, result
         last_call = calls[0] if len(calls) == 1 else None
+        if tally:
+            tally = counters.after_hand(rs, tally, dealer=dealer, next_dealer=result.next_dealer,
+                                         result=result.result, winners=result.winners)
         dealer = result.next_dealer
 
 

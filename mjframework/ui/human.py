@@ -409,6 +409,8 @@ class Announcer:
         elif t == "kong":
             shown = f" {tile_label(_code_tile(e['tile']), w)}" if e.get("tile") else ""
             echo(f"{self.name(e['seat'])} {KONG_NAMES.get(e['kind'], '杠')}{shown}")
+        elif t == "laid_kong":  # a `laid_kongs` kind laid aside as a kong (红中杠 …)
+            echo(f"{self.name(e['seat'])} 杠 {tile_label(_code_tile(e['tile']), w)} (laid aside)")
         elif t == "reveal":
             tiles = [_code_tile(c) for c in e.get("tiles", [])]
             echo(f"{self.name(e['seat'])} 亮{KONG_NAMES.get(e['kind'], '')} [{tiles_label(tiles, w)}]")

@@ -63,6 +63,8 @@
       case "hand_end": return `hand ends: ${e.result}, next dealer seat ${e.next_dealer}`;
       case "deal": return "the deal";
       case "wildcard": return `wildcard ${tileName(e.wildcard)}`;
+      case "bonus_tiles": return `${e.name}: ` + e.tiles.map((t, i) =>
+        tileName(t) + (e.seats[i] === null ? "" : ` → seat ${e.seats[i]}`)).join(", ");
       case "flower": return `seat ${s} sets the flower ${tileName(e.tile)} aside`;
       default: return e.type;
     }

@@ -45,6 +45,8 @@ class Claims(Kongs):
         # A discarded wildcard is claimed (won on, 碰, 杠, 吃) only where the ruleset says it may be.
         is_wild = tile in self.wildcards  # (_is_wild, asked once)
         wild = is_wild and not self.wild_may[1]
+        if self.claims.never and tile in self.claims.never_kinds:
+            wild = True  # a kind never claimed (`claims.never`): as a wildcard that may not be
         can_discard_win = self.win_rules.discard and not wild
         if is_wild and not self.wild_may[2]:
             wild = True  # won on at most: a meld may not hold it

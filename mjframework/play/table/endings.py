@@ -12,6 +12,7 @@ from ...core.hand import Hand, WinContext
 from ...core.tiles import Tile, tile_code
 from ...evaluate.scoring import Score
 from ...settle import settlement as st
+from ...settle.laid import LAID_KEY, laid_counts
 from .. import events as evt
 from ..outcomes import EndDrawn, HandEnd, OptionOutcome, option_outcome
 from ..players import Option
@@ -50,7 +51,7 @@ class Endings(Moves):
             self.send(evt.Win(seat=w, win_by=win_by, tile=tile_code(tile), from_seat=discarder,
                               patterns=score.pattern_names, points=score.points,
                               call=self.ev.call(ctx, score)))
-            ctx = self.with_settlement_inputs(ctx, "win", score)
+            ctx = self.with_settlement_inputs(ctx, "win", score, hands[w])
             kongs: list[st.KongRecord] = []
             if w == winners[0] and self.flow.kongs_paid == "at_win":
                 kongs = self.kongs[self.kongs_paid:]
@@ -108,12 +109,19 @@ class Endings(Moves):
         self.send(evt.HandEnd(result=kind, next_dealer=result.next_dealer,
                               winners=result.winners if self.flow.continues else None))
 
-    def with_settlement_inputs(self, ctx: WinContext, kind: str, score: Score) -> WinContext:
-        """Add plugins' settlement inputs (e.g. birds) to the context, once per win."""
+    def with_settlement_inputs(self, ctx: WinContext, kind: str, score: Score,
+                               hand: Hand | None = None) -> WinContext:
+        """Add plugins' settlement inputs (e.g. birds), the tiles laid aside as kongs and
+        the bonus tiles turned up to the context, once per win (``hand``: the winner's)."""
         view = self.ev.settlement_context(kind, ctx, score)
         extra = dict(ctx.extra)
         for d in self.hook("mj_settlement_inputs", hand=self.control, context=view):
             extra.update(d)
+        if self.laid:  # every seat's tiles laid aside as kongs (the settlement doubles by them)
+            extra[LAID_KEY] = laid_counts(self.ruleset, [s.state for s in self.seats])
+        if self.bonus is not None:
+            held = hand.all_tiles if hand is not None else self.seats[ctx.seat].hand  # (opening: as dealt)
+            extra.update(self.bonus.inputs(kind, ctx, score.pattern_names, held, self.wildcards))
         return replace(ctx, extra=extra)
 
     def _plugin_next_dealer(self, result: HandResult) -> int:
@@ -124,6 +132,8 @@ class Endings(Moves):
         d = self.ruleset.dealer
         if d.after_win == "next":  # the deal passes every hand, whoever won
             return (self.dealer + 1) % self.ruleset.players
+        if d.after_win == "dealer_or_next":  # the dealer stays on a win of its own, else passes
+            return self.dealer if self.dealer in winners else (self.dealer + 1) % self.ruleset.players
         if len(winners) > 1:
             rule = d.after_multiple_winners
             if rule == "discarder" and discarder is not None:

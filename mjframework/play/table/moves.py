@@ -36,11 +36,22 @@ class Moves(WinChecks):
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
                 return self.give(seat, self.wall.take_kong(), "flower")
+            if self.laid and t in self.laid:  # laid aside as a kong, replaced from the kong end
+                self._lay_kong(seat, t)
+                return self.give(seat, self.wall.take_kong(), "kong")
         return t
 
     def _set_flower_aside(self, seat: int, t: Tile) -> None:
         self.seats[seat].flowers.append(t)
         self.send(evt.Flower(seat=seat, tile=tile_code(t)))
+
+    def _lay_kong(self, seat: int, t: Tile) -> None:
+        """A `laid_kongs` kind leaves the hand as a kong: the seat's count (seat state) goes up."""
+        s = self.seats[seat]
+        s.hand.remove(t)
+        name = self.laid[t]
+        s.state[name] = s.state.get(name, 0) + 1
+        self.send(evt.LaidKong(seat=seat, tile=tile_code(t), name=name))
 
     def _discard(self, seat: int, tile: Tile, claim_flags: frozenset[str] = NO_FLAGS) -> Discarded:
         """``seat`` discards ``tile``: the others may claim it (a win on it carries ``claim_flags``)."""

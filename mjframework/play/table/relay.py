@@ -21,6 +21,8 @@ from ...hooks.registry import PluginError, bound_hook, call_hook
 from ...rules.model import Ruleset
 from ...settle import settlement as st
 from .. import events as evt
+from ..bonus import BonusFlips
+from ..counters import Counts
 from ..events import Event, EventSink, make_event
 from ..outcomes import Ask
 from ..players import OUTSIDE, Decision, IllegalDecision, Option, Player, PlayerLeft
@@ -45,10 +47,14 @@ class Relay(HandState):
 
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
-                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
+                 counters: Counts | None = None) -> None:
         super().__init__(ruleset, players, seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
-                         last_winner_call=last_winner_call, hand_in_game=hand_in_game)
+                         last_winner_call=last_winner_call, hand_in_game=hand_in_game, counters=counters)
         self.emit: EventSink = emit if emit is not None else _no_sink
+        # The bonus tiles turned up this hand (``bonus_tiles``: play/bonus.py), told as events.
+        self.bonus = None if ruleset.bonus_tiles is None else BonusFlips(
+            ruleset.bonus_tiles, ruleset.players, self.wall, self.send)
         self._restricts = bool(self.pm and self.pm.hook.mj_restrict_options.get_hookimpls())
         self._refuses = bool(self.pm and self.pm.hook.mj_refuse_win.get_hookimpls())
         # The sink itself: told of the hand's end when a plugin fails (not asked again).

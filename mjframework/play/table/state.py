@@ -19,6 +19,7 @@ from ...evaluate.scoring import Evaluator
 from ...hooks.registry import EngineAbort
 from ...rules.model import Ruleset
 from ...settle import settlement as st
+from .. import counters as cnt
 from ..players import Option, Player
 from ..wall import Wall
 
@@ -197,7 +198,9 @@ class HandState:
       (winners and discarder per win), ``patterns_won``;
     - ``last_drawer``, ``replacement_seat`` (whose last draw was a kong replacement),
       ``last_tile_replacement``, ``offered`` (the discard a plugin's claim takes),
-      ``revealed`` (face-down melds shown).
+      ``revealed`` (face-down melds shown);
+    - ``counters`` (the ruleset's counts lasting across hands, as the hand began),
+      ``laid`` (the ``laid_kongs`` kinds, each to its name).
     """
 
     control: HandControl  # the plugins' facade (set by Game)
@@ -205,7 +208,8 @@ class HandState:
 
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, evaluator: Evaluator | None = None,
-                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
+                 counters: cnt.Counts | None = None) -> None:
         self.ruleset = ruleset
         self.players = list(players)
         if len(self.players) != ruleset.players:
@@ -222,6 +226,7 @@ class HandState:
         # The hand's place in its game (the prevalent wind advances with it: `winds`).
         self.hand_in_game = hand_no if hand_in_game is None else hand_in_game
         self.dealer = dealer
+        self.counters = counters if counters is not None else cnt.start(ruleset)  # play/counters.py
         self.rng = random.Random(seed)
         self.ev = evaluator or Evaluator(ruleset)
         self.wall = Wall(ruleset, self.rng, dealer)
@@ -261,6 +266,7 @@ class HandState:
         self.kongs_paid = 0  # kongs[:kongs_paid] are settled
         self.kong_money: list[tuple[st.KongRecord, list[st.Payment]]] = []  # paid at the kong
         self.patterns_won: dict[int, list[str]] = {}
+        self.laid = {t: lk.name for lk in ruleset.laid_kongs for t in lk.tiles}  # laid_kongs: kind → name
 
     # -- seats in play, declarations ------------------------------------------------
 

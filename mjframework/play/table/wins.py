@@ -13,6 +13,7 @@ from collections import Counter
 
 from ...core.hand import Hand, WinContext
 from ...core.tiles import Tile
+from .. import counters as cnt
 from .relay import Relay
 from .state import SeatWaits
 
@@ -25,6 +26,8 @@ class WinChecks(Relay):
         """The context of a win by ``seat``; with the winning ``tile``, ``last_copy`` is raised
         when the other copies are all in sight."""
         state = self.seats[seat].state
+        if self.counters:  # the winner's counts that last across hands read as its seat state
+            state = {**cnt.of_seat(self.counters, seat), **state}
         if tile is not None and self._last_copy(seat, tile, win_by):
             flags = {*flags, "last_copy"}
         in_play = (frozenset(s for s in range(self.ruleset.players) if s not in self.out)

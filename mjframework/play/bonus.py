@@ -1,0 +1,61 @@
+"""Turning up bonus tiles (birds, horses) in a game: the ruleset's ``bonus_tiles``.
+
+Once per *moment of settlement*: all the opening declarations share one set,
+and the winners of one discard share one; a moment is told apart by
+the kind of settlement and the live tiles left. The tiles are looked at, never
+drawn (the next live tiles, or the next at the kong end); fewer near the end
+of the wall, none (and no event) when none is left. Which seat each tile hits
+and what hits do to the payments: :mod:`mjframework.settle.bonus`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ..core.hand import WinContext
+from ..core.tiles import Tile, tile_code, tile_name
+from ..rules.model import BonusTiles
+from ..settle import bonus
+from . import events as evt
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .wall import Wall
+
+
+class BonusFlips:
+    """The bonus tiles turned up during one hand."""
+
+    def __init__(self, rule: BonusTiles, players: int, wall: Wall,
+                 send: Callable[[evt.EventBase], None]) -> None:
+        self.rule = rule
+        self.players = players
+        self._peek = wall.peek_end if rule.source == "end" else wall.peek_live
+        self._remaining = wall.live_remaining
+        self._send = send
+        self._flips: dict[tuple[str, int, int], list[Tile]] = {}
+
+    def inputs(self, kind: str, ctx: WinContext, patterns: Sequence[str], held: Sequence[Tile],
+               wildcards: frozenset[Tile]) -> dict[str, list[Tile]]:
+        """The settlement context's bonus tiles for a settlement of ``kind`` (win, opening) of the
+        winner ``ctx.seat`` holding ``held`` and scoring ``patterns``: turned up once per moment.
+        The event's ``seats`` are counted for the first winner served (they differ between
+        winners only when the tiles count from the winner)."""
+        if kind not in self.rule.at:
+            return {}
+        count = bonus.count_for(self.rule, held, patterns, wildcards)
+        if count <= 0:
+            return {}
+        dealer, winner = ctx.dealer, ctx.seat
+        key = (kind, self._remaining(), count)
+        tiles = self._flips.get(key)
+        if tiles is None:
+            tiles = self._flips[key] = self._peek(count)
+            if tiles:
+                seats = bonus.seats_hit(self.rule, tiles, dealer=dealer, winner=winner, players=self.players)
+                # `{seat:N}`: the narrator names the seat from its reader's point of view (下家, 对家 …).
+                hits = ", ".join(f"{tile_name(t)}→{{seat:{s}}}" if s is not None else tile_name(t)
+                                 for t, s in zip(tiles, seats, strict=True))
+                self._send(evt.BonusTiles(name=self.rule.name, kind=kind, tiles=[tile_code(t) for t in tiles],
+                                          seats=seats, text=f"{self.rule.name}  {hits}"))
+        return {bonus.CONTEXT_KEY: list(tiles)}

@@ -1,0 +1,201 @@
+"""Bonus tiles from the wall (``bonus_tiles``: 扎鸟, 抓码, 买马), docs/pattern-language.md "Bonus tiles".
+
+- changsha's 扎鸟 declared as bonus tiles (tests/rulesets/bonus-zhaniao.yaml) settles every
+  hand exactly as the zhaniao plugin does (bonus-zhaniao-plugin.yaml), on many seeds, and
+  passes changsha's own 扎鸟 conformance cases;
+- the 抓码 kind (bonus-tiles.yaml): only listed tiles hit, they hit the winner, each adds to
+  the winner's payments, one more tile when no wildcard is held, kong money left alone;
+- which seat a tile hits, the count, and the loader's meaning checks.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mjframework.core.errors import RulesetError
+from mjframework.core.hand import WinContext, make_hand
+from mjframework.core.tiles import parse_tile, parse_tiles
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.rules.loader import check_file, load_ruleset
+from mjframework.run.conformance import run_file
+from mjframework.run.simulate import simulate
+from mjframework.settle import bonus
+
+HERE = Path(__file__).parent
+RS = HERE / "rulesets"
+ROOT = HERE.parent
+
+
+def _log(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _without_birds(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for e in events:
+        if e["type"] in ("birds", "bonus_tiles", "simulation"):
+            continue
+        out.append({k: v for k, v in e.items() if k != "ruleset"})
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_declared_birds_settle_every_hand_as_the_zhaniao_plugin(seed: int, tmp_path: Path) -> None:
+    logs = {}
+    for name in ("bonus-zhaniao", "bonus-zhaniao-plugin"):
+        logs[name] = _log_of(name, seed, tmp_path)
+    declared, plugin = logs["bonus-zhaniao"], logs["bonus-zhaniao-plugin"]
+    # Every event but the birds' own is the same, settlements (amounts and reasons) included.
+    assert _without_birds(declared) == _without_birds(plugin)
+    flips = [(e["kind"], e["tiles"], e["seats"]) for e in declared if e["type"] == "bonus_tiles"]
+    assert flips == [(e["kind"], e["tiles"], e["seats"]) for e in plugin if e["type"] == "birds"]
+    # Not vacuous: birds were turned up, for wins and openings, and changed payments.
+    assert {k for k, _, _ in flips} == {"win", "opening"}
+    doubled = [i for e in declared if e["type"] == "settlement" for i in e["items"] if "鸟" in i["reason"]]
+    assert len(doubled) > 50
+
+
+def _log_of(name: str, seed: int, tmp_path: Path) -> list[dict[str, Any]]:
+    log = tmp_path / f"{name}-{seed}.jsonl"
+    simulate(str(RS / f"{name}.yaml"), 150, seed=seed, log=str(log), workers=1)
+    return _log(log)
+
+
+def test_declared_birds_pass_changsha_s_bird_cases(tmp_path: Path) -> None:
+    """changsha's conformance cases with birds, the birds given as `bonus_tiles`."""
+    data = yaml.safe_load((ROOT / "tests" / "conformance" / "changsha.yaml").read_text(encoding="utf-8"))
+    cases = []
+    for case in data["cases"]:
+        ctx = case.get("context") or {}
+        if "birds" in ctx:
+            case = dict(case, context={"bonus_tiles": ctx["birds"]})
+            cases.append(case)
+    assert len(cases) >= 3
+    f = tmp_path / "birds.yaml"
+    f.write_text(yaml.safe_dump({"format": 1, "ruleset": str(RS / "bonus-zhaniao.yaml"), "cases": cases},
+                                allow_unicode=True), encoding="utf-8")
+    results = run_file(f)
+    assert [r.status for r in results] == ["pass"] * len(cases), [r for r in results if r.status != "pass"]
+
+
+# -- 抓码: listed tiles hit the winner and add to what the winner receives --------------------
+
+@pytest.fixture(scope="module")
+def zhuama() -> Evaluator:
+    return Evaluator(load_ruleset(RS / "bonus-tiles.yaml"))
+
+
+def _settle(ev: Evaluator, hand: str, tile: str, *, seat: int = 1, win_by: str = "self_draw",
+            discarder: int | None = None, tiles: str = "", melds: list[str] | None = None) -> list[int]:
+    h = make_hand(hand, melds or [], tile)
+    extra = {bonus.CONTEXT_KEY: parse_tiles(tiles)} if tiles else {}
+    ctx = WinContext(seat=seat, win_by=win_by, discarder=discarder, extra=extra)
+    res = ev.evaluate(h, ctx)
+    assert res.settlement is not None
+    return res.settlement.net()
+
+
+def test_listed_tiles_hit_the_winner_and_add_per_hit(zhuama: Evaluator) -> None:
+    hand = "123m 456m 789p 234s 5s"
+    plain = _settle(zhuama, hand, "5s")  # 胡牌 2 + 无红中 2 = 4 from each of three
+    assert plain == [-4, 12, -4, -4]
+    # 1m and 中 hit (the winner); 2p and 6s don't: +2 per hit on each payment to the winner.
+    assert _settle(zhuama, hand, "5s", tiles="1m 2p 中") == [-8, 24, -8, -8]
+    assert _settle(zhuama, hand, "5s", tiles="2p 6s") == plain
+    # A discard win: only the discarder pays, and pays the hits too.
+    assert _settle(zhuama, hand, "5s", win_by="discard", discarder=3, tiles="9s 5p") == [0, 8, 0, -8]
+
+
+def test_kong_money_is_left_alone_when_kongs_is_false(zhuama: Evaluator) -> None:
+    got = _settle(zhuama, "456m 789p 234s 5s", "5s", melds=["concealed-kong 1m"], tiles="1p 5m")
+    # win: 4 + 2×2 = 8 from each; the concealed kong: 2 from each, not raised.
+    assert got == [-10, 30, -10, -10]
+
+
+def test_count_and_more() -> None:
+    rule = load_ruleset(RS / "bonus-tiles.yaml").bonus_tiles
+    assert rule is not None and rule.most == 3
+    red = frozenset({parse_tile("中")})
+    assert bonus.count_for(rule, parse_tiles("123m 456m 789p 234s 55s"), ["胡牌"], red) == 3
+    assert bonus.count_for(rule, parse_tiles("123m 456m 789p 234s 5s 中"), ["胡牌"], red) == 2
+
+
+def test_the_game_turns_up_more_tiles_without_wildcards_and_logs_them(tmp_path: Path) -> None:
+    log = tmp_path / "zm.jsonl"
+    simulate(str(RS / "bonus-tiles.yaml"), 120, seed=5, log=str(log), workers=1)
+    events = _log(log)
+    wins = [e for e in events if e["type"] == "win"]
+    flips = [e for e in events if e["type"] == "bonus_tiles"]
+    assert flips and len(flips) <= len(wins)
+    for i, e in enumerate(events):
+        if e["type"] != "bonus_tiles":
+            continue
+        win = events[i - 1]
+        assert win["type"] == "win" and e["kind"] == "win" and e["name"] == "码"
+        assert len(e["tiles"]) in (2, 3)
+        listed = set(parse_tiles("159m 159p 159s 中"))
+        assert e["seats"] == [win["seat"] if parse_tile(t) in listed else None for t in e["tiles"]]
+        settlement = next(x for x in events[i:] if x["type"] == "settlement")
+        hits = sum(s is not None for s in e["seats"])
+        for item in settlement["items"]:  # kong money (reason: the kong's kind) is left alone
+            kong = item["reason"] in ("kong", "added_kong", "concealed_kong")
+            assert ("码" in item["reason"]) == (hits > 0 and not kong)
+    assert {len(e["tiles"]) for e in flips} == {2, 3}
+
+
+# -- which seat a tile hits ---------------------------------------------------------------
+
+def _rule(hit: dict[str, Any], tmp_path: Path) -> Any:
+    f = tmp_path / "r.yaml"
+    data = {"format": 1, "id": "t", "name": "t", "extends": str(RS / "combos-136.yaml"),
+            "bonus_tiles": {"count": 1, "hit": hit}}
+    f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return load_ruleset(f).bonus_tiles
+
+
+def test_rank_counts_seats_from_the_dealer_or_the_winner(tmp_path: Path) -> None:
+    dealer = _rule({"from": "dealer"}, tmp_path)
+    tiles = ("1m", "5p", "9s", "2m", "4s")
+    assert [dealer.seat_hit(parse_tile(t), dealer=2, winner=1, players=4) for t in tiles] == [2, 2, 2, 3, 1]
+    winner = _rule({"from": "winner"}, tmp_path)
+    assert [winner.seat_hit(parse_tile(t), dealer=2, winner=1, players=4) for t in ("1m", "6m", "3s")
+            ] == [1, 2, 3]
+
+
+def test_an_honor_table_and_honors_not_listed(tmp_path: Path) -> None:
+    rule = _rule({"from": "winner", "honors": {"东": 0, "南": 1, "中": 0}}, tmp_path)
+    tiles = ("东", "南", "中", "白", "2m")
+    hit = [rule.seat_hit(parse_tile(t), dealer=0, winner=3, players=4) for t in tiles]
+    assert hit == [3, 0, 3, None, 0]
+
+
+@pytest.mark.parametrize(("bonus_tiles", "message"), [
+    ({"count": 1, "more": [{"add": 1, "patterns": ["没有"]}]}, "no pattern '没有'"),
+    ({"count": 1, "more": [{"add": 1, "no_wildcards": True}]}, "has no wildcards"),
+    ({"count": 1, "hit": {"honors": {"1m": 0}}}, "not an honor tile"),
+    ({"count": 1, "hit": {"tiles": "1m 中"}}, "not in this ruleset's tile set: 7z"),
+    ({"count": 1, "hit": {"tiles": "1m", "honors": {"中": 0}}}, "only the listed tiles hit"),
+    ({"count": 9, "more": [{"add": 8}]}, "at most 16 tiles"),
+    ({"count": 1, "on": ["win"]}, "unknown key 'on'"),
+])
+def test_meaning_checks(bonus_tiles: dict[str, Any], message: str, tmp_path: Path) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text(yaml.safe_dump({"format": 1, "id": "t", "name": "t", "extends": str(RS / "base-108.yaml"),
+                                 "bonus_tiles": bonus_tiles}, allow_unicode=True), encoding="utf-8")
+    rs, problems = check_file(f)
+    assert rs is None
+    text = "\n".join(str(p) for p in problems)
+    assert message in text and "bonus_tiles" in text and f"{f}:" in text
+    with pytest.raises(RulesetError):
+        load_ruleset(f)
+
+
+def test_a_case_gives_no_more_tiles_than_the_rule_turns_up(zhuama: Evaluator) -> None:
+    from mjframework.core.errors import HandError
+    with pytest.raises(HandError, match="at most 3"):
+        zhuama.check_context_inputs({bonus.CONTEXT_KEY: parse_tiles("1m 2m 3m 4m")})
