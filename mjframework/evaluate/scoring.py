@@ -23,150 +23,51 @@ The flow of :meth:`Evaluator.score`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from itertools import combinations_with_replacement
 from typing import Any
 
 import pluggy
 
 from ..core.errors import HandError
-from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
+from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
-from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
+from ..rules.model import Pattern, Ruleset, Shape, TileFilter
 from ..settle import settlement as st
-from . import wintable
+from . import settler, wintable
+from .bounds import _Bounds
+from .compiler import CompiledRuleset
 from .fastwin import WinScreen
 from .patterns import (
-    BulkJudge,
     HandFacts,
     Measures,
     context_holds,
     requirements_hold,
-    shape_matches,
     times,
     when_holds,
 )
-from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings, stand_in_splits
-from .waits import completed_shape, shape_possible, wait_holds
+from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings
+from .results import Result, Score, ScoredPattern
+from .waits import shape_possible, wait_holds
 
 
-@dataclass(frozen=True)
-class ScoredPattern:
-    name: str
-    points: int
-    times: int = 1
-    en: str = ""  # the pattern's English name, if the ruleset gives one
-
-    @property
-    def total(self) -> int:
-        return self.points * self.times
-
-
-@dataclass
-class Score:
-    win: bool
-    reason: str = ""
-    reading: Reading | None = None
-    patterns: list[ScoredPattern] = field(default_factory=list)
-    points: int = 0  # capped (scoring.cap)
-    wildcard: Tile | None = None
-    uncapped: int | None = None  # before the cap (None: same as points)
-
-    @property
-    def pattern_names(self) -> list[str]:
-        return [p.name for p in self.patterns]
-
-
-@dataclass
-class Result:
-    """A scored and settled hand."""
-
-    score: Score
-    settlement: st.Settlement | None
-    call: str | None = None
-
-    @property
-    def payments(self) -> list[int] | None:
-        return self.settlement.net() if self.settlement else None
-
-
-class Evaluator:
-    """Scores hands of one ruleset. Create once per ruleset and reuse."""
+class Evaluator(CompiledRuleset):
+    """Scores hands of one ruleset: the thin scorer over its :class:`~.compiler.CompiledRuleset`,
+    with the memos it fills as it scores, and the ruleset's plugins. Create once per ruleset and
+    reuse."""
 
     def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
-        self.ruleset = ruleset
+        super().__init__(ruleset)
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
-        self.kinds = list(ruleset.tileset.kinds)
-        self._void_rule = ruleset.flow.void_suit is not None and not ruleset.flow.void_suit.win_holding
-        self.win_patterns = ruleset.patterns_for("win")
-        self.opening_patterns = ruleset.patterns_for("opening")
-        self.wait_patterns = [p for p in self.win_patterns if p.waits]
-        # The fewest wildcards any wait sets aside: a hand holding fewer has none of the waits.
-        self._fewest_free = min((w.free_wildcards for p in self.wait_patterns for w in p.waits),
-                                default=NUM_KINDS * 4 + 1)
-        shapes: dict[tuple, Shape] = {}
-        for p in self.win_patterns:
-            for s in p.shapes:
-                shapes.setdefault(_shape_key(s), s)
-            for w in p.waits:
-                c = completed_shape(w)
-                shapes.setdefault(_shape_key(c), c)
-        self.shapes = list(shapes.values())
-        # For each shape, the patterns that can apply to a reading of it: those of
-        # that shape (or `free`), wait patterns and bonus patterns; in declared order.
-        # Shapes that some pattern makes a win with no requirement and no context.
-        # (None with a minimum to win: fitting a shape is then not enough.)
-        self._unconditional = [] if ruleset.scoring.minimum is not None or ruleset.win_require else [
-            s for s in self.shapes if s.kind != "free" and any(
-                p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
-                for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
         # and patterns _score judges (the lists are kept by _context_cache, so ids stay theirs).
         self._todo: dict[tuple[int, frozenset[str]], list[tuple[Shape, list[Pattern]]]] = {}
-        self._by_shape = [
-            (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
-            for s in self.shapes]
-        # For each pattern read as `free`: the kinds its `all_tiles` filter rules out
-        # (None: no filter, anything may match).
-        self._free_banned: list[frozenset[int] | None] = [
-            None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
-            for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
-        # Per-seat state keys some pattern reads: part of the context's memo key.
-        self._state_keys = sorted({k for p in self.win_patterns for k in p.when.state_keys()})
-        # `win.require`: what every win must meet, judged on each reading after combining
-        self._win_require = ruleset.win_require
-        rule = ruleset.wildcard
-        self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
-        self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
-        self._wild_claims = bool(rule and rule.may_claim)
-        tiers = ruleset.scoring.tiers
-        self._tier_rank = {t: i for i, t in enumerate(tiers)}
-        self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
         self._screen: WinScreen | None = None
-        # The reading search (see _score): how much of a reading each pattern looks at.
-        self._level = {p: _reading_level(p) for p in self.win_patterns}
-        self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
         self._scored: dict[tuple[Pattern, int], ScoredPattern] = {}  # _finish's, per (pattern, times)
         self._ceilings: dict[tuple, tuple | None] = {}  # _ceiling's, per (fixed, maybe) patterns
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
-        # _combine's ranked exclusions: each pattern's rank (higher points, then declared first)
-        # and every name it wholly excludes.
-        self._rank = {p: (-p.points, p.index) for p in ruleset.patterns}
-        self._index = {p: p.index for p in ruleset.patterns}.__getitem__
-        self._excluding = {
-            p: p.excludes | {e.name for e in p.partial_excludes if e.times is None and not e.shared}
-            for p in ruleset.patterns}
-        # The win patterns' requirements, judged together; bits in rank order (for exclusions).
-        self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
-        self._kind_set = frozenset(self.kinds)
-        self._by_pay = ruleset.scoring.value == "table"  # (see order)
-        self._product = ruleset.scoring.multiplies
-        self._after_cap = any(p.after_cap for p in ruleset.patterns)
-        self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
     def screen(self) -> WinScreen:
@@ -988,101 +889,26 @@ class Evaluator:
         return [p.name for p in self.wait_patterns
                 if any(wait_holds(held, len(melds), w) for w in p.waits)]
 
-    # -- settlement ---------------------------------------------------------------
+    # -- settlement (the settler: .settler) ----------------------------------------
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
                kongs: Sequence[st.KongRecord] | None = None, *,
                payers: Sequence[int] | None = None, plugins: bool = True,
                seats: Mapping[int, st.SeatFacts] | None = None) -> st.Settlement:
-        """Payments for a scored win plus kong payments.
-
-        ``kongs``: every kong made this hand (the game knows them); by default
-        the winner's own kong melds (all a conformance case can say) — none where
-        the ruleset pays kongs when they are made (``scoring.kongs.paid: at_kong``).
-        ``payers``: who may pay (in a hand that goes on after a win, the players
-        still in it); ``plugins=False`` skips ``mj_modify_settlement``. ``seats``: every
-        seat's declared melds and state (:class:`~.settlement.SeatFacts`), which per-payer
-        amounts read (``scoring.per_payer``); liability (``scoring.liable``) reads the winner's
-        melds' ``from`` seats.
-        """
-        rs = self.ruleset
-        s = st.Settlement(rs.players)
-        if payers is None and ctx.in_play is not None:
-            payers = sorted(ctx.in_play)
-        if score.win:
-            # Who pays how much of the base amount depends only on the seats: planned once per
-            # seat arrangement (st.win_plan), then each win is a few multiplications.
-            key = (ctx.win_by, ctx.seat, ctx.dealer, ctx.discarder, None if payers is None else tuple(payers))
-            plan = self._pay_plans.get(key)
-            if plan is None:
-                plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
-                                   discarder=ctx.discarder, payers=payers)
-                if len(self._pay_plans) > 4096:
-                    self._pay_plans.clear()
-                self._pay_plans[key] = plan
-            if rs.scoring.per_payment:
-                s.payments = self._pay_per_payer(hand, ctx, score, plan, payers, seats)
-            else:
-                s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
-                                         "+".join([p.name for p in score.patterns]))
-            if kongs is None:  # kongs paid when made (at_kong) are not part of the win
-                kongs = [] if rs.flow.kongs_paid == "at_kong" else [
-                    st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
-                    for m in hand.melds if m.is_kong]
-            if kongs:
-                s.payments.extend(st.kong_payments(rs, kongs))
-        if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
-            return s  # (no plugin modifies settlements: no context to build for them)
-        melds = {seat: f.melds for seat, f in (seats or {}).items()}
-        melds[ctx.seat] = tuple(hand.melds)
-        return st.apply_plugins(s, self.settlement_context("win", ctx, score, melds), self.pm)
+        """Payments for a scored win plus kong payments (:func:`.settler.settle`)."""
+        return settler.settle(self, hand, ctx, score, kongs, payers=payers, plugins=plugins, seats=seats)
 
     def liable_seat(self, hand: Hand, ctx: WinContext, score: Score) -> int | None:
         """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
-        rs = self.ruleset
-        wild = score.wildcard is not None and self._is_wild(hand.win_tile, score.wildcard)
-        facts = HandFacts(0, 0, wild, self._suits_in_set)
-        for rule in rs.scoring.liable:
-            if not when_holds(rule.when, ctx, facts):
-                continue
-            seat = ctx.discarder if rule.pays == "discarder" else st.feeder(hand.melds, rule.fed or 1)
-            if seat is not None and seat != ctx.seat:
-                return seat
-        return None
-
-    def _pay_per_payer(self, hand: Hand, ctx: WinContext, score: Score,
-                       plan: tuple[tuple[int, int, int], ...], payers: Sequence[int] | None,
-                       seats: Mapping[int, st.SeatFacts] | None) -> list[st.Payment]:
-        """Win payments where they depend on more than the points and seats: a liable seat
-        paying every share (each priced as if every other player paid), per-payer amounts,
-        caps per payment and 金顶 (:func:`~.settlement.payer_amounts`)."""
-        rs = self.ruleset
-        liable = self.liable_seat(hand, ctx, score) if rs.scoring.liable else None
-        if liable is not None:
-            plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
-                               discarder=ctx.discarder, payers=payers, rule="each_other")
-        payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
-                               "+".join([p.name for p in score.patterns]))
-        payments = st.payer_amounts(rs.scoring, payments, seats, dealer=ctx.dealer, discarder=ctx.discarder)
-        return payments if liable is None else st.redirect(payments, liable)
+        return settler.liable_seat(self, hand, ctx, score)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
-        rs = self.ruleset
-        s = st.Settlement(rs.players)
-        if score.win:
-            s.payments.extend(st.win_payments(
-                rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
-                points=score.points, reason="+".join(score.pattern_names)))
-        return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
+        return settler.settle_opening(self, ctx, score)
 
     def settlement_context(self, kind: str, ctx: WinContext, score: Score,
                            melds: Mapping[int, tuple[Meld, ...]] | None = None) -> st.SettlementContext:
-        """What plugins see of a settlement (kind: win or opening); ``melds``: every seat's
-        declared melds as far as known."""
-        return st.SettlementContext(
-            kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
-            win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
-            points=score.points, flags=ctx.flags, extra=ctx.extra, melds=melds or {})
+        """What plugins see of a settlement (:func:`.settler.settlement_context`)."""
+        return settler.settlement_context(self, kind, ctx, score, melds)
 
     def refusal(self, hand: Hand, ctx: WinContext, control: Any = None) -> str | None:
         """The reason a plugin refuses this win (``mj_refuse_win``), or None. In a game the
@@ -1124,263 +950,6 @@ class Evaluator:
 
 _KNITTED_SETS = [(ks, frozenset(ks)) for ks in KNITTED_STRAIGHTS]
 
-# How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
-# (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
-# a measure not listed here (ranks: rank_span, knitted_straights) gets 3, the whole reading.
-_MEASURE_LEVEL = {
-    "wildcards": 0, "wildcards_held": 0, "flowers": 0, "waiting_tiles": 0,
-    "honors": 1, "suits": 1, "missing_suits": 1, "sequences": 1, "triplets": 1, "kongs": 1,
-    "claimed_melds": 1, "concealed_kongs": 1, "exposed_kongs": 1, "concealed_triplets": 1,
-    "natural_wildcards": 1, "self_wild_sequences": 1,
-    "distinct_honors": 2, "sets_of_four": 2, "sets_of_three": 2, "fours_not_kong": 2, "distinct_kinds": 2,
-}
-
-
-def _reading_level(p: Pattern) -> int:
-    """How much of a reading pattern ``p`` looks at (see ``_MEASURE_LEVEL``); tile filters and
-    group filters are 1 (their answers per kind are part of the kind's class)."""
-    if p.sets is not None or p.win_wait is not None or p.condition is not None:
-        return 3
-    names = [n for n, _ in p.counts]
-    if p.times_per is not None and p.times_per != "groups":
-        names.append(p.times_per)
-    level = max((_MEASURE_LEVEL.get(n, 3) for n in names), default=0)
-    if any(x is not None for x in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group, p.groups)):
-        level = max(level, 1)
-    return level
-
-
-class _Bounds:
-    """Lowest and highest value of measures over every reading of one hand (where cheap to
-    know): the natural tiles (held and in melds) are in every reading as themselves;
-    each wildcard or stand-in adds at most one tile of any kind."""
-
-    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int,
-                 shapes: Sequence[Shape] = ()) -> None:
-        self.shapes = shapes  # every shape read (for measures bounded per shape)
-        self.exposed = len(hand.melds)
-        c = list(full.counts)
-        for m in hand.melds:
-            for t in m.tiles:
-                c[t] += 1
-        self.counts = c
-        self.full = full
-        self.extra = full.wilds + full.stand_ins
-        self.wild_kinds = wild_kinds
-        self.suits_in_set = suits_in_set
-        self._cache: dict[str, tuple[int, int] | None] = {}
-        self.naturals: list[Tile] | None = None  # the kinds of natural tiles (made when a filter asks)
-        self._decided: dict[object, bool | None] = {}
-        self._fours: dict[int, int] = {}  # _pairs_fours, per pairs shape's pair count
-        self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
-
-    def get(self, name: str) -> tuple[int, int] | None:
-        if name not in self._cache:
-            self._cache[name] = self._bounds(name)
-        return self._cache[name]
-
-    def _bounds(self, name: str) -> tuple[int, int] | None:
-        c, x = self.counts, self.extra
-        if name == "honors":
-            lo = sum(c[HONOR_BASE:])
-            return lo, lo + x
-        if name in ("suits", "missing_suits"):
-            lo = sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
-            hi = min(3, lo + x)
-            return (lo, hi) if name == "suits" else (self.suits_in_set - hi, self.suits_in_set - lo)
-        if name == "distinct_honors":
-            lo = sum(1 for n in c[HONOR_BASE:] if n)
-            return lo, lo + x
-        if name == "distinct_kinds":
-            lo = sum(1 for n in c if n)
-            return lo, lo + x
-        if name == "sets_of_four":
-            lo = sum(1 for n in c if n >= 4)
-            return lo, lo + x
-        if name == "sets_of_three":
-            lo = sum(1 for n in c if n >= 3)
-            return lo, lo + x
-        if name == "natural_wildcards":
-            return 0, self.full.wilds
-        if name == "self_wild_sequences":
-            # a wildcard read as its own kind with two natural held tiles of its suit beside it:
-            # at most one per wildcard, and per two such tiles
-            held = list(self.full.counts)
-            if self.full.stand_in_tile is not None:
-                held[self.full.stand_in_tile] += self.full.stand_ins
-            room = 0
-            for k in self.wild_kinds:
-                if is_honor(k):
-                    continue
-                r, base = k % 9, k - k % 9
-                if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
-                       for a, b in ((-2, -1), (-1, 1), (1, 2))):
-                    room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
-            hi = min(self.full.wilds, room)
-            if hi:
-                hi = min(hi, self._most_self_wild(hi))
-            return 0, hi
-        return None
-
-    def _most_self_wild(self, limit: int) -> int:
-        """The most sequences holding a wildcard read as its own (wild) kind beside two natural
-        tiles that any reading can have, up to ``limit`` (an upper bound known already).
-        Only standard shapes have sequences (a knitted straight reads no wildcard)."""
-        most = 0
-        for shape in self.shapes:
-            if shape.kind == "standard":
-                got = self.self_wild(shape, limit)
-                if got is None:
-                    return limit
-                most = max(most, got[0])
-        return most
-
-    def self_wild(self, shape: Shape, limit: int
-                  ) -> tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None:
-        """For a standard ``shape``: the most such sequences a reading of it can have (up to
-        ``limit``), with one way to take them: the natural counts (stand-ins split as read)
-        and the sequences as (wild kind, natural tile, natural tile). None where not known
-        (a shape without exactly one pair).
-
-        A reading with ``k`` such sequences leaves natural tiles and ``wildcards - k``
-        wildcards that make the shape's other melds and its pair, which the win table tells:
-        the most is the largest ``k`` for which some choice of ``k`` such sequences leaves a
-        win (for some reading of the stand-ins).
-        """
-        key = (_shape_key(shape), limit)
-        if key in self._self_wild:
-            return self._self_wild[key]
-        found: tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None = None
-        if shape.pair == 1:
-            full = self.full
-            wild_kinds = sorted(k for k in self.wild_kinds if not is_honor(k))
-            melds = shape.melds - self.exposed
-            found = (0, list(full.counts), ())
-            for c, _k in stand_in_splits(full):
-                if sum(c) + full.wilds != 3 * melds + 2:
-                    continue
-                # the natural tiles ("n" sources: not the wildcard's kind, where stand-ins read
-                # as it sit) each sequence would take beside its wildcard
-                options = []
-                for w in wild_kinds:
-                    r, base = w % 9, w - w % 9
-                    for a, b in ((-2, -1), (-1, 1), (1, 2)):
-                        if r + a >= 0 and r + b <= 8:
-                            x, y = base + r + a, base + r + b
-                            if c[x] and c[y] and full.wildcard not in (x, y):
-                                options.append((w, x, y))
-                for k in range(min(limit, melds), found[0], -1):
-                    chosen = _leaves_win(c, options, k, full.wilds - k)
-                    if chosen is not None:
-                        found = (k, c, chosen)
-                        break
-                if found[0] >= limit:
-                    break
-        self._self_wild[key] = found
-        return found
-
-    def decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
-        """False: no reading meets ``p``; True: every reading does, alike (same times);
-        None: it depends on the reading. With ``shape``: the readings of that shape (a
-        pairs shape bounds ``sets_of_four`` closer)."""
-        key: object = p if shape is None or shape.kind != "pairs" else (p, shape.pairs)
-        if key in self._decided:
-            return self._decided[key]
-        verdict = self._decide(p, winds, shape)
-        self._decided[key] = verdict
-        return verdict
-
-    def _pairs_fours(self, shape: Shape) -> int:
-        """The most kinds of four (``sets_of_four``) a reading of the pairs ``shape`` can have.
-
-        Every natural tile is in a pair; a kind held an odd number of times takes one
-        wildcard (as :func:`~.readings.pairs_readings` reads it), the wildcards left make
-        free pairs of any kind: a kind held twice needs one more pair to make four, a kind
-        not held two. So the most is the kinds already at four, plus one per free pair on
-        kinds at two, plus one per two free pairs left (over the readings of the stand-ins).
-        """
-        got = self._fours.get(shape.pairs)
-        if got is None:
-            full = self.full
-            got = 0
-            if not self.exposed:
-                for c, _k in stand_in_splits(full):
-                    # (kinds held once or twice make a pair, three or four times two pairs)
-                    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
-                    if ones + twos + threes + fours + c.count(0) != len(c):  # (more than four: odd)
-                        odd = sum(n & 1 for n in c)
-                        fours = sum(1 for n in c if n + (n & 1) >= 4)
-                        twos = sum(1 for n in c if n + (n & 1) == 2)
-                    else:
-                        odd = ones + threes
-                        fours += threes
-                        twos += ones
-                    if odd > full.wilds or sum(c) + full.wilds != 2 * shape.pairs:
-                        continue
-                    free = (full.wilds - odd) // 2
-                    got = max(got, fours + min(free, twos) + (free - min(free, twos)) // 2)
-            self._fours[shape.pairs] = got
-        return got
-
-    def _decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
-        settled = True
-        for name, count in p.counts:
-            if _MEASURE_LEVEL.get(name) == 0:
-                continue
-            b = self.get(name)
-            if b is not None and name == "sets_of_four" and shape is not None and shape.kind == "pairs":
-                hi = self._pairs_fours(shape)
-                b = (min(b[0], hi), min(b[1], hi))
-            if b is None:
-                settled = False
-                continue
-            lo, hi = b
-            if (count.min is not None and hi < count.min) or (count.max is not None and lo > count.max):
-                return False
-            if not ((count.min is None or lo >= count.min) and (count.max is None or hi <= count.max)):
-                settled = False
-        if p.all_tiles is not None or p.no_tiles is not None:
-            naturals = self.naturals
-            if naturals is None:
-                naturals = self.naturals = [t for t, n in enumerate(self.counts) if n]
-            if p.all_tiles is not None and any(not p.all_tiles.match(t, winds) for t in naturals):
-                return False
-            if p.no_tiles is not None and any(p.no_tiles.match(t, winds) for t in naturals):
-                return False
-            settled = False
-        if settled and any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets,
-                                                   p.win_wait, p.condition)):
-            settled = False
-        if settled and p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
-            b = None if p.times_per == "groups" else self.get(p.times_per)
-            if b is None or b[0] != b[1]:
-                settled = False
-        return True if settled else None
-
-
-def _leaves_win(c: Sequence[int], options: list[tuple[Tile, Tile, Tile]], k: int, wilds: int
-                ) -> tuple[tuple[Tile, Tile, Tile], ...] | None:
-    """``k`` of ``options`` ((wild kind, natural, natural), repeats allowed) whose natural tiles
-    can be taken from ``c`` leaving a standard win with ``wilds`` wildcards (None: none can)."""
-    for chosen in combinations_with_replacement(options, k):
-        rest = list(c)
-        for _w, x, y in chosen:
-            rest[x] -= 1
-            rest[y] -= 1
-        if min(rest) >= 0 and wintable.is_standard_win(rest, wilds):
-            return chosen
-    return None
-
-
-def _tile_filters(p: Pattern) -> list[TileFilter]:
-    """Every tile filter a pattern applies to the tiles of a reading."""
-    out = [f for f in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group) if f is not None]
-    g: GroupFilter | None = p.groups
-    if g is not None and g.holding is not None:
-        out.append(g.holding)
-    return out
-
-
 def _group_order(g: Group) -> tuple:
     """The order of a reading's groups (as :mod:`.readings` sorts them)."""
     return (g.tiles, g.kind, g.sources, g.meld or "")
@@ -1389,9 +958,6 @@ def _group_order(g: Group) -> tuple:
 def _by_index(x: tuple[Pattern, int]) -> int:
     return x[0].index
 
-
-def _shape_key(s: Shape) -> tuple:
-    return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans, s.tracks)
 
 
 def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list[tuple[Pattern, int]]:
