@@ -29,11 +29,11 @@ import pluggy
 
 from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
-from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
+from ..core.tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
-from ..rules.model import Pattern, Ruleset, Shape, TileFilter
+from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import settlement as st
-from . import settler, wintable
+from . import readiness, search, settler
 from .bounds import _Bounds
 from .compiler import CompiledRuleset
 from .fastwin import WinScreen
@@ -45,7 +45,7 @@ from .patterns import (
     times,
     when_holds,
 )
-from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings
+from .readings import FreeKinds, Reading, Tiles, readings
 from .results import Result, Score, ScoredPattern
 from .waits import shape_possible, wait_holds
 
@@ -371,11 +371,11 @@ class Evaluator(CompiledRuleset):
             else:
                 if bounds is None:
                     bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set, self.shapes)
-                todo, settled = self._possible(todo, bounds, facts, shape)
+                todo, settled = search.possible(self, todo, bounds, facts, shape)
                 if not any(p.makes_win for p in todo):
                     continue
-                found, keys, ceiling, free, known = self._search(full, hand, shape, todo, settled, facts,
-                                                                 wildcard, bounds)
+                found, keys, ceiling, free, known = search.search(self, full, hand, shape, todo, settled,
+                                                                  facts, wildcard, bounds)
             judged: set[tuple] = set()
             wild = self.wild_kinds(wildcard)
 
@@ -425,180 +425,6 @@ class Evaluator(CompiledRuleset):
         if facts.refused:
             return f"no reading of the hand meets what every win needs ({facts.refused[0]})"
         return "no reading of the hand is a winning pattern"
-
-    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts, shape: Shape | None = None
-                  ) -> tuple[list[Pattern], set[Pattern]]:
-        """``todo`` without the patterns no reading of the hand can meet, and those of them
-        every reading meets alike (they no longer ask for a search).
-
-        Decided on bounds of the measures over all readings (:class:`_Bounds`): the
-        natural tiles are read as themselves in every reading; wildcards and stand-ins
-        may add to any count.
-        """
-        settled: set[Pattern] = set()
-        out = []
-        for p in todo:
-            if self._level[p] == 0:
-                out.append(p)
-                continue
-            verdict = bounds.decide(p, facts.winds, shape)
-            if verdict is False:
-                continue
-            if verdict:
-                settled.add(p)
-            out.append(p)
-        return out, settled
-
-    def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
-                facts: HandFacts, wildcard: Tile | None, bounds: _Bounds | None = None
-                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None,
-                           tuple[Reading, tuple | None] | None]:
-        """The readings of ``shape`` worth judging: a subset of every reading on which the
-        best result (points, then :meth:`tie_key`) is the same as on all of them.
-
-        * No pattern judged looks at the reading (only at hand-level measures and the
-          context): every reading judges alike, one is enough.
-        * Otherwise groups made of wildcards alone are read as one kind per class of kinds
-          the patterns judged cannot tell apart (:class:`~.readings.FreeKinds`): same suit
-          (or honor), same answer from every tile filter, and, where a pattern counts
-          copies of kinds (``sets_of_four``, ``distinct_kinds``, …), no tile of the kind or
-          next to it in the hand. Wild kinds, the stand-in and the winning tile are each a
-          class of their own; patterns reading ranks (``rank_span``, set combinations,
-          ``win_wait``) get every kind.
-
-        Returns (the readings, or None: search them with ``visit``; the class of each kind
-        for telling readings apart, or None; the ceiling, or None; the free kinds, or None;
-        a reading judged here with its result, or None: not to be judged again).
-        """
-        level = max((self._level[p] for p in todo if p not in settled), default=0)
-        if level == 0:
-            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None, None
-        # The best any reading could judge to; the first reading may already reach it.
-        first = readings(full, hand.melds, shape, self.kinds, first=True)
-        if not first:
-            return [], None, None, None, None
-        ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
-        known = None
-        if ceiling is not None:
-            result = self._judge(first[0], todo, facts, wildcard)
-            known = (first[0], result)
-            if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
-                return first, None, ceiling, None, known
-            # A pattern asking for sequences of wildcards read as their own kind: the reading
-            # with the most of them (found from the win table) is tried next, before the search.
-            directed = None
-            if bounds is not None and shape.kind == "standard" and any(
-                    name == "self_wild_sequences" for p in todo if p not in settled for name, _ in p.counts):
-                directed = self._self_wild_reading(full, hand, shape, bounds)
-            if directed is not None:
-                result = self._judge(directed, todo, facts, wildcard)
-                if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
-                    return [directed], None, ceiling, None, (directed, result)
-        free = None
-        if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
-            # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
-            odd = sum(n % 2 for n in full.counts) - full.stand_ins
-            if shape.kind == "standard" or full.wilds - odd >= 2:
-                free = self._free_kinds(full, hand, todo, level, facts, wildcard)
-        # With only suits and tile filters read (level 1), readings are told apart by their
-        # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
-        return None, free.key if free is not None and level == 1 else None, ceiling, free, known
-
-    def _self_wild_reading(self, full: Tiles, hand: Hand, shape: Shape, bounds: _Bounds) -> Reading | None:
-        """A reading of ``shape`` with the most sequences holding a wildcard read as its own kind
-        beside two natural tiles (:meth:`_Bounds.self_wild`), the rest read as
-        :func:`~.readings.readings` would first (None: no such sequence fits)."""
-        limit = bounds.get("self_wild_sequences")
-        got = bounds.self_wild(shape, limit[1]) if limit is not None and limit[1] else None
-        if got is None or not got[0]:
-            return None
-        k, c, chosen = got
-        rest = list(c)
-        seqs = []
-        for w, x, y in chosen:
-            rest[x] -= 1
-            rest[y] -= 1
-            tiles = tuple(sorted((w, x, y)))
-            seqs.append(Group("seq", tiles, tuple("w" if t == w else "n" for t in tiles)))
-        sub = Tiles(tuple(rest), full.wilds - k, 0, None, full.wildcard)
-        first = readings(sub, hand.melds, Shape("standard", melds=shape.melds - k, pair=1), self.kinds,
-                         first=True)
-        if not first:
-            return None
-        exposed = len(hand.melds)
-        groups = sorted([*first[0].groups[exposed:], *seqs], key=_group_order)
-        return Reading(shape, first[0].groups[:exposed] + tuple(groups))
-
-    def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
-                 wildcard: Tile | None) -> tuple | None:
-        """The best key (points, then :meth:`tie_key`) any reading of the shape could judge to,
-        or None where not cheaply known.
-
-        The patterns that don't depend on the reading hold alike on every reading (judged on
-        ``reading``); each of the others may or may not hold: the best over every such subset.
-        A reading that reaches it has the best result, so the search can stop there. Known only
-        when the patterns that depend on the reading count once and combine no sets.
-        """
-        maybe = [p for p in todo if self._level[p] and p not in settled]
-        if len(maybe) > 6 or any(p.times_per is not None or p.sets is not None or p.partial_excludes
-                                 for p in maybe):
-            return None
-        m = Measures(reading.tiles, reading, facts, wildcard)
-        fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
-        # Without counted times or sets, the best over the subsets depends on the patterns only
-        # (exclusions, tiers and combining are the ruleset's): kept per (fixed, maybe) patterns,
-        # which many hands share.
-        memo = None
-        if not any(p.times_per is not None or p.sets is not None or p.partial_excludes for p in fixed):
-            memo = (tuple(fixed), tuple(maybe))
-            if memo in self._ceilings:
-                return self._ceilings[memo]
-        best: tuple | None = None
-        for mask in range(1 << len(maybe)):
-            matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
-            if not any(p.makes_win for p in matched):
-                continue
-            result = self._combine(matched, m)
-            if result is None:
-                continue
-            key = (self.order(result[0]), self.tie_key(result[1]))
-            if best is None or key < best:
-                best = key
-        if memo is not None:
-            if len(self._ceilings) > 4096:
-                self._ceilings.clear()
-            self._ceilings[memo] = best
-        return best
-
-    def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
-                    wildcard: Tile | None) -> FreeKinds:
-        filters: list[TileFilter] = []
-        for p in todo:
-            filters.extend(f for f in self._tile_filters[p] if f not in filters)
-        special = set(self.wild_kinds(wildcard))
-        for t in (wildcard, full.stand_in_tile, hand.win_tile):
-            if t is not None:
-                special.add(t)
-        if level >= 2:  # kinds whose copies the reading may hold besides wildcard-alone groups
-            held = [k for k, n in enumerate(full.counts) if n]
-            for t in [*held, *(x for m in hand.melds for x in m.tiles)]:
-                special.add(t)
-                if t < HONOR_BASE:
-                    special.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9)
-        winds = facts.winds
-        cache_key = (tuple(sorted(special)), tuple(id(f) for f in filters),
-                     tuple(sorted(winds.items())) if winds and filters else None)
-        free = self._free_cache.get(cache_key)
-        if free is None:
-            def key(t: Tile) -> object:
-                if t in special:
-                    return t
-                return (-1 if is_honor(t) else suit_of(t), tuple(f.match(t, winds) for f in filters))
-            free = FreeKinds(self.kinds, key)
-            if len(self._free_cache) > 4096:
-                self._free_cache.clear()
-            self._free_cache[cache_key] = free
-        return free
 
     def order(self, points: int) -> Any:
         """The first part of a result's key (smaller is better): what the result pays.
@@ -731,87 +557,8 @@ class Evaluator(CompiledRuleset):
 
     def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
                       wildcard: Tile | None = None) -> int:
-        """How many tile kinds complete these held tiles to a standard shape (melds + a pair), a
-        knitted straight with melds, or, with no declared meld, pairs, as this ruleset's patterns
-        use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
-        counts, not the patterns.
-
-        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before; those
-        the win table already names as completing a standard shape are counted unchecked."""
-        shapes = self._waiting_shapes
-        exposed = len(melds)
-        cand, sure = self._waiting_candidates(concealed, exposed, shapes, wildcard)
-        if cand is None:
-            todo: Sequence[Tile] = self.kinds
-            n = 0
-        else:
-            kinds = self._kind_set
-            todo = [t for t in cand if t not in sure and t in kinds]
-            n = sum(1 for t in sure if t in kinds)
-        for t in todo:
-            full = self.split([*concealed, t], wildcard)
-            if any(shape_possible(full, exposed, s, self.kinds) for s in shapes):
-                n += 1
-        return n
-
-    def _waiting_candidates(self, concealed: Sequence[Tile], exposed: int, shapes: Sequence[Shape],
-                            wildcard: Tile | None) -> tuple[set[Tile] | None, set[Tile]]:
-        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may), and
-        the kinds among them known to count.
-
-        With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
-        only by the table's waits (:func:`.wintable.standard_waits`: each of them does, as
-        :func:`.waits.rest_holds` judges, unless it is itself a wild or stand-in kind), a pairs
-        shape only by the one kind held an odd number of times, a knitted straight (with a pair)
-        by the ninth kind of a straight eight of whose kinds are held, or, all nine held, by the
-        table's waits of the rest; a wild or stand-in kind as the added tile is always a
-        candidate."""
-        held = self.split(concealed, wildcard)
-        if held.wilds or held.stand_ins:
-            return None, set()
-        c = held.counts
-        n = len(concealed) + 1
-        out: set[Tile] = set()
-        sure: set[Tile] = set()
-        odd: list[Tile] | None = None
-        for s in shapes:
-            if s.kind == "standard" and s.pair == 1:
-                if n == 3 * (s.melds - exposed) + 2:
-                    sure.update(wintable.standard_waits(c, 0))
-            elif s.kind == "pairs":
-                if not exposed and n == 2 * s.pairs:
-                    if odd is None:
-                        # one odd kind, the rest pairs: at most n / 2 kinds (else none is looked for)
-                        odd = [k for k, x in enumerate(c) if x & 1] if len(set(concealed)) * 2 <= n else []
-                    if len(odd) == 1:
-                        out.update(odd)
-            elif s.kind == "knitted_straight" and s.pair == 1:
-                # The hand's straight is among the tiles held plus the added one: eight of its
-                # nine kinds are held. Eight: the ninth completes it; nine: the added tile
-                # completes the rest (melds + pair) the straight leaves.
-                held_kinds = set(concealed)  # (no wildcard or stand-in held: the kinds of c)
-                for ks, kind_set in _KNITTED_SETS:
-                    if len(kind_set & held_kinds) < 8:
-                        continue
-                    missing = [x for x in ks if not c[x]]
-                    if len(missing) == 1:
-                        out.add(missing[0])
-                    elif not missing:
-                        rest = list(c)
-                        for x in ks:
-                            rest[x] -= 1
-                        out.update(wintable.standard_waits(rest, 0))
-            else:
-                return None, set()
-        out |= sure
-        eff = self._default_wild if wildcard is None else wildcard
-        special = set(self.wild_kinds(eff)) if self._fixed else ({eff} if eff is not None else set())
-        stand = self.stand_in_for(eff)
-        if stand is not None:
-            special.add(stand)
-        out |= special
-        sure -= special  # (as the added tile it is split off as a wildcard or stand-in: checked)
-        return out, sure
+        """How many tile kinds complete these held tiles (:func:`.readiness.waiting_tiles`)."""
+        return readiness.waiting_tiles(self, concealed, melds, wildcard)
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
@@ -948,11 +695,6 @@ class Evaluator(CompiledRuleset):
         return Result(score, self.settle_opening(ctx, score))
 
 
-_KNITTED_SETS = [(ks, frozenset(ks)) for ks in KNITTED_STRAIGHTS]
-
-def _group_order(g: Group) -> tuple:
-    """The order of a reading's groups (as :mod:`.readings` sorts them)."""
-    return (g.tiles, g.kind, g.sources, g.meld or "")
 
 
 def _by_index(x: tuple[Pattern, int]) -> int:
