@@ -25,10 +25,14 @@ table-level screens of ``is_win`` / ``waits`` are compiled on first use
 
 from __future__ import annotations
 
-from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_name
+from collections.abc import Sequence
+
+from ..core.errors import HandError
+from ..core.tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_name
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
 from ..settle import settlement as st
 from .patterns import BulkJudge, shape_matches
+from .readings import Tiles
 from .waits import completed_shape
 
 # How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
@@ -139,6 +143,78 @@ class CompiledRuleset:
         self._product = ruleset.scoring.multiplies
         self._after_cap = any(p.after_cap for p in ruleset.patterns)
         self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
+
+    # -- wildcards ---------------------------------------------------------
+
+    def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
+        """The wildcard tile, given it or the flipped indicator.
+
+        A ruleset whose wildcards are all fixed needs neither: its first fixed
+        kind is the wildcard (the others are wild too, see :meth:`wild_kinds`).
+        """
+        rule = self.ruleset.wildcard
+        if wildcard is None and indicator is None:
+            return self._default_wild
+        if rule is None:
+            raise HandError(f"the {self.ruleset.id} ruleset has no wildcard")
+        if indicator is not None:
+            if not rule.flips:
+                raise HandError(f"the {self.ruleset.id} ruleset flips no indicator: its wildcards are fixed "
+                                f"({format_tiles(rule.fixed, 'chinese')})")
+            if indicator not in self.ruleset.tileset or (rule.names == "successor"
+                                                         and indicator not in rule.successors):
+                raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
+            return rule.wildcard_for(indicator)
+        assert wildcard is not None  # (neither given: returned above)
+        if wildcard not in self.ruleset.tileset:
+            raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
+        if not rule.flips and wildcard not in rule.fixed:
+            raise HandError(f"{tile_name(wildcard)} is not a wildcard of the {self.ruleset.id} ruleset: its "
+                            f"wildcards are fixed ({format_tiles(rule.fixed, 'chinese')})")
+        return wildcard
+
+    def wild_kinds(self, wildcard: Tile | None) -> frozenset[Tile]:
+        """Every wild kind in a hand whose (flipped or first fixed) wildcard is ``wildcard``."""
+        if not self._fixed:
+            return frozenset() if wildcard is None else frozenset((wildcard,))
+        return frozenset(self._fixed) | ({wildcard} if wildcard is not None else frozenset())
+
+    def stand_in_for(self, wildcard: Tile | None) -> Tile | None:
+        """The stand-in tile active with this wildcard (e.g. 中 for a suited wildcard)."""
+        rule = self.ruleset.wildcard
+        if rule is None or wildcard is None:
+            return None
+        for si in rule.stand_ins:
+            if si.tile == wildcard:
+                continue
+            if si.when == "always" or (si.when == "wildcard_suited") != is_honor(wildcard):
+                return si.tile
+        return None
+
+    def split(self, tiles: Sequence[Tile], wildcard: Tile | None) -> Tiles:
+        counts = [0] * NUM_KINDS
+        for t in tiles:
+            counts[t] += 1
+        wilds = stand_ins = 0
+        if wildcard is None:
+            wildcard = self._default_wild
+        stand = self.stand_in_for(wildcard)
+        if self._fixed:
+            for k in self.wild_kinds(wildcard):
+                wilds += counts[k]
+                counts[k] = 0
+        elif wildcard is not None:
+            wilds, counts[wildcard] = counts[wildcard], 0
+        if stand is not None:
+            stand_ins, counts[stand] = counts[stand], 0
+        return Tiles(tuple(counts), wilds, stand_ins, stand, wildcard)
+
+    def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
+        if self._fixed:
+            return t in self._fixed or (wildcard is not None and t == wildcard)
+        return wildcard is not None and t == wildcard
+
+    # -- what was compiled ---------------------------------------------------
 
     def describe(self) -> str:
         """The compiled ruleset as text (``mj compile``): shapes and the patterns each reads,
