@@ -222,7 +222,6 @@ class CompiledRuleset:
         the payment plans of the usual seat arrangements."""
         rs = self.ruleset
         bulk = self._bulk
-        width = max(len(bulk.patterns), 1)
         out = [f"ruleset {rs.id}: {len(self.win_patterns)} win pattern(s), "
                f"{len(self.opening_patterns)} opening pattern(s), {len(self.kinds)} tile kinds"]
         out.append("shapes (each with the patterns that can apply to a reading of it, in declared order):")
@@ -231,13 +230,14 @@ class CompiledRuleset:
             out.append(f"  {_shape_text(s)}{sure}")
             out.append(f"    {', '.join(p.name for p in pats) or '-'}")
         out.append(f"patterns as bits (rank order: higher points first, then declared first); "
-                   f"makes_win mask {bulk.makes_win:0{width}b}:")
+                   f"makes_win mask {bulk.makes_win:#x}:")
         for i, p in enumerate(bulk.patterns):
             excl = bulk.excludes_ranked[i]
             rank = self._tier_rank.get(p.tier) if p.tier is not None else None
             tier = "" if rank is None else f" tier {rank}"
+            names = ", ".join(q.name for j, q in enumerate(bulk.patterns) if excl >> j & 1)
             out.append(f"  bit {i:3d} {p.name}: {p.points} pt, reading level {self._level[p]}{tier}"
-                       + (f", excludes {excl:0{width}b}" if excl else ""))
+                       + (f"; excludes {excl:#x} ({names})" if excl else ""))
         if self._tier_rank:
             out.append(f"tiers (only the first that matched counts): {', '.join(self._tier_rank)}")
         comb = "product" if self._product else "sum"
