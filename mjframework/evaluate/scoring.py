@@ -46,7 +46,9 @@ from .patterns import (
     when_holds,
 )
 from .readings import FreeKinds, Reading, Tiles, readings
-from .results import Result, Score, ScoredPattern
+from .results import Result as Result
+from .results import Score as Score
+from .results import ScoredPattern as ScoredPattern
 from .waits import shape_possible, wait_holds
 
 
