@@ -17,10 +17,11 @@ Sections, each on fixed seeded inputs (see benchmarks/README.md):
    (complete and random hands; remembered verdicts and first sight);
 6. waits of 13-tile hands, ``Evaluator.waits`` and ``Evaluator.free_waits``;
 7. simulation: ``Game(...).play()`` with four ``GreedyBot`` s, one process;
+8. env: random legal ``MahjongEnv`` steps against ``Game.play``'s decisions (``bench_env``);
 
 then a table: line, hands/s, reference hands/s, ours/ref, target.
 ``--profile`` instead runs cProfile once over full scoring and over the
-simulation and prints the top functions; ``--only SECTION`` (repeatable: wincheck,
+simulation and prints the top functions; ``--only SECTION`` (repeatable: wincheck, env,
 scoring, is_win, waits, mcr, simulation) runs just those.
 """
 
