@@ -6,7 +6,7 @@ what they compile to, built once here so that no hand pays for interpreting them
 * the **shapes** every pattern reads (and completed wait shapes), and per shape the patterns
   that can apply to a reading of it, in declared order;
 * the shapes that make a win with no requirement (the search stops at the first reading);
-* every pattern's **requirements as bit masks** (:class:`~.patterns.BulkJudge`: one bit per
+* every pattern's **requirements as bit masks** (:class:`~.bulkjudge.BulkJudge`: one bit per
   pattern in rank order; each family of requirement judged for all patterns at once) with
   **exclusions** as masks (``excludes_ranked``: the bits each pattern wholly excludes) and the
   patterns that make a win as a mask;
@@ -31,7 +31,8 @@ from ..core.errors import HandError
 from ..core.tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_name
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
 from ..settle import settlement as st
-from .patterns import BulkJudge, shape_matches
+from .bulkjudge import BulkJudge
+from .patterns import shape_matches
 from .readings import Tiles
 from .waits import completed_shape
 

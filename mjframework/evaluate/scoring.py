@@ -407,7 +407,7 @@ class Evaluator(CompiledRuleset):
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Patterns (already fit for this shape and context) that hold for one reading, combined.
 
-        Judged in bulk (:class:`~.patterns.BulkJudge`); the same as judging each pattern
+        Judged in bulk (:class:`~.bulkjudge.BulkJudge`); the same as judging each pattern
         with :func:`~.patterns.requirements_hold` (``tests/test_bulk_judge.py``)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
         bulk = self._bulk
@@ -439,7 +439,7 @@ class Evaluator(CompiledRuleset):
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
 
-        (:meth:`_judge` does the exclusions as masks, :meth:`~.patterns.BulkJudge.not_excluded`,
+        (:meth:`_judge` does the exclusions as masks, :meth:`~.bulkjudge.BulkJudge.not_excluded`,
         then :meth:`_count`.)"""
         sc = self.ruleset.scoring
         if sc.exclusions == "ranked":
@@ -460,7 +460,7 @@ class Evaluator(CompiledRuleset):
     def _count(self, kept: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """:meth:`_combine` after the exclusions: tiers, how many times each pattern counts (set
         combinations accounted by the bulk judge's table per multiset of sets,
-        :meth:`~.patterns.BulkJudge.account_combinations`), the fallback, the total."""
+        :meth:`~.bulkjudge.BulkJudge.account_combinations`), the fallback, the total."""
         sc = self.ruleset.scoring
         if self._tier_rank and kept:
             default = self.ruleset.scoring.tiers[0]
