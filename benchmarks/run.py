@@ -17,10 +17,11 @@ Sections, each on fixed seeded inputs (see benchmarks/README.md):
    (complete and random hands; remembered verdicts and first sight);
 6. waits of 13-tile hands, ``Evaluator.waits`` and ``Evaluator.free_waits``;
 7. simulation: ``Game(...).play()`` with four ``GreedyBot`` s, one process;
+8. env: random legal ``MahjongEnv`` steps against ``Game.play``'s decisions (``bench_env``);
 
 then a table: line, hands/s, reference hands/s, ours/ref, target.
 ``--profile`` instead runs cProfile once over full scoring and over the
-simulation and prints the top functions; ``--only SECTION`` (repeatable: wincheck,
+simulation and prints the top functions; ``--only SECTION`` (repeatable: wincheck, env,
 scoring, is_win, waits, mcr, simulation) runs just those.
 """
 
@@ -35,6 +36,7 @@ import os
 import platform
 import pstats
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -94,6 +96,7 @@ IS_WIN_RATIO = 0.5
 WAITS_GB_RATIO = 5.0
 SCORING_TARGET_RATIO = 3.0
 GB_TARGET_RATIO = 0.5
+MCR_TARGET_RATIO = 0.25  # 国标 full scoring ÷ PyMahjongGB (issue 22)
 # Seconds a single scoring/waits line may take before its repeats stop (see _timing.bench).
 LINE_BUDGET = 2.5
 
@@ -483,6 +486,41 @@ def sim_section(evs: dict[str, Evaluator], seed: int, hands: int, repeat: int) -
     return rows
 
 
+ENV_TARGET = 20_000  # random legal env steps per CPU second (issue 22)
+
+
+def env_section(evs: dict[str, Evaluator], seed: int, hands: int, rounds: int) -> list[Row]:
+    """``bench_env``'s ``env`` line against its ``game`` line (the bare engine's decisions per
+    CPU second), interleaved per round on the same evaluator: steps per CPU second, and the
+    median (min–max) of the per-round ratio env ÷ game. Needs numpy (the ``env`` extra)."""
+    try:
+        import bench_env
+    except ImportError as e:  # numpy (or an env dependency) missing
+        print(f"\n== env: skipped ({e}; `pip install .[env]`) ==")
+        return []
+    print(f"\n== env: random legal steps per CPU second, {hands} hands × {rounds} rounds, "
+          "against Game.play's decisions (bench_env.py) ==")
+    rows = []
+    for rid, ev in evs.items():
+        env_rates: list[float] = []
+        game_rates: list[float] = []
+        bench_env.game_line(ev.ruleset, ev, 2, seed - 1)  # (warm-up: the tables' first use)
+        bench_env.env_line(ev.ruleset, ev, 2, seed - 1)
+        for r in range(rounds):
+            s = seed + 1000 * r
+            steps, secs = bench_env.game_line(ev.ruleset, ev, hands, s)
+            game_rates.append(steps / secs)
+            steps, secs = bench_env.env_line(ev.ruleset, ev, hands, s)
+            env_rates.append(steps / secs)
+        rate = statistics.median(env_rates)
+        ratios = tuple(a / b for a, b in zip(env_rates, game_rates, strict=True))
+        print(f"{rid:<44} {rate:>12,.0f}/s   game {statistics.median(game_rates):>10,.0f}/s   "
+              f"env/game {statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})")
+        rows.append(Row(f"env steps vs Game.play: {rid}", rate, statistics.median(game_rates),
+                        target_rate=ENV_TARGET, ratios=ratios))
+    return rows
+
+
 def _timed(fn: Callable, *args) -> float:
     """CPU seconds of one call."""
     t0 = time.process_time()
@@ -537,7 +575,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--quick", action="store_true", help="fewer hands and repeats (a smoke test)")
     ap.add_argument("--profile", action="store_true", help="cProfile scoring and simulation instead")
-    ap.add_argument("--only", choices=("wincheck", "scoring", "is_win", "waits", "mcr", "simulation"),
+    ap.add_argument("--only", choices=("wincheck", "scoring", "is_win", "waits", "mcr", "simulation", "env"),
                     action="append", help="run only these sections (repeatable)")
     args = ap.parse_args()
     t_start = time.perf_counter()
@@ -561,7 +599,7 @@ def main() -> None:
         profile(evs, args.seed)
         return
 
-    only = set(args.only or ("wincheck", "scoring", "is_win", "waits", "mcr", "simulation"))
+    only = set(args.only or ("wincheck", "scoring", "is_win", "waits", "mcr", "simulation", "env"))
     sim_evs = {**evs, **{rid: Evaluator(load_ruleset(rid)) for rid in SIM_ONLY}}
     rows: list[Row] = []
     tables = None
@@ -583,9 +621,11 @@ def main() -> None:
         print("\n== 国标麻将 full scoring: ours against MahjongFanCalculator (bench_mcr.py) ==")
         mcr = bench_mcr.run(args.seed, 200 if args.quick else 1000, repeat)
         if "row" in mcr:
-            rows.append(dataclasses.replace(mcr["row"], target_ratio=GB_TARGET_RATIO))
+            rows.append(dataclasses.replace(mcr["row"], target_ratio=MCR_TARGET_RATIO))
     if "simulation" in only:
         rows += sim_section(sim_evs, args.seed, sim_hands, sim_repeat)
+    if "env" in only:
+        rows += env_section(sim_evs, args.seed, 6 if args.quick else 20, 2 if args.quick else 3)
 
     print("\n== summary ==")
     print(summary_table(rows))

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 from mjframework.core.hand import Hand, Meld, WinContext
 from mjframework.core.tiles import Tile
+from mjframework.evaluate.combinations import account_combinations
 from mjframework.evaluate.patterns import (
     HandFacts,
     Measures,
-    account_combinations,
     requirements_hold,
     times,
     when_holds,

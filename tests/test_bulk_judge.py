@@ -1,4 +1,4 @@
-"""The bulk judge (:class:`mjframework.evaluate.patterns.BulkJudge`) against judging one
+"""The bulk judge (:class:`mjframework.evaluate.bulkjudge.BulkJudge`) against judging one
 pattern at a time (:func:`mjframework.evaluate.patterns.requirements_hold`, and the previous combination
 step: ``slow_reference.judge``).
 

@@ -4,7 +4,7 @@ shape) and its directed reading.
 ``_Bounds.self_wild`` finds, from the win table, the most sequences holding a wildcard read
 as its own kind (beside two natural tiles) that a reading of a standard shape can have, and
 one way to take them; the search drops patterns asking for more and tries a reading built
-from that choice first (``Evaluator._self_wild_reading``). Checked here against every
+from that choice first (``evaluate.search.self_wild_reading``). Checked here against every
 reading of the hand (``readings`` without the search) on seeded hands with 1–3 wildcards,
 melds and stand-ins, for the rulesets that have wildcards: the most is exactly the most
 over every reading, and the directed reading is one of them with that many. Likewise the
@@ -19,9 +19,11 @@ from pathlib import Path
 import pytest
 from test_fast_paths import random_case
 
+from mjframework.evaluate.bounds import _Bounds
 from mjframework.evaluate.patterns import HandFacts, Measures
 from mjframework.evaluate.readings import readings
-from mjframework.evaluate.scoring import Evaluator, _Bounds
+from mjframework.evaluate.scoring import Evaluator
+from mjframework.evaluate.search import self_wild_reading
 from mjframework.rules.loader import load_ruleset
 
 HERE = Path(__file__).resolve().parent
@@ -59,7 +61,7 @@ def test_most_self_wild_sequences_is_exact(rid: str) -> None:
             most = max(Measures(r.tiles, r, facts, wildcard).get("self_wild_sequences") for r in every)
             got = bounds.self_wild(shape, full.wilds)
             assert got is not None and got[0] == most, (hand, wildcard, got, most)
-            directed = ev._self_wild_reading(full, hand, shape, bounds)
+            directed = self_wild_reading(ev, full, hand, shape, bounds)
             if most:
                 with_some += 1
                 assert directed is not None

@@ -42,6 +42,7 @@ def _fail(message: str) -> NoReturn:
 # to list_commands/get_command and see them all.
 LAZY_COMMANDS: dict[str, str] = {
     "balance": "mjframework.cli.balance:balance_cmd",
+    "compile": "mjframework.cli.compile:compile_cmd",
     "conformance": "mjframework.cli.score:conformance",
     "dataset": "mjframework.cli.agents:dataset_cmd",
     "diff": "mjframework.cli.design:diff",

@@ -23,151 +23,54 @@ The flow of :meth:`Evaluator.score`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from itertools import combinations_with_replacement
 from typing import Any
 
 import pluggy
 
 from ..core.errors import HandError
-from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext, check_context, check_hand
-from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, format_tiles, is_honor, suit_of, tile_code, tile_name
+from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
+from ..core.tiles import Tile, is_honor, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
-from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
-from ..settle import bonus, counters, laid
+from ..rules.model import Pattern, Ruleset, Shape
+from ..settle import bonus, laid
 from ..settle import settlement as st
-from . import wintable
+from . import readiness, search, settler
+from .bounds import _Bounds
+from .compiler import CompiledRuleset
 from .fastwin import WinScreen
 from .patterns import (
-    BulkJudge,
     HandFacts,
     Measures,
     context_holds,
     requirements_hold,
-    shape_matches,
     times,
     when_holds,
 )
-from .readings import KNITTED_STRAIGHTS, FreeKinds, Group, Reading, Tiles, readings, stand_in_splits
-from .waits import completed_shape, shape_possible, wait_holds
+from .readings import FreeKinds, Reading, Tiles, readings
+from .results import Result as Result
+from .results import Score as Score
+from .results import ScoredPattern as ScoredPattern
+from .waits import shape_possible, wait_holds
 
 
-@dataclass(frozen=True)
-class ScoredPattern:
-    name: str
-    points: int
-    times: int = 1
-    en: str = ""  # the pattern's English name, if the ruleset gives one
-
-    @property
-    def total(self) -> int:
-        return self.points * self.times
-
-
-@dataclass
-class Score:
-    win: bool
-    reason: str = ""
-    reading: Reading | None = None
-    patterns: list[ScoredPattern] = field(default_factory=list)
-    points: int = 0  # capped (scoring.cap)
-    wildcard: Tile | None = None
-    uncapped: int | None = None  # before the cap (None: same as points)
-
-    @property
-    def pattern_names(self) -> list[str]:
-        return [p.name for p in self.patterns]
-
-
-@dataclass
-class Result:
-    """A scored and settled hand."""
-
-    score: Score
-    settlement: st.Settlement | None
-    call: str | None = None
-
-    @property
-    def payments(self) -> list[int] | None:
-        return self.settlement.net() if self.settlement else None
-
-
-class Evaluator:
-    """Scores hands of one ruleset. Create once per ruleset and reuse."""
+class Evaluator(CompiledRuleset):
+    """Scores hands of one ruleset: the thin scorer over its :class:`~.compiler.CompiledRuleset`,
+    with the memos it fills as it scores, and the ruleset's plugins. Create once per ruleset and
+    reuse."""
 
     def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
-        self.ruleset = ruleset
+        super().__init__(ruleset)
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
-        self.kinds = list(ruleset.tileset.kinds)
-        self._void_rule = ruleset.flow.void_suit is not None and not ruleset.flow.void_suit.win_holding
-        self.win_patterns = ruleset.patterns_for("win")
-        self.opening_patterns = ruleset.patterns_for("opening")
-        self.wait_patterns = [p for p in self.win_patterns if p.waits]
-        # The fewest wildcards any wait sets aside: a hand holding fewer has none of the waits.
-        self._fewest_free = min((w.free_wildcards for p in self.wait_patterns for w in p.waits),
-                                default=NUM_KINDS * 4 + 1)
-        shapes: dict[tuple, Shape] = {}
-        for p in self.win_patterns:
-            for s in p.shapes:
-                shapes.setdefault(_shape_key(s), s)
-            for w in p.waits:
-                c = completed_shape(w)
-                shapes.setdefault(_shape_key(c), c)
-        self.shapes = list(shapes.values())
-        # For each shape, the patterns that can apply to a reading of it: those of
-        # that shape (or `free`), wait patterns and bonus patterns; in declared order.
-        # Shapes that some pattern makes a win with no requirement and no context.
-        # (None with a minimum to win: fitting a shape is then not enough.)
-        self._unconditional = [] if ruleset.scoring.minimum is not None or ruleset.win_require else [
-            s for s in self.shapes if s.kind != "free" and any(
-                p.shapes and not p.has_requirements and p.when == When() and shape_matches(p.shapes, s)
-                for p in self.win_patterns)]
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
         # and patterns _score judges (the lists are kept by _context_cache, so ids stay theirs).
         self._todo: dict[tuple[int, frozenset[str]], list[tuple[Shape, list[Pattern]]]] = {}
-        self._by_shape = [
-            (s, [p for p in self.win_patterns if p.waits or not p.shapes or shape_matches(p.shapes, s)])
-            for s in self.shapes]
-        # For each pattern read as `free`: the kinds its `all_tiles` filter rules out
-        # (None: no filter, anything may match).
-        self._free_banned: list[frozenset[int] | None] = [
-            None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
-            for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
-        # Per-seat state keys some pattern reads: part of the context's memo key.
-        self._state_keys = sorted({k for p in self.win_patterns for k in p.when.state_keys()})
-        # `win.require`: what every win must meet, judged on each reading after combining
-        self._win_require = ruleset.win_require
-        rule = ruleset.wildcard
-        self._fixed: tuple[Tile, ...] = rule.fixed if rule is not None else ()
-        self._default_wild: Tile | None = self._fixed[0] if self._fixed and rule and not rule.flips else None
-        self._wild_claims = bool(rule and rule.may_claim)
-        tiers = ruleset.scoring.tiers
-        self._tier_rank = {t: i for i, t in enumerate(tiers)}
-        self._suits_in_set = len({t // 9 for t in self.kinds if not is_honor(t)})
         self._screen: WinScreen | None = None
-        # The reading search (see _score): how much of a reading each pattern looks at.
-        self._level = {p: _reading_level(p) for p in self.win_patterns}
-        self._tile_filters = {p: _tile_filters(p) for p in self.win_patterns}
         self._free_cache: dict[tuple, FreeKinds] = {}
         self._scored: dict[tuple[Pattern, int], ScoredPattern] = {}  # _finish's, per (pattern, times)
         self._ceilings: dict[tuple, tuple | None] = {}  # _ceiling's, per (fixed, maybe) patterns
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
-        # _combine's ranked exclusions: each pattern's rank (higher points, then declared first)
-        # and every name it wholly excludes.
-        self._rank = {p: (-p.points, p.index) for p in ruleset.patterns}
-        self._index = {p: p.index for p in ruleset.patterns}.__getitem__
-        self._excluding = {
-            p: p.excludes | {e.name for e in p.partial_excludes if e.times is None and not e.shared}
-            for p in ruleset.patterns}
-        # The win patterns' requirements, judged together; bits in rank order (for exclusions).
-        self._bulk = BulkJudge(sorted(self.win_patterns, key=self._rank.__getitem__), self._excluding)
-        self._kind_set = frozenset(self.kinds)
-        self._by_pay = ruleset.scoring.value == "table"  # (see order)
-        self._product = ruleset.scoring.multiplies
-        self._after_cap = any(p.after_cap for p in ruleset.patterns)
-        self._waiting_shapes = [s for s in self.shapes if s.kind in ("standard", "pairs", "knitted_straight")]
 
     @property
     def screen(self) -> WinScreen:
@@ -219,71 +122,6 @@ class Evaluator:
                     raise HandError(f"context {key}: at most {limit} tile(s) in this ruleset, "
                                     f"not {len(value)}")
         return extra
-
-    # -- wildcards ---------------------------------------------------------
-
-    def wildcard_from(self, wildcard: Tile | None = None, indicator: Tile | None = None) -> Tile | None:
-        """The wildcard tile, given it or the flipped indicator.
-
-        A ruleset whose wildcards are all fixed needs neither: its first fixed
-        kind is the wildcard (the others are wild too, see :meth:`wild_kinds`).
-        """
-        rule = self.ruleset.wildcard
-        if wildcard is None and indicator is None:
-            return self._default_wild
-        if rule is None:
-            raise HandError(f"the {self.ruleset.id} ruleset has no wildcard")
-        if indicator is not None:
-            if not rule.flips:
-                raise HandError(f"the {self.ruleset.id} ruleset flips no indicator: its wildcards are fixed "
-                                f"({format_tiles(rule.fixed, 'chinese')})")
-            if indicator not in self.ruleset.tileset or (rule.names == "successor"
-                                                         and indicator not in rule.successors):
-                raise HandError(f"{tile_name(indicator)} is not in this ruleset's tile set")
-            return rule.wildcard_for(indicator)
-        assert wildcard is not None  # (neither given: returned above)
-        if wildcard not in self.ruleset.tileset:
-            raise HandError(f"wildcard {tile_name(wildcard)} is not in this ruleset's tile set")
-        if not rule.flips and wildcard not in rule.fixed:
-            raise HandError(f"{tile_name(wildcard)} is not a wildcard of the {self.ruleset.id} ruleset: its "
-                            f"wildcards are fixed ({format_tiles(rule.fixed, 'chinese')})")
-        return wildcard
-
-    def wild_kinds(self, wildcard: Tile | None) -> frozenset[Tile]:
-        """Every wild kind in a hand whose (flipped or first fixed) wildcard is ``wildcard``."""
-        if not self._fixed:
-            return frozenset() if wildcard is None else frozenset((wildcard,))
-        return frozenset(self._fixed) | ({wildcard} if wildcard is not None else frozenset())
-
-    def stand_in_for(self, wildcard: Tile | None) -> Tile | None:
-        """The stand-in tile active with this wildcard (e.g. 中 for a suited wildcard)."""
-        rule = self.ruleset.wildcard
-        if rule is None or wildcard is None:
-            return None
-        for si in rule.stand_ins:
-            if si.tile == wildcard:
-                continue
-            if si.when == "always" or (si.when == "wildcard_suited") != is_honor(wildcard):
-                return si.tile
-        return None
-
-    def split(self, tiles: Sequence[Tile], wildcard: Tile | None) -> Tiles:
-        counts = [0] * NUM_KINDS
-        for t in tiles:
-            counts[t] += 1
-        wilds = stand_ins = 0
-        if wildcard is None:
-            wildcard = self._default_wild
-        stand = self.stand_in_for(wildcard)
-        if self._fixed:
-            for k in self.wild_kinds(wildcard):
-                wilds += counts[k]
-                counts[k] = 0
-        elif wildcard is not None:
-            wilds, counts[wildcard] = counts[wildcard], 0
-        if stand is not None:
-            stand_ins, counts[stand] = counts[stand], 0
-        return Tiles(tuple(counts), wilds, stand_ins, stand, wildcard)
 
     # -- scoring -------------------------------------------------------------
 
@@ -370,11 +208,6 @@ class Evaluator:
         before = sc.capped(self._combined([(p, n) for p, n in picked if not p.after_cap]))
         after = self._combined([(p, n) for p, n in picked if p.after_cap])
         return before * after if self._product else before + after
-
-    def _is_wild(self, t: Tile | None, wildcard: Tile | None) -> bool:
-        if self._fixed:
-            return t in self._fixed or (wildcard is not None and t == wildcard)
-        return wildcard is not None and t == wildcard
 
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
                every: list[tuple] | None = None) -> Score:
@@ -484,11 +317,11 @@ class Evaluator:
             else:
                 if bounds is None:
                     bounds = _Bounds(full, hand, self.wild_kinds(wildcard), facts.suits_in_set, self.shapes)
-                todo, settled = self._possible(todo, bounds, facts, shape)
+                todo, settled = search.possible(self, todo, bounds, facts, shape)
                 if not any(p.makes_win for p in todo):
                     continue
-                found, keys, ceiling, free, known = self._search(full, hand, shape, todo, settled, facts,
-                                                                 wildcard, bounds)
+                found, keys, ceiling, free, known = search.search(self, full, hand, shape, todo, settled,
+                                                                  facts, wildcard, bounds)
             judged: set[tuple] = set()
             wild = self.wild_kinds(wildcard)
 
@@ -539,180 +372,6 @@ class Evaluator:
             return f"no reading of the hand meets what every win needs ({facts.refused[0]})"
         return "no reading of the hand is a winning pattern"
 
-    def _possible(self, todo: list[Pattern], bounds: _Bounds, facts: HandFacts, shape: Shape | None = None
-                  ) -> tuple[list[Pattern], set[Pattern]]:
-        """``todo`` without the patterns no reading of the hand can meet, and those of them
-        every reading meets alike (they no longer ask for a search).
-
-        Decided on bounds of the measures over all readings (:class:`_Bounds`): the
-        natural tiles are read as themselves in every reading; wildcards and stand-ins
-        may add to any count.
-        """
-        settled: set[Pattern] = set()
-        out = []
-        for p in todo:
-            if self._level[p] == 0:
-                out.append(p)
-                continue
-            verdict = bounds.decide(p, facts.winds, shape)
-            if verdict is False:
-                continue
-            if verdict:
-                settled.add(p)
-            out.append(p)
-        return out, settled
-
-    def _search(self, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
-                facts: HandFacts, wildcard: Tile | None, bounds: _Bounds | None = None
-                ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None,
-                           tuple[Reading, tuple | None] | None]:
-        """The readings of ``shape`` worth judging: a subset of every reading on which the
-        best result (points, then :meth:`tie_key`) is the same as on all of them.
-
-        * No pattern judged looks at the reading (only at hand-level measures and the
-          context): every reading judges alike, one is enough.
-        * Otherwise groups made of wildcards alone are read as one kind per class of kinds
-          the patterns judged cannot tell apart (:class:`~.readings.FreeKinds`): same suit
-          (or honor), same answer from every tile filter, and, where a pattern counts
-          copies of kinds (``sets_of_four``, ``distinct_kinds``, …), no tile of the kind or
-          next to it in the hand. Wild kinds, the stand-in and the winning tile are each a
-          class of their own; patterns reading ranks (``rank_span``, set combinations,
-          ``win_wait``) get every kind.
-
-        Returns (the readings, or None: search them with ``visit``; the class of each kind
-        for telling readings apart, or None; the ceiling, or None; the free kinds, or None;
-        a reading judged here with its result, or None: not to be judged again).
-        """
-        level = max((self._level[p] for p in todo if p not in settled), default=0)
-        if level == 0:
-            return readings(full, hand.melds, shape, self.kinds, first=True), None, None, None, None
-        # The best any reading could judge to; the first reading may already reach it.
-        first = readings(full, hand.melds, shape, self.kinds, first=True)
-        if not first:
-            return [], None, None, None, None
-        ceiling = self._ceiling(todo, settled, first[0], facts, wildcard)
-        known = None
-        if ceiling is not None:
-            result = self._judge(first[0], todo, facts, wildcard)
-            known = (first[0], result)
-            if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
-                return first, None, ceiling, None, known
-            # A pattern asking for sequences of wildcards read as their own kind: the reading
-            # with the most of them (found from the win table) is tried next, before the search.
-            directed = None
-            if bounds is not None and shape.kind == "standard" and any(
-                    name == "self_wild_sequences" for p in todo if p not in settled for name, _ in p.counts):
-                directed = self._self_wild_reading(full, hand, shape, bounds)
-            if directed is not None:
-                result = self._judge(directed, todo, facts, wildcard)
-                if result is not None and (self.order(result[0]), self.tie_key(result[1])) == ceiling:
-                    return [directed], None, ceiling, None, (directed, result)
-        free = None
-        if level < 3 and full.wilds >= 2 and shape.kind in ("standard", "pairs"):
-            # groups of wildcards alone need two wildcards left over (pairs: past the odd tiles)
-            odd = sum(n % 2 for n in full.counts) - full.stand_ins
-            if shape.kind == "standard" or full.wilds - odd >= 2:
-                free = self._free_kinds(full, hand, todo, level, facts, wildcard)
-        # With only suits and tile filters read (level 1), readings are told apart by their
-        # tiles' classes alone (copies of a kind don't matter): judged once per class pattern.
-        return None, free.key if free is not None and level == 1 else None, ceiling, free, known
-
-    def _self_wild_reading(self, full: Tiles, hand: Hand, shape: Shape, bounds: _Bounds) -> Reading | None:
-        """A reading of ``shape`` with the most sequences holding a wildcard read as its own kind
-        beside two natural tiles (:meth:`_Bounds.self_wild`), the rest read as
-        :func:`~.readings.readings` would first (None: no such sequence fits)."""
-        limit = bounds.get("self_wild_sequences")
-        got = bounds.self_wild(shape, limit[1]) if limit is not None and limit[1] else None
-        if got is None or not got[0]:
-            return None
-        k, c, chosen = got
-        rest = list(c)
-        seqs = []
-        for w, x, y in chosen:
-            rest[x] -= 1
-            rest[y] -= 1
-            tiles = tuple(sorted((w, x, y)))
-            seqs.append(Group("seq", tiles, tuple("w" if t == w else "n" for t in tiles)))
-        sub = Tiles(tuple(rest), full.wilds - k, 0, None, full.wildcard)
-        first = readings(sub, hand.melds, Shape("standard", melds=shape.melds - k, pair=1), self.kinds,
-                         first=True)
-        if not first:
-            return None
-        exposed = len(hand.melds)
-        groups = sorted([*first[0].groups[exposed:], *seqs], key=_group_order)
-        return Reading(shape, first[0].groups[:exposed] + tuple(groups))
-
-    def _ceiling(self, todo: list[Pattern], settled: set[Pattern], reading: Reading, facts: HandFacts,
-                 wildcard: Tile | None) -> tuple | None:
-        """The best key (points, then :meth:`tie_key`) any reading of the shape could judge to,
-        or None where not cheaply known.
-
-        The patterns that don't depend on the reading hold alike on every reading (judged on
-        ``reading``); each of the others may or may not hold: the best over every such subset.
-        A reading that reaches it has the best result, so the search can stop there. Known only
-        when the patterns that depend on the reading count once and combine no sets.
-        """
-        maybe = [p for p in todo if self._level[p] and p not in settled]
-        if len(maybe) > 6 or any(p.times_per is not None or p.sets is not None or p.partial_excludes
-                                 for p in maybe):
-            return None
-        m = Measures(reading.tiles, reading, facts, wildcard)
-        fixed = [p for p in todo if (not self._level[p] or p in settled) and requirements_hold(p, m)]
-        # Without counted times or sets, the best over the subsets depends on the patterns only
-        # (exclusions, tiers and combining are the ruleset's): kept per (fixed, maybe) patterns,
-        # which many hands share.
-        memo = None
-        if not any(p.times_per is not None or p.sets is not None or p.partial_excludes for p in fixed):
-            memo = (tuple(fixed), tuple(maybe))
-            if memo in self._ceilings:
-                return self._ceilings[memo]
-        best: tuple | None = None
-        for mask in range(1 << len(maybe)):
-            matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
-            if not any(p.makes_win for p in matched):
-                continue
-            result = self._combine(matched, m)
-            if result is None:
-                continue
-            key = (self.order(result[0]), self.tie_key(result[1]))
-            if best is None or key < best:
-                best = key
-        if memo is not None:
-            if len(self._ceilings) > 4096:
-                self._ceilings.clear()
-            self._ceilings[memo] = best
-        return best
-
-    def _free_kinds(self, full: Tiles, hand: Hand, todo: list[Pattern], level: int, facts: HandFacts,
-                    wildcard: Tile | None) -> FreeKinds:
-        filters: list[TileFilter] = []
-        for p in todo:
-            filters.extend(f for f in self._tile_filters[p] if f not in filters)
-        special = set(self.wild_kinds(wildcard))
-        for t in (wildcard, full.stand_in_tile, hand.win_tile):
-            if t is not None:
-                special.add(t)
-        if level >= 2:  # kinds whose copies the reading may hold besides wildcard-alone groups
-            held = [k for k, n in enumerate(full.counts) if n]
-            for t in [*held, *(x for m in hand.melds for x in m.tiles)]:
-                special.add(t)
-                if t < HONOR_BASE:
-                    special.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9)
-        winds = facts.winds
-        cache_key = (tuple(sorted(special)), tuple(id(f) for f in filters),
-                     tuple(sorted(winds.items())) if winds and filters else None)
-        free = self._free_cache.get(cache_key)
-        if free is None:
-            def key(t: Tile) -> object:
-                if t in special:
-                    return t
-                return (-1 if is_honor(t) else suit_of(t), tuple(f.match(t, winds) for f in filters))
-            free = FreeKinds(self.kinds, key)
-            if len(self._free_cache) > 4096:
-                self._free_cache.clear()
-            self._free_cache[cache_key] = free
-        return free
-
     def order(self, points: int) -> Any:
         """The first part of a result's key (smaller is better): what the result pays.
 
@@ -762,7 +421,7 @@ class Evaluator:
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Patterns (already fit for this shape and context) that hold for one reading, combined.
 
-        Judged in bulk (:class:`~.patterns.BulkJudge`); the same as judging each pattern
+        Judged in bulk (:class:`~.bulkjudge.BulkJudge`); the same as judging each pattern
         with :func:`~.patterns.requirements_hold` (``tests/test_bulk_judge.py``)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
         bulk = self._bulk
@@ -794,7 +453,7 @@ class Evaluator:
     def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
 
-        (:meth:`_judge` does the exclusions as masks, :meth:`~.patterns.BulkJudge.not_excluded`,
+        (:meth:`_judge` does the exclusions as masks, :meth:`~.bulkjudge.BulkJudge.not_excluded`,
         then :meth:`_count`.)"""
         sc = self.ruleset.scoring
         if sc.exclusions == "ranked":
@@ -815,7 +474,7 @@ class Evaluator:
     def _count(self, kept: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
         """:meth:`_combine` after the exclusions: tiers, how many times each pattern counts (set
         combinations accounted by the bulk judge's table per multiset of sets,
-        :meth:`~.patterns.BulkJudge.account_combinations`), the fallback, the total."""
+        :meth:`~.bulkjudge.BulkJudge.account_combinations`), the fallback, the total."""
         sc = self.ruleset.scoring
         if self._tier_rank and kept:
             default = self.ruleset.scoring.tiers[0]
@@ -844,87 +503,8 @@ class Evaluator:
 
     def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
                       wildcard: Tile | None = None) -> int:
-        """How many tile kinds complete these held tiles to a standard shape (melds + a pair), a
-        knitted straight with melds, or, with no declared meld, pairs, as this ruleset's patterns
-        use (the `waiting_tiles` measure: a hand waiting on one tile only has 1). Only the shape
-        counts, not the patterns.
-
-        Only candidate kinds are checked (:meth:`_waiting_candidates`), each as before; those
-        the win table already names as completing a standard shape are counted unchecked."""
-        shapes = self._waiting_shapes
-        exposed = len(melds)
-        cand, sure = self._waiting_candidates(concealed, exposed, shapes, wildcard)
-        if cand is None:
-            todo: Sequence[Tile] = self.kinds
-            n = 0
-        else:
-            kinds = self._kind_set
-            todo = [t for t in cand if t not in sure and t in kinds]
-            n = sum(1 for t in sure if t in kinds)
-        for t in todo:
-            full = self.split([*concealed, t], wildcard)
-            if any(shape_possible(full, exposed, s, self.kinds) for s in shapes):
-                n += 1
-        return n
-
-    def _waiting_candidates(self, concealed: Sequence[Tile], exposed: int, shapes: Sequence[Shape],
-                            wildcard: Tile | None) -> tuple[set[Tile] | None, set[Tile]]:
-        """A superset of the kinds that :meth:`waiting_tiles` counts (None: every kind may), and
-        the kinds among them known to count.
-
-        With no wildcard and no stand-in held: a standard shape (melds + one pair) is completed
-        only by the table's waits (:func:`.wintable.standard_waits`: each of them does, as
-        :func:`.waits.rest_holds` judges, unless it is itself a wild or stand-in kind), a pairs
-        shape only by the one kind held an odd number of times, a knitted straight (with a pair)
-        by the ninth kind of a straight eight of whose kinds are held, or, all nine held, by the
-        table's waits of the rest; a wild or stand-in kind as the added tile is always a
-        candidate."""
-        held = self.split(concealed, wildcard)
-        if held.wilds or held.stand_ins:
-            return None, set()
-        c = held.counts
-        n = len(concealed) + 1
-        out: set[Tile] = set()
-        sure: set[Tile] = set()
-        odd: list[Tile] | None = None
-        for s in shapes:
-            if s.kind == "standard" and s.pair == 1:
-                if n == 3 * (s.melds - exposed) + 2:
-                    sure.update(wintable.standard_waits(c, 0))
-            elif s.kind == "pairs":
-                if not exposed and n == 2 * s.pairs:
-                    if odd is None:
-                        # one odd kind, the rest pairs: at most n / 2 kinds (else none is looked for)
-                        odd = [k for k, x in enumerate(c) if x & 1] if len(set(concealed)) * 2 <= n else []
-                    if len(odd) == 1:
-                        out.update(odd)
-            elif s.kind == "knitted_straight" and s.pair == 1:
-                # The hand's straight is among the tiles held plus the added one: eight of its
-                # nine kinds are held. Eight: the ninth completes it; nine: the added tile
-                # completes the rest (melds + pair) the straight leaves.
-                held_kinds = set(concealed)  # (no wildcard or stand-in held: the kinds of c)
-                for ks, kind_set in _KNITTED_SETS:
-                    if len(kind_set & held_kinds) < 8:
-                        continue
-                    missing = [x for x in ks if not c[x]]
-                    if len(missing) == 1:
-                        out.add(missing[0])
-                    elif not missing:
-                        rest = list(c)
-                        for x in ks:
-                            rest[x] -= 1
-                        out.update(wintable.standard_waits(rest, 0))
-            else:
-                return None, set()
-        out |= sure
-        eff = self._default_wild if wildcard is None else wildcard
-        special = set(self.wild_kinds(eff)) if self._fixed else ({eff} if eff is not None else set())
-        stand = self.stand_in_for(eff)
-        if stand is not None:
-            special.add(stand)
-        out |= special
-        sure -= special  # (as the added tile it is split off as a wildcard or stand-in: checked)
-        return out, sure
+        """How many tile kinds complete these held tiles (:func:`.readiness.waiting_tiles`)."""
+        return readiness.waiting_tiles(self, concealed, melds, wildcard)
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
@@ -1002,120 +582,27 @@ class Evaluator:
         return [p.name for p in self.wait_patterns
                 if any(wait_holds(held, len(melds), w) for w in p.waits)]
 
-    # -- settlement ---------------------------------------------------------------
+    # -- settlement (the settler: .settler) ----------------------------------------
 
     def settle(self, hand: Hand, ctx: WinContext, score: Score,
                kongs: Sequence[st.KongRecord] | None = None, *,
                payers: Sequence[int] | None = None, plugins: bool = True,
                seats: Mapping[int, st.SeatFacts] | None = None) -> st.Settlement:
-        """Payments for a scored win plus kong payments.
-
-        ``kongs``: every kong made this hand (the game knows them); by default
-        the winner's own kong melds (all a conformance case can say) — none where
-        the ruleset pays kongs when they are made (``scoring.kongs.paid: at_kong``).
-        ``payers``: who may pay (in a hand that goes on after a win, the players
-        still in it); ``plugins=False`` skips ``mj_modify_settlement``. ``seats``: every
-        seat's declared melds and state (:class:`~.settlement.SeatFacts`), which per-payer
-        amounts read (``scoring.per_payer``); liability (``scoring.liable``) reads the winner's
-        melds' ``from`` seats.
-        """
-        rs = self.ruleset
-        s = st.Settlement(rs.players)
-        if payers is None and ctx.in_play is not None:
-            payers = sorted(ctx.in_play)
-        if score.win:
-            # Who pays how much of the base amount depends only on the seats: planned once per
-            # seat arrangement (st.win_plan), then each win is a few multiplications.
-            key = (ctx.win_by, ctx.seat, ctx.dealer, ctx.discarder, None if payers is None else tuple(payers))
-            plan = self._pay_plans.get(key)
-            if plan is None:
-                plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
-                                   discarder=ctx.discarder, payers=payers)
-                if len(self._pay_plans) > 4096:
-                    self._pay_plans.clear()
-                self._pay_plans[key] = plan
-            if rs.scoring.per_payment:
-                s.payments = self._pay_per_payer(hand, ctx, score, plan, payers, seats)
-            else:
-                s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
-                                         "+".join([p.name for p in score.patterns]))
-            if rs.counters:
-                counters.apply(rs, s.payments, dealer=ctx.dealer, state=ctx.seat_state)
-            laid_counts = ctx.extra.get(laid.LAID_KEY) if rs.laid_kongs else None
-            if laid_counts:
-                laid.apply(s.payments, laid_counts)
-            self._bonus_tiles(s.payments, ctx, "win")
-            if kongs is None:  # kongs paid when made (at_kong) are not part of the win
-                kongs = [] if rs.flow.kongs_paid == "at_kong" else [
-                    st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
-                    for m in hand.melds if m.is_kong]
-            if kongs:
-                kong_pay = st.kong_payments(rs, kongs)
-                if rs.bonus_tiles is not None and rs.bonus_tiles.kongs:
-                    self._bonus_tiles(kong_pay, ctx, "win")
-                s.payments.extend(kong_pay)
-        if not plugins or not hook_is_live(self.pm, "mj_modify_settlement"):
-            return s  # (no plugin modifies settlements: no context to build for them)
-        melds = {seat: f.melds for seat, f in (seats or {}).items()}
-        melds[ctx.seat] = tuple(hand.melds)
-        return st.apply_plugins(s, self.settlement_context("win", ctx, score, melds), self.pm)
+        """Payments for a scored win plus kong payments (:func:`.settler.settle`)."""
+        return settler.settle(self, hand, ctx, score, kongs, payers=payers, plugins=plugins, seats=seats)
 
     def liable_seat(self, hand: Hand, ctx: WinContext, score: Score) -> int | None:
         """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
-        rs = self.ruleset
-        wild = score.wildcard is not None and self._is_wild(hand.win_tile, score.wildcard)
-        facts = HandFacts(0, 0, wild, self._suits_in_set)
-        for rule in rs.scoring.liable:
-            if not when_holds(rule.when, ctx, facts):
-                continue
-            seat = ctx.discarder if rule.pays == "discarder" else st.feeder(hand.melds, rule.fed or 1)
-            if seat is not None and seat != ctx.seat:
-                return seat
-        return None
-
-    def _pay_per_payer(self, hand: Hand, ctx: WinContext, score: Score,
-                       plan: tuple[tuple[int, int, int], ...], payers: Sequence[int] | None,
-                       seats: Mapping[int, st.SeatFacts] | None) -> list[st.Payment]:
-        """Win payments where they depend on more than the points and seats: a liable seat
-        paying every share (each priced as if every other player paid), per-payer amounts,
-        caps per payment and 金顶 (:func:`~.settlement.payer_amounts`)."""
-        rs = self.ruleset
-        liable = self.liable_seat(hand, ctx, score) if rs.scoring.liable else None
-        if liable is not None:
-            plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,
-                               discarder=ctx.discarder, payers=payers, rule="each_other")
-        payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
-                               "+".join([p.name for p in score.patterns]))
-        payments = st.payer_amounts(rs.scoring, payments, seats, dealer=ctx.dealer, discarder=ctx.discarder)
-        return payments if liable is None else st.redirect(payments, liable)
+        return settler.liable_seat(self, hand, ctx, score)
 
     def settle_opening(self, ctx: WinContext, score: Score) -> st.Settlement:
-        rs = self.ruleset
-        s = st.Settlement(rs.players)
-        if score.win:
-            s.payments.extend(st.win_payments(
-                rs, winner=ctx.seat, dealer=ctx.dealer, win_by="self_draw", discarder=None,
-                points=score.points, reason="+".join(score.pattern_names)))
-            self._bonus_tiles(s.payments, ctx, "opening")
-        return st.apply_plugins(s, self.settlement_context("opening", ctx, score), self.pm)
+        return settler.settle_opening(self, ctx, score)
 
-    def _bonus_tiles(self, payments: list[st.Payment], ctx: WinContext, kind: str) -> None:
-        """Apply the ruleset's bonus tiles (``bonus_tiles``) turned up for this settlement."""
-        rule = self.ruleset.bonus_tiles
-        tiles = ctx.extra.get(bonus.CONTEXT_KEY) if rule is not None and kind in rule.at else None
-        if rule is None or not tiles:
-            return
-        bonus.apply(rule, payments, bonus.hits(rule, tiles, dealer=ctx.dealer, winner=ctx.seat,
-                                               players=self.ruleset.players))
 
     def settlement_context(self, kind: str, ctx: WinContext, score: Score,
                            melds: Mapping[int, tuple[Meld, ...]] | None = None) -> st.SettlementContext:
-        """What plugins see of a settlement (kind: win or opening); ``melds``: every seat's
-        declared melds as far as known."""
-        return st.SettlementContext(
-            kind=kind, players=self.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
-            win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
-            points=score.points, flags=ctx.flags, extra=ctx.extra, melds=melds or {})
+        """What plugins see of a settlement (:func:`.settler.settlement_context`)."""
+        return settler.settlement_context(self, kind, ctx, score, melds)
 
     def refusal(self, hand: Hand, ctx: WinContext, control: Any = None) -> str | None:
         """The reason a plugin refuses this win (``mj_refuse_win``), or None. In a game the
@@ -1155,276 +642,11 @@ class Evaluator:
         return Result(score, self.settle_opening(ctx, score))
 
 
-_KNITTED_SETS = [(ks, frozenset(ks)) for ks in KNITTED_STRAIGHTS]
-
-# How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
-# (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
-# a measure not listed here (ranks: rank_span, knitted_straights) gets 3, the whole reading.
-_MEASURE_LEVEL = {
-    "wildcards": 0, "wildcards_held": 0, "flowers": 0, "waiting_tiles": 0,
-    "honors": 1, "suits": 1, "missing_suits": 1, "sequences": 1, "triplets": 1, "kongs": 1,
-    "claimed_melds": 1, "concealed_kongs": 1, "exposed_kongs": 1, "concealed_triplets": 1,
-    "natural_wildcards": 1, "self_wild_sequences": 1,
-    "distinct_honors": 2, "sets_of_four": 2, "sets_of_three": 2, "fours_not_kong": 2, "distinct_kinds": 2,
-}
-
-
-def _reading_level(p: Pattern) -> int:
-    """How much of a reading pattern ``p`` looks at (see ``_MEASURE_LEVEL``); tile filters and
-    group filters are 1 (their answers per kind are part of the kind's class)."""
-    if p.sets is not None or p.win_wait is not None or p.condition is not None:
-        return 3
-    names = [n for n, _ in p.counts]
-    if p.times_per is not None and p.times_per != "groups":
-        names.append(p.times_per)
-    level = max((_MEASURE_LEVEL.get(n, 3) for n in names), default=0)
-    if any(x is not None for x in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group, p.groups)):
-        level = max(level, 1)
-    return level
-
-
-class _Bounds:
-    """Lowest and highest value of measures over every reading of one hand (where cheap to
-    know): the natural tiles (held and in melds) are in every reading as themselves;
-    each wildcard or stand-in adds at most one tile of any kind."""
-
-    def __init__(self, full: Tiles, hand: Hand, wild_kinds: frozenset[Tile], suits_in_set: int,
-                 shapes: Sequence[Shape] = ()) -> None:
-        self.shapes = shapes  # every shape read (for measures bounded per shape)
-        self.exposed = len(hand.melds)
-        c = list(full.counts)
-        for m in hand.melds:
-            for t in m.tiles:
-                c[t] += 1
-        self.counts = c
-        self.full = full
-        self.extra = full.wilds + full.stand_ins
-        self.wild_kinds = wild_kinds
-        self.suits_in_set = suits_in_set
-        self._cache: dict[str, tuple[int, int] | None] = {}
-        self.naturals: list[Tile] | None = None  # the kinds of natural tiles (made when a filter asks)
-        self._decided: dict[object, bool | None] = {}
-        self._fours: dict[int, int] = {}  # _pairs_fours, per pairs shape's pair count
-        self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
-
-    def get(self, name: str) -> tuple[int, int] | None:
-        if name not in self._cache:
-            self._cache[name] = self._bounds(name)
-        return self._cache[name]
-
-    def _bounds(self, name: str) -> tuple[int, int] | None:
-        c, x = self.counts, self.extra
-        if name == "honors":
-            lo = sum(c[HONOR_BASE:])
-            return lo, lo + x
-        if name in ("suits", "missing_suits"):
-            lo = sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
-            hi = min(3, lo + x)
-            return (lo, hi) if name == "suits" else (self.suits_in_set - hi, self.suits_in_set - lo)
-        if name == "distinct_honors":
-            lo = sum(1 for n in c[HONOR_BASE:] if n)
-            return lo, lo + x
-        if name == "distinct_kinds":
-            lo = sum(1 for n in c if n)
-            return lo, lo + x
-        if name == "sets_of_four":
-            lo = sum(1 for n in c if n >= 4)
-            return lo, lo + x
-        if name == "sets_of_three":
-            lo = sum(1 for n in c if n >= 3)
-            return lo, lo + x
-        if name == "natural_wildcards":
-            return 0, self.full.wilds
-        if name == "self_wild_sequences":
-            # a wildcard read as its own kind with two natural held tiles of its suit beside it:
-            # at most one per wildcard, and per two such tiles
-            held = list(self.full.counts)
-            if self.full.stand_in_tile is not None:
-                held[self.full.stand_in_tile] += self.full.stand_ins
-            room = 0
-            for k in self.wild_kinds:
-                if is_honor(k):
-                    continue
-                r, base = k % 9, k - k % 9
-                if any(0 <= r + a <= 8 and 0 <= r + b <= 8 and held[base + r + a] and held[base + r + b]
-                       for a, b in ((-2, -1), (-1, 1), (1, 2))):
-                    room += sum(held[base + r + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) // 2
-            hi = min(self.full.wilds, room)
-            if hi:
-                hi = min(hi, self._most_self_wild(hi))
-            return 0, hi
-        return None
-
-    def _most_self_wild(self, limit: int) -> int:
-        """The most sequences holding a wildcard read as its own (wild) kind beside two natural
-        tiles that any reading can have, up to ``limit`` (an upper bound known already).
-        Only standard shapes have sequences (a knitted straight reads no wildcard)."""
-        most = 0
-        for shape in self.shapes:
-            if shape.kind == "standard":
-                got = self.self_wild(shape, limit)
-                if got is None:
-                    return limit
-                most = max(most, got[0])
-        return most
-
-    def self_wild(self, shape: Shape, limit: int
-                  ) -> tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None:
-        """For a standard ``shape``: the most such sequences a reading of it can have (up to
-        ``limit``), with one way to take them: the natural counts (stand-ins split as read)
-        and the sequences as (wild kind, natural tile, natural tile). None where not known
-        (a shape without exactly one pair).
-
-        A reading with ``k`` such sequences leaves natural tiles and ``wildcards - k``
-        wildcards that make the shape's other melds and its pair, which the win table tells:
-        the most is the largest ``k`` for which some choice of ``k`` such sequences leaves a
-        win (for some reading of the stand-ins).
-        """
-        key = (_shape_key(shape), limit)
-        if key in self._self_wild:
-            return self._self_wild[key]
-        found: tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None = None
-        if shape.pair == 1:
-            full = self.full
-            wild_kinds = sorted(k for k in self.wild_kinds if not is_honor(k))
-            melds = shape.melds - self.exposed
-            found = (0, list(full.counts), ())
-            for c, _k in stand_in_splits(full):
-                if sum(c) + full.wilds != 3 * melds + 2:
-                    continue
-                # the natural tiles ("n" sources: not the wildcard's kind, where stand-ins read
-                # as it sit) each sequence would take beside its wildcard
-                options = []
-                for w in wild_kinds:
-                    r, base = w % 9, w - w % 9
-                    for a, b in ((-2, -1), (-1, 1), (1, 2)):
-                        if r + a >= 0 and r + b <= 8:
-                            x, y = base + r + a, base + r + b
-                            if c[x] and c[y] and full.wildcard not in (x, y):
-                                options.append((w, x, y))
-                for k in range(min(limit, melds), found[0], -1):
-                    chosen = _leaves_win(c, options, k, full.wilds - k)
-                    if chosen is not None:
-                        found = (k, c, chosen)
-                        break
-                if found[0] >= limit:
-                    break
-        self._self_wild[key] = found
-        return found
-
-    def decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
-        """False: no reading meets ``p``; True: every reading does, alike (same times);
-        None: it depends on the reading. With ``shape``: the readings of that shape (a
-        pairs shape bounds ``sets_of_four`` closer)."""
-        key: object = p if shape is None or shape.kind != "pairs" else (p, shape.pairs)
-        if key in self._decided:
-            return self._decided[key]
-        verdict = self._decide(p, winds, shape)
-        self._decided[key] = verdict
-        return verdict
-
-    def _pairs_fours(self, shape: Shape) -> int:
-        """The most kinds of four (``sets_of_four``) a reading of the pairs ``shape`` can have.
-
-        Every natural tile is in a pair; a kind held an odd number of times takes one
-        wildcard (as :func:`~.readings.pairs_readings` reads it), the wildcards left make
-        free pairs of any kind: a kind held twice needs one more pair to make four, a kind
-        not held two. So the most is the kinds already at four, plus one per free pair on
-        kinds at two, plus one per two free pairs left (over the readings of the stand-ins).
-        """
-        got = self._fours.get(shape.pairs)
-        if got is None:
-            full = self.full
-            got = 0
-            if not self.exposed:
-                for c, _k in stand_in_splits(full):
-                    # (kinds held once or twice make a pair, three or four times two pairs)
-                    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
-                    if ones + twos + threes + fours + c.count(0) != len(c):  # (more than four: odd)
-                        odd = sum(n & 1 for n in c)
-                        fours = sum(1 for n in c if n + (n & 1) >= 4)
-                        twos = sum(1 for n in c if n + (n & 1) == 2)
-                    else:
-                        odd = ones + threes
-                        fours += threes
-                        twos += ones
-                    if odd > full.wilds or sum(c) + full.wilds != 2 * shape.pairs:
-                        continue
-                    free = (full.wilds - odd) // 2
-                    got = max(got, fours + min(free, twos) + (free - min(free, twos)) // 2)
-            self._fours[shape.pairs] = got
-        return got
-
-    def _decide(self, p: Pattern, winds: dict[str, Tile] | None, shape: Shape | None = None) -> bool | None:
-        settled = True
-        for name, count in p.counts:
-            if _MEASURE_LEVEL.get(name) == 0:
-                continue
-            b = self.get(name)
-            if b is not None and name == "sets_of_four" and shape is not None and shape.kind == "pairs":
-                hi = self._pairs_fours(shape)
-                b = (min(b[0], hi), min(b[1], hi))
-            if b is None:
-                settled = False
-                continue
-            lo, hi = b
-            if (count.min is not None and hi < count.min) or (count.max is not None and lo > count.max):
-                return False
-            if not ((count.min is None or lo >= count.min) and (count.max is None or hi <= count.max)):
-                settled = False
-        if p.all_tiles is not None or p.no_tiles is not None:
-            naturals = self.naturals
-            if naturals is None:
-                naturals = self.naturals = [t for t, n in enumerate(self.counts) if n]
-            if p.all_tiles is not None and any(not p.all_tiles.match(t, winds) for t in naturals):
-                return False
-            if p.no_tiles is not None and any(p.no_tiles.match(t, winds) for t in naturals):
-                return False
-            settled = False
-        if settled and any(x is not None for x in (p.pair, p.every_group, p.any_group, p.groups, p.sets,
-                                                   p.win_wait, p.condition)):
-            settled = False
-        if settled and p.times_per is not None and _MEASURE_LEVEL.get(p.times_per) != 0:
-            b = None if p.times_per == "groups" else self.get(p.times_per)
-            if b is None or b[0] != b[1]:
-                settled = False
-        return True if settled else None
-
-
-def _leaves_win(c: Sequence[int], options: list[tuple[Tile, Tile, Tile]], k: int, wilds: int
-                ) -> tuple[tuple[Tile, Tile, Tile], ...] | None:
-    """``k`` of ``options`` ((wild kind, natural, natural), repeats allowed) whose natural tiles
-    can be taken from ``c`` leaving a standard win with ``wilds`` wildcards (None: none can)."""
-    for chosen in combinations_with_replacement(options, k):
-        rest = list(c)
-        for _w, x, y in chosen:
-            rest[x] -= 1
-            rest[y] -= 1
-        if min(rest) >= 0 and wintable.is_standard_win(rest, wilds):
-            return chosen
-    return None
-
-
-def _tile_filters(p: Pattern) -> list[TileFilter]:
-    """Every tile filter a pattern applies to the tiles of a reading."""
-    out = [f for f in (p.all_tiles, p.no_tiles, p.pair, p.every_group, p.any_group) if f is not None]
-    g: GroupFilter | None = p.groups
-    if g is not None and g.holding is not None:
-        out.append(g.holding)
-    return out
-
-
-def _group_order(g: Group) -> tuple:
-    """The order of a reading's groups (as :mod:`.readings` sorts them)."""
-    return (g.tiles, g.kind, g.sources, g.meld or "")
 
 
 def _by_index(x: tuple[Pattern, int]) -> int:
     return x[0].index
 
-
-def _shape_key(s: Shape) -> tuple:
-    return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans, s.tracks)
 
 
 def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list[tuple[Pattern, int]]:
