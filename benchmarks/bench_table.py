@@ -189,6 +189,20 @@ def run_plain(ruleset: str, seed: int, hands: int, clock: Clock) -> None:
         line.play_session(ruleset, seed=seed, hands=hands, console=line.Console(read_line=answer, echo=echo))
 
 
+def _profile_game_thread(into: list[cProfile.Profile]) -> AbstractContextManager[Any]:
+    """cProfile sees one thread: give the full screen's game thread (``Session.run``) its own."""
+    from mjframework.ui.tui import Session
+
+    run = Session.run
+
+    def profiled(self: Any) -> None:
+        p = cProfile.Profile()
+        into.append(p)
+        p.runcall(run, self)
+
+    return mock.patch.object(Session, "run", profiled)
+
+
 # -- the report --------------------------------------------------------------------------------
 
 MODES: dict[str, Callable[[str, int, int, Clock], None]] = {"full": run_full, "plain": run_plain}
@@ -242,7 +256,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         f"seeds 1..{args.seeds}, {args.hands} hand(s), at most {args.actions} actions each; target 100 ms")
     out(HEADER)
     prof: AbstractContextManager[Any] = cProfile.Profile() if args.profile else nullcontext()
-    with prof:
+    threads: list[cProfile.Profile] = []
+    with prof, (_profile_game_thread(threads) if args.profile else nullcontext()):
         for rid in rulesets:
             for mode in modes:
                 samples = measure(rid, mode, list(range(1, args.seeds + 1)), args.hands, args.actions)
@@ -251,9 +266,15 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     out(f"load average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.profile:
         assert isinstance(prof, cProfile.Profile)
-        stats = pstats.Stats(prof)
-        stats.sort_stats("cumulative").print_stats(40)
-        stats.sort_stats("tottime").print_stats(25)
+        parts = [("the main thread (the screen; all of the line mode)", [prof]),
+                 ("the full screen's game thread (engine, bots, the seat's 听)", threads)]
+        for name, profs in parts:
+            if not profs:
+                continue
+            out(f"\n=== cProfile: {name} ===")
+            stats = pstats.Stats(*profs)
+            stats.sort_stats("cumulative").print_stats(35)
+            stats.sort_stats("tottime").print_stats(20)
     return 0
 
 
