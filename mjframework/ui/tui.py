@@ -393,6 +393,7 @@ class TableApp(App):
         self.between_hands = False
         self.finished = False
         self.shown_ting = ""  # the 听 line as shown (plain text)
+        self._texts: dict[str, Text] = {}  # what each Static shows (see _show)
         self.confirm_quit = False  # q pressed once: asking whether to leave
         self.decision_ready = asyncio.Event()  # set when a decision is on screen (tests wait on it)
         self.idle = asyncio.Event()  # set at the end of a hand / the session
@@ -452,20 +453,33 @@ class TableApp(App):
         if self.session.watch:
             paused = "  (暂停)" if not self.session.running.is_set() else ""
             top.append(f"   每步 {self.session.speed:.1f} 秒{paused}")
-        self.query_one("#top", Static).update(self._tr(top))
+        self._show("#top", self._tr(top))
         for k in range(4):
-            w = self.query_one(f"#seat{k}", Static)
             if k >= rs.players:
-                w.update("")
+                self._show(f"#seat{k}", Text())
                 continue
             s = self._rel(k)
-            w.update(self._tr(self._seat_text(s)))
+            w = self._show(f"#seat{k}", self._tr(self._seat_text(s)))
             w.set_class(st.turn == s and st.result is None, "turn")
-        self.query_one("#center", Static).update(self._tr(self._center_text()))
+        self._show("#center", self._tr(self._center_text()))
         calls = Text("报牌 ", style="bold")
         calls.append("  ".join(st.calls) if st.calls else "—")
-        self.query_one("#calls", Static).update(self._tr(calls))
+        self._show("#calls", self._tr(calls))
         self._draw_hand()
+
+    def _show(self, wid: str, text: Text) -> Static:
+        """Put ``text`` in widget ``wid`` unless it shows exactly that already.
+
+        The game thread waits for every redraw (one per event), and an update costs the screen a
+        layout and a repaint of the widget even when nothing in it changed: a bot's move changes
+        one seat and the centre, so most widgets are skipped (benchmarks/bench_table.py)."""
+        w = self.query_one(wid, Static)
+        old = self._texts.get(wid)
+        # Text's == compares the characters and spans only: the whole-text style counts too.
+        if old is None or old != text or old.style != text.style or old.end != text.end:
+            self._texts[wid] = text
+            w.update(text)
+        return w
 
     def _seat_text(self, s: int) -> Text:
         st = self.session.state
@@ -636,11 +650,11 @@ class TableApp(App):
             hand.append_text(_tiles_text(st.seats[me].hand, w))
             if self.session.waits and st.result is None:
                 ting.append_text(self._waits_text(self.session.waits))
-        self.query_one("#hand", Static).update(self._tr(hand))
+        self._show("#hand", self._tr(hand))
         ting = self._tr(ting)
-        self.query_one("#ting", Static).update(ting)
+        self._show("#ting", ting)
         self.shown_ting = ting.plain
-        self.query_one("#prompt", Static).update(self._tr(self._prompt_text()))
+        self._show("#prompt", self._tr(self._prompt_text()))
 
     def _tr(self, text: Text) -> Text:
         """``text`` in the table's language (:mod:`mjframework.ui.words`), piece by styled piece."""
