@@ -74,7 +74,8 @@ def test_mj_validate_prints_the_warning_and_passes_the_file() -> None:
     res = CliRunner().invoke(main, ["validate", str(DROPS)])
     assert res.exit_code == 0, res.output
     assert "ok  " in res.stdout
-    assert "replace-drops.yaml:11:5: patterns[1].replace: warning: `replace: true` drops `shape`" in res.stderr
+    assert ("replace-drops.yaml:11:5: patterns[1].replace: warning: `replace: true` drops `shape`"
+            in res.stderr)
     res = CliRunner().invoke(main, ["validate", "--json", str(DROPS)])
     out = json.loads(res.stdout)
     assert res.exit_code == 0 and out["ok"] is True and out["problems"] == []
