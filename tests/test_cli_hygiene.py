@@ -95,7 +95,7 @@ def test_validate_json(in_repo: None) -> None:
     assert res.exit_code == 1
     good, bad = (json.loads(line) for line in res.stdout.splitlines())
     assert good == {"file": "rulesets/changsha.yaml", "ok": True, "kind": "ruleset",
-                    "summary": good["summary"], "problems": []}
+                    "summary": good["summary"], "problems": [], "warnings": []}
     assert bad["ok"] is False and bad["problems"] == [{
         "file": "tests/data/broken-ruleset.yaml", "line": 6, "column": 10, "path": "players",
         "message": "must be an integer, not 'five'"}]

@@ -6,7 +6,9 @@
 - a plugin ends a turn or the hand by *returning* ``Discard`` / ``Continue`` /
   ``Win`` / ``EndDrawn``; the old tuples and ``hand.win`` / ``hand.end_drawn``
   still work for one release, with a ``DeprecationWarning``, and give the same log;
-- ``HandControl.stash`` holds per-hand plugin state.
+- ``HandControl.stash`` holds per-hand plugin state;
+- docs/plugins.md documents every public member of HandControl, TableView, Decision and
+  SettlementContext.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from mjframework.hooks import registry
 from mjframework.play.bots import GreedyBot
 from mjframework.play.game import Game, HandResult
 from mjframework.play.outcomes import option_outcome
+from mjframework.play.players import TableView
 from mjframework.plugin import (
     Continue,
     Decision,
@@ -391,3 +394,38 @@ def test_a_handler_returning_junk_abandons_the_hand(tmp_path: Path) -> None:
         registry.unregister_plugin("t-junk")
     assert result.result == "abandon"
     assert "mj_handle_option returned ('hurl'" in result.error
+
+
+# -- docs/plugins.md documents every public member of the objects a plugin is handed -----------
+
+PLUGINS_DOC = ROOT / "docs" / "plugins.md"
+
+
+def _public_members(cls: type) -> list[str]:
+    """Public attributes and methods: ``dir`` plus dataclass fields, ``__slots__`` and what
+    ``__init__`` assigns to ``self`` (``HandControl.stash``), none of which ``dir`` of the
+    class alone lists reliably."""
+    import dataclasses
+    import inspect
+    names = {n for n in dir(cls) if not n.startswith("_")}
+    if dataclasses.is_dataclass(cls):
+        names |= {f.name for f in dataclasses.fields(cls)}
+    elif "__init__" in vars(cls):
+        init = textwrap.dedent(inspect.getsource(cls.__init__))
+        names |= set(re.findall(r"self\.([a-z]\w*)\s*=", init))
+    names |= {n for n in getattr(cls, "__slots__", ()) if not n.startswith("_")}
+    return sorted(names)
+
+
+@pytest.mark.parametrize("cls", [HandControl, TableView, Decision, api.SettlementContext],
+                         ids=lambda c: c.__name__)
+def test_plugins_doc_documents_every_public_member(cls: type) -> None:
+    doc = PLUGINS_DOC.read_text("utf-8")
+    m = re.search(rf"^### `{cls.__name__}`$(.*?)(?=^##)", doc, re.M | re.S)
+    assert m, f"docs/plugins.md has no '### `{cls.__name__}`' reference section"
+    section = m.group(1)
+    members = _public_members(cls)
+    assert len(members) >= 6, members  # the introspection found the members at all
+    # each as a table row: | `name` or | `name(arguments…)`
+    missing = [n for n in members if not re.search(rf"^\| `{n}[`(]", section, re.M)]
+    assert not missing, f"docs/plugins.md doesn't document {cls.__name__}.{', '.join(missing)}"

@@ -25,7 +25,7 @@ from typing import NoReturn
 
 import click
 
-from ..core.errors import MJError, RulesetError, format_path
+from ..core.errors import MJError, Problem, RulesetError, format_path
 from ..core.fileio import write_atomic
 from ..rules import loader as rs_mod
 from .common import InputPath, OutputPath, shown
@@ -156,7 +156,9 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
     """Check ruleset files (schema and meaning); print every problem as FILE:LINE:COL: path: message.
 
     A folder checks every *.yaml in it; `-` reads one file from standard input.
-    Exits 1 if any file has a problem.
+    Exits 1 if any file has a problem. Warnings (FILE:LINE:COL: path: warning: …) point at
+    what is legal but probably not meant, such as a pattern's `replace: true` dropping the
+    inherited `shape`, `wait` or `require`; they don't fail the file.
     """
     bad = 0
     for path in paths:
@@ -171,7 +173,8 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
             continue
         files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
         for f in files:
-            ruleset, problems = rs_mod.check_file(f)
+            warned: list[Problem] = []
+            ruleset, problems = rs_mod.check_file(f, warnings=warned)
             name = shown(str(f))
             if problems:
                 bad += 1
@@ -184,9 +187,13 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
                                   "line": p.location.line if p.location else None,
                                   "column": p.location.column if p.location else None,
                                   "path": format_path(p.path), "message": p.message} for p in problems],
+                    "warnings": [{"file": shown(w.location.file) if w.location else None,
+                                  "line": w.location.line if w.location else None,
+                                  "column": w.location.column if w.location else None,
+                                  "path": format_path(w.path), "message": w.message} for w in warned],
                 }, ensure_ascii=False))
                 continue
-            for p in problems:
+            for p in [*problems, *warned]:
                 click.echo(shown(str(p)), err=True)
             if not problems:
                 click.echo(f"ok  {name}: " + (ruleset.summary() if ruleset is not None else "fragment"))

@@ -235,7 +235,7 @@ def mj_restrict_options(hand: HandControl, seat: int, decision: Decision) -> lis
 
 
 @hookspec
-def mj_refuse_win(hand: HandControl, seat: int, tile: Tile, win_by: str,
+def mj_refuse_win(hand: HandControl | None, seat: int, tile: Tile, win_by: str,
                   context: WinContext) -> str | None:
     """Refuse a win the ruleset's patterns accept: return the reason (or ``None``).
 
@@ -244,6 +244,11 @@ def mj_refuse_win(hand: HandControl, seat: int, tile: Tile, win_by: str,
     ready (a drawn end's settlements, ``HandControl.waits``). Any plugin
     returning a reason refuses it. ``context`` is the win's context,
     ``context.seat_state`` the seat's declarations and plugin state.
+
+    Outside a game — ``mj score``, conformance cases, the playground — it is
+    called with ``hand=None``: there is no table to look at, so a plugin that
+    refuses decides from ``context`` alone (``seat_state``, ``flags``,
+    ``extra``) and must not touch ``hand`` without checking it for ``None``.
 
     Example: refuse a win by discard to a seat that passed the same tile
     earlier in the turn round (过水不胡).

@@ -20,6 +20,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
@@ -84,7 +85,7 @@ from .model import (
     WinRequirement,
     WinRule,
 )
-from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of
+from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of, to_plain
 
 HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks for the same)
 
@@ -494,7 +495,7 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
         inherited: dict[Any, int] = {}  # base pattern name → position, until overridden
         for src_l in (base, over):
             locs = getattr(src_l, "locations", [None] * len(src_l))
-            for item, loc in zip(src_l, locs, strict=False):
+            for j, (item, loc) in enumerate(zip(src_l, locs, strict=False)):
                 name = item.get("name") if isinstance(item, dict) else None
                 if src_l is over and name is not None and name in inherited:
                     i = inherited.pop(name)  # once: a repeat in the same file stays a duplicate
@@ -502,6 +503,8 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
                     # true` replaces the inherited pattern whole
                     replace = isinstance(item, dict) and item.get("replace") is True
                     merge = not replace and isinstance(out_l[i], dict)
+                    if replace:
+                        _note_dropped_keys(out_l[i], item, loc, j)
                     out_l[i] = merge_data(out_l[i], item) if merge else item
                     out_l.locations[i] = loc
                     continue
@@ -511,6 +514,39 @@ def merge_data(base: Any, over: Any, key: str | None = None) -> Any:
                 out_l.locations.append(loc)
         return out_l
     return over
+
+
+# What a pattern's `replace: true` may drop without saying so: the keys that decide whether
+# the pattern matches at all (docs/pattern-language.md, "extends").
+_REPLACE_KEEPS = ("shape", "wait", "require")
+
+#: Warnings collected while merging (``check_file`` sets a list; ``None``: nobody is listening).
+_merge_warnings: ContextVar[list[Problem] | None] = ContextVar("_merge_warnings", default=None)
+
+
+def _note_dropped_keys(inherited: Any, item: Any, loc: Location | None, index: int) -> None:
+    """Warn when a ``replace: true`` override lacks a ``shape`` / ``wait`` / ``require`` the
+    inherited pattern had: replacing whole is legal (a bonus pattern with no shape), but more
+    often the designer meant to change one key and silently widened what the pattern matches."""
+    notes = _merge_warnings.get()
+    if notes is None or not isinstance(inherited, dict):
+        return
+    dropped = [k for k in _REPLACE_KEEPS if inherited.get(k) is not None and item.get(k) is None]
+    if not dropped:
+        return
+    if isinstance(item, SourceMap):
+        loc = item.key_locations.get("replace") or loc
+    idx = getattr(item, "file_index", None)
+    keys = ", ".join(f"`{k}`" for k in dropped)
+    were = "; ".join(f"{k}: {json.dumps(to_plain(inherited[k]), ensure_ascii=False)}" for k in dropped)
+    src = getattr(inherited, "location", None)
+    if isinstance(inherited, SourceMap):  # where the inherited pattern says it
+        src = inherited.key_locations.get(dropped[0]) or src
+    notes.append(Problem(loc, ("patterns", index if idx is None else idx, "replace"),
+                         f"warning: `replace: true` drops {keys} of the inherited pattern "
+                         f"{item.get('name')} ({were}{f'; at {src}' if src else ''}): the pattern "
+                         "now matches without it. Repeat it here if it still applies, or leave out "
+                         "`replace: true` to change only the keys given"))
 
 
 def without_nulls(node: Any, key: Any = None) -> Any:
@@ -1749,8 +1785,8 @@ def _check_complete(data: SourceMap, problems: list[Problem]) -> None:
 
 
 def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
-               preset: str | None = None, roots: tuple[Path, ...] | None = None
-               ) -> tuple[Ruleset | None, list[Problem]]:
+               preset: str | None = None, roots: tuple[Path, ...] | None = None,
+               warnings: list[Problem] | None = None) -> tuple[Ruleset | None, list[Problem]]:
     """Load and check one file; return the ruleset (if it is a valid ruleset) and all problems.
 
     ``options`` (name → value, typed or as command-line strings) and ``preset``
@@ -1760,10 +1796,24 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     With ``roots``, ``extends`` may only reach files under those folders, and
     a name it can't use gets the same message whether or not such a file
     exists (the playground checks text from a browser this way).
+
+    ``warnings``, if given, receives what is legal but probably not meant (each message
+    starts ``warning:``; ``mj validate`` prints them and still passes the file): a
+    pattern's ``replace: true`` that drops an inherited ``shape``, ``wait`` or ``require``.
     """
     p = Path(path)
     problems: list[Problem] = []
-    data = load_chain(p, problems, (), _Load(roots, same_answer=roots is not None))
+    token = _merge_warnings.set([] if warnings is not None else None)
+    try:
+        data = load_chain(p, problems, (), _Load(roots, same_answer=roots is not None))
+        if warnings is not None:
+            seen = {(str(w.location), w.message) for w in warnings}
+            for w in _merge_warnings.get() or ():
+                if (str(w.location), w.message) not in seen:  # (a file merged twice says it once)
+                    seen.add((str(w.location), w.message))
+                    warnings.append(w)
+    finally:
+        _merge_warnings.reset(token)
     if not isinstance(data, SourceMap):
         return None, problems
     opts, presets = option_mod.declared(data, problems)
