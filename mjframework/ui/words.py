@@ -141,14 +141,24 @@ class Words:
 
     def __init__(self, lang: str = "zh", keep: Iterable[str] = ()) -> None:
         self.lang = check_lang(lang)
-        self._table = {**PHRASES, **{w: w for w in keep if w}}
+        self._table = PHRASES
         self._re = re.compile("|".join(re.escape(p) for p in sorted(self._table, key=len, reverse=True)))
+        # The ruleset's own words are set apart before any phrase is read: a phrase that starts
+        # before one of them ("   胡" before a pattern named 胡牌) must not take part of it.
+        kept = sorted({w for w in keep if w}, key=len, reverse=True)
+        self._keep = re.compile("(" + "|".join(map(re.escape, kept)) + ")") if kept else None
 
     def __call__(self, text: str) -> str:
         if self.lang == "zh" or not text:
             return text
         # What a player says (「…」) is the plugin's words, as said at the table: kept.
-        return "".join(part if part.startswith("「") else self._plain(part) for part in _SAID.split(text))
+        return "".join(part if part.startswith("「") else self._mixed(part) for part in _SAID.split(text))
+
+    def _mixed(self, text: str) -> str:
+        if self._keep is None:
+            return self._plain(text)
+        # (re.split with one group: the ruleset's words at the odd places, shown as written)
+        return "".join(part if i % 2 else self._plain(part) for i, part in enumerate(self._keep.split(text)))
 
     def _plain(self, text: str) -> str:
         for pattern, repl in _COUNTED:

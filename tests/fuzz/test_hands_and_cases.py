@@ -130,8 +130,12 @@ def test_play_does_not_count_an_abandoned_hand(tmp_path: Path) -> None:
         p = tmp_path / "v.yaml"
         p.write_text("id: v\nextends: changsha\nplugins: {first-hand-fails: {}}\n")
         code, out = mj("play", str(p), "--seed", "3", "--hands", "2", "--watch")
-        assert code == 0, out
+        # The game plays on and counts one hand; a hand abandoned by a failure makes the command
+        # fail at the end (exit 1, one line saying why), as `mj simulate` does.
+        assert code == 1, out
         assert "first hand" in out and "this hand is not counted" in out
-        assert out.rstrip().splitlines()[-1].startswith("1 手"), out[-500:]
+        lines = out.rstrip().splitlines()
+        assert lines[-2].startswith("1 手"), out[-500:]
+        assert lines[-1].startswith("error: 1 hand(s) abandoned"), out[-500:]
     finally:
         unregister_plugin("first-hand-fails")
