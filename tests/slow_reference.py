@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from mjframework.core.hand import Hand, Meld, WinContext
-from mjframework.core.tiles import Tile
+from mjframework.core.tiles import Tile, tile_name
 from mjframework.evaluate.combinations import account_combinations
 from mjframework.evaluate.patterns import (
     HandFacts,
@@ -39,6 +39,9 @@ def score(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: Tile | None = No
     win_wild = ev._is_wild(hand.win_tile, wildcard)
     if win_wild and ctx.win_by != "self_draw" and not ev._wild_claims:
         return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
+    if ctx.win_by == "discard" and hand.win_tile in ev.ruleset.claims.never_kinds:  # (claims.never)
+        return Score(False, f"{tile_name(hand.win_tile)} is never claimed: no win on its discard",
+                     wildcard=wildcard)
     held = ev.split(hand.concealed, wildcard)
     facts = HandFacts(
         wildcards=held.wilds + win_wild,
