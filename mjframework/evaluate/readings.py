@@ -14,77 +14,34 @@ tile set's kinds so every pattern sees concrete tiles.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from itertools import pairwise
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
 
 from ..core.hand import Meld
-from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor, suit_of
+from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
 from ..rules.model import Shape
-
-
-class Group(NamedTuple):
-    """One group of a reading. A NamedTuple: readings build many of them."""
-
-    kind: str  # seq | triplet | kong | pair | single
-    tiles: tuple[Tile, ...]
-    sources: tuple[str, ...]  # per tile: n / w / s
-    meld: str | None = None  # the exposed meld's kind, None if formed in hand
-
-    @property
-    def is_meld(self) -> bool:
-        return self.kind in ("seq", "triplet", "kong")
-
-
-@dataclass(frozen=True)
-class Reading:
-    shape: Shape
-    groups: tuple[Group, ...]
-
-    @property
-    def tiles(self) -> list[Tile]:
-        return [t for g in self.groups for t in g.tiles]
-
-
-@dataclass(frozen=True)
-class Tiles:
-    """The concealed tiles split for reading: natural counts, wildcards, stand-ins.
-
-    ``counts`` holds natural tiles; stand-ins are kept apart (``stand_ins``)
-    because each may be read as its own tile or as ``wildcard``.
-    """
-
-    counts: tuple[int, ...]
-    wilds: int
-    stand_ins: int
-    stand_in_tile: Tile | None
-    wildcard: Tile | None
-
-
-def stand_in_splits(t: Tiles) -> Iterator[tuple[list[int], int]]:
-    """(natural counts, how many stand-ins read as the wildcard's tile) for each split.
-
-    The wildcard's own kind has no natural copies (all are wild), so the
-    count at ``wildcard`` after a split is exactly the stand-ins read as it.
-    """
-    base = list(t.counts)
-    if not t.stand_ins or t.stand_in_tile is None or t.wildcard is None:
-        yield base, 0
-        return
-    for k in range(t.stand_ins + 1):
-        c = base[:]
-        c[t.stand_in_tile] += t.stand_ins - k
-        c[t.wildcard] += k
-        yield c, k
-
+from .reading_groups import (  # re-exported: the reading's parts (moved there)
+    FreeKinds,
+    Group,
+    Reading,
+    Tiles,
+    _free_groups,
+    _group_key,
+    _meld_group,
+    _src,
+    _Visit,
+    _wild_options,
+    stand_in_splits,
+)
+from .shape_readers import (  # re-exported: the other shapes' readers (moved there)
+    KNITTED_STRAIGHTS,
+    free_readings,
+    knitted_readings,
+    orphans_readings,
+    pairs_readings,
+)
 
 # --------------------------------------------------------------------------
 # standard: melds + pair
-
-
-def _src(t: Tile, wildcard: Tile | None) -> str:
-    return "s" if t == wildcard else "n"
 
 
 def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
@@ -193,55 +150,6 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                 return
             acc.pop()
             c[t] += 1
-
-
-class _Visit(list):
-    """An ``out`` list for :func:`_standard` (with ``first``) that hands each reading found to
-    ``visit`` as it is found, and takes it only when ``visit`` says the search may stop."""
-
-    def __init__(self, visit: Callable[[tuple[Group, ...]], bool]) -> None:
-        super().__init__()
-        self.visit = visit
-
-    def append(self, groups: tuple[Group, ...]) -> None:
-        if self.visit(groups):
-            super().append(groups)
-
-
-def _wild_options(c: list[int], w: int, melds: int, pairs: int, t: Tile,
-                  wildcard: Tile | None) -> Iterator[tuple[Group, tuple[Tile, ...], int]]:
-    """The groups :func:`_standard` may take for the lowest tile left ``t`` with wildcards in
-    them, as (group, natural tiles used, wildcards used), built as they are asked for."""
-    src = _src(t, wildcard)
-    ct = c[t]
-    if pairs and ct >= 1 and w >= 1:
-        yield Group("pair", (t, t), (src, "w")), (t,), 1
-    if melds:
-        for a in range(min(2, ct), 0, -1):
-            if 3 - a <= w:
-                yield Group("triplet", (t, t, t), (src,) * a + ("w",) * (3 - a)), (t,) * a, 3 - a
-    if melds and t < HONOR_BASE:
-        r = t % 9
-        if r <= 6:
-            for use1, use2 in ((True, False), (False, True), (False, False)):
-                if (use1 and c[t + 1] == 0) or (use2 and c[t + 2] == 0):
-                    continue
-                need = (not use1) + (not use2)
-                if need > w:
-                    continue
-                used = (t,) + ((t + 1,) if use1 else ()) + ((t + 2,) if use2 else ())
-                yield Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard) if use1 else "w",
-                                                       _src(t + 2, wildcard) if use2 else "w")), used, need
-        if 1 <= r <= 7:
-            for use2 in (True, False):
-                if use2 and c[t + 1] == 0:
-                    continue
-                need = 1 + (not use2)
-                if need <= w:
-                    g = Group("seq", (t - 1, t, t + 1), ("w", src, _src(t + 1, wildcard) if use2 else "w"))
-                    yield g, ((t, t + 1) if use2 else (t,)), need
-        if r >= 2 and w >= 2:
-            yield Group("seq", (t - 2, t - 1, t), ("w", "w", src)), (t,), 2
 
 
 def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
@@ -620,99 +528,6 @@ def natural_groups(counts: Sequence[int], melds: int, pairs: int) -> list[tuple[
     return out
 
 
-def _free_groups(w: int, melds: int, pairs: int, kinds: Sequence[Tile], acc: list[Group],
-                 out: list[tuple[Group, ...]], seq_starts: Sequence[Tile] | None = None,
-                 first: bool = False) -> None:
-    """Wildcards left over form whole groups on their own: enumerate what they stand for.
-
-    ``kinds``: the kinds a triplet or pair of wildcards may be read as; ``seq_starts``: the
-    lowest tiles of the sequences they may be read as (None: every sequence within ``kinds``).
-    """
-    if not melds and not pairs:
-        out.append(tuple(acc))
-        return
-    if melds:
-        # (built as taken: with ``first`` the first option is all that is needed)
-        for g in _free_melds(kinds, seq_starts):
-            acc.append(g)
-            _free_groups(w - 3, melds - 1, pairs, kinds, acc, out, seq_starts, first)
-            acc.pop()
-            if first and out:
-                return
-        return
-    for t in kinds:
-        acc.append(Group("pair", (t, t), ("w", "w")))
-        _free_groups(w - 2, melds, pairs - 1, kinds, acc, out, seq_starts, first)
-        acc.pop()
-        if first and out:
-            return
-
-
-def _free_melds(kinds: Sequence[Tile], seq_starts: Sequence[Tile] | None) -> Iterator[Group]:
-    """The melds a group of wildcards alone may be read as, in :func:`_free_groups`'s order."""
-    if seq_starts is None:
-        for t in kinds:
-            yield Group("triplet", (t, t, t), ("w", "w", "w"))
-            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in kinds:
-                yield Group("seq", (t, t + 1, t + 2), ("w", "w", "w"))
-    else:
-        for t in kinds:
-            yield Group("triplet", (t, t, t), ("w", "w", "w"))
-        for t in seq_starts:
-            yield Group("seq", (t, t + 1, t + 2), ("w", "w", "w"))
-
-
-class FreeKinds:
-    """Which kinds groups made of wildcards alone are read as, for one hand.
-
-    ``key(t)`` names a class of kinds that every pattern judged treats alike when a group
-    of wildcards alone is read as one of them (see ``Evaluator``'s reading search): a
-    reading with such a group judges as the same reading with the group read as any other
-    kind of its class. So ``n`` such groups need only the first ``n`` kinds of each class
-    (pairs and triplets), and sequences only the first ``n`` of each class of sequences.
-    Sequences next to triplets or pairs of wildcards alone (two or more groups with a
-    meld among them) fall back to every kind: there a class-preserving swap need not keep
-    a sequence a sequence.
-    """
-
-    def __init__(self, kinds: Sequence[Tile], key: Callable[[Tile], object]) -> None:
-        self.all_kinds = tuple(kinds)
-        have = set(kinds)
-        classes: dict[object, list[Tile]] = {}
-        seqs: dict[object, list[Tile]] = {}
-        for t in kinds:
-            k = key(t)
-            classes.setdefault(k, []).append(t)
-        # Each kind's class as a number (the classes in order of their first kind).
-        keys = {t: i for i, members in enumerate(classes.values()) for t in members}
-        for t in kinds:
-            if t < HONOR_BASE and t % 9 <= 6 and t + 2 in have:  # as _free_groups reads sequences
-                seqs.setdefault((keys[t], keys.get(t + 1, -1), keys[t + 2]), []).append(t)
-        self.key: dict[Tile, int] = keys
-        self._choices: dict[tuple[int, int], tuple[tuple[Tile, ...], tuple[Tile, ...] | None]] = {}
-        self._classes = list(classes.values())
-        self._seqs = list(seqs.values())
-
-    def choice(self, melds: int, pairs: int) -> tuple[tuple[Tile, ...], tuple[Tile, ...] | None]:
-        """(triplet and pair kinds, sequence starts) for ``melds`` melds and ``pairs`` pairs of
-        wildcards alone."""
-        got = self._choices.get((melds, pairs))
-        if got is None:
-            n = melds + pairs
-            if melds and n > 1:
-                got = self.all_kinds, None
-            else:
-                got = (tuple(sorted(t for members in self._classes for t in members[:n])),
-                       tuple(sorted(t for members in self._seqs for t in members[:n])))
-            self._choices[melds, pairs] = got
-        return got
-
-
-def _meld_group(m: Meld) -> Group:
-    kind = "seq" if m.kind == "chow" else "triplet" if m.kind == "pung" else "kong"
-    return Group(kind, m.tiles, ("n",) * len(m.tiles), meld=m.kind)
-
-
 def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
                       kinds: Sequence[Tile], free: FreeKinds | None = None,
                       first: bool = False, visit: Callable[[Reading], bool] | None = None) -> list[Reading]:
@@ -787,192 +602,6 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
         if first and found:
             break
     return [Reading(shape, exposed + g) for g in found]
-
-
-def _group_key(g: Group) -> tuple:
-    return (g.tiles, g.kind, g.sources, g.meld or "")
-
-
-# --------------------------------------------------------------------------
-# pairs
-
-
-def pairs_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
-                   kinds: Sequence[Tile], free: FreeKinds | None = None,
-                   first: bool = False) -> list[Reading]:
-    if melds:
-        return []
-    total = sum(t.counts) + t.wilds + t.stand_ins
-    if total != 2 * shape.pairs:
-        return []
-    found: dict[tuple[Group, ...], None] = {}  # in the order found (most-held kinds first)
-    for c, _k in stand_in_splits(t):
-        groups: list[Group] = []
-        need = 0
-        for tile, n in enumerate(c):
-            if not n:
-                continue
-            src = _src(tile, t.wildcard)
-            groups.extend(Group("pair", (tile, tile), (src, src)) for _ in range(n // 2))
-            if n % 2:
-                groups.append(Group("pair", (tile, tile), (src, "w")))
-                need += 1
-        if need > t.wilds:
-            continue
-        n_free = (t.wilds - need) // 2
-        if first:
-            # The first reading found: ``groups`` are already in order (kinds ascending; a
-            # kind's natural pairs before the one taking a wildcard), and pairs of wildcards
-            # alone are read as the kind held most (the first among equals, as the sort below
-            # picks it), placed after the groups of the kinds up to it.
-            if n_free:
-                k = max(kinds if free is None else free.choice(0, n_free)[0], key=c.__getitem__)
-                at = sum(1 for g in groups if g.tiles[0] <= k)
-                groups[at:at] = [Group("pair", (k, k), ("w", "w"))] * n_free
-            return [Reading(shape, tuple(groups))]
-        if n_free == 0:
-            found[tuple(sorted(groups, key=_group_key))] = None
-            continue
-        out: list[tuple[Group, ...]] = []
-        # Pairs of wildcards alone read as the kinds held most first: where a pattern counts
-        # copies (four of a kind), the best readings tend to come first.
-        choice = sorted(kinds if free is None else free.choice(0, n_free)[0], key=lambda k: -c[k])
-        _free_pairs(n_free, choice[:1] if first else choice, 0, groups, out)
-        for g in out:
-            found[tuple(sorted(g, key=_group_key))] = None
-        if first and found:
-            break
-    return [Reading(shape, g) for g in list(found)[:1 if first else None]]
-
-
-def _free_pairs(n: int, kinds: Sequence[Tile], start: int, acc: list[Group],
-                out: list[tuple[Group, ...]]) -> None:
-    if n == 0:
-        out.append(tuple(acc))
-        return
-    for i in range(start, len(kinds)):
-        acc.append(Group("pair", (kinds[i], kinds[i]), ("w", "w")))
-        _free_pairs(n - 1, kinds, i, acc, out)
-        acc.pop()
-
-
-# --------------------------------------------------------------------------
-# knitted and orphans
-
-
-def knitted_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
-                     kinds: Sequence[Tile]) -> list[Reading]:
-    """All tiles singles: honors distinct, same-suit tiles ``min_gap`` apart.
-
-    Wildcards fill free places; they go first to honors not yet held (more
-    distinct honors is what knitted patterns reward), then to suited places
-    that keep the gaps. One reading per number of wildcards given to honors.
-    """
-    if melds:
-        return []
-    total = sum(t.counts) + t.wilds + t.stand_ins
-    if total != 14:
-        return []
-    readings = []
-    for c, _k in stand_in_splits(t):
-        if any(n > 1 for n in c):
-            continue
-        held = [tile for tile, n in enumerate(c) if n]
-        if not _knit_ok(held, shape.min_gap, shape.tracks):
-            continue
-        base = [Group("single", (x,), (_src(x, t.wildcard),)) for x in held]
-        missing_honors = [h for h in kinds if is_honor(h) and h not in held]
-        for to_honors in range(min(t.wilds, len(missing_honors)), -1, -1):
-            chosen = held + missing_honors[:to_honors]
-            extra = _fill_suited(chosen, t.wilds - to_honors, kinds, shape.min_gap, shape.tracks)
-            if extra is None:
-                continue
-            groups = base + [Group("single", (x,), ("w",)) for x in missing_honors[:to_honors] + extra]
-            readings.append(Reading(shape, tuple(sorted(groups, key=_group_key))))
-    return readings
-
-
-def _knit_ok(tiles: Sequence[Tile], gap: int, tracks: bool = False) -> bool:
-    by_suit: dict[int, list[int]] = {}
-    for x in tiles:
-        if is_honor(x):
-            continue
-        by_suit.setdefault(suit_of(x), []).append(x % 9)
-    for ranks in by_suit.values():
-        ranks.sort()
-        if any(b - a < gap for a, b in pairwise(ranks)):
-            return False
-    if tracks:  # each suit on one track (147 / 258 / 369), a different track per suit
-        used = []
-        for ranks in by_suit.values():
-            if len({r % 3 for r in ranks}) != 1:
-                return False
-            used.append(ranks[0] % 3)
-        if len(set(used)) != len(used):
-            return False
-    return len({x for x in tiles if is_honor(x)}) == sum(1 for x in tiles if is_honor(x))
-
-
-def _fill_suited(chosen: list[Tile], n: int, kinds: Sequence[Tile], gap: int,
-                 tracks: bool = False) -> list[Tile] | None:
-    extra: list[Tile] = []
-    for _ in range(n):
-        for k in kinds:
-            if is_honor(k) or k in chosen or k in extra:
-                continue
-            if _knit_ok([*chosen, *extra, k], gap, tracks):
-                extra.append(k)
-                break
-        else:
-            return None
-    return extra
-
-
-def orphans_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
-                     kinds: Sequence[Tile]) -> list[Reading]:
-    if melds:
-        return []
-    need_kinds = shape.orphans
-    total = sum(t.counts) + t.wilds + t.stand_ins
-    if total != len(need_kinds) + 1:
-        return []
-    readings = []
-    for c, _k in stand_in_splits(t):
-        if any(n and tile not in need_kinds for tile, n in enumerate(c)):
-            continue
-        if sum(n > 1 for n in c) > 1 or any(n > 2 for n in c):
-            continue
-        groups = [Group("single", (x,), (_src(x, t.wildcard),)) for x in need_kinds if c[x]]
-        dup = [x for x in need_kinds if c[x] == 2]
-        groups += [Group("single", (x,), (_src(x, t.wildcard),)) for x in dup]
-        missing = [x for x in need_kinds if not c[x]]
-        if len(missing) > t.wilds:
-            continue
-        groups += [Group("single", (x,), ("w",)) for x in missing]
-        if not dup:
-            groups.append(Group("single", (need_kinds[0],), ("w",)))
-        readings.append(Reading(shape, tuple(sorted(groups, key=_group_key))))
-    return readings
-
-
-def free_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
-                  kinds: Sequence[Tile]) -> list[Reading]:
-    """No structure: every tile a single; a wildcard is read as the commonest natural tile."""
-    readings = []
-    exposed = tuple(_meld_group(m) for m in melds)
-    for c, _k in stand_in_splits(t):
-        held = [tile for tile, n in enumerate(c) for _ in range(n)]
-        stand = max(range(NUM_KINDS), key=lambda x: c[x]) if held else (t.wildcard or kinds[0])
-        groups = [Group("single", (x,), (_src(x, t.wildcard),)) for x in held]
-        groups += [Group("single", (stand,), ("w",)) for _ in range(t.wilds)]
-        readings.append(Reading(shape, exposed + tuple(groups)))
-    return readings
-
-
-# The knitted straights: 147, 258, 369, each in a different suit (suit of track 0, 1, 2).
-KNITTED_STRAIGHTS = tuple(tuple(suit * 9 + track + 3 * k
-                                for track, suit in enumerate(order) for k in range(3))
-                          for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
 
 
 def knitted_straight_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,

@@ -286,7 +286,8 @@ def ruleset_ref(rs: Ruleset) -> str:
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     text = resources.files("mjframework").joinpath("schema/ruleset.schema.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def schema_defaults() -> dict[tuple[str, ...], Any]:
@@ -371,13 +372,14 @@ def _is_number(checker: Any, instance: Any) -> bool:
 _TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
     {"integer": _is_integer, "number": _is_number})
 # Every schema a ruleset is checked against (the ruleset schema, plugins' option schemas).
-StrictValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator,
-                                               {"uniqueItems": _unique_items}, type_checker=_TYPES)
+StrictValidator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}, type_checker=_TYPES)
 
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    return StrictValidator(schema())
+    validator: jsonschema.Draft202012Validator = StrictValidator(schema())
+    return validator
 
 
 def _describe_type(t: object) -> str:  # a schema's ``type``: a name or a list of names
@@ -805,11 +807,11 @@ class _Builder:
         self.problems = problems
         self.broken = broken or set()
 
-    def problem(self, path: tuple, message: str, *, key: bool = False) -> None:
+    def problem(self, path: tuple[Any, ...], message: str, *, key: bool = False) -> None:
         self.problems.append(Problem(location_of(self.data, path, key=key),
                                      file_path(self.data, path), message))
 
-    def tiles(self, text: Any, path: tuple) -> list[int]:
+    def tiles(self, text: Any, path: tuple[Any, ...]) -> list[int]:
         if not isinstance(text, str):
             return []
         try:
@@ -818,7 +820,7 @@ class _Builder:
             self.problem(path, f"bad tile string: {e.reason} at column {e.position + 1} of {text!r}")
             return []
 
-    def tile(self, text: Any, path: tuple) -> int | None:
+    def tile(self, text: Any, path: tuple[Any, ...]) -> int | None:
         if not isinstance(text, str):
             return None
         try:
@@ -920,7 +922,7 @@ class _Builder:
             stand_ins.append(StandIn(tile=t, when=si.get("when", "always")))
         return tuple(stand_ins)
 
-    def shape(self, d: Any, path: tuple, free_wildcards: int | None = None) -> Shape | None:
+    def shape(self, d: Any, path: tuple[Any, ...], free_wildcards: int | None = None) -> Shape | None:
         if not isinstance(d, dict):
             return None
         kinds = [k for k in ("pairs", "knitted", "orphans", "free", "knitted_straight") if k in d]
@@ -990,7 +992,7 @@ class _Builder:
             return Count(v, v)
         return Count(v.get("min"), v.get("max"))
 
-    def value_test(self, v: Any, path: tuple) -> Test:
+    def value_test(self, v: Any, path: tuple[Any, ...]) -> Test:
         """A scalar (equal to it) or ``{min, max, in, not}`` (:class:`Test`)."""
         if not isinstance(v, dict):
             return Test(in_=(v,))
@@ -1002,7 +1004,7 @@ class _Builder:
                     in_=tuple(within) if isinstance(within, list) else None,
                     not_=self.value_test(v["not"], (*path, "not")) if "not" in v else None)
 
-    def counts_of(self, req: Any, path: tuple) -> tuple[tuple[str, Count], ...]:
+    def counts_of(self, req: Any, path: tuple[Any, ...]) -> tuple[tuple[str, Count], ...]:
         """The measures of ``require`` bounded (an exact number, ``min`` / ``max``); their
         ``in`` / ``not`` tests are part of :meth:`condition_of`."""
         out = []
@@ -1016,7 +1018,7 @@ class _Builder:
                 out.append((k, c))
         return tuple(out)
 
-    def leaf(self, req: Any, when: Any, path: tuple, has_wildcard: bool = True,
+    def leaf(self, req: Any, when: Any, path: tuple[Any, ...], has_wildcard: bool = True,
              declared_flags: tuple[str, ...] = ()) -> Pattern:
         """A nameless pattern of only requirements and context: a leaf of a condition."""
         req = req if isinstance(req, dict) else {}
@@ -1036,7 +1038,7 @@ class _Builder:
             if when is not None else When(),
         )
 
-    def condition_of(self, req: Any, path: tuple) -> Condition | None:
+    def condition_of(self, req: Any, path: tuple[Any, ...]) -> Condition | None:
         """What ``require`` says beyond bounds: ``any`` / ``all`` / ``not`` of requirements,
         and measures tested with ``in`` / ``not`` (:class:`Condition`; None: nothing)."""
         if not isinstance(req, dict):
@@ -1061,7 +1063,8 @@ class _Builder:
             return None
         return items[0] if len(items) == 1 else Condition("all", tuple(items))
 
-    def when_of(self, wh: Any, path: tuple, has_wildcard: bool, declared_flags: tuple[str, ...]) -> When:
+    def when_of(self, wh: Any, path: tuple[Any, ...], has_wildcard: bool,
+                declared_flags: tuple[str, ...]) -> When:
         """A ``when`` mapping (with its nested ``any`` / ``all`` / ``not``), its flags checked."""
         wh = wh if isinstance(wh, dict) else {}
         state = wh.get("seat_state") or {}
@@ -1096,7 +1099,7 @@ class _Builder:
             if isinstance(wh.get("not"), dict) else None,
         )
 
-    def settled_context_only(self, when: When, path: tuple) -> None:
+    def settled_context_only(self, when: When, path: tuple[Any, ...]) -> None:
         """A plugin's context (``when: {context: …}``) is complete only when the win is settled
         (plugins add their inputs then): a condition judged while scoring can't read it."""
         if when.context_keys():
@@ -1128,7 +1131,7 @@ class _Builder:
             out.append(WinRequirement(if_=if_, check=check, points=points, why=why))
         return tuple(out)
 
-    def tile_filter(self, d: Any, path: tuple) -> TileFilter | None:
+    def tile_filter(self, d: Any, path: tuple[Any, ...]) -> TileFilter | None:
         if not isinstance(d, dict):
             return None
         suits = d.get("suits")
@@ -1147,7 +1150,7 @@ class _Builder:
             wind=d.get("wind"),
         )
 
-    def group_filter(self, d: Any, path: tuple) -> tuple[GroupFilter | None, Count | None]:
+    def group_filter(self, d: Any, path: tuple[Any, ...]) -> tuple[GroupFilter | None, Count | None]:
         if not isinstance(d, dict):
             return None, None
         kinds = d.get("kind")
@@ -1158,7 +1161,7 @@ class _Builder:
             laid_down=d.get("laid_down"),
         ), self.count(d["count"]) if "count" in d else Count(1, None)
 
-    def set_combo(self, d: Any, path: tuple) -> SetCombo | None:
+    def set_combo(self, d: Any, path: tuple[Any, ...]) -> SetCombo | None:
         if not isinstance(d, dict):
             return None
         count = int(d.get("count", 2))
@@ -1179,7 +1182,7 @@ class _Builder:
                         steps=frozenset(d["steps"]) if "steps" in d else None,
                         starts=tuple(starts) if starts is not None else None)
 
-    def pattern_example(self, d: Any, path: tuple) -> PatternExample | None:
+    def pattern_example(self, d: Any, path: tuple[Any, ...]) -> PatternExample | None:
         """``example: {hand, win_tile, melds, seat, win_by, discarder, flags, flowers, seat_wind,
         prevalent_wind}``: hand strings are read here, so a typo is a located error."""
         from ..core.errors import HandError
@@ -1206,7 +1209,7 @@ class _Builder:
                               win_by=win_by, discarder=discarder, flags=frozenset(d.get("flags") or ()),
                               flowers=int(d.get("flowers", 0)), **winds)
 
-    def held_ranks(self, v: Any, path: tuple) -> tuple[int, ...] | None:
+    def held_ranks(self, v: Any, path: tuple[Any, ...]) -> tuple[int, ...] | None:
         if not isinstance(v, str):
             return None
         if not v.isdigit() or "0" in v:
@@ -1425,7 +1428,7 @@ class _Builder:
             **self.payer_money(s),
         )
 
-    def payer_test(self, d: Any, path: tuple) -> PayerTest | None:
+    def payer_test(self, d: Any, path: tuple[Any, ...]) -> PayerTest | None:
         if not isinstance(d, dict):
             return None
         raw_state = d.get("seat_state")
@@ -1634,7 +1637,7 @@ class _Builder:
         d = self.data.get("bonus_tiles")
         if not isinstance(d, dict) or "bonus_tiles" in self.broken:
             return None
-        path: tuple = ("bonus_tiles",)
+        path: tuple[Any, ...] = ("bonus_tiles",)
         names = {p.name for p in patterns}
         more: list[BonusMore] = []
         for i, m in enumerate(d.get("more") or ()):

@@ -729,9 +729,11 @@ class Scoring:
     def amount(self, points: int) -> int:
         """What each payer pays for ``points`` (already capped), before multipliers and bonuses."""
         if self.value == "doubling":
-            return self.value_base * 2 ** max(points, 0)
+            doubled: int = self.value_base * 2 ** max(points, 0)  # (int ** int is Any to mypy)
+            return doubled
         if self.value == "table":
-            return self.value_table[max(0, min(points, len(self.value_table) - 1))]
+            paid: int = self.value_table[max(0, min(points, len(self.value_table) - 1))]
+            return paid
         return points * self.value_base
 
 

@@ -67,7 +67,8 @@ class Conflict:
 
     def applies(self, mine: Any, default: Any) -> bool:
         """Does this option's value ``mine`` take part in the conflict?"""
-        return mine != default if self.any_but_default else mine == self.value
+        takes_part: bool = mine != default if self.any_but_default else mine == self.value
+        return takes_part
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
     """The options and presets of merged ruleset ``data``, typed; declaration mistakes go to
     ``problems`` (a value that isn't its option's type is then kept as written)."""
 
-    def problem(path: tuple, message: str, *, key: bool = False) -> None:
+    def problem(path: tuple[Any, ...], message: str, *, key: bool = False) -> None:
         problems.append(Problem(location_of(data, path, key=key), file_path(data, path), message))
 
     opts: dict[str, Option] = {}
@@ -243,7 +244,7 @@ def declared(data: Any, problems: list[Problem]) -> tuple[dict[str, Option], dic
 _BAD: Any = object()  # a value _check_named rejected
 
 
-def _check_named(opts: dict[str, Option], name: Any, value: Any, path: tuple, problem: Any) -> Any:
+def _check_named(opts: dict[str, Option], name: Any, value: Any, path: tuple[Any, ...], problem: Any) -> Any:
     """``value`` as option ``name``'s type, or ``_BAD`` (the problem reported)."""
     if name not in opts:
         hint = difflib.get_close_matches(str(name), list(opts), n=1)

@@ -44,7 +44,7 @@ CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", 
 class _Limit(yaml.MarkedYAMLError):
     """A bound of the loader was reached (reported like a syntax error, with its place)."""
 
-    def __init__(self, message: str, mark: yaml.Mark | _CMark | None, path: tuple = ()) -> None:
+    def __init__(self, message: str, mark: yaml.Mark | _CMark | None, path: tuple[Any, ...] = ()) -> None:
         # libyaml's Mark has yaml.Mark's line and column; PyYAML's stubs keep the two types apart
         super().__init__(problem=message, problem_mark=mark)  # type: ignore[arg-type]
         self.path = path
@@ -94,7 +94,7 @@ class _Limits:
         digits = str(node.value).replace("_", "")
         if len(digits) > _MAX_INT_DIGITS:
             raise _Limit(f"integer too large (at most {MAX_INT:.0e})", node.start_mark)
-        value = super().construct_yaml_int(node)  # type: ignore[misc]
+        value: int = super().construct_yaml_int(node)  # type: ignore[misc]
         if abs(value) > MAX_INT:
             raise _Limit(f"integer {value} is out of range (at most {MAX_INT:.0e} either way)",
                          node.start_mark)
@@ -105,7 +105,7 @@ class _BoundedLoader(_Limits, yaml.SafeLoader):
     """The pure-Python loader: counts nodes as it composes them."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        self.count_event(self.peek_event())
+        self.count_event(self.peek_event())  # type: ignore[no-untyped-call]
         self.depth += 1
         try:
             return super().compose_node(parent, index)
@@ -140,7 +140,7 @@ else:  # pragma: no cover - PyYAML without libyaml
     _CBoundedLoader = None  # type: ignore[misc,assignment]  # a class only where libyaml is
 
 
-class SourceMap(dict):
+class SourceMap(dict[Any, Any]):
     """A mapping with ``locations[key]`` (value) and ``key_locations[key]``."""
 
     location: Location | None = None
@@ -152,7 +152,7 @@ class SourceMap(dict):
         self.key_locations: dict[Any, Location | None] = {}
 
 
-class SourceList(list):
+class SourceList(list[Any]):
     """A sequence with ``locations[i]`` for each item."""
 
     location: Location | None = None
@@ -167,7 +167,7 @@ def _loc(name: str, mark: yaml.Mark) -> Location:
     return Location(name, mark.line + 1, mark.column + 1)
 
 
-def _build(node: yaml.Node, loader: _Limits, name: str, path: tuple, depth: int = 0) -> Any:
+def _build(node: yaml.Node, loader: _Limits, name: str, path: tuple[Any, ...], depth: int = 0) -> Any:
     # Aliases make the node graph a DAG (or a cycle, `&a [*a]`): count what is built, not what was read.
     loader.built += 1
     if loader.built > loader.max_nodes:
@@ -306,7 +306,7 @@ def load_yaml_file(path: str | Path, *, max_nodes: int = MAX_NODES, stats: dict[
     return load_yaml_text(text, str(path), max_nodes=max_nodes, stats=stats)
 
 
-def location_of(data: Any, path: tuple, *, key: bool = False) -> Location | None:
+def location_of(data: Any, path: tuple[Any, ...], *, key: bool = False) -> Location | None:
     """The location of the value at ``path`` (or of its key), or the nearest parent's."""
     node = data
     best = getattr(data, "location", None)
@@ -324,7 +324,7 @@ def location_of(data: Any, path: tuple, *, key: bool = False) -> Location | None
     return best
 
 
-def file_path(data: Any, path: tuple) -> tuple:
+def file_path(data: Any, path: tuple[Any, ...]) -> tuple[Any, ...]:
     """``path`` with list indices as written in the value's own file.
 
     After ``extends`` merges, ``patterns[5]`` of the merged ruleset may be the

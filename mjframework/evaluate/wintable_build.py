@@ -1,0 +1,272 @@
+"""Filling and caching :mod:`wintable`'s lookup tables (moved out of it; no query lives here).
+
+The piece recurrence over one block (:func:`_block_mp`, memoised, also the slow
+path for blocks outside the tables), the bottom-up fill of a whole block table
+(:func:`_fill`), and the table cache file's plain binary format. See
+:mod:`mjframework.evaluate.wintable`'s docstring for what an entry means.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from pathlib import Path
+
+#: Suit vectors with at most this many tiles are tabulated (a 14-tile hand's worth).
+SUIT_TABLE_MAX_TILES = 14
+
+# Bump when the table layout or meaning changes: it names the cache file.
+_TABLE_VERSION = 1
+_MAGIC = b"MJFW-WINTABLE\n"
+
+
+# ---------------------------------------------------------------------------
+# The dynamic programme (one block)
+# ---------------------------------------------------------------------------
+#
+# Every natural tile of a block ends up in some meld or in the pair; the
+# natural part of a meld is a "piece": x (2 wildcards short), xx (1), xxx (0),
+# x x+1 (1), x x+2 (1), x x+1 x+2 (0); of the pair: x (1), xx (0), or nothing
+# (2 wildcards). The least total shortfall over all ways of cutting the vector
+# into pieces is the need. Cutting off the piece that holds the lowest tile
+# leaves a smaller vector, which gives the recurrence used both to fill the
+# tables and, memoised, for blocks outside them.
+
+
+@lru_cache(maxsize=1 << 16)
+def _block_mp(block: tuple[int, ...], seq: bool) -> tuple[int, int]:
+    """(m, p) for any block vector, by the piece recurrence (fallback path)."""
+    n = len(block)
+    i = 0
+    while i < n and not block[i]:
+        i += 1
+    if i == n:
+        return 0, 2
+    c = list(block)
+
+    def minus(*ks: int) -> tuple[int, ...]:
+        d = c.copy()
+        for k in ks:
+            d[k] -= 1
+        return tuple(d)
+
+    one = _block_mp(minus(i), seq)
+    m = one[0] + 2
+    p = min(one[1] + 2, one[0] + 1, m + 2)
+    if c[i] >= 2:
+        two = _block_mp(minus(i, i), seq)
+        m = min(m, two[0] + 1)
+        p = min(p, two[1] + 1, two[0])
+        if c[i] >= 3:
+            three = _block_mp(minus(i, i, i), seq)
+            m = min(m, three[0])
+            p = min(p, three[1])
+    if seq:
+        if i + 1 < n and c[i + 1]:
+            a = _block_mp(minus(i, i + 1), seq)
+            m = min(m, a[0] + 1)
+            p = min(p, a[1] + 1)
+        if i + 2 < n and c[i + 2]:
+            a = _block_mp(minus(i, i + 2), seq)
+            m = min(m, a[0] + 1)
+            p = min(p, a[1] + 1)
+            if c[i + 1]:
+                a = _block_mp(minus(i, i + 1, i + 2), seq)
+                m = min(m, a[0])
+                p = min(p, a[1])
+    p = min(p, m + 2)
+    return m, p
+
+
+def _encode(m: int, p: int) -> int:
+    """Table entry for a block with needs (m, p); see the module docstring."""
+    return 8 * m + (0 if p < m else 1)
+
+
+def _vectors(nranks: int, max_tiles: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Yield (code, vector) for counts 0..4 with sum <= max_tiles, code ascending.
+
+    ``code = sum(v[k] * 5**k)``. Cutting a piece off a vector lowers its code,
+    so ascending order lets the table fill read only entries already filled.
+    Built from a low half and a high half to keep the Python loop short:
+    product() over the reversed high half yields high codes in ascending order,
+    and each high code's lows ascend, so codes ascend overall.
+    """
+    low_n = nranks // 2
+    high_n = nranks - low_n
+    lows = []
+    for t in product(range(5), repeat=low_n):
+        lt = t[::-1]  # product() varies the last item fastest; make v[0] fastest
+        lows.append((sum(c * 5**k for k, c in enumerate(lt)), sum(lt), lt))
+    lows.sort()
+    lows_upto = [[(lc, lt) for lc, ls, lt in lows if ls <= b] for b in range(max_tiles + 1)]
+    base = 5**low_n
+    for t in product(range(5), repeat=high_n):
+        ht = t[::-1]
+        hs = sum(ht)
+        if hs > max_tiles:
+            continue
+        hc = sum(c * 5**k for k, c in enumerate(ht)) * base
+        for lc, lt in lows_upto[max_tiles - hs]:
+            yield hc + lc, lt + ht
+
+
+def _fill(nranks: int, max_tiles: int, seq: bool) -> dict[bytes, int]:
+    """Build one block table: the piece recurrence over every vector, bottom-up."""
+    size = 5**nranks
+    mt = bytearray(size)  # m by code
+    pt = bytearray(size)  # p by code
+    pw = [5**k for k in range(nranks)]
+    table: dict[bytes, int] = {}
+    it = _vectors(nranks, max_tiles)
+    next(it)  # the empty vector
+    pt[0] = 2
+    table[bytes(nranks)] = _encode(0, 2)
+    last = nranks - 1
+    for code, v in it:
+        i = 0
+        while not v[i]:
+            i += 1
+        ci = v[i]
+        u = pw[i]
+        r = code - u
+        m = mt[r] + 2  # x
+        p = pt[r] + 2
+        x = mt[r] + 1  # pair = x + wildcard
+        if x < p:
+            p = x
+        if ci >= 2:
+            r2 = r - u
+            x = mt[r2] + 1  # xx
+            if x < m:
+                m = x
+            x = pt[r2] + 1
+            if x < p:
+                p = x
+            x = mt[r2]  # pair = xx
+            if x < p:
+                p = x
+            if ci >= 3:
+                r3 = r2 - u
+                x = mt[r3]  # xxx
+                if x < m:
+                    m = x
+                x = pt[r3]
+                if x < p:
+                    p = x
+        if seq and i < last:
+            a = v[i + 1]
+            if a:
+                r1 = r - pw[i + 1]  # x x+1
+                x = mt[r1] + 1
+                if x < m:
+                    m = x
+                x = pt[r1] + 1
+                if x < p:
+                    p = x
+            if i < last - 1 and v[i + 2]:
+                r1 = r - pw[i + 2]  # x x+2
+                x = mt[r1] + 1
+                if x < m:
+                    m = x
+                x = pt[r1] + 1
+                if x < p:
+                    p = x
+                if a:
+                    r1 -= pw[i + 1]  # x x+1 x+2
+                    x = mt[r1]
+                    if x < m:
+                        m = x
+                    x = pt[r1]
+                    if x < p:
+                        p = x
+        if m + 2 < p:  # pair of two wildcards
+            p = m + 2
+        mt[code] = m
+        pt[code] = p
+        table[bytes(v)] = 8 * m + (0 if p < m else 1)  # = _encode(m, p), inlined
+    return table
+
+
+# ---------------------------------------------------------------------------
+# Building, caching, loading
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """How the tables were obtained, for benchmarks and diagnostics."""
+
+    source: str  # "built" or "cache"
+    seconds: float  # wall time to build or load (and, when built, to save)
+    suit_entries: int
+    honor_entries: int
+    approx_bytes: int  # dict + key objects (values are small shared ints)
+    cache_path: Path | None  # None when caching is off or impossible
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/mjframework``, else ``~/.cache/mjframework``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mjframework"
+
+
+def _cache_file(cache_dir: Path) -> Path:
+    return cache_dir / f"wintable-v{_TABLE_VERSION}-s{SUIT_TABLE_MAX_TILES}.bin"
+
+
+def _serialize(suit: dict[bytes, int], honor: dict[bytes, int]) -> bytes:
+    """Plain binary (no pickle: a cache file must never be able to run code)."""
+    parts = []
+    for table, klen in ((suit, 9), (honor, 7)):
+        keys = b"".join(table)
+        vals = bytes(table.values())
+        parts.append(struct.pack("<BI", klen, len(table)) + keys + vals)
+    body = b"".join(parts)
+    return _MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body
+
+
+def _deserialize(data: bytes) -> tuple[dict[bytes, int], dict[bytes, int]]:
+    """Inverse of :func:`_serialize`; raises ValueError on anything unexpected."""
+    if not data.startswith(_MAGIC):
+        raise ValueError("bad magic")
+    pos = len(_MAGIC)
+    digest, body = data[pos : pos + 16], data[pos + 16 :]
+    if hashlib.blake2b(body, digest_size=16).digest() != digest:
+        raise ValueError("checksum mismatch")
+    tables = []
+    pos = 0
+    for want_klen, want_n in ((9, None), (7, 5**7)):
+        klen, n = struct.unpack_from("<BI", body, pos)
+        if klen != want_klen or (want_n is not None and n != want_n):
+            raise ValueError("unexpected table shape")
+        pos += 5
+        keys = body[pos : pos + klen * n]
+        pos += klen * n
+        vals = body[pos : pos + n]
+        pos += n
+        if len(vals) != n:
+            raise ValueError("truncated")
+        tables.append(dict(zip([keys[k : k + klen] for k in range(0, klen * n, klen)], vals, strict=True)))
+    if pos != len(body):
+        raise ValueError("trailing data")
+    suit, honor = tables
+    if bytes(9) not in suit or suit[bytes(9)] != _encode(0, 2):
+        raise ValueError("implausible content")
+    return suit, honor
+
+
+def _approx_bytes(*tables: dict[bytes, int]) -> int:
+    """Dicts + key objects; keys of one table share a length, values are cached small ints."""
+    total = 0
+    for t in tables:
+        total += sys.getsizeof(t)
+        if t:
+            total += len(t) * sys.getsizeof(next(iter(t)))
+    return total

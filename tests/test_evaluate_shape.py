@@ -1,0 +1,58 @@
+"""The evaluator's shape (docs/architecture.md), checked from the source, as
+tests/test_table_shape.py checks the table's: no module of ``evaluate/`` over 700 lines,
+no function over cyclomatic complexity 25 — but for the two named below.
+
+Those two are the scoring hot path, left whole on purpose: :func:`readings._standard` is
+the recursive reading search (a helper per branch would be a call per search node), and
+:meth:`scoring.Evaluator._score` runs once per hand scored. Each may not grow past the
+complexity it has; a function added to the list needs the same reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+EVALUATE = Path(__file__).resolve().parents[1] / "mjframework" / "evaluate"
+SOURCES = sorted(EVALUATE.rglob("*.py"))
+MAX_LINES = 700
+MAX_COMPLEXITY = 25
+#: (module, function) -> the complexity it may keep (see the module docstring).
+HOT_PATH = {("readings.py", "_standard"): 34, ("scoring.py", "_score"): 40}
+
+
+def _rel(p: Path) -> str:
+    return str(p.relative_to(EVALUATE.parent.parent))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=_rel)
+def test_no_module_of_the_evaluator_is_too_long(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{_rel(path)} has {lines} lines (at most {MAX_LINES}): split it by concern"
+
+
+def test_no_function_of_the_evaluator_is_too_complex() -> None:
+    """McCabe's complexity as ruff counts it (C901); the hot-path functions named above
+    may keep, and not exceed, the complexity they have."""
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install '.[test]')")
+    proc = subprocess.run([ruff, "check", "--select", "C901", "--config",
+                           f"lint.mccabe.max-complexity={MAX_COMPLEXITY}", "--output-format", "json",
+                           str(EVALUATE)], capture_output=True, text=True, cwd=EVALUATE.parent.parent)
+    found = json.loads(proc.stdout)
+    assert all(d["code"] == "C901" for d in found), proc.stdout
+    too_complex = []
+    for d in found:
+        m = re.match(r"`(\w+)` is too complex \((\d+) > \d+\)", d["message"])
+        assert m, d["message"]
+        name, value = m[1], int(m[2])
+        allowed = HOT_PATH.get((Path(d["filename"]).name, name), MAX_COMPLEXITY)
+        if value > allowed:
+            too_complex.append(f"{Path(d['filename']).name}:{name} ({value} > {allowed})")
+    assert not too_complex, f"split these by concern (extract helpers): {too_complex}"
