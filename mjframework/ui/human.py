@@ -7,7 +7,7 @@ options numbered, then reads an answer: an option's number, or a tile in any
 notation (``5m``, ``五万``, ``中``: its discard), or a word (``胡``, ``碰``,
 ``吃 345m``, ``过``) — see :func:`mjframework.ui.table.match_input`.
 Bad input is answered with a message and asked again. A choice among many
-sets of one's own tiles (换三张) is typed as the tiles. It shows 听 (the
+sets of one's own tiles (an exchange) is typed as the tiles. It shows 听 (the
 waits, or each discard that leaves the hand ready), flowers and each seat's
 counters. ``q`` (after a yes) or the end of input is leaving the table: the
 ruleset's ``leave`` rule applies to the hand in progress (a penalty, said and
@@ -234,7 +234,7 @@ class HumanPlayer:
                      "or a tile such as 5m / 五万 / 中; q quits)")
 
     def _pick_tiles(self, decision: Decision, by_tiles: dict[tuple[Tile, ...], Option]) -> Option:
-        """Too many choices to list (换三张, a plugin's choice of tiles): the player types the tiles."""
+        """Too many choices to list (an exchange, a plugin's choice of tiles): the player types the tiles."""
         echo = self.console.echo
         k = len(next(iter(by_tiles)))
         echo(f"输入 {k} 张 (e.g. 1m 1m 7m)")

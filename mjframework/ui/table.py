@@ -160,7 +160,7 @@ MELD_OPTION_KINDS = frozenset({"chow", "pung", "kong", "win"})
 
 
 def tile_sets(options: Sequence[Option], held: Sequence[Tile]) -> dict[tuple[Tile, ...], Option]:
-    """Options that are a choice of several of one's own tiles (换三张, a plugin's), by sorted tiles.
+    """Options that are a choice of several of one's own tiles (an exchange, a plugin's), by sorted tiles.
 
     Such a decision may have hundreds of options: the player picks the tiles in the hand
     instead of reading a list."""
@@ -184,7 +184,7 @@ _DIRECTION_WORDS = {"right": "下家", "across": "对家", "left": "上家"}
 _ENGINE_PROMPTS = [  # the engine's own questions (play/game.py), as players say them
     (re.compile(r"pass (\d+) tiles to the (right|across|left)"),
      lambda m: f"换 {m.group(1)} 张给{_DIRECTION_WORDS[m.group(2)]}"),
-    (re.compile(r"declare a void suit"), lambda m: "定缺 (选一门不要)"),
+    (re.compile(r"declare a void suit"), lambda m: "选一门不要 (缺门)"),
 ]
 
 

@@ -16,7 +16,7 @@ reading (what each 王 stood for), the patterns and points, each payment with
 its reason (the ruleset's multipliers and bonuses that apply to the payer
 included) and what a plugin told with the win (tiles flipped to multiply
 it, say), and the totals; Enter goes on. A choice of
-several of one's own tiles (换三张, a plugin's) is made in the hand: ←/→ and
+several of one's own tiles (an exchange, a plugin's) is made in the hand: ←/→ and
 space on each tile, Enter when they make a choice, or type them. Flowers are
 laid aside by their seat; each seat shows its counters (flowers, wins, 已离场,
 缺, 报听). ``q`` asks first, then leaves the table (the ruleset's ``leave``
@@ -166,7 +166,7 @@ class TableSeat:
 
 
 def _value_key(o: Option) -> str | None:
-    """A one-letter value is its own key (定缺: ``m`` 万, ``p`` 筒, ``s`` 索); never ``q`` (leave)."""
+    """A one-letter value is its own key (a void suit: ``m`` 万, ``p`` 筒, ``s`` 索); never ``q`` (leave)."""
     v = o.value
     return v if isinstance(v, str) and len(v) == 1 and v.isalpha() and v.islower() and v != "q" else None
 

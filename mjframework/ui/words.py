@@ -51,7 +51,7 @@ PHRASES: dict[str, str] = {
     "离开牌桌 (left the table": "left the table (",
     "游戏停止 (game stopped": "game stopped (",
     "继续 (staying)": "staying",
-    "定缺 (选一门不要)": "declare a void suit",
+    "选一门不要 (缺门)": "declare a void suit",
     " [y/N] (leave the table?) ": " [y/N] ",
     "流局 (the wall is exhausted)": "drawn hand (the wall is exhausted)",
     "流局 (牌墙摸完)": "drawn hand (the wall is exhausted)",
