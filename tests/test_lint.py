@@ -28,6 +28,8 @@ def test_engine_names_no_variant_and_no_pattern() -> None:
     names = {"changsha", "huandiao", "wangba", "yongzhou", "扎鸟", "海底", "开杠", "起手"}
     # and the families' own names.
     names |= {"国标", "血战", "四川", "长沙", "永州"}
+    # and one family's names for two generic primitives (the exchange, the void-suit declaration).
+    names |= {"换三张", "定缺"}
     for f in (ROOT / "rulesets").glob("*.yaml"):
         names.update(f.stem.split("-"))  # every shipped ruleset's id (sichuan-xuezhan, mcr …)
         names.update(re.findall(r"name: (\S+)", f.read_text("utf-8")))
