@@ -144,7 +144,7 @@ class Words:
         self._table = PHRASES
         self._re = re.compile("|".join(re.escape(p) for p in sorted(self._table, key=len, reverse=True)))
         # The ruleset's own words are set apart before any phrase is read: a phrase that starts
-        # before one of them ("   胡" before a pattern named 胡牌) must not take part of it.
+        # before one of them ("   胡" before a pattern whose name starts with 胡) must not take part of it.
         kept = sorted({w for w in keep if w}, key=len, reverse=True)
         self._keep = re.compile("(" + "|".join(map(re.escape, kept)) + ")") if kept else None
 
