@@ -79,6 +79,10 @@ class Game(Turns):
             self.send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer, seed=self.seed,
                                     counters=cnt.table_view(rs, self.counters) if self.counters else None))
             result = yield from self._play()
+        except GeneratorExit:
+            # A hand nobody finishes is closed (also by the collector at interpreter exit, when
+            # this module's names may already be gone): nothing to tell, nothing to match below.
+            raise
         except HandOver as over:
             assert isinstance(over.result, HandResult)  # (play going on is resumed in _play)
             result = over.result
