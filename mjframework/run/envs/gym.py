@@ -42,7 +42,7 @@ except ImportError as e:  # pragma: no cover - in the env extra
 from ...play.actions import EnvError
 from ...play.bots import BOTS
 from ..env import MahjongEnv
-from .pz import RENDER_FPS, RENDER_MODES, action_space, observation_space, standard_options
+from .pz import RENDER_FPS, RENDER_MODES, action_space, observation_space, rendered, standard_options
 
 
 class MahjongGymEnv(gymnasium.Env):
@@ -133,16 +133,7 @@ class MahjongGymEnv(gymnasium.Env):
         return self.env.action_mask(self.seat).astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import warnings
-
-            warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=2)
-            return None
-        text = self.env.render(self.seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.render_mode, lambda: self.env.render(self.seat))
 
     def close(self) -> None:
         self.env.close()

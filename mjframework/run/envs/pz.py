@@ -25,6 +25,7 @@ asked seat by seat, each a step). Needs ``pettingzoo`` (the ``env`` extra).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,6 +41,21 @@ from .encoding import ACTION_N, LAYOUT
 
 RENDER_MODES = ["ansi", "human"]
 RENDER_FPS = 4  # "human" prints the table once a step; the figure only answers Gymnasium's checker
+
+
+def rendered(render_mode: str | None, text: Callable[[], str]) -> str | None:
+    """``render()`` of the standard forms: ``ansi`` returns the table's text, ``human`` prints it,
+    no mode warns (as PettingZoo's and Gymnasium's own envs do) and returns None."""
+    if render_mode is None:
+        import warnings
+
+        warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=3)
+        return None
+    shown = text()
+    if render_mode == "human":
+        print(shown)
+        return None
+    return shown
 
 
 def observation_space() -> spaces.Dict:
@@ -158,16 +174,7 @@ class MahjongAECEnv(AECEnv):
         self.infos[self.agent_selection] = info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import warnings
-
-            warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=2)
-            return None
-        text = self.env.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.render_mode, self.env.render)
 
     def close(self) -> None:
         self.env.close()
@@ -233,16 +240,7 @@ class MahjongParallelEnv(ParallelEnv):
         return obs, rew, term, truncs, infos
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import warnings
-
-            warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=2)
-            return None
-        text = self.env.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.render_mode, self.env.render)
 
     def close(self) -> None:
         self.env.close()
