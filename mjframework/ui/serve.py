@@ -70,7 +70,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from importlib import resources
@@ -351,6 +351,25 @@ def score(req: Any) -> dict[str, Any]:
     }
 
 
+
+@contextlib.contextmanager
+def pasted_folder(prefix: str) -> Iterator[tuple[Path, Path, list[str]]]:
+    """A temporary folder for a pasted ruleset whose ``fragments/`` are the built-in ones (linked,
+    or copied where there are no symlinks): yields the folder, the built-in rulesets' folder and
+    the path prefixes that messages must not show. (The pid in the folder's name lets a later
+    server remove it if this process is killed outright.)"""
+    builtin = builtin_rulesets_dir()
+    with tempfile.TemporaryDirectory(prefix=f"{prefix}-{os.getpid()}-") as tmp:
+        folder = Path(tmp)
+        frags = builtin / "fragments"
+        if frags.is_dir():
+            try:
+                (folder / "fragments").symlink_to(frags, target_is_directory=True)
+            except OSError:  # no symlinks (Windows without the privilege): copy
+                shutil.copytree(frags, folder / "fragments")
+        yield folder, builtin, [str(folder) + os.sep, str(folder.resolve()) + os.sep,
+                                str(builtin) + os.sep, str(builtin.resolve()) + os.sep]
+
 def validate(req: Any) -> dict[str, Any]:
     """Check YAML text as if it were a file next to the built-in rulesets.
 
@@ -370,23 +389,12 @@ def validate(req: Any) -> dict[str, Any]:
         text = req["yaml"].encode("utf-8")
     except UnicodeEncodeError:
         raise BadRequest("yaml: the text has a lone surrogate (not valid Unicode)") from None
-    builtin = builtin_rulesets_dir()
-    # (the pid in the name lets a later server remove it if this process is killed outright)
-    with tempfile.TemporaryDirectory(prefix=f"mj-serve-{os.getpid()}-") as tmp:
-        folder = Path(tmp)
-        frags = builtin / "fragments"
-        if frags.is_dir():
-            try:
-                (folder / "fragments").symlink_to(frags, target_is_directory=True)
-            except OSError:  # no symlinks (Windows without the privilege): copy
-                shutil.copytree(frags, folder / "fragments")
+    with pasted_folder("mj-serve") as (folder, builtin, prefixes):
         path = folder / name
         path.write_bytes(text)
         # `extends` may reach the built-in rulesets and fragments only (never a path of
         # this machine), and messages name files relative to those folders.
         rs, problems = check_file(path, roots=(folder.resolve(), builtin.resolve()))
-        prefixes = [str(folder) + os.sep, str(folder.resolve()) + os.sep,
-                    str(builtin) + os.sep, str(builtin.resolve()) + os.sep]
         out = []
         for p in problems:
             loc = p.location

@@ -32,9 +32,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -49,7 +46,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import MJError, RulesetError
 from .rooms import MAX_HANDS, Room, SeatSlot
-from .serve import MAX_BODY, Playground, make_playground, parse_host, parse_origin
+from .serve import MAX_BODY, Playground, make_playground, parse_host, parse_origin, pasted_folder
 
 MAX_ROOMS = 16  # rooms open at once (a finished room is dropped after ROOM_LINGER seconds)
 ROOM_LINGER = 3600.0
@@ -72,25 +69,16 @@ def _web_dir() -> Path:
 def load_pasted(text: str, options: dict[str, Any] | None, preset: str | None) -> Any:
     """A ruleset from YAML text, as the playground checks it: ``extends`` reaches only the
     built-in rulesets and fragments, and messages name no path of this machine."""
-    from ..rules.loader import builtin_rulesets_dir, check_file
+    from ..rules.loader import check_file
 
-    builtin = builtin_rulesets_dir()
-    with tempfile.TemporaryDirectory(prefix=f"mj-room-{os.getpid()}-") as tmp:
-        folder = Path(tmp)
-        frags = builtin / "fragments"
-        if frags.is_dir():
-            try:
-                (folder / "fragments").symlink_to(frags, target_is_directory=True)
-            except OSError:  # no symlinks: copy
-                shutil.copytree(frags, folder / "fragments")
+    with pasted_folder("mj-room") as (folder, builtin, prefixes):
         path = folder / "ruleset.yaml"
         path.write_text(text, encoding="utf-8")
         rs, problems = check_file(path, options=options, preset=preset,
                                   roots=(folder.resolve(), builtin.resolve()))
         if problems or rs is None:
             first = str(problems[0]) if problems else "not a whole ruleset (a fragment?)"
-            for prefix in (str(folder) + os.sep, str(folder.resolve()) + os.sep, str(builtin) + os.sep,
-                           str(builtin.resolve()) + os.sep):
+            for prefix in prefixes:
                 first = first.replace(prefix, "")
             raise RoomError(f"the ruleset has problems: {first}"
                             + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
