@@ -83,7 +83,33 @@ def _check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
-class MahjongAECEnv(AECEnv):
+class _Seats:
+    """What the AEC and Parallel forms share: the core env, one agent per seat, the fixed spaces,
+    render and close."""
+
+    def _sit(self, ruleset: Any, seed: int | None, options: dict[str, Any] | None,
+             render_mode: str | None) -> None:
+        self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
+        self.render_mode = _check_render_mode(render_mode)
+        self.possible_agents = [f"seat_{i}" for i in range(self.env.players)]
+        self.agents: list[str] = []
+        self._obs_spaces = {a: observation_space() for a in self.possible_agents}
+        self._act_spaces = {a: action_space() for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_spaces[agent]
+
+    def render(self) -> str | None:
+        return rendered(self.render_mode, self.env.render)
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class MahjongAECEnv(_Seats, AECEnv):
     """PettingZoo's AEC environment over :class:`~mjframework.run.env.MahjongEnv`.
 
     ``ruleset``, ``seed`` and ``options`` as :func:`~mjframework.run.env.make_env`;
@@ -98,12 +124,7 @@ class MahjongAECEnv(AECEnv):
     def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
-        self.render_mode = _check_render_mode(render_mode)
-        self.possible_agents = [f"seat_{i}" for i in range(self.env.players)]
-        self.agents: list[str] = []
-        self._obs_spaces = {a: observation_space() for a in self.possible_agents}
-        self._act_spaces = {a: action_space() for a in self.possible_agents}
+        self._sit(ruleset, seed, options, render_mode)
         self.agent_selection = self.possible_agents[0]
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -111,12 +132,6 @@ class MahjongAECEnv(AECEnv):
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self._final: tuple[Any, ...] | None = None
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._obs_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._act_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         _obs, info = self.env.reset(seed)
@@ -173,14 +188,9 @@ class MahjongAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[info["seat"]]
         self.infos[self.agent_selection] = info
 
-    def render(self) -> str | None:
-        return rendered(self.render_mode, self.env.render)
-
-    def close(self) -> None:
-        self.env.close()
 
 
-class MahjongParallelEnv(ParallelEnv):
+class MahjongParallelEnv(_Seats, ParallelEnv):
     """PettingZoo's Parallel environment: every live agent observes each step; the seat to act moves."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_parallel_v1", "render_modes": RENDER_MODES,
@@ -188,18 +198,7 @@ class MahjongParallelEnv(ParallelEnv):
 
     def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
-        self.env = MahjongEnv(ruleset, seed=seed, options=standard_options(options))
-        self.render_mode = _check_render_mode(render_mode)
-        self.possible_agents = [f"seat_{i}" for i in range(self.env.players)]
-        self.agents: list[str] = []
-        self._obs_spaces = {a: observation_space() for a in self.possible_agents}
-        self._act_spaces = {a: action_space() for a in self.possible_agents}
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._obs_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._act_spaces[agent]
+        self._sit(ruleset, seed, options, render_mode)
 
     @property
     def agent_to_act(self) -> str | None:
@@ -239,11 +238,6 @@ class MahjongParallelEnv(ParallelEnv):
             self.render()
         return obs, rew, term, truncs, infos
 
-    def render(self) -> str | None:
-        return rendered(self.render_mode, self.env.render)
-
-    def close(self) -> None:
-        self.env.close()
 
 
 def aec_env(ruleset: Any, **kw: Any) -> MahjongAECEnv:
