@@ -171,6 +171,7 @@ def run_full(ruleset: str, seed: int, hands: int, clock: Clock) -> None:
                     continue
                 choice = me.decide(TableView(app.session.game, 0), app.pending.decision)
                 key = await _aim(app, pilot, choice)
+                app.decision_ready.clear()  # set again when the next decision is on screen
                 clock.start()
                 _send_key(app, key)
         if app.session.error is not None:

@@ -43,6 +43,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
@@ -426,6 +427,7 @@ class TableApp(App):
         self.pending: Pending | None = None
         self.pick = 0  # index into the hand (tiles mode) or the buttons
         self._shown_buttons: list[tuple[Button, Option]] = []
+        self._button_labels: list[str] = []  # what the mounted buttons read
         self.typed = ""
         self.message = ""
         self.between_hands = False
@@ -505,19 +507,33 @@ class TableApp(App):
         self._show("#calls", self._tr(calls))
         self._draw_hand()
 
+    # Widgets whose size the layout fixes (CSS heights, the grid's 1fr middle row): new text in
+    # them never moves anything else.
+    FIXED_SIZE = frozenset({"#top", "#calls", "#hand", "#ting", "#prompt", "#seat1", "#seat3"})
+
     def _show(self, wid: str, text: Text) -> Static:
         """Put ``text`` in widget ``wid`` unless it shows exactly that already.
 
-        An update costs the screen a layout and a repaint of the widget even when nothing in it
-        changed: a bot's move changes one seat and the centre, so most widgets are skipped
-        (benchmarks/bench_table.py)."""
+        An update costs the screen a layout of every widget and a repaint even when nothing in
+        it changed, so most widgets are skipped (a bot's move changes one seat and the centre),
+        and new text is repainted without a layout when it cannot change the widget's size: a
+        widget of fixed size, or text of as many lines as before, none wider than the widget
+        (no wrapping), in a widget sized by its content (benchmarks/bench_table.py)."""
         w = self.query_one(wid, Static)
         old = self._texts.get(wid)
         # Text's == compares the characters and spans only: the whole-text style counts too.
         if old is None or old != text or old.style != text.style or old.end != text.end:
             self._texts[wid] = text
-            w.update(text)
+            w.update(text, layout=old is None or not (wid in self.FIXED_SIZE or self._same_height(
+                old, text, w.content_size.width)))
         return w
+
+    @staticmethod
+    def _same_height(old: Text, new: Text, width: int) -> bool:
+        """``new`` takes as many rows as ``old`` in ``width`` columns: as many lines, none wrapped."""
+        lines = new.plain.split("\n")
+        return (width > 0 and len(lines) == old.plain.count("\n") + 1
+                and all(cell_len(line) <= width for line in [*lines, *old.plain.split("\n")]))
 
     def _seat_text(self, s: int) -> Text:
         st = self.session.state
@@ -770,23 +786,31 @@ class TableApp(App):
         self.decision_ready.set()
 
     def _build_buttons(self) -> None:
+        """The pending decision's buttons, mounted only when they differ from those on screen
+        (a turn after a turn has none): mounting and removing widgets costs a layout."""
         box = self.query_one("#actions", Horizontal)
-        box.remove_children()
         p = self.pending
         if p is None:
             return
         w = self.session.state.wildcard
-        buttons = []
-        for i, (key, o) in enumerate(p.buttons):
+        labels = []
+        for key, o in p.buttons:
             label = self.session.words(option_label(o, w))
-            b = Button(f"{key}  {label}" if key else label, compact=True,
-                       classes="option")
-            b.can_focus = False  # keys drive the table; a click works too
-            if p.buttons_mode and i == self.pick:
-                b.add_class("picked")
-            buttons.append(b)
+            labels.append(f"{key}  {label}" if key else label)
+        if labels == self._button_labels:
+            buttons = [b for b, _ in self._shown_buttons]
+        else:
+            box.remove_children()
+            buttons = []
+            for label in labels:
+                b = Button(label, compact=True, classes="option")
+                b.can_focus = False  # keys drive the table; a click works too
+                buttons.append(b)
+            box.mount_all(buttons)
+            self._button_labels = labels
+        for i, b in enumerate(buttons):
+            b.set_class(p.buttons_mode and i == self.pick, "picked")
         self._shown_buttons = [(b, o) for b, (_, o) in zip(buttons, p.buttons, strict=True)]
-        box.mount_all(buttons)
 
     def answer(self, option: Option) -> None:
         """Send the choice to the game (:meth:`TableSeat.decide` awaits it)."""
@@ -796,7 +820,9 @@ class TableApp(App):
         self.decision_ready.clear()
         self.typed = ""
         self.message = ""
-        self.query_one("#actions", Horizontal).remove_children()
+        if self._shown_buttons:  # (a turn has none: nothing to lay out again)
+            self.query_one("#actions", Horizontal).remove_children()
+            self._shown_buttons, self._button_labels = [], []
         self.session.human.answers.put_nowait(option)
         self._draw_hand()
 
