@@ -187,8 +187,6 @@ def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
     return out
 
 
-
-
 class Session:
     """The hands of one ``mj play`` session, driven from the screen's own event loop.
 
@@ -197,7 +195,7 @@ class Session:
     answered right there, the person's is awaited from the screen. Every event updates
     the model (:class:`TableState`, the narration, 听) at once, while the engine is at that
     event; the screen is redrawn once per stop — the person's decision, the hand's end, or
-    (paced, ``speed`` > 0) a bot's move, followed by the pause. So the bots' turns between two
+    (paced, ``speed`` > 0) each step, with the pause after a bot's move. So the bots' turns between two
     of the person's actions cost no frame each (benchmarks/bench_table.py)."""
 
     def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
@@ -226,6 +224,7 @@ class Session:
         self.bots: list[Any] = []  # this hand's bots (the person's seat's unused)
         self.game: Any = None
         self._wall_up = False
+        self._told = False  # an event happened since the last stop
         self._moved = False  # a paced move to show happened since the last stop
         self.events: list[Event] = []  # this hand's events, as the engine told them
         self.waits: list[Tile] = []  # the viewer's waits while holding 13 (less 3 per meld)
@@ -290,7 +289,7 @@ class Session:
         """Step one hand to its result: bots answer at once, the person from the screen."""
         self.game = game
         self.waits = []
-        self._moved = False
+        self._told = self._moved = False
         steps = game.steps()
         me = self.viewer
         try:
@@ -316,10 +315,12 @@ class Session:
         """Between two steps: stop if the spectator left; show a bot's move and wait ``speed``."""
         if self.watch and self.quit.is_set():
             raise _Quit()  # a spectator stops at once; a player leaves at their next decision
-        if self._moved and self.speed > 0:
-            self._moved = False
+        if self.speed > 0 and self._told:  # paced: show each step as it happens
+            self._told = False
             self.app.refresh_table()
-            await asyncio.sleep(self.speed)
+            if self._moved:
+                self._moved = False
+                await asyncio.sleep(self.speed)
         await self.running.wait()
         if self.watch and self.quit.is_set():
             raise _Quit()
@@ -350,6 +351,7 @@ class Session:
             waits = self.waits_of(list(g.seats[me].hand))
             if waits is not None:
                 self.waits = waits
+        self._told = True
         if (self.watch or e.get("seat") != me) and t in PACED:
             self._moved = True
 
