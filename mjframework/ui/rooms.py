@@ -44,7 +44,7 @@ from ..play.seatlog import SeatStream
 from ..play.stepper import Table
 from ..play.visibility import view_for
 from .human import Announcer
-from .table import ready_waits, reason_words, seat_word
+from .table import payment_reason, ready_waits, seat_word
 
 Message = dict[str, Any]
 Send = Callable[[Message], None]
@@ -470,7 +470,7 @@ class Room:
                 for it in e.get("items", []):
                     payee = seat_word(it["payee"], seat, n) if it.get("payee") is not None else "—"
                     out.append(f"  {seat_word(it['payer'], seat, n)} → {payee}  {it['amount']}  "
-                               f"{reason_words(it.get('reason', ''))}")
+                               f"{payment_reason(it, lambda s: seat_word(s, seat, n))}")
             elif t == "hand_end" and e.get("result") == "draw":
                 out.append("流局 (the wall ran out: a draw)")
             elif t == "abandon":

@@ -61,10 +61,10 @@ from .table import (
     TableState,
     is_win_item,
     match_input,
+    payment_reason,
     payment_terms,
     prompt_words,
     ready_waits,
-    reason_words,
     tile_sets,
 )
 from .words import Words
@@ -651,7 +651,7 @@ class TableApp(App):
         """``下家 → 你 20  <patterns> ×2 …  (庄家 +1)``: who pays whom, how much, and why."""
         st = self.session.state
         payee = st.name(item["payee"]) if item.get("payee") is not None else "—"
-        why = reason_words(item.get("reason", ""))
+        why = payment_reason(item, st.name)
         if win is not None and is_win_item(item) and item.get("payee") == win.seat:
             terms = payment_terms(self.session.rs.scoring, dealer=st.dealer, winner=win.seat,
                                   payer=item["payer"], discarder=win.from_seat, win_by=win.win_by)

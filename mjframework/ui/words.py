@@ -131,6 +131,7 @@ _COUNTED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(\d+) 手(?!牌)"), _hands),
     (re.compile(r"手牌 (\d+) 张"), r"\1 tiles"),
     (re.compile(r"座(\d)"), r"seat \1"),
+    (re.compile(r"包 \(代(.+?)付\)"), r"liable (pays for \1)"),
 ]
 _SAID = re.compile(r"(「[^」]*」)")
 
