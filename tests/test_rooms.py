@@ -374,3 +374,40 @@ def test_junk_from_a_player_changes_nothing(client: Any, junk: list[Any]) -> Non
             ws.send_text(json.dumps(m))
         end = _play_seat(ws, frames)
     assert end is not None and end["error"] is None and end["played"] == 1
+
+
+class _Logged(Room):
+    """A room that keeps the whole truth of its hands (what the records file would get)."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.truth: list[dict[str, Any]] = []
+
+    def _emit(self, e: dict[str, Any]) -> None:
+        self.truth.append(e)
+        super()._emit(e)
+
+
+@pytest.mark.parametrize(("ruleset", "hands"),
+                         [("mcr", 5), (str(Path(__file__).parent / "rulesets" / "counters.yaml"), 4)])
+def test_a_rooms_hands_follow_on_as_mj_plays_do(ruleset: str, hands: int) -> None:
+    """A room of several hands is the same series as ``mj play``'s / ``mj simulate``'s (one loop,
+    ``hand_series``): dealer, prevalent wind, repeat calls and the ruleset's counters carried from
+    hand to hand — with the seat's own bot playing (away at once), its log is theirs, byte for byte."""
+    from mjframework.run.simulate import load_cached, make_bots, play_hands
+
+    rs, ev = load_cached(ruleset, (), None)
+    room = _Logged(rs, ev, humans=[0], seed=11, hands=hands, away_timeout=0)
+    room.start()
+    assert room.finished.wait(WAIT) and room.error is None and room.played == hands
+    theirs: list[dict[str, Any]] = []
+    for _ in play_hands(rs, lambda h: make_bots(("greedy",) * rs.players, 11, 0, h), seed=11, hands=hands,
+                        emit=theirs.append, evaluator=ev):
+        pass
+    assert json.dumps(room.truth) == json.dumps(theirs)
+    state = next(m for m in room.seats[0].log if m["type"] == "state")  # the last hand's table
+    if rs.flow.prevalent_every:  # 国标: 东 for four hands, then 南
+        assert state["hand_no"] == hands - 1 and state["prevalent"] == "南"
+    else:
+        starts = [e for e in theirs if e["type"] == "hand_start"]
+        assert any(e.get("counters") for e in starts[1:])  # counters carried into later hands
