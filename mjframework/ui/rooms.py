@@ -519,4 +519,33 @@ def tile_name_code(code: str) -> str:
     return tile_name(parse_tile(code))
 
 
-__all__ = ["Room", "SeatSlot", "tile_info"]
+def in_language(words: Callable[[str], str]) -> Callable[[Message], Message]:
+    """What a seat's messages say, in the seat's language (``words``: a
+    :class:`~mjframework.ui.words.Words`, as ``mj play --lang`` uses): the narration, the
+    settlement lines, the seats' and winds' names, the options' labels and a plugin's
+    question. Codes, numbers and the ruleset's own words are left as they are; so is every
+    message when the language is Chinese (the room composes in Chinese)."""
+
+    def seats(xs: Any) -> Any:
+        return [{**x, **{k: words(x[k]) for k in ("word", "wind") if isinstance(x.get(k), str)}} for x in xs]
+
+    def translate(m: Message) -> Message:
+        t = m.get("type")
+        if t == "say":
+            return {**m, "text": words(m["text"])}
+        if t == "hand_over":
+            return {**m, "lines": [words(x) for x in m["lines"]], "next_dealer": words(m["next_dealer"])}
+        if t in ("hello", "state"):
+            out = {**m, "seats": seats(m["seats"])}
+            if isinstance(m.get("prevalent"), str):
+                out["prevalent"] = words(m["prevalent"])
+            return out
+        if t == "decision":
+            return {**m, "prompt": words(m["prompt"]) if m.get("prompt") else m.get("prompt"),
+                    "options": [{**o, "label": words(o["label"])} for o in m["options"]]}
+        return m
+
+    return translate
+
+
+__all__ = ["Room", "SeatSlot", "in_language", "tile_info"]

@@ -98,7 +98,7 @@ PHRASES: dict[str, str] = {
     "、": ", ", "   胡×": "   won×", "   胡": "   won", "读法": "reading", "番型": "patterns",
     "   共 ": "   total ", "本手 ": "this hand ", "总计": "total", "结算": "settled",
     "掷骰": "dice", "开牌": "break", "翻王": "wildcard", "换牌": "exchange", "翻牌": "flipped",
-    "换给": "pass to ", "换出": "gave", "换入": "got", "补花": "lays aside a flower:",
+    "换给": "pass to ", "换出": "gave", "换入": "got", "换 ": "pass ", "补花": "lays aside a flower:",
     "补牌": "draws a replacement",
     "开局报": "opening declaration", "已离场": "out", "报听": "ready", "放炮": "dealt in",
     "自摸": "self-draw", "点炮": "on a discard", "抢杠": "robbing a kong", "的杠": "'s kong", " 的)": ")",
