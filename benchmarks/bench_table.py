@@ -7,12 +7,17 @@ shipped ruleset (found by listing), fixed seeds:
   driven headless by Textual's pilot (``App.run_test``) as the tests do. The
   seat's choice is a greedy bot's (``GreedyBot(Random(1))``), *given by
   keyboard*: the keys that only aim (a typed tile name, arrows, the space bar
-  for 换三张) are pressed untimed; the clock starts at the key that acts
-  (Enter, or an option's letter) and stops when the next decision to the seat
-  is on screen (``decision_ready``, then the pilot's pause: the screen has
-  processed its messages). In between: the bots' turns (``speed`` 0: their
-  thinking only, no pacing), the engine, a screen update per event, the 听
-  lines (waits after each discard option).
+  for 换三张) are pressed untimed; the clock starts when the key that acts
+  (Enter, or an option's letter) is handed to the screen's driver, as a
+  terminal's key would be, and stops when the next decision to the seat is
+  *painted*: it is on screen (``decision_ready``), the screen has processed
+  every message queued (the buttons mounted) and the compositor has rendered
+  every pending change (no layout, repaint or dirty widget left). In between:
+  the bots' turns (``speed`` 0: their thinking only, no pacing), the engine,
+  the screen's updates, the 听 lines (waits after each discard option). The
+  pilot's own ``press``/``pause`` are not on the clock: they wait for the
+  process to look idle in 20 ms slices (``textual._wait.wait_for_idle``), which
+  adds 40–60 ms of sleeping to whatever the table takes.
 * **plain** — the line mode (``mj play --plain``, ``ui.human.play_session``)
   with a scripted console: the clock starts when the typed answer (the option's
   number, or the tiles for 换三张) is returned to the table and stops when the
@@ -22,8 +27,8 @@ shipped ruleset (found by listing), fixed seeds:
 An action that ends the hand (a win, the last discard before a draw) has no
 next decision and is not counted. Each line: actions measured, median / 95th
 percentile / worst of wall-clock time (``time.perf_counter``) and of the
-process's CPU time (``time.process_time``: every thread of this process, the
-game thread and the screen's; other programs' load excluded). Target: 100 ms
+process's CPU time (``time.process_time``: every thread of this process;
+other programs' load excluded). Target: 100 ms
 (issue 25). Times the seat spends choosing are outside both clocks.
 
     python benchmarks/bench_table.py                    # every ruleset, both modes, 3 seeds × 1 hand
@@ -57,7 +62,7 @@ from mjframework.play.players import Decision, Option, TableView
 from mjframework.rules.loader import available_rulesets
 
 SIZE = (120, 40)
-GUARD = 300  # seconds: only a guard against a hung game thread
+GUARD = 300  # seconds: only a guard against a hung table
 
 Sample = tuple[float, float]  # (wall seconds, CPU seconds)
 
@@ -91,14 +96,14 @@ class Clock:
 
 
 async def _next_stop(app: Any, pilot: Any) -> bool:
-    """Wait until a decision is on screen (True) or a hand / the session is over (False)."""
+    """Wait until a decision is painted (True) or a hand / the session is over (False)."""
     waits = [asyncio.ensure_future(app.decision_ready.wait()), asyncio.ensure_future(app.idle.wait())]
     done, pending = await asyncio.wait(waits, timeout=GUARD, return_when=asyncio.FIRST_COMPLETED)
     for f in pending:
         f.cancel()
     if not done:
         raise RuntimeError("the table never asked and never finished")
-    await pilot.pause()
+    await _painted(app, pilot)
     return app.pending is not None
 
 
@@ -123,6 +128,27 @@ async def _aim(app: Any, pilot: Any, choice: Option) -> str:
     return "enter"
 
 
+def _send_key(app: Any, key: str) -> None:
+    """Hand ``key`` to the screen's driver, as a terminal's key press arrives (no waiting)."""
+    from textual import events
+
+    char = key if len(key) == 1 else {"enter": "\r"}.get(key)
+    app._driver.send_message(events.Key(key, char))
+
+
+async def _painted(app: Any, pilot: Any) -> None:
+    """Wait until the screen has processed every queued message and rendered every change.
+
+    Reads the screen's private flags (Textual 8): what ``Screen._on_timer_update`` checks
+    before it composes; polled each millisecond, so the clock is at most 1 ms late."""
+    while True:
+        await pilot._wait_for_screen()
+        sc = app.screen
+        if not (sc._layout_required or sc._repaint_required or sc._scroll_required or sc._dirty_widgets):
+            return
+        await asyncio.sleep(0.001)
+
+
 def run_full(ruleset: str, seed: int, hands: int, clock: Clock) -> None:
     """One session of ``hands`` hands at the full-screen table (stops early when ``clock`` is full)."""
     from mjframework.ui.tui import TableApp
@@ -137,6 +163,7 @@ def run_full(ruleset: str, seed: int, hands: int, clock: Clock) -> None:
                     clock.stop()
                 else:
                     clock.drop()  # the hand ended: no next decision for that action
+                await pilot.pause()  # untimed: let the screen settle before aiming
                 if app.finished or clock.full:
                     break
                 if not asked:
@@ -144,8 +171,9 @@ def run_full(ruleset: str, seed: int, hands: int, clock: Clock) -> None:
                     continue
                 choice = me.decide(TableView(app.session.game, 0), app.pending.decision)
                 key = await _aim(app, pilot, choice)
+                app.decision_ready.clear()  # set again when the next decision is on screen
                 clock.start()
-                await pilot.press(key)
+                _send_key(app, key)
         if app.session.error is not None:
             raise RuntimeError(f"{ruleset} seed {seed}: the table stopped: {app.session.error}")
 
@@ -187,20 +215,6 @@ def run_plain(ruleset: str, seed: int, hands: int, clock: Clock) -> None:
 
     with mock.patch.object(line.HumanPlayer, "show", remember):
         line.play_session(ruleset, seed=seed, hands=hands, console=line.Console(read_line=answer, echo=echo))
-
-
-def _profile_game_thread(into: list[cProfile.Profile]) -> AbstractContextManager[Any]:
-    """cProfile sees one thread: give the full screen's game thread (``Session.run``) its own."""
-    from mjframework.ui.tui import Session
-
-    run = Session.run
-
-    def profiled(self: Any) -> None:
-        p = cProfile.Profile()
-        into.append(p)
-        p.runcall(run, self)
-
-    return mock.patch.object(Session, "run", profiled)
 
 
 # -- the report --------------------------------------------------------------------------------
@@ -256,8 +270,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         f"seeds 1..{args.seeds}, {args.hands} hand(s), at most {args.actions} actions each; target 100 ms")
     out(HEADER)
     prof: AbstractContextManager[Any] = cProfile.Profile() if args.profile else nullcontext()
-    threads: list[cProfile.Profile] = []
-    with prof, (_profile_game_thread(threads) if args.profile else nullcontext()):
+    with prof:
         for rid in rulesets:
             for mode in modes:
                 samples = measure(rid, mode, list(range(1, args.seeds + 1)), args.hands, args.actions)
@@ -266,11 +279,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     out(f"load average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.profile:
         assert isinstance(prof, cProfile.Profile)
-        parts = [("the main thread (the screen; all of the line mode)", [prof]),
-                 ("the full screen's game thread (engine, bots, the seat's 听)", threads)]
+        parts = [("everything (one thread: the screen, the game and bots on its loop; the line mode)",
+                  [prof])]
         for name, profs in parts:
-            if not profs:
-                continue
             out(f"\n=== cProfile: {name} ===")
             stats = pstats.Stats(*profs)
             stats.sort_stats("cumulative").print_stats(35)

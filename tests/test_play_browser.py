@@ -241,3 +241,36 @@ def test_the_hand_fits_a_phone_screen(server: tuple[str, Path], browser: Any, tm
     assert len({round(b["top"]) for b in boxes}) == 1  # on one row
     page.screenshot(path=str(tmp_path / "phone.png"))
     ctx.close()
+
+
+def test_the_table_in_english_and_its_language_switch(server: tuple[str, Path], browser: Any) -> None:
+    """``?lang=en``: the page's labels, the narration and the settlement in English; the header's
+    switch reopens the same seat in Chinese (it rejoins)."""
+    base, _ = server
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "play?lang=en")
+    page.wait_for_selector("#ruleset option", state="attached")
+    assert page.inner_text("#lang-switch") == "中文"
+    page.select_option("#ruleset", "mcr")
+    page.fill("#hands", "1")
+    page.fill("#seed", "7")
+    page.click("#start")
+    page.wait_for_selector("#hand .mj-tile", timeout=STEP)
+    assert "lang=en" in page.url
+    page.wait_for_function("document.querySelector('#info').textContent.includes('round wind')", timeout=STEP)
+    assert "dealer" in page.inner_text("#info")
+    for _ in range(500):
+        if not _act(page):
+            break
+    assert page.is_visible("#over")
+    assert "discards" in page.inner_text("#log")
+    assert "this hand" in page.inner_text("#over-lines")
+    assert page.inner_text("#over-totals").startswith("total")
+    page.click("#lang-switch")  # the same seat, in Chinese
+    page.wait_for_function("document.querySelector('#over-lines') && "
+                           "document.querySelector('#over-lines').textContent.includes('本手')", timeout=STEP)
+    assert "lang=zh" in page.url and page.inner_text("#lang-switch") == "English"
+    assert not errors, errors
+    page.close()

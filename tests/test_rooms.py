@@ -374,3 +374,73 @@ def test_junk_from_a_player_changes_nothing(client: Any, junk: list[Any]) -> Non
             ws.send_text(json.dumps(m))
         end = _play_seat(ws, frames)
     assert end is not None and end["error"] is None and end["played"] == 1
+
+
+class _Logged(Room):
+    """A room that keeps the whole truth of its hands (what the records file would get)."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.truth: list[dict[str, Any]] = []
+
+    def _emit(self, e: dict[str, Any]) -> None:
+        self.truth.append(e)
+        super()._emit(e)
+
+
+@pytest.mark.parametrize(("ruleset", "hands"),
+                         [("mcr", 5), (str(Path(__file__).parent / "rulesets" / "counters.yaml"), 4)])
+def test_a_rooms_hands_follow_on_as_mj_plays_do(ruleset: str, hands: int) -> None:
+    """A room of several hands is the same series as ``mj play``'s / ``mj simulate``'s (one loop,
+    ``hand_series``): dealer, prevalent wind, repeat calls and the ruleset's counters carried from
+    hand to hand — with the seat's own bot playing (away at once), its log is theirs, byte for byte."""
+    from mjframework.run.simulate import load_cached, make_bots, play_hands
+
+    rs, ev = load_cached(ruleset, (), None)
+    room = _Logged(rs, ev, humans=[0], seed=11, hands=hands, away_timeout=0)
+    room.start()
+    assert room.finished.wait(WAIT) and room.error is None and room.played == hands
+    theirs: list[dict[str, Any]] = []
+    for _ in play_hands(rs, lambda h: make_bots(("greedy",) * rs.players, 11, 0, h), seed=11, hands=hands,
+                        emit=theirs.append, evaluator=ev):
+        pass
+    assert json.dumps(room.truth) == json.dumps(theirs)
+    state = next(m for m in room.seats[0].log if m["type"] == "state")  # the last hand's table
+    if rs.flow.prevalent_every:  # 国标: 东 for four hands, then 南
+        assert state["hand_no"] == hands - 1 and state["prevalent"] == "南"
+    else:
+        starts = [e for e in theirs if e["type"] == "hand_start"]
+        assert any(e.get("counters") for e in starts[1:])  # counters carried into later hands
+
+
+@pytest.mark.parametrize("rid", ["changsha", "sichuan-xuezhan", "mcr"])
+def test_a_seat_that_asks_for_english_is_told_the_hand_in_english(rid: str, client: Any) -> None:
+    """``?lang=en`` on the socket (the page's ?lang=en / its language switch): the narration, the
+    settlement lines, the seats' and winds' names and the options' labels come in English — no
+    Chinese left but the ruleset's own words (its name, its patterns) and what is said in 「」."""
+    import re
+
+    from mjframework.run.simulate import load_cached
+
+    out = _open(client, ruleset=rid, humans=1, hands=1, seed=7)
+    frames: list[dict[str, Any]] = []
+    with client.websocket_connect(f"ws://localhost/ws/{out['room']}?token={out['seats'][0]['token']}"
+                                  "&lang=en") as ws:
+        assert _play_seat(ws, frames, pick=_prefer_claims) is not None
+    rs, _ = load_cached(rid, (), None)
+    kept = sorted([rs.name, *(p.name for p in rs.patterns)], key=len, reverse=True)
+    texts = [m["text"] for m in frames if m["type"] == "say"]
+    over = [m for m in frames if m["type"] == "hand_over"]
+    texts += [x for m in over for x in [*m["lines"], m["next_dealer"]]]
+    texts += [o["label"] for m in frames if m["type"] == "decision" for o in m["options"]]
+    texts += [x[k] for m in frames if m["type"] in ("hello", "state") for x in m["seats"]
+              for k in ("word", "wind") if x.get(k)]
+    assert any(" discards " in t for t in texts) and over and over[0]["lines"]
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    # a plugin's text (扎鸟's birds) is its designer's words, put word by word where the table knows them
+    theirs = {c for e in over[0]["log"] if isinstance(e.get("text"), str) for c in cjk.findall(e["text"])}
+    for t in texts:
+        rest = re.sub(r"「[^」]*」", "", t)
+        for w in kept:
+            rest = rest.replace(w, "")
+        assert not set(cjk.findall(rest)) - theirs, t

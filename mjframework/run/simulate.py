@@ -40,7 +40,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -389,18 +389,17 @@ class _Deadlines:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
-               hands: int, first_hand_no: int = 0, emit: EventSink,
-               evaluator: Evaluator | Any,  # or a stand-in that forwards to one (the table's ScoreRecorder)
-               play: Callable[[Game], HandResult] = Game.play) -> Iterator[tuple[Game, HandResult]]:
-    """Play the hands of one game in order; yield each ``(game, result)`` once it is played.
+def hand_series(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
+                hands: int, first_hand_no: int = 0, emit: EventSink,
+                evaluator: Evaluator | Any,  # or a stand-in that forwards to one (the table's ScoreRecorder)
+                ) -> Generator[Game, HandResult, None]:
+    """The hands of one game in order, for a caller that plays each hand itself: yields each
+    hand's :class:`Game` before it is played and is *sent* that hand's result to make the next.
 
-    The one loop over a series of hands (``mj simulate``, ``mj play``'s two tables): hand
-    ``h`` gets ``players(h)`` and the seed ``hand_seed(seed, game, h)``; the first dealer is
-    :func:`first_dealer`'s, then each hand's ``next_dealer`` deals (an abandoned hand's
-    too: the same dealer again); the previous hand's win call (when it had exactly one)
-    is carried into the next hand for repeat calls. ``play`` plays one hand (the caller's
-    deadline or error handling, or screen set-up, goes there); stop early by leaving the loop.
+    The one loop over a series of hands (``mj simulate``, ``mj play``'s two tables; see
+    :func:`play_hands` for the rules it keeps). A caller that plays a hand step by step (the
+    full-screen table drives :meth:`Game.steps` from its event loop) uses this form; a
+    caller with a plain ``play(game)`` uses :func:`play_hands`. Stop early by leaving it.
     """
     calls: list[tuple[int, str]] = []  # this hand's win calls (for the next hand's repeat calls)
 
@@ -421,13 +420,37 @@ def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, g
                  emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h,
                  counters=tally)
         calls.clear()
-        result = play(g)
-        yield g, result
+        result = yield g
         last_call = calls[0] if len(calls) == 1 else None
         if tally:
             tally = counters.after_hand(rs, tally, dealer=dealer, next_dealer=result.next_dealer,
                                          result=result.result, winners=result.winners)
         dealer = result.next_dealer
+
+
+def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,
+               hands: int, first_hand_no: int = 0, emit: EventSink,
+               evaluator: Evaluator | Any,  # or a stand-in that forwards to one (the table's ScoreRecorder)
+               play: Callable[[Game], HandResult] = Game.play) -> Iterator[tuple[Game, HandResult]]:
+    """Play the hands of one game in order; yield each ``(game, result)`` once it is played.
+
+    The one loop over a series of hands (``mj simulate``, ``mj play``'s two tables): hand
+    ``h`` gets ``players(h)`` and the seed ``hand_seed(seed, game, h)``; the first dealer is
+    :func:`first_dealer`'s, then each hand's ``next_dealer`` deals (an abandoned hand's
+    too: the same dealer again); the previous hand's win call (when it had exactly one)
+    is carried into the next hand for repeat calls. ``play`` plays one hand (the caller's
+    deadline or error handling, or screen set-up, goes there); stop early by leaving the loop.
+    """
+    series = hand_series(rs, players, seed=seed, game=game, hands=hands, first_hand_no=first_hand_no,
+                         emit=emit, evaluator=evaluator)
+    g = next(series, None)
+    while g is not None:
+        result = play(g)
+        yield g, result
+        try:
+            g = series.send(result)
+        except StopIteration:
+            return
 
 
 def play_game(spec: SimSpec, game: int, stats: Stats, out: IO[str] | None) -> None:
@@ -767,5 +790,5 @@ def _run_parallel(spec: SimSpec, workers: int, stats: Stats, out: IO[str] | None
 
 
 __all__ = ["HAND_TIMEOUT", "SimResult", "SimSpec", "SimulationError", "Stats", "abandon_summary", "bot_rng",
-           "first_dealer", "hand_deadline", "hand_seed", "kill_pool", "make_bots", "parse_bots", "play_game",
-           "play_hands", "run_chunk", "simulate"]
+           "first_dealer", "hand_deadline", "hand_seed", "hand_series", "kill_pool", "make_bots",
+           "parse_bots", "play_game", "play_hands", "run_chunk", "simulate"]

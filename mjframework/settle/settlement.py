@@ -27,9 +27,14 @@ class Payment:
     payee: int | None  # None: paid to nobody (a penalty)
     amount: int
     reason: str
+    for_seat: int | None = None  # liability (包): the seat whose share ``payer`` pays instead
 
     def to_dict(self) -> dict[str, Any]:
-        return {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason}
+        d: dict[str, Any] = {"payer": self.payer, "payee": self.payee, "amount": self.amount,
+                             "reason": self.reason}
+        if self.for_seat is not None:  # (absent otherwise: a log without liability is unchanged)
+            d["for_seat"] = self.for_seat
+        return d
 
 
 @dataclass(frozen=True)
@@ -157,7 +162,8 @@ def feeder(melds: Sequence[Meld], fed: int) -> int | None:
 def redirect(payments: list[Payment], liable: int) -> list[Payment]:
     """Every payment made by ``liable`` instead of its payer (包); the reason names the seat
     paid for."""
-    return [p if p.payer == liable else Payment(liable, p.payee, p.amount, f"{p.reason} (for seat {p.payer})")
+    return [p if p.payer == liable
+            else Payment(liable, p.payee, p.amount, f"{p.reason} (for seat {p.payer})", for_seat=p.payer)
             for p in payments]
 
 

@@ -50,11 +50,11 @@ from .table import (
     TableState,
     is_win_item,
     match_input,
+    payment_reason,
     payment_terms,
     prompt_words,
     reading_parts,
     ready_waits,
-    reason_words,
     seat_words_in,
     tile_sets,
 )
@@ -437,7 +437,7 @@ class Announcer:
             win = self._win_event if not e.get("kind") else None
             for item in e.get("items", []):
                 payee = self.name(item["payee"]) if item.get("payee") is not None else "—"
-                why = reason_words(item.get("reason", ""))
+                why = payment_reason(item, self.name)
                 if win is not None and self.scoring is not None and is_win_item(item) \
                         and item.get("payee") == win["seat"]:
                     terms = payment_terms(self.scoring, dealer=self.table.dealer, winner=win["seat"],

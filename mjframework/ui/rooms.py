@@ -2,9 +2,12 @@
 
 A :class:`Room` plays a series of hands of one ruleset. Each seat is a human
 (who joins with that seat's secret token) or a bot. The hands run in the
-room's own thread, through the stepper (:class:`mjframework.play.stepper.Table`):
-at a bot's decision the bot answers; at a human's the room sends the
-decision to that seat and waits for the answer. Nothing here knows of
+room's own thread: the series of hands is :func:`mjframework.run.simulate.hand_series`'s
+(dealer, prevalent wind, repeat calls and counters carried from hand to hand exactly as
+``mj play`` and ``mj simulate`` carry them), each hand the engine's generator
+(:meth:`mjframework.play.game.Game.steps`, every seat played from outside): at a bot's
+decision the bot answers; at a human's the room sends the decision to that seat and waits
+for the answer. Nothing here knows of
 sockets: a transport (:mod:`mjframework.ui.webapp`) attaches a ``send``
 function per connection and passes the player's messages to :meth:`Room.receive`.
 
@@ -39,12 +42,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.tiles import tile_code, tile_name
-from ..play.players import Decision, Option
+from ..play.players import OUTSIDE, Decision, Option, TableView
 from ..play.seatlog import SeatStream
-from ..play.stepper import Table
 from ..play.visibility import view_for
 from .human import Announcer
-from .table import ready_waits, reason_words, seat_word
+from .table import payment_reason, ready_waits, seat_word
 
 Message = dict[str, Any]
 Send = Callable[[Message], None]
@@ -114,7 +116,8 @@ class Room:
         self.hand_ids: list[int] = []
         self.played = 0
         self.error: str | None = None
-        self.table: Table | None = None
+        self.game: Any = None  # the hand being played (a Game, paused at ``pending``)
+        self._steps: Any = None  # its generator (Game.steps)
         self.pending: Decision | None = None
         self.decision_no = 0
         self.hand_no = 0
@@ -222,11 +225,9 @@ class Room:
 
     def _state(self, seat: int) -> Message:
         """The table as ``seat`` sees it now (read while the engine waits at a decision)."""
-        assert self.table is not None and self.table.game is not None
-        t = self.table
-        g = t.game
+        g = self.game
         assert g is not None
-        v = t.view(seat)
+        v = TableView(g, seat)
         n = self.rs.players
         wild = sorted(v.wildcards) if v.wildcards else ([] if v.wildcard is None else [v.wildcard])
         seats = []
@@ -257,8 +258,8 @@ class Room:
 
         Remembered for the hand (the same tiles and melds wait the same way): a state is
         sent at every decision of the table, and a scorer with many patterns is not free."""
-        assert self.table is not None and self.table.game is not None
-        g = self.table.game
+        g = self.game
+        assert g is not None
         melds = list(g.seats[seat].melds)
         if len(concealed) + 3 * len(melds) != 13 or seat in g.out:
             return []
@@ -284,8 +285,8 @@ class Room:
     def _waits_message(self, seat: int, d: Decision) -> Message:
         """听 after each discard offered (tile → waits), sent just after the decision so the
         decision itself is not held up by the scorer."""
-        assert self.table is not None
-        hand = list(self.table.view(seat).hand)
+        assert self.game is not None
+        hand = list(TableView(self.game, seat).hand)
         after: dict[str, list[str]] = {}
         for o in d.options:
             if o.kind != "discard" or o.tile is None or o.tile not in hand:
@@ -305,8 +306,8 @@ class Room:
             self.error = f"{type(e).__name__}: {e}"
             self._say_all(f"the table stopped: {self.error}")
         finally:
-            if self.table is not None:
-                self.table.close()
+            if self._steps is not None:
+                self._steps.close()  # a hand left unfinished (the room closed) is dropped
             self.finished.set()
             m = {"type": "room_over", "totals": list(self.totals), "played": self.played,
                  "error": self.error}
@@ -330,57 +331,58 @@ class Room:
                 self.totals[i] += int(x)
 
     def _play(self) -> None:
-        from ..run.simulate import first_dealer, hand_seed, make_bots
+        from ..run.simulate import hand_series, make_bots
 
         rs = self.rs
         n = rs.players
-        dealer = first_dealer(rs, self.seed, 0)
-        last_call: tuple[int, str] | None = None
-        for h in range(self.hands):
+        bots: list[Any] = []
+
+        def players(h: int) -> list[Any]:
+            bots[:] = make_bots(("greedy",) * n, self.seed, 0, h)  # the bots of hand h, as mj play's
+            return [OUTSIDE] * n
+
+        series = hand_series(rs, players, seed=self.seed, hands=self.hands, emit=self._emit,
+                             evaluator=self.ev)
+        game = next(series, None)
+        h = 0
+        while game is not None:
             if self.closed.is_set():
                 return
             self.hand_no = h
-            bots = make_bots(("greedy",) * n, self.seed, 0, h)
             for s in self.seats:
                 s.log = []
             self._masked = [[] for _ in range(n)]
             self._waits_cache.clear()
             self._streams = [SeatStream(s) for s in range(n)]
-            self._announcers = []
-            for s in self.seats:
-                a = Announcer(self._narrator(s), s.seat, n)
-                self._announcers.append(a)
-            calls: list[tuple[int, str]] = []
-
-            def emit(e: Message, calls: list[tuple[int, str]] = calls) -> None:
-                if e.get("type") == "win" and e.get("call"):
-                    calls.append((e["seat"], e["call"]))
-                self._emit(e)
-
-            self.table = Table(rs, seed=hand_seed(self.seed, 0, h), dealer=dealer, hand_no=h, emit=emit,
-                               evaluator=self.ev, last_winner_call=last_call)
-            for a in self._announcers:
-                a.game = None  # (a winner's tiles are told from the win event itself)
-            pending = self.table.reset()
-            while isinstance(pending, Decision):
-                self.pending = pending
-                self.decision_no += 1
-                self._push_states()
-                option = self._choose(pending, bots)
-                if option is None:  # the room was closed
-                    return
-                with self.lock:
-                    self.pending = None
-                pending = self.table.step(option)
-            result = pending
+            self._announcers = [Announcer(self._narrator(s), s.seat, n) for s in self.seats]
+            self.game = game
+            self._steps = steps = game.steps()
+            try:
+                pending = next(steps)
+                while True:
+                    self.pending = pending
+                    self.decision_no += 1
+                    self._push_states()
+                    option = self._choose(pending, bots)
+                    if option is None:  # the room was closed
+                        return
+                    with self.lock:
+                        self.pending = None
+                    pending = steps.send(option)
+            except StopIteration as end:
+                result = end.value
+            self._steps = None
             self.pending = None
             self.played += 1
-            last_call = calls[0] if len(calls) == 1 else None
-            dealer = result.next_dealer
             self._push_states()
             self._hand_over(h, result)
             if h + 1 < self.hands and not self._wait_next():
                 return
+            try:
+                game = series.send(result)
+            except StopIteration:
+                game = None
+            h += 1
 
     def _narrator(self, slot: SeatSlot) -> Callable[[str], None]:
         def say(line: str) -> None:
@@ -397,13 +399,13 @@ class Room:
                 self._send(s, m)
 
     def _choose(self, d: Decision, bots: list[Any]) -> Option | None:
-        assert self.table is not None
+        assert self.game is not None
         slot = self.seats[d.seat]
         if slot.by_bot:
             if (self.bot_pause and any(s.sends for s in self.seats) and d.kind == "turn"
                     and self.closed.wait(self.bot_pause)):
                 return None
-            return bots[d.seat].decide(self.table.view(d.seat), d)
+            return bots[d.seat].decide(TableView(self.game, d.seat), d)
         while True:  # drop answers to earlier decisions
             try:
                 slot.answers.get_nowait()
@@ -426,7 +428,7 @@ class Room:
                 if slot.replaced:
                     self._broadcast_seats()
                     self._say_all(f"{slot.name} is away: a bot plays for them")
-                    return bots[d.seat].decide(self.table.view(d.seat), d)
+                    return bots[d.seat].decide(TableView(self.game, d.seat), d)
                 continue
             if m.get("type") == "closed":
                 return None
@@ -470,7 +472,7 @@ class Room:
                 for it in e.get("items", []):
                     payee = seat_word(it["payee"], seat, n) if it.get("payee") is not None else "—"
                     out.append(f"  {seat_word(it['payer'], seat, n)} → {payee}  {it['amount']}  "
-                               f"{reason_words(it.get('reason', ''))}")
+                               f"{payment_reason(it, lambda s: seat_word(s, seat, n))}")
             elif t == "hand_end" and e.get("result") == "draw":
                 out.append("流局 (the wall ran out: a draw)")
             elif t == "abandon":
@@ -517,4 +519,33 @@ def tile_name_code(code: str) -> str:
     return tile_name(parse_tile(code))
 
 
-__all__ = ["Room", "SeatSlot", "tile_info"]
+def in_language(words: Callable[[str], str]) -> Callable[[Message], Message]:
+    """What a seat's messages say, in the seat's language (``words``: a
+    :class:`~mjframework.ui.words.Words`, as ``mj play --lang`` uses): the narration, the
+    settlement lines, the seats' and winds' names, the options' labels and a plugin's
+    question. Codes, numbers and the ruleset's own words are left as they are; so is every
+    message when the language is Chinese (the room composes in Chinese)."""
+
+    def seats(xs: Any) -> Any:
+        return [{**x, **{k: words(x[k]) for k in ("word", "wind") if isinstance(x.get(k), str)}} for x in xs]
+
+    def translate(m: Message) -> Message:
+        t = m.get("type")
+        if t == "say":
+            return {**m, "text": words(m["text"])}
+        if t == "hand_over":
+            return {**m, "lines": [words(x) for x in m["lines"]], "next_dealer": words(m["next_dealer"])}
+        if t in ("hello", "state"):
+            out = {**m, "seats": seats(m["seats"])}
+            if isinstance(m.get("prevalent"), str):
+                out["prevalent"] = words(m["prevalent"])
+            return out
+        if t == "decision":
+            return {**m, "prompt": words(m["prompt"]) if m.get("prompt") else m.get("prompt"),
+                    "options": [{**o, "label": words(o["label"])} for o in m["options"]]}
+        return m
+
+    return translate
+
+
+__all__ = ["Room", "SeatSlot", "in_language", "tile_info"]

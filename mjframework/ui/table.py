@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -588,3 +588,14 @@ def reason_words(reason: str) -> str:
     """A payment's reason for players: ``kong`` → 点杠 (pattern names and plugins' words unchanged)."""
     head, sep, tail = reason.partition(" ")
     return REASON_WORDS.get(head, head) + sep + tail
+
+
+def payment_reason(item: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    """A settlement item's reason for players (:func:`reason_words`); a liable payer's (包,
+    ``scoring.liable``: the item's ``for_seat``) says whose share it pays: ``自摸  包 (代对家付)``.
+    ``name``: a seat's name as the viewer calls it."""
+    reason = str(item.get("reason", ""))
+    whose = item.get("for_seat")
+    if whose is None:
+        return reason_words(reason)
+    return f"{reason_words(reason.removesuffix(f' (for seat {whose})'))}  包 (代{name(whose)}付)"

@@ -23,12 +23,15 @@ laid aside by their seat; each seat shows its counters (flowers, wins, 已离场
 rule); a failure closes the table and ``mj play`` exits 1 saying why.
 ``--lang en``: every piece of text passes :mod:`mjframework.ui.words`.
 
-How it fits: the game runs in a worker thread with the same
-:class:`~mjframework.play.players.Player` interface the bots use — the human seat's
-``decide`` hands the :class:`~mjframework.play.players.Decision` to the screen and
-waits for an answer, so any option a plugin offers shows as a button. What
-is drawn comes from a :class:`~mjframework.ui.table.TableState` fed by the
-events as the viewer may see them. ``--watch`` is the same table with four
+How it fits: no thread. The hand is the engine's generator
+(:meth:`~mjframework.play.game.Game.steps`, every seat played from outside),
+stepped by an async worker on the screen's own event loop (:class:`Session`):
+a bot's decision is answered at once, the person's
+:class:`~mjframework.play.players.Decision` is shown and awaited, so any option a
+plugin offers shows as a button. What is drawn comes from a
+:class:`~mjframework.ui.table.TableState` fed by the events as the viewer may
+see them, and is drawn once per stop (the person's decision, a paced bot's move,
+the hand's end), not once per event. ``--watch`` is the same table with four
 bots (every hand face up), paced by ``--speed`` (``+``/``-`` change it,
 space pauses).
 """
@@ -36,14 +39,11 @@ space pauses).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import queue
-import threading
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
@@ -61,10 +61,10 @@ from .table import (
     TableState,
     is_win_item,
     match_input,
+    payment_reason,
     payment_terms,
     prompt_words,
     ready_waits,
-    reason_words,
     tile_sets,
 )
 from .words import Words
@@ -141,24 +141,24 @@ class Pending:
 
 
 class _Quit(Exception):
-    """The watcher pressed q: the game thread stops at the next event."""
+    """The watcher pressed q: the hand stops at its next step."""
 
 
 class TableSeat:
-    """The human seat: a :class:`~mjframework.play.players.Player` answered from the screen."""
+    """The human seat: its decisions go to the screen, which answers through :attr:`answers`."""
 
     def __init__(self, app: TableApp, seat: int) -> None:
         self.app = app
         self.seat = seat
-        self.answers: queue.Queue[Option | None] = queue.Queue()
+        self.answers: asyncio.Queue[Option | None] = asyncio.Queue()
         self.stopped = False
 
-    def decide(self, view: TableView, decision: Decision) -> Option:
+    async def decide(self, view: TableView, decision: Decision) -> Option:
+        """Show ``decision`` and wait (on the screen's loop) for the answer; ``q`` leaves."""
         if self.stopped:  # q was pressed while the bots moved: leave now
             raise InputEnded("quit")
-        pending = self.app.session.pending_for(view, decision)
-        self.app.session.ui(self.app.show_decision, pending)
-        answer = self.answers.get()
+        self.app.show_decision(self.app.session.pending_for(view, decision))
+        answer = await self.answers.get()
         if answer is None:
             self.stopped = True
             raise InputEnded("quit")
@@ -187,10 +187,16 @@ def assign_keys(options: list[Option]) -> list[tuple[str, Option]]:
     return out
 
 
-
-
 class Session:
-    """The hands of one ``mj play`` session, run in the game thread, shown by a :class:`TableApp`."""
+    """The hands of one ``mj play`` session, driven from the screen's own event loop.
+
+    No thread: each hand is :meth:`Game.steps` (every seat :data:`OUTSIDE`), stepped by
+    :meth:`play` in an async worker of the :class:`TableApp`. A bot's decision is
+    answered right there, the person's is awaited from the screen. Every event updates
+    the model (:class:`TableState`, the narration, 听) at once, while the engine is at that
+    event; the screen is redrawn once per stop — the person's decision, the hand's end, or
+    (paced, ``speed`` > 0) each step, with the pause after a bot's move. So the bots' turns between two
+    of the person's actions cost no frame each (benchmarks/bench_table.py)."""
 
     def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
                  speak: bool, speed: float, options: dict[str, Any] | None = None,
@@ -215,57 +221,53 @@ class Session:
         if speak:
             self.announcer.speaker = Speaker()
         self.human = TableSeat(app, 0)
+        self.bots: list[Any] = []  # this hand's bots (the person's seat's unused)
         self.game: Any = None
         self._wall_up = False
+        self._told = False  # an event happened since the last stop
+        self._moved = False  # a paced move to show happened since the last stop
         self.events: list[Event] = []  # this hand's events, as the engine told them
         self.waits: list[Tile] = []  # the viewer's waits while holding 13 (less 3 per meld)
         self.totals = [0] * self.rs.players
         self.played = 0
-        self.quit = threading.Event()
-        self.running = threading.Event()  # cleared: paused (watch)
+        self.quit = asyncio.Event()  # q pressed (or the table failed)
+        self.running = asyncio.Event()  # cleared: paused (watch)
         self.running.set()
-        self.go_on: queue.Queue[bool] = queue.Queue()  # after a hand: continue (True) or stop
+        self.go_on: asyncio.Queue[bool] = asyncio.Queue()  # after a hand: continue (True) or stop
         self.record: Any = None  # an extra event sink (the records file: mj play's --records)
 
-    # -- the game thread ---------------------------------------------------------------
+    # -- the game, on the screen's event loop -------------------------------------------------
 
-    def run(self) -> None:
-        """The game thread: the hands, then the end. A failure is kept (``error``) and closes
-        the table, so ``mj play`` says what went wrong and exits non-zero (no traceback)."""
+    async def run(self) -> None:
+        """The hands, then the end. A failure is kept (``error``) and closes the table, so
+        ``mj play`` says what went wrong and exits non-zero (no traceback)."""
         try:
-            self._run()
+            await self._run()
         except _Quit:
             pass
         except Exception as e:  # anything: the screen must close, the CLI report it
             self.error = f"{type(e).__name__}: {e}"
             self.quit.set()
-            with contextlib.suppress(RuntimeError):
-                self.app.call_from_thread(self.app.exit, None, 1)
+            self.app.exit(None, 1)
 
-    def _run(self) -> None:
+    async def _run(self) -> None:
         from ..play.events import fan_out
-        from ..play.game import Game, HandResult
-        from ..run.simulate import make_bots, play_hands
+        from ..play.players import OUTSIDE
+        from ..run.simulate import hand_series, make_bots
 
         rs = self.rs
 
         def seats(h: int) -> list[Any]:
-            players = make_bots(("greedy",) * rs.players, self.seed, 0, h)
-            if not self.watch:
-                players[0] = self.human
-            return players
+            self.bots = make_bots(("greedy",) * rs.players, self.seed, 0, h)
+            return [OUTSIDE] * rs.players
 
-        def play(game: Game) -> HandResult:
-            self.game = game
-            self.waits = []
-            return game.play()
-
-        hands = play_hands(rs, seats, seed=self.seed, hands=self.hands,
-                           emit=fan_out(self.record, self.on_event),
-                           evaluator=self.recorder, play=play)
-        for h in range(self.hands):
+        series = hand_series(rs, seats, seed=self.seed, hands=self.hands,
+                             emit=fan_out(self.record, self.on_event), evaluator=self.recorder)
+        game = next(series, None)
+        h = 0
+        while game is not None:
             try:
-                _, result = next(hands)
+                result = await self.play(game)
             except _Quit:  # q pressed during the hand
                 break
             self.totals = [sv.total for sv in self.state.seats]  # every settlement told, a leaver's too
@@ -275,26 +277,57 @@ class Session:
                 self.failures.append(result.error or self.state.reason or "hand abandoned")
             self.played += result.result != "abandon"
             last = h == self.hands - 1
-            if not self.ui(self.app.hand_over, last):
+            if not self.app.hand_over(last):
                 break
-            if not last and not self.go_on.get():
+            if not last and not await self.go_on.get():
                 break
-        with contextlib.suppress(_Quit):
-            self.ui(self.app.session_over)
+            game = next_or_none(series, result)
+            h += 1
+        self.app.session_over()
 
-    def ui(self, fn: Any, *args: Any) -> Any:
-        """Run ``fn`` on the screen's thread and wait for it; stop quietly if the screen is gone."""
+    async def play(self, game: Any) -> Any:
+        """Step one hand to its result: bots answer at once, the person from the screen."""
+        self.game = game
+        self.waits = []
+        self._told = self._moved = False
+        steps = game.steps()
+        me = self.viewer
         try:
-            return self.app.call_from_thread(fn, *args)
-        except RuntimeError:  # the app has closed (Ctrl+C, q): the game thread just ends
-            self.quit.set()
-            raise _Quit() from None
+            pending: Decision = next(steps)
+            while True:
+                await self._pause()
+                answer: Option | None = None
+                failed: Exception | None = None
+                try:
+                    if pending.seat == me:
+                        answer = await self.human.decide(TableView(game, me), pending)
+                    else:
+                        answer = self.bots[pending.seat].decide(TableView(game, pending.seat), pending)
+                except Exception as e:  # the engine's rule: a player failing leaves the table
+                    failed = e
+                pending = steps.throw(failed) if failed is not None else steps.send(answer)
+        except StopIteration as end:
+            return end.value
+        finally:
+            steps.close()
 
-    def on_event(self, e: Event) -> None:
-        """Every event of the hand (game thread): update the model, then the screen."""
+    async def _pause(self) -> None:
+        """Between two steps: stop if the spectator left; show a bot's move and wait ``speed``."""
         if self.watch and self.quit.is_set():
             raise _Quit()  # a spectator stops at once; a player leaves at their next decision
-        self.running.wait()
+        if self.speed > 0 and self._told:  # paced: show each step as it happens
+            self._told = False
+            self.app.refresh_table()
+            if self._moved:
+                self._moved = False
+                await asyncio.sleep(self.speed)
+        await self.running.wait()
+        if self.watch and self.quit.is_set():
+            raise _Quit()
+
+    def on_event(self, e: Event) -> None:
+        """Every event of the hand, told while the engine is at it: update the model (the
+        screen draws it at the next stop, :meth:`_pause` or the next decision)."""
         if e["type"] == "hand_start":
             self.events = []
         self.events.append(e)
@@ -318,9 +351,9 @@ class Session:
             waits = self.waits_of(list(g.seats[me].hand))
             if waits is not None:
                 self.waits = waits
-        self.ui(self.app.refresh_table)
-        if (self.watch or e.get("seat") != me) and e["type"] in PACED and self.speed > 0:
-            time.sleep(self.speed)
+        self._told = True
+        if (self.watch or e.get("seat") != me) and t in PACED:
+            self._moved = True
 
     def waits_of(self, concealed: list[Tile]) -> list[Tile] | None:
         """The viewer's waits with these concealed tiles; ``None`` when the hand cannot wait
@@ -353,6 +386,14 @@ class Session:
             rest.remove(t)
             p.waits_after[t] = self.waits_of(rest) or []
         return p
+
+
+def next_or_none(series: Any, result: Any) -> Any:
+    """The series' next hand after ``result``, or ``None`` when it has no more."""
+    try:
+        return series.send(result)
+    except StopIteration:
+        return None
 
 
 class TableApp(App):
@@ -388,6 +429,7 @@ class TableApp(App):
         self.pending: Pending | None = None
         self.pick = 0  # index into the hand (tiles mode) or the buttons
         self._shown_buttons: list[tuple[Button, Option]] = []
+        self._button_labels: list[str] = []  # what the mounted buttons read
         self.typed = ""
         self.message = ""
         self.between_hands = False
@@ -426,9 +468,9 @@ class TableApp(App):
             for wid in ("#hand", "#ting", "#actions"):
                 self.query_one(wid).display = False
         self.refresh_table()
-        self.run_worker(self.session.run, thread=True, exclusive=True, name="game")
+        self.run_worker(self.session.run(), exclusive=True, name="game")
 
-    # -- drawing (UI thread) --------------------------------------------------------------------
+    # -- drawing --------------------------------------------------------------------------------
 
     def _rel(self, k: int) -> int:
         """The absolute seat at relative position ``k`` (0 bottom, 1 right, 2 top, 3 left)."""
@@ -467,19 +509,33 @@ class TableApp(App):
         self._show("#calls", self._tr(calls))
         self._draw_hand()
 
+    # Widgets whose size the layout fixes (CSS heights, the grid's 1fr middle row): new text in
+    # them never moves anything else.
+    FIXED_SIZE = frozenset({"#top", "#calls", "#hand", "#ting", "#prompt", "#seat1", "#seat3"})
+
     def _show(self, wid: str, text: Text) -> Static:
         """Put ``text`` in widget ``wid`` unless it shows exactly that already.
 
-        The game thread waits for every redraw (one per event), and an update costs the screen a
-        layout and a repaint of the widget even when nothing in it changed: a bot's move changes
-        one seat and the centre, so most widgets are skipped (benchmarks/bench_table.py)."""
+        An update costs the screen a layout of every widget and a repaint even when nothing in
+        it changed, so most widgets are skipped (a bot's move changes one seat and the centre),
+        and new text is repainted without a layout when it cannot change the widget's size: a
+        widget of fixed size, or text of as many lines as before, none wider than the widget
+        (no wrapping), in a widget sized by its content (benchmarks/bench_table.py)."""
         w = self.query_one(wid, Static)
         old = self._texts.get(wid)
         # Text's == compares the characters and spans only: the whole-text style counts too.
         if old is None or old != text or old.style != text.style or old.end != text.end:
             self._texts[wid] = text
-            w.update(text)
+            w.update(text, layout=old is None or not (wid in self.FIXED_SIZE or self._same_height(
+                old, text, w.content_size.width)))
         return w
+
+    @staticmethod
+    def _same_height(old: Text, new: Text, width: int) -> bool:
+        """``new`` takes as many rows as ``old`` in ``width`` columns: as many lines, none wrapped."""
+        lines = new.plain.split("\n")
+        return (width > 0 and len(lines) == old.plain.count("\n") + 1
+                and all(cell_len(line) <= width for line in [*lines, *old.plain.split("\n")]))
 
     def _seat_text(self, s: int) -> Text:
         st = self.session.state
@@ -595,7 +651,7 @@ class TableApp(App):
         """``下家 → 你 20  <patterns> ×2 …  (庄家 +1)``: who pays whom, how much, and why."""
         st = self.session.state
         payee = st.name(item["payee"]) if item.get("payee") is not None else "—"
-        why = reason_words(item.get("reason", ""))
+        why = payment_reason(item, st.name)
         if win is not None and is_win_item(item) and item.get("payee") == win.seat:
             terms = payment_terms(self.session.rs.scoring, dealer=st.dealer, winner=win.seat,
                                   payer=item["payer"], discarder=win.from_seat, win_by=win.win_by)
@@ -732,34 +788,44 @@ class TableApp(App):
         self.decision_ready.set()
 
     def _build_buttons(self) -> None:
+        """The pending decision's buttons, mounted only when they differ from those on screen
+        (a turn after a turn has none): mounting and removing widgets costs a layout."""
         box = self.query_one("#actions", Horizontal)
-        box.remove_children()
         p = self.pending
         if p is None:
             return
         w = self.session.state.wildcard
-        buttons = []
-        for i, (key, o) in enumerate(p.buttons):
+        labels = []
+        for key, o in p.buttons:
             label = self.session.words(option_label(o, w))
-            b = Button(f"{key}  {label}" if key else label, compact=True,
-                       classes="option")
-            b.can_focus = False  # keys drive the table; a click works too
-            if p.buttons_mode and i == self.pick:
-                b.add_class("picked")
-            buttons.append(b)
+            labels.append(f"{key}  {label}" if key else label)
+        if labels == self._button_labels:
+            buttons = [b for b, _ in self._shown_buttons]
+        else:
+            box.remove_children()
+            buttons = []
+            for label in labels:
+                b = Button(label, compact=True, classes="option")
+                b.can_focus = False  # keys drive the table; a click works too
+                buttons.append(b)
+            box.mount_all(buttons)
+            self._button_labels = labels
+        for i, b in enumerate(buttons):
+            b.set_class(p.buttons_mode and i == self.pick, "picked")
         self._shown_buttons = [(b, o) for b, (_, o) in zip(buttons, p.buttons, strict=True)]
-        box.mount_all(buttons)
 
     def answer(self, option: Option) -> None:
-        """Send the choice to the game thread."""
+        """Send the choice to the game (:meth:`TableSeat.decide` awaits it)."""
         if self.pending is None:
             return
         self.pending = None
         self.decision_ready.clear()
         self.typed = ""
         self.message = ""
-        self.query_one("#actions", Horizontal).remove_children()
-        self.session.human.answers.put(option)
+        if self._shown_buttons:  # (a turn has none: nothing to lay out again)
+            self.query_one("#actions", Horizontal).remove_children()
+            self._shown_buttons, self._button_labels = [], []
+        self.session.human.answers.put_nowait(option)
         self._draw_hand()
 
     def _picked_tile(self) -> Tile | None:
@@ -799,7 +865,7 @@ class TableApp(App):
             if key == "enter":
                 self.between_hands = False
                 self.idle.clear()
-                self.session.go_on.put(True)
+                self.session.go_on.put_nowait(True)
                 self.refresh_table()
             return
         p = self.pending
@@ -919,14 +985,14 @@ class TableApp(App):
     # -- hands and the session ---------------------------------------------------------------
 
     def hand_over(self, last: bool) -> bool:
-        """A hand has ended (called from the game thread): show it; go on unless quitting."""
+        """A hand has ended (called by :class:`Session`): show it; go on unless quitting."""
         self.refresh_table()
         if self.session.quit.is_set():
             return False
         if not last:
             if self.session.watch:
                 self.set_timer(max(1.0, 5 * self.session.speed) if self.session.speed else 0.01,
-                               lambda: self.session.go_on.put(True))
+                               lambda: self.session.go_on.put_nowait(True))
             else:
                 self.between_hands = True
         self.idle.set()
@@ -955,7 +1021,7 @@ class TableApp(App):
         return f"离开牌桌? {fine} — 再按 q 离开, 其他键继续 (press q again to leave, any other key to stay)"
 
     def on_unmount(self) -> None:
-        self.action_quit_game()  # never leave the game thread waiting for an answer
+        self.action_quit_game()  # never leave the game waiting for an answer
 
     def action_quit_game(self) -> None:
         """q: a spectator stops watching; a player leaves the table (the ruleset's ``leave`` rule
@@ -964,11 +1030,11 @@ class TableApp(App):
         s.quit.set()
         s.speed = 0.0
         s.running.set()
-        s.go_on.put(False)
+        s.go_on.put_nowait(False)
         s.human.stopped = True
         if self.pending is not None:
             self.pending = None
-            s.human.answers.put(None)
+            s.human.answers.put_nowait(None)
         if self.finished:
             self.exit(s.totals)
 

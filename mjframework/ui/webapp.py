@@ -45,8 +45,10 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import MJError, RulesetError
-from .rooms import MAX_HANDS, Room, SeatSlot
+from .human import ruleset_words
+from .rooms import MAX_HANDS, Room, SeatSlot, in_language
 from .serve import MAX_BODY, Playground, make_playground, parse_host, parse_origin, pasted_folder
+from .words import Words
 
 MAX_ROOMS = 16  # rooms open at once (a finished room is dropped after ROOM_LINGER seconds)
 ROOM_LINGER = 3600.0
@@ -309,8 +311,13 @@ def make_app(host: str = "127.0.0.1", *, options: dict[str, Any] | None = None, 
         loop = asyncio.get_running_loop()
         out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
+        # The seat's language (``?lang=en``; the room composes in Chinese): each message is put
+        # into it as it is sent, the kept ones too when they are sent again on a rejoin.
+        say = (in_language(Words("en", ruleset_words(room.rs)))
+               if ws.query_params.get("lang") == "en" else None)
+
         def send(m: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(out.put_nowait, m)
+            loop.call_soon_threadsafe(out.put_nowait, m if say is None else say(m))
 
         async def writer() -> None:
             while True:

@@ -87,6 +87,9 @@ PHRASES: dict[str, str] = {
     "(暂停)": "(paused)",
     "不能这样选": "not one of the choices",
     "输入: ": "typed: ",
+    # the person's own moves, said in the first person's grammar
+    "你 打": "You discard", "你 摸": "You draw", "你 胡": "You win", "你 补花": "You lay aside a flower:",
+    "你 补牌": "You draw a replacement", "你 碰": "You pung", "你 吃": "You chow", "你 杠": "You kong",
     # seats
     "东家": "East", "南家": "South", "西家": "West", "北家": "North",
     "下家": "Right", "对家": "Across", "上家": "Left", "你": "You",
@@ -98,7 +101,7 @@ PHRASES: dict[str, str] = {
     "、": ", ", "   胡×": "   won×", "   胡": "   won", "读法": "reading", "番型": "patterns",
     "   共 ": "   total ", "本手 ": "this hand ", "总计": "total", "结算": "settled",
     "掷骰": "dice", "开牌": "break", "翻王": "wildcard", "换牌": "exchange", "翻牌": "flipped",
-    "换给": "pass to ", "换出": "gave", "换入": "got", "补花": "lays aside a flower:",
+    "换给": "pass to ", "换出": "gave", "换入": "got", "换 ": "pass ", "补花": "lays aside a flower:",
     "补牌": "draws a replacement",
     "开局报": "opening declaration", "已离场": "out", "报听": "ready", "放炮": "dealt in",
     "自摸": "self-draw", "点炮": "on a discard", "抢杠": "robbing a kong", "的杠": "'s kong", " 的)": ")",
@@ -131,6 +134,7 @@ _COUNTED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(\d+) 手(?!牌)"), _hands),
     (re.compile(r"手牌 (\d+) 张"), r"\1 tiles"),
     (re.compile(r"座(\d)"), r"seat \1"),
+    (re.compile(r"包 \(代(.+?)付\)"), r"liable (pays for \1)"),
 ]
 _SAID = re.compile(r"(「[^」]*」)")
 

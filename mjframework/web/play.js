@@ -7,6 +7,16 @@
   const $ = (s) => document.querySelector(s);
   const T = window.MJTiles;
   const params = new URLSearchParams(location.search);
+  // The page's language: ?lang=en, or 中文 (the default). The server says the narration,
+  // the settlement and the options in the same language (the socket's ?lang=en).
+  const EN = params.get("lang") === "en";
+  const tr = (zh, en) => (EN ? en : zh);
+  const HONORS_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
+  const FLOWERS_EN = ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum"];
+  // a tile as the terminal's --lang en names it: 5m, 3p, 7s, East … Red, Plum …
+  const tname = (c) => !EN || !c ? T.name(c) : c[1] === "z" ? HONORS_EN[Number(c[0]) - 1] || "?"
+    : c[1] === "f" ? FLOWERS_EN[Number(c[0]) - 1] || "?" : c;
+  const withLang = (url) => (EN ? url + (url.includes("?") ? "&" : "?") + "lang=en" : url);
   const pageToken = (document.querySelector('meta[name="mj-token"]') || {}).content || "";
   const KIND_KEYS = { win: "h", pung: "p", chow: "c", kong: "k", pass: "x", declare: "d", exchange: "e" };
   const S = { hello: null, seats: null, state: null, decision: null, over: null, ws: null, closedByUs: false,
@@ -36,7 +46,7 @@
   }
   function tiles(codes, cls) { return el("span", { class: "tiles " + (cls || "") }, (codes || []).map((c) => tile(c))); }
   function status(text) { $("#status").textContent = text || ""; }
-  const names = (codes) => codes.map(T.name).join(" ");
+  const names = (codes) => codes.map(tname).join(" ");
 
   // -- setup: open a room ------------------------------------------------------------------------
   async function setup() {
@@ -69,10 +79,10 @@
         const out = await r.json();
         if (!r.ok) throw new Error(out.error || `HTTP ${r.status}`);
         const humans = out.seats.filter((s) => s.human);
-        if (humans.length === 1) { location.href = humans[0].url; return; }
+        if (humans.length === 1) { location.href = withLang(humans[0].url); return; }
         const list = $("#invite-list"); list.textContent = "";
         humans.forEach((s) => {
-          const url = new URL(s.url, location.href).href;
+          const url = new URL(withLang(s.url), location.href).href;
           list.append(el("li", {}, `seat ${s.seat} (${s.name}): `, el("a", { href: url, class: "invite", text: url })));
         });
         $("#invites").hidden = false;
@@ -86,7 +96,7 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(params.get("room"))}` +
-                             `?token=${encodeURIComponent(params.get("token"))}`);
+                             `?token=${encodeURIComponent(params.get("token"))}${EN ? "&lang=en" : ""}`);
     S.ws = ws;
     status("connecting…");
     ws.onopen = () => status("");
@@ -131,10 +141,10 @@
     if (!h) return;
     const me = h.seat, n = h.players;
     if (st) {
-      const winds = st.prevalent ? `圈风 ${st.prevalent} · ` : "";
-      const wild = st.wildcards.length ? ` · 王 ${names(st.wildcards)}` : "";
-      $("#info").textContent = `${h.ruleset.name} · 第 ${st.hand_no + 1}/${h.hands} 手 · ${winds}庄 ${word(st.dealer)}` +
-        ` · 牌墙 ${st.live}${wild}`;
+      const winds = st.prevalent ? `${tr("圈风", "round wind")} ${st.prevalent} · ` : "";
+      const wild = st.wildcards.length ? ` · ${tr("王", "wild")} ${names(st.wildcards)}` : "";
+      $("#info").textContent = `${h.ruleset.name} · ${tr(`第 ${st.hand_no + 1}/${h.hands} 手`, `hand ${st.hand_no + 1}/${h.hands}`)}` +
+        ` · ${winds}${tr("庄", "dealer")} ${word(st.dealer)} · ${tr("牌墙", "wall")} ${st.live}${wild}`;
     } else $("#info").textContent = `${h.ruleset.name} — waiting for the deal…`;
     const places = n === 4 ? { 1: "#seat-right", 2: "#seat-top", 3: "#seat-left" } : {};
     ["#seat-right", "#seat-top", "#seat-left"].forEach((q) => { $(q).textContent = ""; $(q).classList.remove("acting"); });
@@ -146,10 +156,10 @@
       box.append(seatBox(s));
       if (acting === s && !S.decision) box.classList.add("acting");
     }
-    $("#centre-info").textContent = st ? `${word(me)} · ${st.seats[me].wind || ""}${st.dealer === me ? " 庄" : ""}` : "";
+    $("#centre-info").textContent = st ? `${word(me)} · ${st.seats[me].wind || ""}${st.dealer === me ? tr(" 庄", " dealer") : ""}` : "";
     const le = S.lastEvent;
     $("#last-move").textContent = "";
-    if (le && le.type === "dahai") $("#last-move").append(`${word(le.actor)} 打 `, tile(le.pai === "?" ? null : mjaiCode(le.pai)));
+    if (le && le.type === "dahai") $("#last-move").append(`${word(le.actor)} ${tr("打", "discards")} `, tile(le.pai === "?" ? null : mjaiCode(le.pai)));
     renderMe();
   }
 
@@ -167,11 +177,12 @@
     if (st) {
       const x = st.seats[s];
       if (x.wind) head.append(el("span", { class: "wind", text: x.wind }), " ");
-      if (st.dealer === s) head.append(el("span", { class: "dealer", text: "庄 " }));
+      if (st.dealer === s) head.append(el("span", { class: "dealer", text: tr("庄 ", "dealer ") }));
       head.append(`${x.name} `, el("span", { class: "status", text: seatStatus(s) }), ` ${x.total >= 0 ? "+" : ""}${x.total}`);
-      if (x.declared && x.declared.void_suit) head.append(` 缺${{ m: "万", p: "筒", s: "条" }[x.declared.void_suit] || x.declared.void_suit}`);
-      if (x.declared && x.declared.ready) head.append(" 报听");
-      if (x.out) head.append(" (胡了)");
+      const suits = EN ? { m: "characters", p: "dots", s: "bamboo" } : { m: "万", p: "筒", s: "条" };
+      if (x.declared && x.declared.void_suit) head.append(` ${tr("缺", "void ")}${suits[x.declared.void_suit] || x.declared.void_suit}`);
+      if (x.declared && x.declared.ready) head.append(tr(" 报听", " ready"));
+      if (x.out) head.append(tr(" (胡了)", " (won)"));
     }
     const box = el("div", { class: "small", "data-seat": String(s) }, head);
     if (!st) return box;
@@ -201,8 +212,8 @@
     S.keys = {};
     if (!st) return;
     const x = st.seats[me];
-    $("#me-head").append(el("b", { text: "你 " }), x.wind ? el("span", { class: "wind", text: x.wind }) : "",
-      st.dealer === me ? el("span", { class: "dealer", text: " 庄" }) : "", ` ${x.name} ${x.total >= 0 ? "+" : ""}${x.total}`);
+    $("#me-head").append(el("b", { text: tr("你 ", "You ") }), x.wind ? el("span", { class: "wind", text: x.wind }) : "",
+      st.dealer === me ? el("span", { class: "dealer", text: tr(" 庄", " dealer") }) : "", ` ${x.name} ${x.total >= 0 ? "+" : ""}${x.total}`);
     $("#me-open").append(melds(x.melds));
     if (x.flowers.length) $("#me-open").append(el("span", { class: "meld flowers" }, x.flowers.map((c) => tile(c))));
     $("#me-open").append(tiles(x.discards, "river small"));
@@ -235,13 +246,14 @@
     showTing(S.pick >= 0 ? discards[order[S.pick]] : null);
     if (!d) { $("#prompt").textContent = S.finished ? "the room is over" : ""; return; }
     const what = { turn: "your turn: click a tile to discard (← → Enter)", claim: "a discard you may claim",
-                   rob: "可以抢杠", exchange: "choose the tiles to pass (click them), then 换", declare: "declare" };
+                   rob: tr("可以抢杠", "you may rob the kong"),
+                   exchange: `choose the tiles to pass (click them), then ${tr("换", "pass")}`, declare: "declare" };
     $("#prompt").textContent = (d.prompt || what[d.kind] || d.kind) +
-      (d.kind === "claim" && d.tile ? ` — ${word(d.from_seat)} 打 ${T.name(d.tile)}` : "");
+      (d.kind === "claim" && d.tile ? ` — ${word(d.from_seat)} ${tr("打", "discards")} ${tname(d.tile)}` : "");
     if (exchange) {
       const picked = S.picked.map((i) => order[i]).sort().join(",");
       const match = others.find((o) => o.tiles.slice().sort().join(",") === picked);
-      actionButton({ label: "换 " + (match ? names(match.tiles) : `(${S.picked.length} tiles)`), index: match ? match.index : -1,
+      actionButton({ label: tr("换 ", "pass ") + (match ? names(match.tiles) : `(${S.picked.length} tiles)`), index: match ? match.index : -1,
                      kind: "exchange" }, "Enter", !match);
       actionButton({ label: "suggest", index: -2, kind: "suggest" }, "s", false, () => {
         const o = others[0]; const used = new Set();
@@ -276,7 +288,8 @@
     box.textContent = "";
     const waits = o && o.waits ? o.waits : (st ? st.waits : []);
     if (waits && waits.length) {
-      box.append(o && o.waits ? `打 ${T.name(o.tile)} 听 ` : "听 ", ...waits.map((c) => tile(c)));
+      box.append(o && o.waits ? tr(`打 ${T.name(o.tile)} 听 `, `discard ${tname(o.tile)} → waits `) : tr("听 ", "waits "),
+                 ...waits.map((c) => tile(c)));
     }
   }
 
@@ -296,12 +309,13 @@
 
   // -- after the hand -------------------------------------------------------------------------------
   function showOver(m) {
-    $("#over-title").textContent = m.result === "win" ? "结算 — settlement" : m.result === "draw" ? "流局 — a draw" : `本手作废 — ${m.result}`;
+    $("#over-title").textContent = m.result === "win" ? tr("结算 — settlement", "settlement")
+      : m.result === "draw" ? tr("流局 — a draw", "a draw") : `${tr("本手作废", "hand abandoned")} — ${m.result}`;
     $("#over-lines").textContent = "";
     m.lines.forEach((line) => $("#over-lines").append(el("li", { text: line })));
     const n = S.hello.players;
-    $("#over-totals").textContent = "总计 " + Array.from({ length: n }, (_, s) => `${word(s)} ${m.totals[s] >= 0 ? "+" : ""}${m.totals[s]}`).join("   ") +
-      `   · 下一手庄家 ${m.next_dealer}`;
+    $("#over-totals").textContent = tr("总计 ", "total ") + Array.from({ length: n }, (_, s) => `${word(s)} ${m.totals[s] >= 0 ? "+" : ""}${m.totals[s]}`).join("   ") +
+      `   · ${tr("下一手庄家", "next dealer")} ${m.next_dealer}`;
     $("#next-btn").hidden = !!m.last;
     $("#over").hidden = false;
     $("#next-btn").disabled = false;
@@ -395,6 +409,15 @@
   $("#rp-prev").addEventListener("click", () => { if (S.at > 0) { S.at--; showFrame(); } });
   $("#rp-next").addEventListener("click", () => { if (S.at < S.frames.length - 1) { S.at++; showFrame(); } });
   $("#rp-close").addEventListener("click", () => { $("#replay").hidden = true; });
+
+  // the language switch: the same page (room and seat kept) in the other language; the seat rejoins
+  document.documentElement.lang = EN ? "en" : "zh";
+  const other = new URLSearchParams(location.search);
+  other.set("lang", EN ? "zh" : "en");
+  $("#lang-switch").href = `?${other}`;
+  $("#lang-switch").textContent = EN ? "中文" : "English";
+  $("#lang-switch").hreflang = EN ? "zh" : "en";
+  if (EN) $("h1").textContent = "mjframework · play";
 
   if (params.get("room") && params.get("token")) { $("#table").hidden = false; connect(); }
   else setup();
