@@ -90,7 +90,7 @@ class Room:
     def __init__(self, rs: Any, ev: Any, *, humans: list[int], names: dict[int, str] | None = None,
                  seed: int | None = None, hands: int = 1, away_timeout: float = 60.0,
                  bot_pause: float = 0.0, store: Any = None, room_id: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, policy: tuple[str, Any] | None = None) -> None:
         n = rs.players
         if not 1 <= hands <= MAX_HANDS:
             raise ValueError(f"hands: 1 to {MAX_HANDS}")
@@ -104,8 +104,10 @@ class Room:
         self.bot_pause = bot_pause
         self.clock = clock
         names = names or {}
+        self.policy = policy  # (name, a trained policy) that plays the bots' seats; None: greedy
+        bot_name = policy[0] if policy else "greedy"
         self.seats = [SeatSlot(s, s in humans,
-                               names.get(s) or (f"player {s + 1}" if s in humans else "greedy"))
+                               names.get(s) or (f"player {s + 1}" if s in humans else bot_name))
                       for s in range(n)]
         self.lock = threading.RLock()
         self.closed = threading.Event()
@@ -341,6 +343,14 @@ class Room:
                 return
             self.hand_no = h
             bots = make_bots(("greedy",) * n, self.seed, 0, h)
+            trained = None
+            if self.policy is not None:
+                from ..run.envs.policy import PolicyBot
+
+                trained = PolicyBot(self.policy[1])
+                for s in self.seats:
+                    if not s.human:  # an absent person's seat is still played by the greedy bot
+                        bots[s.seat] = trained
             for s in self.seats:
                 s.log = []
             self._masked = [[] for _ in range(n)]
@@ -362,6 +372,8 @@ class Room:
             for a in self._announcers:
                 a.game = None  # (a winner's tiles are told from the win event itself)
             pending = self.table.reset()
+            if trained is not None:
+                trained.attach(self.table.game)  # it reads the table through the game
             while isinstance(pending, Decision):
                 self.pending = pending
                 self.decision_no += 1

@@ -178,7 +178,7 @@ def _defaults() -> dict[str, Any]:
     return {"hidden": 256, "critic_hidden": 128, "envs": 16, "steps": 64, "updates": 50, "epochs": 4,
             "minibatch": 256, "lr": 3e-4, "clip": 0.2, "gamma": 1.0, "lam": 0.95, "entropy": 0.01,
             "value_coef": 0.5, "max_grad_norm": 0.5, "reward_scale": 10.0, "opponents": "greedy,random",
-            "seed": 0, "init": None, "save_every": 10, "threads": 1}
+            "seed": 0, "init": None, "save_every": 10, "threads": 1, "warmup": 4096}
 
 
 def checkpoint_path(out: str | Path) -> Path:
@@ -208,7 +208,7 @@ def train(ruleset: str, out: str | Path, *, fresh: bool = False, log: Any = None
     cfg["ruleset"] = ruleset
     say = log or (lambda s: None)
     for k in ("hidden", "critic_hidden", "envs", "steps", "updates", "epochs", "minibatch", "save_every",
-              "threads"):
+              "threads", "warmup"):
         if not isinstance(cfg[k], int) or cfg[k] < 1:
             raise TrainError(f"--{k.replace('_', '-')}: a positive integer, got {cfg[k]!r}")
     opponents = [o.strip() for o in str(cfg["opponents"]).split(",") if o.strip()]
@@ -242,7 +242,7 @@ def train(ruleset: str, out: str | Path, *, fresh: bool = False, log: Any = None
         elif init is not None:
             mean, std = init.p["mean"], init.p["std"]
         else:
-            mean, std = _stats_warmup(tables, 4096, rng)
+            mean, std = _stats_warmup(tables, cfg["warmup"], rng)
         model = ActorCritic(cfg["hidden"], cfg["critic_hidden"], mean, std)
         if init is not None and not state:
             model.load_actor(init)
@@ -368,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="the bots at the other seats, cycled over the tables (greedy, random, a .npz)")
     ap.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
     for k in ("updates", "envs", "steps", "epochs", "minibatch", "hidden", "critic_hidden", "seed",
-              "save_every", "threads"):
+              "save_every", "threads", "warmup"):
         ap.add_argument(f"--{k.replace('_', '-')}", type=int, default=d[k])
     for k in ("lr", "clip", "gamma", "lam", "entropy", "value_coef", "max_grad_norm", "reward_scale"):
         ap.add_argument(f"--{k.replace('_', '-')}", type=float, default=d[k])
