@@ -48,9 +48,9 @@ def test_same_trajectories_as_in_process(rid: str, workers: int) -> None:
 def test_illegal_action_changes_nothing_and_close_stops_workers() -> None:
     venv = WorkerVectorEnv("changsha", 3, seed=2, workers=2, context="fork")
     try:
-        obs, masks, _ = venv.reset()
+        _obs, masks, _ = venv.reset()
         bad = np.argmax(masks == 0, axis=1)  # an illegal action at every table
-        with pytest.raises(EnvError, match="table 0: action .* is not legal"):
+        with pytest.raises(EnvError, match=r"table 0: action .* is not legal"):
             venv.step(bad)
         with pytest.raises(EnvError, match="3 integers"):
             venv.step(np.zeros(2, dtype=np.int64))

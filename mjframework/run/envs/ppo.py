@@ -345,7 +345,8 @@ def _ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, cfg: dict[str, A
             surr = torch.min(ratio * advt[idx],
                              torch.clamp(ratio, 1 - cfg["clip"], 1 + cfg["clip"]) * advt[idx])
             entropy = dist.entropy().mean()
-            loss = -surr.mean() + cfg["value_coef"] * ((value - r[idx]) ** 2).mean() - cfg["entropy"] * entropy
+            value_loss = ((value - r[idx]) ** 2).mean()
+            loss = -surr.mean() + cfg["value_coef"] * value_loss - cfg["entropy"] * entropy
             opt.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), cfg["max_grad_norm"])
@@ -363,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("ruleset", help="a ruleset id or path")
     ap.add_argument("-o", "--out", required=True, help="the policy file to write (.npz); its checkpoint is "
                                                        "the same path with .pt")
-    ap.add_argument("--init", default=None, help="start the actor from a supervised policy (.npz, the same --hidden)")
+    ap.add_argument("--init", default=None,
+                    help="start the actor from a supervised policy (.npz, the same --hidden)")
     ap.add_argument("--opponents", default=d["opponents"],
                     help="the bots at the other seats, cycled over the tables (greedy, random, a .npz)")
     ap.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")

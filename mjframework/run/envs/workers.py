@@ -26,6 +26,7 @@ PyTorch's); ``context="fork"`` starts faster where fork is safe.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import traceback
 from multiprocessing.connection import Connection
@@ -62,10 +63,8 @@ def _worker(conn: Connection, ruleset: Any, num_envs: int, first: int, stride: i
     except (EOFError, KeyboardInterrupt, BrokenPipeError):  # the parent is gone or interrupted
         pass
     except Exception as e:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}"))
-        except (BrokenPipeError, OSError):
-            pass
     finally:
         if venv is not None:
             venv.close()
@@ -98,8 +97,9 @@ class WorkerVectorEnv:
         try:
             for lo, hi in self.blocks:
                 parent, child = ctx.Pipe()
-                p = ctx.Process(target=_worker, args=(child, ruleset, hi - lo, lo, num_envs, self.seed, options),
-                                daemon=True, name=f"mj-env-worker-{lo}")
+                p = ctx.Process(target=_worker,
+                                args=(child, ruleset, hi - lo, lo, num_envs, self.seed, options), daemon=True,
+                                name=f"mj-env-worker-{lo}")
                 p.start()
                 child.close()
                 self._conns.append(parent)
@@ -175,8 +175,8 @@ class WorkerVectorEnv:
         for p in parts:
             final.extend(p[6])
         info = {"seat": np.concatenate([p[5] for p in parts]), "final": final}
-        return (obs, masks.copy(), np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
-                np.concatenate([p[4] for p in parts]), info)
+        rewards, terminated, truncated = (np.concatenate([p[k] for p in parts]) for k in (2, 3, 4))
+        return obs, masks.copy(), rewards, terminated, truncated, info
 
     def close(self) -> None:
         """Stop the workers (waits a moment for each, then terminates it)."""
@@ -184,10 +184,8 @@ class WorkerVectorEnv:
             return
         self.closed = True
         for conn in self._conns:
-            try:
+            with contextlib.suppress(BrokenPipeError, OSError):
                 conn.send(("close", None))
-            except (BrokenPipeError, OSError):
-                pass
         for p in self._procs:
             p.join(timeout=5)
             if p.is_alive():
