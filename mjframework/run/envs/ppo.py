@@ -64,6 +64,9 @@ class TrainError(MJError):
 class ActorCritic(nn.Module):
     """The actor (:class:`MLPPolicy`'s network) and a separate critic, over one standardisation."""
 
+    mean: torch.Tensor  # buffers (saved with the model, not trained)
+    std: torch.Tensor
+
     def __init__(self, hidden: int, critic_hidden: int, mean: np.ndarray, std: np.ndarray) -> None:
         super().__init__()
         self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float32))
@@ -187,7 +190,7 @@ def checkpoint_path(out: str | Path) -> Path:
 
 def _stats_warmup(tables: SeatTables, rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Observation mean and spread from ``rows`` decisions of random legal play (no ``--init``)."""
-    seen = []
+    seen: list[np.ndarray] = []
     while len(seen) * len(tables.envs) < rows:
         seen.append(tables.obs.copy())
         actions = np.argmax(rng.random(tables.mask.shape) * tables.mask, axis=1)
@@ -236,6 +239,8 @@ def train(ruleset: str, out: str | Path, *, fresh: bool = False, log: Any = None
     init = MLPPolicy.load(cfg["init"]) if cfg["init"] else None
     tables = SeatTables(ruleset, cfg["envs"], opponents, cfg["seed"] * 1_000_003,
                         dealt=int(state["dealt"]) if state else 0)
+    mean: np.ndarray
+    std: np.ndarray
     try:
         if state:
             mean, std = np.zeros(OBS_SIZE), np.ones(OBS_SIZE)

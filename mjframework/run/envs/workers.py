@@ -91,7 +91,7 @@ class WorkerVectorEnv:
         for size in sizes:
             self.blocks.append((start, start + size))
             start += size
-        ctx = mp.get_context(context)
+        ctx: Any = mp.get_context(context)
         self._conns: list[Connection] = []
         self._procs: list[Any] = []
         try:
