@@ -45,7 +45,11 @@ try:
     import torch
     from torch import nn
 except ImportError as e:  # pragma: no cover - the train extra
-    raise ImportError("mjframework.run.envs.ppo needs PyTorch: pip install 'mjframework[train]'") from e
+    _NEEDS = "mjframework.run.envs.ppo needs PyTorch: pip install 'mjframework[train]'"
+    if __name__ == "__main__":  # the command line: a message, not a traceback
+        print(f"error: {_NEEDS} ({e})", file=sys.stderr)
+        sys.exit(1)
+    raise ImportError(_NEEDS) from e
 
 from ...core.errors import MJError
 from ...core.fileio import atomic_writer
