@@ -240,7 +240,7 @@ def train(ruleset: str, out: str | Path, *, fresh: bool = False, log: Any = None
     cpu_before = float(state["cpu_seconds"]) if state else 0.0
     rng = np.random.default_rng(cfg["seed"])
     torch.manual_seed(cfg["seed"])
-    init = MLPPolicy.load(cfg["init"]) if cfg["init"] else None
+    init = MLPPolicy.load(cfg["init"]) if cfg["init"] and not state else None  # resuming: not needed
     tables = SeatTables(ruleset, cfg["envs"], opponents, cfg["seed"] * 1_000_003,
                         dealt=int(state["dealt"]) if state else 0)
     mean: np.ndarray
