@@ -90,3 +90,15 @@ def test_a_room_of_policy_bots(policy_file: Path, decisions: list[int]) -> None:
     finally:
         app.state.close()
     assert {1, 2, 3} <= set(decisions) and 0 not in decisions  # the absent person's seat: greedy
+
+
+def test_mj_match_bot_name_is_a_policy_file(policy_file: Path, decisions: list[int], tmp_path: Path) -> None:
+    r = CliRunner().invoke(mj, ["match", "changsha", "--bot", f"p={policy_file}", "--seats",
+                                "p,greedy,random,random", "--hands", "8", "--duplicate"])
+    assert r.exit_code == 0, r.output
+    assert " p " in r.output and len(set(decisions)) == 4  # it sat at every seat in turn
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"x")
+    r = CliRunner().invoke(mj, ["match", "changsha", "--bot", f"p={bad}", "--seats", "p,greedy,random,random",
+                                "--hands", "4"])
+    assert r.exit_code == 1 and "not a policy file" in r.output and "Traceback" not in r.output
