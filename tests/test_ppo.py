@@ -81,3 +81,34 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert ppo.main(["changsha", "-o", str(tmp_path / "q.npz"), "--updates", "1"]) == 1
     assert "not a training checkpoint" in capsys.readouterr().err
     assert ppo.main(["changsha", "-o", str(tmp_path / "r.npz"), "--envs", "0"]) == 1
+
+
+def test_mj_train(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from mjframework.cli import main as mj
+
+    out = tmp_path / "t.npz"
+    args = ["train", "changsha", "-o", str(out), "--updates", "1", "--envs", "2", "--steps", "8",
+            "--hidden", "16"]
+    r = CliRunner().invoke(mj, args)
+    assert r.exit_code == 0, r.output
+    assert "1 updates" in r.output and MLPPolicy.load(out).meta["trainer"] == "ppo"
+    r = CliRunner().invoke(mj, [*args[:-2], "--hidden", "32"])  # another width: the checkpoint refuses
+    assert r.exit_code == 1 and "hidden=16, not 32" in r.output
+    assert CliRunner().invoke(mj, ["train", "changsha", "-o", str(tmp_path / "t.txt")]).exit_code == 2
+
+
+def test_mj_train_without_pytorch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sys
+
+    from click.testing import CliRunner
+
+    import mjframework.run.envs as envs
+    from mjframework.cli import main as mj
+
+    monkeypatch.setitem(sys.modules, "mjframework.run.envs.ppo", None)  # as if torch were missing
+    monkeypatch.delattr(envs, "ppo", raising=False)
+    r = CliRunner().invoke(mj, ["train", "changsha", "-o", str(tmp_path / "t.npz"), "--updates", "1",
+                                "--envs", "1", "--steps", "1", "--hidden", "4"])  # small, should it run
+    assert r.exit_code == 1 and "needs PyTorch" in r.output and "Traceback" not in r.output

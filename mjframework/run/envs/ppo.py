@@ -316,9 +316,10 @@ def train(ruleset: str, out: str | Path, *, fresh: bool = False, log: Any = None
                                     adv.reshape(-1), ret.reshape(-1))
                 done_updates += 1
                 cpu = cpu_before + time.process_time() - cpu0
-                say(f"update {done_updates}/{cfg['updates']}: {hands} hands, "
-                    f"money/hand {np.mean(recent) if recent else float('nan'):+.2f} (last {len(recent)}), "
-                    f"win {np.mean([m > 0 for m in recent]) if recent else float('nan'):.3f}, "
+                won = np.mean([m > 0 for m in recent]) if recent else 0.0
+                money = (f"money/hand {np.mean(recent):+.2f}, won money in {won:.3f} (last {len(recent)})"
+                         if recent else "no hand finished yet")
+                say(f"update {done_updates}/{cfg['updates']}: {hands} hands, {money}, "
                     f"entropy {stats['entropy']:.3f}, kl {stats['kl']:.4f}, CPU {cpu:.0f} s")
                 if done_updates % cfg["save_every"] == 0:
                     save()
@@ -365,6 +366,14 @@ def _ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, cfg: dict[str, A
     return {"entropy": ent, "kl": kl}
 
 
+def summary_line(out: str, summary: dict[str, Any]) -> str:
+    """What a finished run prints."""
+    money = summary["mean_money"]
+    line = (f"{out}: {summary['updates']} updates, {summary['hands']} hands, {summary['decisions']} "
+            f"decisions, {summary['cpu_seconds']:.0f} s of CPU")
+    return line if math.isnan(money) else f"{line}; money per hand over the last hands {money:+.2f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     d = _defaults()
     ap = argparse.ArgumentParser(prog="python -m mjframework.run.envs.ppo",
@@ -400,13 +409,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"error: {e.filename or args.out}: {e.strerror or e}", file=sys.stderr)
         return 1
-    print(f"{args.out}: {summary['updates']} updates, {summary['hands']} hands, {summary['decisions']} "
-          f"decisions, {summary['cpu_seconds']:.0f} s of CPU; money per hand over the last hands "
-          f"{summary['mean_money']:+.2f}")
+    print(summary_line(args.out, summary))
     return 0
 
 
-__all__ = ["ActorCritic", "SeatTables", "TrainError", "checkpoint_path", "gae", "main", "train"]
+__all__ = ["ActorCritic", "SeatTables", "TrainError", "checkpoint_path", "gae", "main", "summary_line",
+           "train"]
 
 
 if __name__ == "__main__":
