@@ -59,6 +59,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "score": "mjframework.cli.score:score",
     "serve": "mjframework.cli.serve:serve",
     "simulate": "mjframework.cli.game:simulate_cmd",
+    "train": "mjframework.cli.agents:train_cmd",
     "validate": "mjframework.cli:validate",
 }
 

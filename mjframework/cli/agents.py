@@ -127,3 +127,46 @@ def dataset_cmd(ruleset: str, out: str, hands: str, seed: str, bots: str, shard_
         sys.exit(130)
     click.echo(f"{out}: {done['shards']} shards ({done['written']} written, "
                f"{done['skipped']} already there), {done['rows']} decisions written")
+
+
+@click.command("train")
+@click.argument("ruleset")
+@click.option("--out", "-o", "out", required=True, metavar="FILE.npz",
+              help="The policy to write (numpy; mj match / mj play --bot seat it); its checkpoint is "
+                   "FILE.pt beside it.")
+@click.option("--init", "init", type=click.Path(dir_okay=False), metavar="FILE.npz",
+              help="Start the actor from a supervised policy (python -m mjframework.run.envs.policy).")
+@click.option("--opponents", default="greedy,random", show_default=True, metavar="NAMES",
+              help="The bots at the other seats, cycled over the tables (greedy, random, a policy's .npz).")
+@click.option("--updates", "-u", default=50, show_default=True, type=click.IntRange(1),
+              help="PPO updates in all (a resumed run goes on up to this many).")
+@click.option("--envs", default=16, show_default=True, type=click.IntRange(1), help="Tables played at once.")
+@click.option("--steps", default=64, show_default=True, type=click.IntRange(1),
+              help="The agent's decisions per table per update.")
+@click.option("--lr", default=3e-4, show_default=True, type=click.FloatRange(0, 1, min_open=True),
+              help="Adam's learning rate (1e-4 from a supervised --init).")
+@click.option("--hidden", default=256, show_default=True, type=click.IntRange(1),
+              help="Hidden units of the actor (the --init policy's width).")
+@click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(0), help="Seed.")
+@click.option("--threads", default=1, show_default=True, type=click.IntRange(1), help="PyTorch's threads.")
+@click.option("--fresh", is_flag=True, help="Ignore an existing checkpoint and start over.")
+def train_cmd(ruleset: str, out: str, init: str | None, opponents: str, updates: int, envs: int, steps: int,
+              lr: float, hidden: int, seed: int, threads: int, fresh: bool) -> None:
+    """Train a PPO agent on one seat of RULESET against bots (the optional 'train' extra: PyTorch);
+    resumable: the same command again goes on. Every setting: python -m mjframework.run.envs.ppo
+    --help (docs/agents.md)."""
+    if not out.endswith(".npz"):
+        raise click.UsageError("--out: a .npz path (the policy file)")
+    try:
+        from ..run.envs import ppo
+    except ImportError as e:
+        raise click.ClickException(f"mj train needs PyTorch (the train extra): pip install "
+                                   f"'mjframework[train]' ({e})") from None
+    try:
+        summary = ppo.train(ruleset, out, fresh=fresh, log=lambda s: click.echo(s, err=True), init=init,
+                            opponents=opponents, updates=updates, envs=envs, steps=steps, lr=lr,
+                            hidden=hidden, seed=seed, threads=threads)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: the checkpoint is saved; run the same command again to go on", err=True)
+        sys.exit(130)
+    click.echo(ppo.summary_line(out, summary))

@@ -168,8 +168,9 @@ def _rewrite_for_seat(log: str, seat: int | None, players: int | None) -> None:
               help="The pause after each bot's move (full-screen table: default 0.3, 0.6 with --watch; "
                    "line mode: default 0).")
 @click.option("--bot", "bots", multiple=True, metavar="[NAME=]COMMAND",
-              help="Seat an external program (JSON lines on stdin/stdout, docs/bots.md) after yours "
-                   "(from seat 0 with --watch); repeatable. The game then runs in the line mode.")
+              help="Seat an external program (JSON lines on stdin/stdout, docs/bots.md) or a trained "
+                   "policy (a .npz file, docs/agents.md) after yours (from seat 0 with --watch); "
+                   "repeatable. The game then runs in the line mode.")
 @click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
               help="How long a bot may think per decision before it is made to leave.")
 @click.option("--records", "records", type=click.Path(dir_okay=False), metavar="FILE.sqlite3",

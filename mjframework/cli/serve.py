@@ -25,9 +25,13 @@ from .common import option_flags, parse_sets
 @click.option("--no-records", "no_records", is_flag=True, help="With --rooms: keep no record of the hands.")
 @click.option("--bot-pause", "bot_pause", type=click.FloatRange(0, 5), default=0.4, show_default=True,
               metavar="SECONDS", help="With --rooms: how long a bot seems to think before its discard.")
+@click.option("--bot", "bots", multiple=True, metavar="NAME=FILE.npz",
+              help="With --rooms: a trained policy (docs/agents.md) the play form offers for the bots' "
+                   "seats, by NAME; repeatable. The files are read here, never named by a request.")
 @option_flags
 def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str | None, rooms: bool = False,
-          records: str | None = None, no_records: bool = False, bot_pause: float = 0.4) -> None:
+          records: str | None = None, no_records: bool = False, bot_pause: float = 0.4,
+          bots: tuple[str, ...] = ()) -> None:
     """Serve a web playground: score hands, edit and check a ruleset, read its rule card.
 
     --set / --preset choose the house-rule options the page starts with (for each
@@ -43,8 +47,11 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
         click.echo(f"warning: --host {host} makes the playground reachable from other machines; "
                    "anyone who can reach it can use it (it is meant for this machine: the default "
                    "127.0.0.1 is safer)", err=True)
+    if bots and not rooms:
+        raise click.UsageError("--bot seats a trained policy at the browser table: it needs --rooms")
     if rooms:
-        _serve_rooms(host, port, quiet, parse_sets(sets), preset, records, no_records, bot_pause)
+        _serve_rooms(host, port, quiet, parse_sets(sets), preset, records, no_records, bot_pause,
+                     _load_policies(bots))
         return
     try:
         server = make_server(host, port, quiet=quiet, options=parse_sets(sets), preset=preset)
@@ -64,8 +71,32 @@ def serve(port: int, host: str, quiet: bool, sets: tuple[str, ...], preset: str 
         server.server_close()
 
 
+def _load_policies(specs: tuple[str, ...]) -> dict[str, Any]:
+    """``NAME=FILE.npz`` → the loaded policies by name (a bad spec or file: a usage error, at once)."""
+    out: dict[str, Any] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name.isidentifier() or name == "greedy" or not path.endswith(".npz"):
+            raise click.UsageError(f"--bot {spec}: NAME=FILE.npz (NAME a word other than greedy)")
+        if name in out:
+            raise click.UsageError(f"--bot: two policies named {name}")
+        try:
+            from ..run.envs.policy import MLPPolicy
+        except ImportError as e:
+            raise click.UsageError(f"--bot {spec}: a trained policy needs numpy "
+                                   f"(pip install 'mjframework[env]'): {e}") from None
+        from ..core.errors import MJError
+
+        try:
+            out[name] = MLPPolicy.load(path)
+        except MJError as e:
+            raise click.UsageError(f"--bot {spec}: {e}") from None
+    return out
+
+
 def _serve_rooms(host: str, port: int, quiet: bool, options: dict[str, Any], preset: str | None,
-                 records: str | None, no_records: bool, bot_pause: float) -> None:
+                 records: str | None, no_records: bool, bot_pause: float,
+                 policies: dict[str, Any] | None = None) -> None:
     import socket
 
     try:
@@ -92,7 +123,7 @@ def _serve_rooms(host: str, port: int, quiet: bool, options: dict[str, Any], pre
                + (f"\nrecords: {store.path}" if store is not None else ""), err=True)
     try:
         webapp.serve(sock, host, quiet=quiet, options=options, preset=preset, store=store,
-                     bot_pause=bot_pause)
+                     bot_pause=bot_pause, policies=policies)
     finally:
         sock.close()
         if store is not None:

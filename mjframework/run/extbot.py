@@ -298,6 +298,31 @@ def _mjai(t: int) -> str:
     return to_mjai(t)
 
 
+def is_policy_file(command: str) -> bool:
+    """A ``--bot`` argument that names a trained policy (a ``.npz`` file), not a program to run."""
+    return command.endswith(".npz") and not any(c.isspace() for c in command)
+
+
+def open_bot(command: str, ruleset: Any, *, name: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> Any:
+    """The player a ``--bot`` argument names: a trained policy's ``.npz`` file
+    (:class:`mjframework.run.envs.policy.PolicySeat`, needs numpy) or an external program
+    (:class:`ExternalBot`). Both sit, hear events, decide and close alike; a policy must
+    also be ``attach``-ed to each hand's game. A bad file raises ``ValueError``."""
+    if not is_policy_file(command):
+        return ExternalBot(command, ruleset, name=name, timeout=timeout)
+    try:
+        from .envs.policy import MLPPolicy, PolicySeat
+    except ImportError as e:
+        raise ValueError(f"--bot {command}: a trained policy needs numpy (pip install 'mjframework[env]'): "
+                         f"{e}") from None
+    from ..core.errors import MJError
+
+    try:
+        return PolicySeat(MLPPolicy.load(command), name or os.path.basename(command)[:-4])
+    except MJError as e:
+        raise ValueError(str(e)) from None
+
+
 def parse_bot_specs(specs: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
     """``NAME=COMMAND`` or ``COMMAND`` (named ``bot1``, ``bot2`` … in order) → (name, command)."""
     out: list[tuple[str, str]] = []
@@ -314,4 +339,4 @@ def parse_bot_specs(specs: list[str] | tuple[str, ...]) -> list[tuple[str, str]]
 
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "MAX_PENDING", "MAX_TIMEOUT", "PROTOCOL", "ExternalBot",
-           "check_timeout", "parse_bot_specs"]
+           "check_timeout", "is_policy_file", "open_bot", "parse_bot_specs"]

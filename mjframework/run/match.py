@@ -138,7 +138,7 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
               bots: Sequence[tuple[str, str]] = (), bot_timeout: float = 10.0,
               progress: Callable[[int], None] | None = None) -> MatchResult:
     """Play ``hands`` hands between ``seats`` (built-in bot names or the names of ``bots``)."""
-    from .extbot import ExternalBot
+    from .extbot import open_bot
 
     rs, ev = load_cached(ruleset_ref)
     n = rs.players
@@ -161,11 +161,14 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
     names = _names(seats)
     standings = [Standing(name) for name in names]
     result = MatchResult(rs.id, seed, hands, duplicate, standings)
-    externals: dict[int, ExternalBot] = {}
+    externals: dict[int, Any] = {}  # --bot: external programs, or trained policies (NAME=FILE.npz)
     try:
         for i, s in enumerate(seats):
             if s in commands:
-                externals[i] = ExternalBot(commands[s], rs, name=names[i], timeout=bot_timeout)
+                try:
+                    externals[i] = open_bot(commands[s], rs, name=names[i], timeout=bot_timeout)
+                except ValueError as e:
+                    raise MatchError(str(e)) from None
         rotations = n if duplicate else 1
         boards = hands // rotations
         for board in range(boards):

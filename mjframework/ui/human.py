@@ -581,13 +581,12 @@ def play_session(ruleset_ref: str, *, seed: int, hands: int = 1, console: Consol
     first = 0 if watch else 1
     if len(bots) > rs.players - first:
         raise ValueError(f"{len(bots)} bots but only {rs.players - first} free seats")
-    from ..run.extbot import DEFAULT_TIMEOUT, ExternalBot
+    from ..run.extbot import DEFAULT_TIMEOUT, open_bot
 
-    externals: dict[int, ExternalBot] = {}
+    externals: dict[int, Any] = {}  # external programs and trained policies (FILE.npz)
     try:
         for i, (bname, command) in enumerate(bots):
-            externals[first + i] = ExternalBot(command, rs, name=bname,
-                                               timeout=bot_timeout or DEFAULT_TIMEOUT)
+            externals[first + i] = open_bot(command, rs, name=bname, timeout=bot_timeout or DEFAULT_TIMEOUT)
         return _session(rs, recorder, seed, hands, console, watch, human, me, announcer, tell, names,
                         externals)
     finally:
@@ -624,6 +623,9 @@ def _session(rs: Any, recorder: Any, seed: int, hands: int, console: Console, wa
 
     def play(game: Game) -> HandResult:
         announcer.game = game
+        for bot in externals.values():
+            if hasattr(bot, "attach"):  # a trained policy reads the table through its game
+                bot.attach(game)
         announcer.quiet_abandon = True  # abandons (by 'q' / EOF or a failure) are reported below
         return game.play()
 

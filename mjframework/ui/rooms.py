@@ -92,7 +92,7 @@ class Room:
     def __init__(self, rs: Any, ev: Any, *, humans: list[int], names: dict[int, str] | None = None,
                  seed: int | None = None, hands: int = 1, away_timeout: float = 60.0,
                  bot_pause: float = 0.0, store: Any = None, room_id: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, policy: tuple[str, Any] | None = None) -> None:
         n = rs.players
         if not 1 <= hands <= MAX_HANDS:
             raise ValueError(f"hands: 1 to {MAX_HANDS}")
@@ -106,8 +106,10 @@ class Room:
         self.bot_pause = bot_pause
         self.clock = clock
         names = names or {}
+        self.policy = policy  # (name, a trained policy) that plays the bots' seats; None: greedy
+        bot_name = policy[0] if policy else "greedy"
         self.seats = [SeatSlot(s, s in humans,
-                               names.get(s) or (f"player {s + 1}" if s in humans else "greedy"))
+                               names.get(s) or (f"player {s + 1}" if s in humans else bot_name))
                       for s in range(n)]
         self.lock = threading.RLock()
         self.closed = threading.Event()
@@ -336,9 +338,18 @@ class Room:
         rs = self.rs
         n = rs.players
         bots: list[Any] = []
+        trained = None
+        if self.policy is not None:
+            from ..run.envs.policy import PolicyBot
+
+            trained = PolicyBot(self.policy[1])
 
         def players(h: int) -> list[Any]:
             bots[:] = make_bots(("greedy",) * n, self.seed, 0, h)  # the bots of hand h, as mj play's
+            if trained is not None:
+                for s in self.seats:
+                    if not s.human:  # an absent person's seat is still played by the greedy bot
+                        bots[s.seat] = trained
             return [OUTSIDE] * n
 
         series = hand_series(rs, players, seed=self.seed, hands=self.hands, emit=self._emit,
@@ -356,6 +367,8 @@ class Room:
             self._streams = [SeatStream(s) for s in range(n)]
             self._announcers = [Announcer(self._narrator(s), s.seat, n) for s in self.seats]
             self.game = game
+            if trained is not None:
+                trained.attach(game)  # it reads the table through the game
             self._steps = steps = game.steps()
             try:
                 pending = next(steps)

@@ -91,8 +91,11 @@ class Rooms:
     """The server's rooms, and how they are opened."""
 
     def __init__(self, playground: Playground, *, store: Any = None, bot_pause: float = 0.4,
-                 max_rooms: int = MAX_ROOMS) -> None:
+                 max_rooms: int = MAX_ROOMS, policies: dict[str, Any] | None = None) -> None:
         self.playground = playground
+        #: Trained policies the bots' seats may take, by name (``mj serve --bot NAME=FILE``:
+        #: loaded by the server at its start; a request names one, never a path).
+        self.policies = dict(policies or {})
         self.store = store
         self.bot_pause = bot_pause
         self.max_rooms = max_rooms
@@ -161,11 +164,15 @@ class Rooms:
         if not isinstance(names_in, list) or not all(isinstance(x, str) for x in names_in):
             raise RoomError("names: a list of the people's names")
         names = {s: names_in[s][:32] for s in range(min(humans, len(names_in))) if names_in[s].strip()}
+        bot = req.get("bot", "greedy")
+        if bot != "greedy" and (not isinstance(bot, str) or bot not in self.policies):
+            raise RoomError(f"bot: one of {', '.join(['greedy', *self.policies])}")
         pause = req.get("bot_pause", self.bot_pause)
         if isinstance(pause, bool) or not isinstance(pause, int | float) or not 0 <= pause <= 5:
             raise RoomError("bot_pause: seconds, 0 to 5")
         room = Room(rs, ev, humans=list(range(humans)), names=names, seed=seed, hands=hands,
-                    away_timeout=float(away), bot_pause=float(pause), store=self.store)
+                    away_timeout=float(away), bot_pause=float(pause), store=self.store,
+                    policy=(bot, self.policies[bot]) if bot != "greedy" else None)
         self.rooms[room.id] = room
         room.start()
         return {"room": room.id, "ruleset": {"id": rs.id, "name": rs.name}, "seed": room.seed,
@@ -181,11 +188,11 @@ class Rooms:
 
 def make_app(host: str = "127.0.0.1", *, options: dict[str, Any] | None = None, preset: str | None = None,
              store: Any = None, bot_pause: float = 0.4, playground: Playground | None = None,
-             max_rooms: int = MAX_ROOMS) -> Starlette:
+             max_rooms: int = MAX_ROOMS, policies: dict[str, Any] | None = None) -> Starlette:
     """The ASGI app (``app.state.playground``, ``app.state.rooms``); close the playground's
     worker pool and the rooms when done (``app.state.close()``)."""
     pg = playground or make_playground(host, options=options, preset=preset)
-    rooms = Rooms(pg, store=store, bot_pause=bot_pause, max_rooms=max_rooms)
+    rooms = Rooms(pg, store=store, bot_pause=bot_pause, max_rooms=max_rooms, policies=policies)
 
     def host_ok(headers: Any) -> bool:
         name = parse_host(headers.get("host", ""))
@@ -252,6 +259,11 @@ def make_app(host: str = "127.0.0.1", *, options: dict[str, Any] | None = None, 
             return None
         slot = room.seat_of(token)
         return None if slot is None else (room, slot)
+
+    async def bot_list(request: Request) -> Response:
+        if not host_ok(request.headers):
+            return refuse(403, "this server answers only to the names it was started with")
+        return JSONResponse({"bots": ["greedy", *rooms.policies]}, headers={"Cache-Control": "no-store"})
 
     async def room_info(request: Request) -> Response:
         if not host_ok(request.headers):
@@ -356,6 +368,7 @@ def make_app(host: str = "127.0.0.1", *, options: dict[str, Any] | None = None, 
         Route("/play", play_file, methods=["GET", "HEAD"]),
         *(Route(f"/{name}", play_file, methods=["GET", "HEAD"]) for name in PLAY_FILES),
         Route("/api/rooms", open_room, methods=["POST"]),
+        Route("/api/bots", bot_list, methods=["GET"]),
         Route("/api/rooms/{room}", room_info, methods=["GET"]),
         Route("/api/rooms/{room}/hands", room_hands, methods=["GET"]),
         Route("/api/rooms/{room}/hands/{hand}", room_hand, methods=["GET"]),
@@ -383,11 +396,12 @@ def _response(r: tuple[int, list[tuple[str, str]], bytes]) -> Response:
 
 
 def serve(sock: Any, host: str, *, quiet: bool = False, options: dict[str, Any] | None = None,
-          preset: str | None = None, store: Any = None, bot_pause: float = 0.4) -> None:
+          preset: str | None = None, store: Any = None, bot_pause: float = 0.4,
+          policies: dict[str, Any] | None = None) -> None:
     """Run the app with uvicorn on the bound socket ``sock`` until Ctrl-C / SIGTERM."""
     import uvicorn
 
-    app = make_app(host, options=options, preset=preset, store=store, bot_pause=bot_pause)
+    app = make_app(host, options=options, preset=preset, store=store, bot_pause=bot_pause, policies=policies)
     config = uvicorn.Config(app, log_level="warning" if quiet else "info", ws="websockets-sansio",
                             ws_max_size=MAX_MESSAGE, lifespan="off", server_header=False,
                             timeout_graceful_shutdown=2)

@@ -55,6 +55,8 @@
     const data = await res.json();
     const sel = $("#ruleset");
     data.rulesets.forEach((r) => sel.append(el("option", { value: r.id, text: `${r.name} (${r.id})` })));
+    const bots = await (await fetch("/api/bots")).json();  // trained policies the server was given
+    bots.bots.filter((b) => b !== "greedy").forEach((b) => $("#bot").append(el("option", { value: b, text: b })));
     document.querySelectorAll('input[name="source"]').forEach((r) => r.addEventListener("change", () => {
       $("#yaml").hidden = document.querySelector('input[name="source"]:checked').value !== "yaml";
     }));
@@ -62,7 +64,7 @@
       ev.preventDefault();
       $("#setup-error").hidden = true;
       const body = { humans: Number($("#humans").value), hands: Number($("#hands").value),
-                     away_timeout: Number($("#away").value) };
+                     away_timeout: Number($("#away").value), bot: $("#bot").value };
       if ($("#seed").value !== "") body.seed = Number($("#seed").value);
       body.names = $("#names").value.split(",").map((x) => x.trim()).slice(0, 4);
       if (document.querySelector('input[name="source"]:checked').value === "yaml") body.yaml = $("#yaml").value;

@@ -7,7 +7,9 @@
   (needs ``gymnasium``);
 - :mod:`.vector` — N tables stepped together with batched observations and masks;
 - :mod:`.dataset` — per-seat decision records from simulated hands as ``.npz`` shards;
-- :mod:`.policy` — a small numpy policy trained on the greedy bot's decisions.
+- :mod:`.workers` — the vector env's tables over several processes (pipes);
+- :mod:`.policy` — a small numpy policy trained on the greedy bot's decisions;
+- :mod:`.ppo` — a PPO agent in PyTorch (the ``train`` extra), exported to the numpy policy.
 
 This package imports nothing itself: each module needs only what it names.
 """

@@ -200,6 +200,28 @@ class PolicyBot:
         return int(self.policy.act(obs[None, :], mask[None, :])[0])
 
 
+class PolicySeat(PolicyBot):
+    """A trained policy seated where external programs sit (``mj play --bot FILE.npz``, the
+    browser's rooms): it has their seat interface — ``name``, ``sit``, an event sink,
+    ``close`` — and plays as :class:`PolicyBot` does. It hears no events: it reads the table
+    through the game it is attached to, as its seat may see it."""
+
+    def __init__(self, policy: MLPPolicy, name: str) -> None:
+        super().__init__(policy)
+        self.name = name
+        self.seat: int | None = None
+        self.gone: str | None = None  # never leaves on its own (the external bots' attribute)
+
+    def sit(self, seat: int) -> None:
+        self.seat = seat
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        """Events are not needed: the policy reads its game (see the class doc)."""
+
+    def close(self) -> None:
+        """Nothing to stop (an external program's seat ends its process here)."""
+
+
 def load_rows(directory: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(obs, mask, action)`` of every shard of a dataset directory (``mj dataset``)."""
     from .dataset import load_shard
@@ -240,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["MLPPolicy", "PolicyBot", "PolicyError", "accuracy", "load_rows", "main", "train"]
+__all__ = ["MLPPolicy", "PolicyBot", "PolicyError", "PolicySeat", "accuracy", "load_rows", "main", "train"]
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@ class VectorMahjongEnv:
     """``num_envs`` tables of one ruleset (see the module doc)."""
 
     def __init__(self, ruleset: Any, num_envs: int, seed: int | None = None,
-                 options: dict[str, Any] | None = None, copy: bool = True) -> None:
+                 options: dict[str, Any] | None = None, copy: bool = True, *, offset: int = 0,
+                 stride: int | None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise EnvError(f"num_envs: a positive integer, got {num_envs!r}")
         opts = dict(options or {})
@@ -52,6 +53,10 @@ class VectorMahjongEnv:
         self.ruleset = first.ruleset
         self.copy = copy
         self.seed = check_seed(seed) or 0
+        # Tables offset … offset+num_envs-1 of a run of ``stride`` tables (mjframework.run.envs.workers
+        # splits one run over processes): table i's k-th hand is seeded seed + k·stride + offset + i.
+        self.offset = offset
+        self.stride = num_envs if stride is None else stride
         self._hands = 0
         self._obs = np.zeros((num_envs, OBS_SIZE), dtype=np.float32)
         self._masks = np.zeros((num_envs, ACTION_N), dtype=np.int8)
@@ -63,7 +68,7 @@ class VectorMahjongEnv:
         env = self.envs[i]
         k = self._counts[i]
         self._counts[i] = k + 1
-        env.reset(self.seed + k * self.num_envs + i)
+        env.reset(self.seed + k * self.stride + self.offset + i)
         self._write(i)
 
     def _write(self, i: int) -> None:
