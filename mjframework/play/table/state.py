@@ -20,6 +20,7 @@ from ...hooks.registry import EngineAbort
 from ...rules.model import Ruleset
 from ...settle import settlement as st
 from .. import counters as cnt
+from ..counted import CountedMelds, CountedTiles
 from ..players import Option, Player
 from ..wall import Wall
 
@@ -32,14 +33,28 @@ if TYPE_CHECKING:
 class SeatState:
     """One seat's part of the hand (the engine's own lists: views and plugins get copies)."""
 
-    hand: list[Tile] = field(default_factory=list)
-    melds: list[Meld] = field(default_factory=list)
-    discards: list[Tile] = field(default_factory=list)
+    # Typed lists that keep their counts per kind as they change (play/counted.py): the
+    # claim screen, the bots and the environment's observation read those instead of
+    # counting every turn.
+    hand: CountedTiles = field(default_factory=CountedTiles)
+    melds: CountedMelds = field(default_factory=CountedMelds)
+    discards: CountedTiles = field(default_factory=CountedTiles)
     drew_first: bool = False  # has had a turn (first_turn ends with it)
     # Declarations (void_suit, ready), wins this hand, and plugins' per-seat state.
     state: dict[str, Any] = field(default_factory=dict)
     won_tiles: list[Tile] = field(default_factory=list)  # tiles won on, set aside (after_win: stay)
     flowers: list[Tile] = field(default_factory=list)  # bonus tiles set aside (tiles.flowers)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A plain list given for the counted ones (a test or a tool laying out a hand) is
+        # made a counted list, so the counts can't go stale.
+        if name in _COUNTED and type(value) is not _COUNTED[name]:
+            value = _COUNTED[name](value)
+        object.__setattr__(self, name, value)
+
+
+_COUNTED: dict[str, type[CountedTiles] | type[CountedMelds]] = {
+    "hand": CountedTiles, "discards": CountedTiles, "melds": CountedMelds}
 
 
 @dataclass
