@@ -5,8 +5,7 @@ every turn the claim screen, the bots and the environment's observation want the
 per kind, while a turn changes them by a tile or two. :class:`CountedTiles` (held tiles,
 discards) and :class:`CountedMelds` (melds) are plain lists to every reader — iteration,
 indexing, ``==``, ``len``, ``list(...)`` as before — whose every mutating method also keeps
-``counts`` (a :class:`bytearray` indexed by tile) and ``version`` (how many changes so
-far) up to date. Nothing else writes them.
+``counts`` (a :class:`bytearray` indexed by tile) up to date. Nothing else writes them.
 
 The reference is counting from scratch (:func:`count_tiles`, :func:`count_melds`);
 ``tests/test_counted.py`` compares the two at every step of random hands of every shipped
@@ -47,57 +46,54 @@ def count_melds(melds: Iterable[Meld], face_up_only: bool = False) -> bytearray:
 
 
 class CountedTiles(list[Tile]):
-    """A list of tiles that keeps ``counts`` (per kind) and ``version`` as it changes."""
+    """A list of tiles that keeps ``counts`` (per kind) as it changes.
 
-    __slots__ = ("counts", "version")
+    (The overrides call ``list.append(self, …)``, not ``super()``: a draw and a discard
+    each pass here, and ``super()`` doubles the cost of the call.)"""
+
+    __slots__ = ("counts",)
 
     def __init__(self, tiles: Iterable[Tile] = ()) -> None:
-        super().__init__(tiles)
+        list.__init__(self, tiles)
         self.counts = count_tiles(self)
-        self.version = 0
 
     def __reduce__(self) -> tuple[type[CountedTiles], tuple[list[Tile]]]:
         return CountedTiles, (list(self),)
 
     def append(self, t: Tile) -> None:
-        super().append(t)
+        list.append(self, t)
         self.counts[t] += 1
-        self.version += 1
 
     def remove(self, t: Tile) -> None:
-        super().remove(t)
+        list.remove(self, t)
         self.counts[t] -= 1
-        self.version += 1
 
     def pop(self, i: SupportsIndex = -1) -> Tile:
-        t = super().pop(i)
+        t = list.pop(self, i)
         self.counts[t] -= 1
-        self.version += 1
         return t
 
     def insert(self, i: SupportsIndex, t: Tile) -> None:
-        super().insert(i, t)
+        list.insert(self, i, t)
         self.counts[t] += 1
-        self.version += 1
 
     def extend(self, tiles: Iterable[Tile]) -> None:
         tiles = list(tiles)
-        super().extend(tiles)
+        list.extend(self, tiles)
         c = self.counts
         for t in tiles:
             c[t] += 1
-        self.version += 1
 
     def clear(self) -> None:
-        super().clear()
+        list.clear(self, )
         self._recount()
 
     def __iadd__(self, tiles: Iterable[Tile]) -> CountedTiles:  # type: ignore[override,misc]
         self.extend(tiles)
         return self
 
-    def __imul__(self, n: SupportsIndex) -> CountedTiles:  # type: ignore[override,misc]
-        super().__imul__(n)
+    def __imul__(self, n: SupportsIndex) -> CountedTiles:
+        list.__imul__(self, n)
         self._recount()
         return self
 
@@ -108,30 +104,26 @@ class CountedTiles(list[Tile]):
     def __setitem__(self, i: slice, t: Iterable[Tile]) -> None: ...
 
     def __setitem__(self, i: SupportsIndex | slice, t: Tile | Iterable[Tile]) -> None:
-        super().__setitem__(i, t)  # type: ignore[index,assignment]
+        list.__setitem__(self, i, t)  # type: ignore[misc,assignment]
         self._recount()
 
     def __delitem__(self, i: SupportsIndex | slice) -> None:
-        super().__delitem__(i)
+        list.__delitem__(self, i)
         self._recount()
 
     def _recount(self) -> None:
         self.counts = count_tiles(self)
-        self.version += 1
 
 
 class CountedMelds(list[Meld]):
     """A seat's melds, keeping ``counts`` (per kind, of every meld's tiles), ``face_up``
-    (the same of the melds laid face up: what the other seats see before the hand's end)
-    and ``version``."""
+    (the same of the melds laid face up: what the other seats see before the hand's end)."""
 
-    __slots__ = ("counts", "face_up", "version")
+    __slots__ = ("counts", "face_up")
 
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
-        super().__init__(melds)
-        self.version = 0
+        list.__init__(self, melds)
         self._recount()
-        self.version = 0
 
     def __reduce__(self) -> tuple[type[CountedMelds], tuple[list[Meld]]]:
         return CountedMelds, (list(self),)
@@ -144,23 +136,22 @@ class CountedMelds(list[Meld]):
             c = self.face_up
             for t in m.tiles:
                 c[t] += d
-        self.version += 1
 
     def append(self, m: Meld) -> None:
-        super().append(m)
+        list.append(self, m)
         self._add(m, 1)
 
     def remove(self, m: Meld) -> None:
-        super().remove(m)
+        list.remove(self, m)
         self._add(m, -1)
 
     def pop(self, i: SupportsIndex = -1) -> Meld:
-        m = super().pop(i)
+        m = list.pop(self, i)
         self._add(m, -1)
         return m
 
     def insert(self, i: SupportsIndex, m: Meld) -> None:
-        super().insert(i, m)
+        list.insert(self, i, m)
         self._add(m, 1)
 
     def extend(self, melds: Iterable[Meld]) -> None:
@@ -168,15 +159,15 @@ class CountedMelds(list[Meld]):
             self.append(m)
 
     def clear(self) -> None:
-        super().clear()
+        list.clear(self, )
         self._recount()
 
     def __iadd__(self, melds: Iterable[Meld]) -> CountedMelds:  # type: ignore[override,misc]
         self.extend(melds)
         return self
 
-    def __imul__(self, n: SupportsIndex) -> CountedMelds:  # type: ignore[override,misc]
-        super().__imul__(n)
+    def __imul__(self, n: SupportsIndex) -> CountedMelds:
+        list.__imul__(self, n)
         self._recount()
         return self
 
@@ -187,14 +178,13 @@ class CountedMelds(list[Meld]):
     def __setitem__(self, i: slice, m: Iterable[Meld]) -> None: ...
 
     def __setitem__(self, i: SupportsIndex | slice, m: Meld | Iterable[Meld]) -> None:
-        super().__setitem__(i, m)  # type: ignore[index,assignment]
+        list.__setitem__(self, i, m)  # type: ignore[misc,assignment]
         self._recount()
 
     def __delitem__(self, i: SupportsIndex | slice) -> None:
-        super().__delitem__(i)
+        list.__delitem__(self, i)
         self._recount()
 
     def _recount(self) -> None:
         self.counts = count_melds(self)
         self.face_up = count_melds(self, face_up_only=True)
-        self.version += 1

@@ -83,7 +83,7 @@ class Claims(Kongs):
                 if self._wins(seat, self.win_hand(seat, tile), ctx):
                     options.append(Option("win", tile))
             if meldable and seat not in locked and (void_claims or not self._in_void(seat, tile)):
-                c = s.hand.count(tile)
+                c = s.hand.counts[tile]
                 if c >= 2:
                     if c >= 3 and claims.kong and self._kong_tiles_left():
                         options.append(meld_option("kong", tile, (tile,) * 4, KONG))
