@@ -261,14 +261,30 @@ _LIVE, _PLAYERS, _DISCARDS, _KONGS = (_S[n] for n in ("live_remaining", "players
 _ZERO = array("f", bytes(4 * OBS_SIZE))  # the all-zero observation every encoding starts from (copied)
 # The count planes kept by the table (hand, discards_0–3, melds_0–3) lie together first.
 assert LAYOUT.planes[:9] == ("hand", *(f"discards_{r}" for r in _R), *(f"melds_{r}" for r in _R))
-_COUNT_PLANES = 9 * K
+COUNT_PLANES = 9 * K  # their entries
 _NONE = bytes(K)  # a seat's empty plane
 _PADS = {n: bytes(K * (MAX_SEATS - n)) for n in range(1, MAX_SEATS + 1)}  # the absent seats' planes
 
 
 def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = (),
            out: np.ndarray | None = None) -> np.ndarray:
-    """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given.
+    """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given
+    (see :func:`encode_parts`)."""
+    buf, planes = encode_parts(game, seat, decision, picks)
+    view = np.frombuffer(buf, dtype=np.float32)
+    view[:COUNT_PLANES] = np.frombuffer(planes, dtype=np.uint8)
+    if out is None:
+        return view
+    out[:] = view
+    return out
+
+
+def encode_parts(game: Any, seat: int, decision: Decision | None = None,
+                 picks: Any = ()) -> tuple[array[float], bytes]:
+    """The observation of ``seat`` in two parts: the float32 entries (an ``array('f')`` of
+    :data:`OBS_SIZE`, its first :data:`COUNT_PLANES` left zero) and those count planes as
+    bytes (one count a byte). :func:`encode` puts them together; the vector env joins the
+    parts of all its tables and converts each kind in one numpy assignment.
 
     ``decision`` is the pending decision (shown only if it is ``seat``'s), ``picks`` the
     exchange tiles picked so far. Reads only what ``seat`` may see: its own hand and won
@@ -349,13 +365,7 @@ def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = 
             buf[_PICKED + t] += 1
         buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
     pad = _PADS[n]
-    view = np.frombuffer(buf, dtype=np.float32)
-    view[:_COUNT_PLANES] = np.frombuffer(b"".join((me.hand.counts[:K], *rivers, pad, *shown, pad)),
-                                         dtype=np.uint8)
-    if out is None:
-        return view
-    out[:] = view
-    return out
+    return buf, b"".join((me.hand.counts[:K], *rivers, pad, *shown, pad))
 
 
 def encode_reference(game: Any, seat: int, decision: Decision | None = None, picks: Any = ()) -> np.ndarray:
@@ -412,6 +422,7 @@ __all__ = [
     "ACTIONS",
     "ACTION_INDEX",
     "ACTION_N",
+    "COUNT_PLANES",
     "FLOWERS",
     "LAYOUT",
     "MAX_SEATS",
@@ -422,6 +433,7 @@ __all__ = [
     "K",
     "ObsLayout",
     "encode",
+    "encode_parts",
     "encode_reference",
     "pickable",
 ]
