@@ -53,16 +53,21 @@ class Table:
 
     The keyword arguments are :class:`~mjframework.play.game.Game`'s. ``emit``
     receives every event (the whole truth) as it happens; :attr:`events` keeps
-    them too.
+    them too, unless ``keep_events`` is False (then it stays empty: a caller that
+    reads no event — the learning environment without its ``events`` option — spares
+    the hand building them; with no ``emit`` either, none is built at all, as for a
+    silent :meth:`Game.play`; the hand is the same).
     """
 
     def __init__(self, ruleset: Any, *, seed: int, dealer: int = 0, hand_no: int = 0,
                  emit: EventSink | None = None, evaluator: Any = None,
-                 last_winner_call: tuple[int, str] | None = None, backend: str | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, backend: str | None = None,
+                 keep_events: bool = True) -> None:
         self.ruleset = ruleset
         self._kw = dict(seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
                         last_winner_call=last_winner_call)
         self._emit = emit
+        self.keep_events = keep_events
         # ``backend`` chose a worker in earlier releases; there is none now, so any value
         # runs the same machine (accepted for old callers).
         self.backend = "steps" if backend is None else backend
@@ -81,7 +86,8 @@ class Table:
         self.result = None
         self.pending = None
         self.game = Game(self.ruleset, [OUTSIDE] * self.ruleset.players,
-                         emit=fan_out(self.events, self._emit), **self._kw)
+                         emit=fan_out(self.events, self._emit) if self.keep_events else self._emit,
+                         **self._kw)
         self._steps = self.game.steps()
         return self._advance(None, None)
 

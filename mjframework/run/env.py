@@ -165,8 +165,10 @@ class MahjongEnv:
             dealer = random.Random(f"dealer/{seed}").randrange(self.players)
         if self.table is not None:
             self.table.close()
+        # The table keeps the events only for the ``events`` option (info["events"],
+        # seat_events): otherwise the hand builds none, as a silent simulation.
         self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), evaluator=self.evaluator,
-                           backend=self.options.get("backend"))
+                           backend=self.options.get("backend"), keep_events=self._events)
         self.result = None
         self.forfeit = None
         self._cursor = [0] * self.players
@@ -349,7 +351,10 @@ class MahjongEnv:
         return "\n".join(lines)
 
     def seat_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The hand's events from index ``since`` as ``seat`` saw them (engine shape)."""
+        """The hand's events from index ``since`` as ``seat`` saw them (engine shape); the env
+        keeps them with the ``events`` option only."""
+        if not self._events:
+            raise EnvError("the env keeps the hand's events only with the option events=True")
         assert self.table is not None
         return [view_for(e, seat) for e in self.table.events[since:]]
 
