@@ -70,7 +70,8 @@ class Claims(Kongs):
             if can_discard_win:
                 # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
                 got = win_cands[seat]
-                if (got is not None and got.kinds is not None and got.held == s.hand and got.melds == s.melds
+                if (got is not None and got.kinds is not None and got.counts == s.hand.counts
+                        and got.melds == s.melds
                         and got.wildcard == wildcard):  # (SeatWaits.is_for, inline: 3 seats a discard)
                     may = tile in got.kinds
                 else:
@@ -90,7 +91,7 @@ class Claims(Kongs):
                     if claims.pung:
                         options.append(meld_option("pung", tile, (tile,) * 3))
                 if seat == chow_seat:
-                    for seq in self._chows(s.hand, tile):
+                    for seq in self._chows(s.hand.counts, tile):
                         if wild_melds or not any(self._is_wild(t) for t in seq):
                             options.append(meld_option("chow", tile, seq))
             if not options:
@@ -173,17 +174,18 @@ class Claims(Kongs):
         return Claimed(seat)
 
     @staticmethod
-    def _chows(hand: list[Tile], tile: Tile) -> list[tuple[Tile, ...]]:
-        """The sequences ``hand`` can make with ``tile`` (a suited tile), lowest first."""
+    def _chows(held: bytearray, tile: Tile) -> list[tuple[Tile, ...]]:
+        """The sequences the held tiles (their ``counts`` per kind) can make with ``tile`` (a
+        suited tile), lowest first."""
         r = tile % 9
-        below1 = r >= 1 and tile - 1 in hand
-        above1 = r <= 7 and tile + 1 in hand
+        below1 = r >= 1 and held[tile - 1]
+        above1 = r <= 7 and held[tile + 1]
         out: list[tuple[Tile, ...]] = []
-        if below1 and r >= 2 and tile - 2 in hand:
+        if below1 and r >= 2 and held[tile - 2]:
             out.append((tile - 2, tile - 1, tile))
         if below1 and above1:
             out.append((tile - 1, tile, tile + 1))
-        if above1 and r <= 6 and tile + 2 in hand:
+        if above1 and r <= 6 and held[tile + 2]:
             out.append((tile, tile + 1, tile + 2))
         return out
 

@@ -134,18 +134,21 @@ class HandOver(BaseException):
 @dataclass(slots=True)
 class SeatWaits:
     """The kinds that could complete a seat's held tiles (``kinds``; None: any kind may),
-    remembered with the hand they were worked out for (copies: compared as lists, no key
-    built per discard). A seat's held tiles stay the same while the others discard, so
+    remembered with the hand they were worked out for (copies: the held tiles as a list and
+    as their counts per kind, compared as bytes with the seat's kept counts — no key built
+    per discard). A seat's held tiles stay the same while the others discard, so
     :meth:`Evaluator.win_candidates` runs once per held hand, not once per discard."""
 
     held: list[Tile]
     melds: list[Meld]
     wildcard: Tile | None
     kinds: set[Tile] | None
+    counts: bytes = b""  # ``held``'s counts per kind (play/counted.py)
 
-    def is_for(self, hand: list[Tile], melds: list[Meld], wildcard: Tile | None) -> bool:
-        """Still the seat's hand (and its kinds known)?"""
-        return (self.kinds is not None and self.held == hand and self.melds == melds
+    def is_for(self, hand: CountedTiles, melds: list[Meld], wildcard: Tile | None) -> bool:
+        """Still the seat's hand (and its kinds known)? (The kinds depend on the held tiles
+        as a multiset: their counts.)"""
+        return (self.kinds is not None and self.counts == hand.counts and self.melds == melds
                 and self.wildcard == wildcard)
 
     def is_for_drawn(self, hand: list[Tile], melds: list[Meld], wildcard: Tile | None) -> bool:

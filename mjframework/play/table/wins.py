@@ -140,9 +140,10 @@ class WinChecks(Relay):
         """
         s = self.seats[seat]
         got = self._win_cands[seat]
-        if got is None or got.held != s.hand or got.melds != s.melds or got.wildcard != self.wildcard:
+        if (got is None or got.counts != s.hand.counts or got.melds != s.melds
+                or got.wildcard != self.wildcard):
             got = SeatWaits(list(s.hand), list(s.melds), self.wildcard,
-                            self.ev.win_candidates(s.hand, s.melds, self.wildcard))
+                            self.ev.win_candidates(s.hand, s.melds, self.wildcard), bytes(s.hand.counts))
             self._win_cands[seat] = got
         if got.kinds is None:
             return self.ev.may_win_on(s.hand, s.melds, tile, self.wildcard)
