@@ -123,3 +123,26 @@ def test_a_plain_list_given_to_a_seat_is_counted() -> None:
     assert type(s.melds) is CountedMelds and s.melds.counts[7] == 3
     s.hand.remove(1)
     assert s.hand.counts[1] == 1
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_a_hand_with_no_sink_builds_no_event_and_plays_the_same(rid: str) -> None:
+    """With nobody listening the frequent events are not built (``Relay``: all counted by
+    nobody); the hand is the one a logged game plays."""
+    from mjframework.play.bots import GreedyBot
+    from mjframework.play.events import Collector
+    from mjframework.play.game import Game
+
+    rs, ev = load_cached(rid)
+    for seed in range(4):
+        results = []
+        for emit in (None, Collector()):
+            bots = [GreedyBot(random.Random(seed * 4 + i)) for i in range(rs.players)]
+            g = Game(rs, bots, seed=seed, dealer=seed % rs.players, evaluator=ev, emit=emit)
+            r = g.play()
+            results.append((r.result, r.winners, r.payments, r.patterns, [list(s.discards) for s in g.seats]))
+            if emit is None and g._silent:  # (a plugin announcing on events hears them all)
+                assert g._counted >= {"draw", "discard", "deal", "wall"}
+            else:
+                assert any(e["type"] == "discard" for e in emit)
+        assert results[0] == results[1]
