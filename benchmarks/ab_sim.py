@@ -15,7 +15,9 @@ median over rounds of new ÷ old CPU seconds for the same hands, both without a 
 ``--kind env`` times the environment instead: one ``MahjongEnv`` per ruleset taking
 uniformly random legal actions from its mask (observation and mask built every step, as
 ``benchmarks/bench_env.py``'s ``env`` line), the same seeds and actions in both builds;
-it also prints each build's steps per CPU second.
+it also prints each build's steps per CPU second. ``--kind vec``: the same through a
+``VectorMahjongEnv`` of 16 tables (actions drawn from the batched masks), table-steps
+per CPU second.
 """
 
 from __future__ import annotations
@@ -56,14 +58,26 @@ def env_hands(rs, ev, first, hands):
             obs, _r, done, _t, _i = env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     return steps
+def vec_hands(rs, ev, first, hands, n=16):
+    import numpy as np
+    from mjframework.run.envs.vector import VectorMahjongEnv
+    venv = VectorMahjongEnv(rs, n, seed=first, copy=False)
+    rng = np.random.default_rng(first)
+    steps = 0
+    _obs, masks, _info = venv.reset()
+    while venv.hands_played < hands:
+        actions = np.argmax(rng.random(masks.shape, dtype=np.float32) * masks, axis=1)
+        _obs, masks, _r, _term, _trunc, _info = venv.step(actions)
+        steps += n
+    return steps
 for line in sys.stdin:
     rid, kind, first, hands = line.split()
     if rid not in evs:
         evs[rid] = Evaluator(load_ruleset(rid))
     ev = evs[rid]; rs = ev.ruleset
     t0 = time.process_time()
-    if kind == "env":
-        steps = env_hands(rs, ev, int(first), int(hands))
+    if kind in ("env", "vec"):
+        steps = (env_hands if kind == "env" else vec_hands)(rs, ev, int(first), int(hands))
         print(time.process_time() - t0, steps, flush=True)
         continue
     for s in range(int(first), int(first) + int(hands)):
@@ -108,7 +122,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=5, help="hands per alternation")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", action="append", choices=RULESETS, help="a ruleset (repeatable)")
-    ap.add_argument("--kind", action="append", choices=("silent", "stats", "env"),
+    ap.add_argument("--kind", action="append", choices=("silent", "stats", "env", "vec"),
                     help="what is timed (repeatable; default: silent and stats)")
     args = ap.parse_args()
     rulesets = tuple(args.only or RULESETS)
@@ -137,7 +151,7 @@ def main() -> None:
                             t_old, t_new = t_old + b, t_new + a
                         steps += old.steps
                     key = f"{rid}/{kind}"
-                    if kind == "env":
+                    if kind in ("env", "vec"):
                         got = rates.setdefault(key, ([], []))
                         got[0].append(steps / t_old)
                         got[1].append(steps / t_new)
