@@ -15,9 +15,9 @@ median over rounds of new ÷ old CPU seconds for the same hands, both without a 
 ``--kind env`` times the environment instead: one ``MahjongEnv`` per ruleset taking
 uniformly random legal actions from its mask (observation and mask built every step, as
 ``benchmarks/bench_env.py``'s ``env`` line), the same seeds and actions in both builds;
-it also prints each build's steps per CPU second. ``--kind vec``: the same through a
-``VectorMahjongEnv`` of 16 tables (actions drawn from the batched masks), table-steps
-per CPU second.
+``--kind vec``: the same through a ``VectorMahjongEnv`` of 16 tables (actions drawn
+from the batched masks). Each build's steps per CPU second (hands, for the other kinds)
+are printed too, min–max over rounds.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def main() -> None:
     args = ap.parse_args()
     rulesets = tuple(args.only or RULESETS)
     kinds = tuple(args.kind or ("silent", "stats"))
-    rates: dict[str, tuple[list[float], list[float]]] = {}  # env: (old, new) steps per CPU s
+    rates: dict[str, tuple[list[float], list[float]]] = {}  # (old, new) hands or steps per CPU s
     old, new = _Worker(args.old), _Worker(args.new)
     try:
         for rid in rulesets:  # warm both: tables built, memos filled
@@ -151,10 +151,10 @@ def main() -> None:
                             t_old, t_new = t_old + b, t_new + a
                         steps += old.steps
                     key = f"{rid}/{kind}"
-                    if kind in ("env", "vec"):
-                        got = rates.setdefault(key, ([], []))
-                        got[0].append(steps / t_old)
-                        got[1].append(steps / t_new)
+                    got = rates.setdefault(key, ([], []))
+                    done = steps if kind in ("env", "vec") else args.hands
+                    got[0].append(done / t_old)
+                    got[1].append(done / t_new)
                     ratios.setdefault(key, []).append(t_new / t_old)
                     line.append(f"{key} {t_new / t_old:.3f}")
             print(f"round {r + 1}: " + "  ".join(line), flush=True)
@@ -167,9 +167,9 @@ def main() -> None:
         print(f"  {key:<36} {statistics.median(rs):.3f}  ({min(rs):.3f}–{max(rs):.3f})")
     every = [x for rs in ratios.values() for x in rs]
     print(f"  {'all':<36} {statistics.median(every):.3f}")
+    print("per CPU second (min–max over rounds; env/vec: steps, else hands):")
     for key, (o, n) in rates.items():
-        print(f"  {key}: steps per CPU second, old {min(o):,.0f}–{max(o):,.0f}, "
-              f"new {min(n):,.0f}–{max(n):,.0f}")
+        print(f"  {key:<36} old {min(o):,.0f}–{max(o):,.0f}, new {min(n):,.0f}–{max(n):,.0f}")
 
 
 if __name__ == "__main__":
