@@ -11,7 +11,7 @@ from ...settle import settlement as st
 from .. import events as evt
 from ..events import tiles_out
 from ..outcomes import Discard, EndDrawn, Win
-from ..players import PASS, Option, make_decision
+from ..players import PASS, Decision, Option, make_decision
 from .kongs import Kongs
 from .relay import Steps
 from .state import (
@@ -54,6 +54,7 @@ class Claims(Kongs):
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[_Want] = []
+        asks: list[tuple[int, Decision, set[str]]] = []  # (distance, decision, flags of a win) per seat
         # What is the same for every seat, worked out once per discard.
         vs = self.flow.void_suit
         void_claims = vs is None or vs.claim
@@ -102,11 +103,22 @@ class Claims(Kongs):
             extra = self._extra_options(seat, decision)
             if extra:
                 decision = make_decision("claim", seat, (*options, *extra, PASS), tile, discarder)
-            choice = yield from self.ask(decision)
-            if choice.kind != "pass":
-                # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
-                rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
-                wants.append((rank, dist, choice, seat, flags))
+            asks.append((dist, decision, flags))
+        if not asks:
+            return None
+        # The seats' claims are one decision set, made before any is asked: the seats
+        # decide at once (``deciding``, read by the stepper's ``pending_set``), asked in
+        # turn order.
+        self.deciding = tuple(d for _, d, _ in asks)
+        try:
+            for dist, decision, flags in asks:
+                choice = yield from self.ask(decision)
+                if choice.kind != "pass":
+                    # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
+                    rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
+                    wants.append((rank, dist, choice, decision.seat, flags))
+        finally:
+            self.deciding = ()
         if not wants:
             return None
         return (yield from self._resolve(wants, discarder, tile))

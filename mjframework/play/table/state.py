@@ -21,7 +21,7 @@ from ...rules.model import Ruleset
 from ...settle import settlement as st
 from .. import counters as cnt
 from ..counted import CountedMelds, CountedTiles
-from ..players import Option, Player
+from ..players import Decision, Option, Player
 from ..wall import Wall
 
 if TYPE_CHECKING:
@@ -216,7 +216,8 @@ class HandState:
       (winners and discarder per win), ``patterns_won``;
     - ``last_drawer``, ``replacement_seat`` (whose last draw was a kong replacement),
       ``last_tile_replacement``, ``offered`` (the discard a plugin's claim takes),
-      ``revealed`` (face-down melds shown);
+      ``revealed`` (face-down melds shown), ``deciding`` (the decisions put to several
+      seats at once — the claims on a discard — while they are asked);
     - ``counters`` (the ruleset's counts lasting across hands, as the hand began),
       ``laid`` (the ``laid_kongs`` kinds, each to its name).
     """
@@ -274,6 +275,9 @@ class HandState:
         #: (discarder, tile) of the discard a plugin's claim is taking (inside
         #: ``mj_handle_option`` for a claim: see :meth:`HandControl.take_discard`), else None.
         self.offered: tuple[int, Tile] | None = None
+        #: The decisions put to several seats at once (the claims on a discard), in the
+        #: order they are asked, while they are being asked; else empty.
+        self.deciding: tuple[Decision, ...] = ()
         # Per seat: the kinds that could complete its held tiles (see wins.may_win_on).
         self._win_cands: list[SeatWaits | None] = [None] * ruleset.players
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game
