@@ -11,6 +11,13 @@ two play the same hands in alternation, a few hands at a time (``--batch``, ~0.1
 so both see the same load, and their *ratio* is what this reports: per ruleset, the
 median over rounds of new ÷ old CPU seconds for the same hands, both without a sink
 (``Game.play`` alone) and with the statistics sink ``mj simulate`` uses without a log.
+
+``--kind env`` times the environment instead: one ``MahjongEnv`` per ruleset taking
+uniformly random legal actions from its mask (observation and mask built every step, as
+``benchmarks/bench_env.py``'s ``env`` line), the same seeds and actions in both builds;
+``--kind vec``: the same through a ``VectorMahjongEnv`` of 16 tables (actions drawn
+from the batched masks). Each build's steps per CPU second (hands, for the other kinds)
+are printed too, min–max over rounds.
 """
 
 from __future__ import annotations
@@ -37,12 +44,42 @@ try:  # builds before the counting sink marked the statistics sink this way
 except ImportError:
     reads_fields_of = None
 evs = {}
+def env_hands(rs, ev, first, hands):
+    import numpy as np
+    from mjframework.run.env import MahjongEnv
+    env = MahjongEnv(rs, evaluator=ev)
+    steps = 0
+    for s in range(first, first + hands):
+        rng = random.Random(s)
+        obs, _ = env.reset(seed=s)
+        done = False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _r, done, _t, _i = env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps
+def vec_hands(rs, ev, first, hands, n=16):
+    import numpy as np
+    from mjframework.run.envs.vector import VectorMahjongEnv
+    venv = VectorMahjongEnv(rs, n, seed=first, copy=False)
+    rng = np.random.default_rng(first)
+    steps = 0
+    _obs, masks, _info = venv.reset()
+    while venv.hands_played < hands:
+        actions = np.argmax(rng.random(masks.shape, dtype=np.float32) * masks, axis=1)
+        _obs, masks, _r, _term, _trunc, _info = venv.step(actions)
+        steps += n
+    return steps
 for line in sys.stdin:
     rid, kind, first, hands = line.split()
     if rid not in evs:
         evs[rid] = Evaluator(load_ruleset(rid))
     ev = evs[rid]; rs = ev.ruleset
     t0 = time.process_time()
+    if kind in ("env", "vec"):
+        steps = (env_hands if kind == "env" else vec_hands)(rs, ev, int(first), int(hands))
+        print(time.process_time() - t0, steps, flush=True)
+        continue
     for s in range(int(first), int(first) + int(hands)):
         bots = [GreedyBot(random.Random(s * 4 + i)) for i in range(rs.players)]
         emit = None
@@ -51,7 +88,7 @@ for line in sys.stdin:
             if reads_fields_of is not None:
                 emit = reads_fields_of(emit, StatsSink.FIELDS_READ)
         Game(rs, bots, seed=s, dealer=s % rs.players, evaluator=ev, emit=emit).play()
-    print(time.process_time() - t0, flush=True)
+    print(time.process_time() - t0, 0, flush=True)
 """
 
 
@@ -62,10 +99,13 @@ class _Worker:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def run(self, rid: str, kind: str, first: int, hands: int) -> float:
+        """CPU seconds of the hands (their steps, for ``env``, in :attr:`steps`)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(f"{rid} {kind} {first} {hands}\n")
         self.proc.stdin.flush()
-        return float(self.proc.stdout.readline())
+        secs, steps = self.proc.stdout.readline().split()
+        self.steps = int(steps)
+        return float(secs)
 
     def close(self) -> None:
         if self.proc.stdin is not None:
@@ -82,8 +122,12 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=5, help="hands per alternation")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", action="append", choices=RULESETS, help="a ruleset (repeatable)")
+    ap.add_argument("--kind", action="append", choices=("silent", "stats", "env", "vec"),
+                    help="what is timed (repeatable; default: silent and stats)")
     args = ap.parse_args()
     rulesets = tuple(args.only or RULESETS)
+    kinds = tuple(args.kind or ("silent", "stats"))
+    rates: dict[str, tuple[list[float], list[float]]] = {}  # (old, new) hands or steps per CPU s
     old, new = _Worker(args.old), _Worker(args.new)
     try:
         for rid in rulesets:  # warm both: tables built, memos filled
@@ -93,8 +137,9 @@ def main() -> None:
         for r in range(args.rounds):
             line = []
             for rid in rulesets:
-                for kind in ("silent", "stats"):
+                for kind in kinds:
                     t_old = t_new = 0.0
+                    steps = 0
                     for first in range(args.seed, args.seed + args.hands, args.batch):
                         n = min(args.batch, args.seed + args.hands - first)
                         pair = (old, new) if (first // args.batch + r) % 2 == 0 else (new, old)
@@ -104,7 +149,12 @@ def main() -> None:
                             t_old, t_new = t_old + a, t_new + b
                         else:
                             t_old, t_new = t_old + b, t_new + a
+                        steps += old.steps
                     key = f"{rid}/{kind}"
+                    got = rates.setdefault(key, ([], []))
+                    done = steps if kind in ("env", "vec") else args.hands
+                    got[0].append(done / t_old)
+                    got[1].append(done / t_new)
                     ratios.setdefault(key, []).append(t_new / t_old)
                     line.append(f"{key} {t_new / t_old:.3f}")
             print(f"round {r + 1}: " + "  ".join(line), flush=True)
@@ -117,6 +167,9 @@ def main() -> None:
         print(f"  {key:<36} {statistics.median(rs):.3f}  ({min(rs):.3f}–{max(rs):.3f})")
     every = [x for rs in ratios.values() for x in rs]
     print(f"  {'all':<36} {statistics.median(every):.3f}")
+    print("per CPU second (min–max over rounds; env/vec: steps, else hands):")
+    for key, (o, n) in rates.items():
+        print(f"  {key:<36} old {min(o):,.0f}–{max(o):,.0f}, new {min(n):,.0f}–{max(n):,.0f}")
 
 
 if __name__ == "__main__":

@@ -109,10 +109,7 @@ class TableView:
     def counts(self) -> list[int]:
         """How many of each kind the seat holds concealed: a fresh list of 34 counts, indexed
         by tile (what a bot working on count vectors wants, without sorting :attr:`hand`)."""
-        c = [0] * NUM_KINDS
-        for t in self._game.seats[self.seat].hand:
-            c[t] += 1
-        return c
+        return list(self._game.seats[self.seat].hand.counts[:NUM_KINDS])  # (kept as it changes)
 
     @property
     def melds(self) -> tuple[Meld, ...]:

@@ -25,6 +25,11 @@ included. A hand is exactly as deterministic as a bot-driven
 While the caller holds a pending decision the engine is paused at that
 ``yield``, so :meth:`Table.view` and :attr:`Table.game` read a consistent state.
 
+Seats that decide at once — the claims on a discard — form one decision set:
+:attr:`Table.pending_set` lists it from the pending decision on, and
+:meth:`Table.step_all` takes every seat's answer together (the engine still
+takes them in turn order, so the hand is the one stepped seat by seat).
+
 :func:`play_hand` is the adapter the other way round: it drives a table with
 :class:`~mjframework.play.players.Player` objects, with the engine's own rules
 for a player that fails (it leaves) or chooses what wasn't offered (the hand
@@ -33,7 +38,7 @@ is abandoned) — the same as ``Game.play``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from .events import Collector, EventSink, fan_out
@@ -53,16 +58,21 @@ class Table:
 
     The keyword arguments are :class:`~mjframework.play.game.Game`'s. ``emit``
     receives every event (the whole truth) as it happens; :attr:`events` keeps
-    them too.
+    them too, unless ``keep_events`` is False (then it stays empty: a caller that
+    reads no event — the learning environment without its ``events`` option — spares
+    the hand building them; with no ``emit`` either, none is built at all, as for a
+    silent :meth:`Game.play`; the hand is the same).
     """
 
     def __init__(self, ruleset: Any, *, seed: int, dealer: int = 0, hand_no: int = 0,
                  emit: EventSink | None = None, evaluator: Any = None,
-                 last_winner_call: tuple[int, str] | None = None, backend: str | None = None) -> None:
+                 last_winner_call: tuple[int, str] | None = None, backend: str | None = None,
+                 keep_events: bool = True) -> None:
         self.ruleset = ruleset
         self._kw = dict(seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
                         last_winner_call=last_winner_call)
         self._emit = emit
+        self.keep_events = keep_events
         # ``backend`` chose a worker in earlier releases; there is none now, so any value
         # runs the same machine (accepted for old callers).
         self.backend = "steps" if backend is None else backend
@@ -81,7 +91,8 @@ class Table:
         self.result = None
         self.pending = None
         self.game = Game(self.ruleset, [OUTSIDE] * self.ruleset.players,
-                         emit=fan_out(self.events, self._emit), **self._kw)
+                         emit=fan_out(self.events, self._emit) if self.keep_events else self._emit,
+                         **self._kw)
         self._steps = self.game.steps()
         return self._advance(None, None)
 
@@ -94,6 +105,48 @@ class Table:
             raise IllegalDecision(f"seat {d.seat} chose {option!r}, which was not offered for "
                                   f"{d.kind} (options: {', '.join(o.label() for o in d.options)})")
         return self._advance(option, None)
+
+    @property
+    def pending_set(self) -> tuple[Decision, ...]:
+        """The decision set the pending decision belongs to: the seats deciding at once (the
+        claims on a discard, one decision per seat that may claim, in the order they are
+        asked), from the pending one on; ``(pending,)`` for a decision put to one seat;
+        ``()`` when none is pending. Answer it with :meth:`step_all`, or seat by seat with
+        :meth:`step`. (A later seat's decision is shown as the engine made it; a plugin's
+        ``mj_restrict_options`` narrows it when that seat is asked.)"""
+        d = self.pending
+        if d is None:
+            return ()
+        deciding = self.game.deciding if self.game is not None else ()
+        seats = [x.seat for x in deciding]
+        if d.seat not in seats:
+            return (d,)
+        return (d, *deciding[seats.index(d.seat) + 1:])
+
+    def step_all(self, answers: Mapping[int, Option]) -> Pending:
+        """Answer the pending decision set (:attr:`pending_set`): ``answers`` maps each of
+        its seats to one of its options; they are taken in turn order, as :meth:`step` would
+        one by one. A seat missing from ``answers`` or an option not offered raises
+        :class:`IllegalDecision` before anything is taken."""
+        group = self.pending_set
+        if not group:
+            raise RuntimeError("no decision is pending (reset() first, or the hand is over)")
+        for d in group:
+            if d.seat not in answers:
+                raise IllegalDecision(f"no answer for seat {d.seat}'s {d.kind} (seats to answer: "
+                                      f"{', '.join(str(x.seat) for x in group)})")
+            if answers[d.seat] not in d.options:
+                raise IllegalDecision(f"seat {d.seat} chose {answers[d.seat]!r}, which was not offered "
+                                      f"for {d.kind}")
+        pending: Pending = self.step(answers[group[0].seat])
+        answered = {group[0].seat}
+        # The rest of the set as the engine asks it (a seat a plugin's restriction leaves one
+        # option is not asked; a hand that ends stops it).
+        while (isinstance(pending, Decision) and pending.seat not in answered and self.game is not None
+               and any(x.seat == pending.seat for x in self.game.deciding)):
+            answered.add(pending.seat)
+            pending = self.step(answers[pending.seat])
+        return pending
 
     def leave(self, seat: int, why: str = "left") -> Pending:
         """The pending decision's seat leaves the table (the ruleset's ``leave`` rule applies)."""

@@ -165,8 +165,10 @@ class MahjongEnv:
             dealer = random.Random(f"dealer/{seed}").randrange(self.players)
         if self.table is not None:
             self.table.close()
+        # The table keeps the events only for the ``events`` option (info["events"],
+        # seat_events): otherwise the hand builds none, as a silent simulation.
         self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), evaluator=self.evaluator,
-                           backend=self.options.get("backend"))
+                           backend=self.options.get("backend"), keep_events=self._events)
         self.result = None
         self.forfeit = None
         self._cursor = [0] * self.players
@@ -254,16 +256,21 @@ class MahjongEnv:
 
     def action_mask(self, seat: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """1 for each legal action of ``seat`` (default: the seat to act); zeros for others."""
-        buf = bytearray(ACTION_N)  # filled item by item, then viewed: cheaper than numpy stores
-        d = self.decision
-        if d is not None and (seat is None or seat == d.seat):
-            for i in (self._pickable() if self._exchanging() else self._legal):
-                buf[i] = 1
-        mask = np.frombuffer(buf, dtype=np.int8)
+        mask = np.frombuffer(self.mask_bytes(seat), dtype=np.int8)
         if out is None:
             return mask
         out[:] = mask
         return out
+
+    def mask_bytes(self, seat: int | None = None) -> bytearray:
+        """:meth:`action_mask` as bytes (one a byte): filled item by item, then viewed —
+        cheaper than numpy stores; the vector env joins its tables' and converts them once."""
+        buf = bytearray(ACTION_N)
+        d = self.decision
+        if d is not None and (seat is None or seat == d.seat):
+            for i in (self._pickable() if self._exchanging() else self._legal):
+                buf[i] = 1
+        return buf
 
     def legal_options(self) -> dict[str, Option]:
         """Action name → engine option for the pending decision (exchanges: the final options)."""
@@ -344,7 +351,10 @@ class MahjongEnv:
         return "\n".join(lines)
 
     def seat_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The hand's events from index ``since`` as ``seat`` saw them (engine shape)."""
+        """The hand's events from index ``since`` as ``seat`` saw them (engine shape); the env
+        keeps them with the ``events`` option only."""
+        if not self._events:
+            raise EnvError("the env keeps the hand's events only with the option events=True")
         assert self.table is not None
         return [view_for(e, seat) for e in self.table.events[since:]]
 

@@ -11,7 +11,7 @@ from ...settle import settlement as st
 from .. import events as evt
 from ..events import tiles_out
 from ..outcomes import Discard, EndDrawn, Win
-from ..players import PASS, Option, make_decision
+from ..players import PASS, Decision, Option, make_decision
 from .kongs import Kongs
 from .relay import Steps
 from .state import (
@@ -54,6 +54,7 @@ class Claims(Kongs):
         if last if haidi is None else haidi:
             flags_base.add("last_tile")
         wants: list[_Want] = []
+        asks: list[tuple[int, Decision, set[str]]] = []  # (distance, decision, flags of a win) per seat
         # What is the same for every seat, worked out once per discard.
         vs = self.flow.void_suit
         void_claims = vs is None or vs.claim
@@ -70,7 +71,8 @@ class Claims(Kongs):
             if can_discard_win:
                 # _may_win_on's usual answer inline: the seat's remembered kinds, still its hand.
                 got = win_cands[seat]
-                if (got is not None and got.kinds is not None and got.held == s.hand and got.melds == s.melds
+                if (got is not None and got.kinds is not None and got.counts == s.hand.counts
+                        and got.melds == s.melds
                         and got.wildcard == wildcard):  # (SeatWaits.is_for, inline: 3 seats a discard)
                     may = tile in got.kinds
                 else:
@@ -83,14 +85,14 @@ class Claims(Kongs):
                 if self._wins(seat, self.win_hand(seat, tile), ctx):
                     options.append(Option("win", tile))
             if meldable and seat not in locked and (void_claims or not self._in_void(seat, tile)):
-                c = s.hand.count(tile)
+                c = s.hand.counts[tile]
                 if c >= 2:
                     if c >= 3 and claims.kong and self._kong_tiles_left():
                         options.append(meld_option("kong", tile, (tile,) * 4, KONG))
                     if claims.pung:
                         options.append(meld_option("pung", tile, (tile,) * 3))
                 if seat == chow_seat:
-                    for seq in self._chows(s.hand, tile):
+                    for seq in self._chows(s.hand.counts, tile):
                         if wild_melds or not any(self._is_wild(t) for t in seq):
                             options.append(meld_option("chow", tile, seq))
             if not options:
@@ -101,11 +103,22 @@ class Claims(Kongs):
             extra = self._extra_options(seat, decision)
             if extra:
                 decision = make_decision("claim", seat, (*options, *extra, PASS), tile, discarder)
-            choice = yield from self.ask(decision)
-            if choice.kind != "pass":
-                # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
-                rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
-                wants.append((rank, dist, choice, seat, flags))
+            asks.append((dist, decision, flags))
+        if not asks:
+            return None
+        # The seats' claims are one decision set, made before any is asked: the seats
+        # decide at once (``deciding``, read by the stepper's ``pending_set``), asked in
+        # turn order.
+        self.deciding = tuple(d for _, d, _ in asks)
+        try:
+            for dist, decision, flags in asks:
+                choice = yield from self.ask(decision)
+                if choice.kind != "pass":
+                    # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
+                    rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
+                    wants.append((rank, dist, choice, decision.seat, flags))
+        finally:
+            self.deciding = ()
         if not wants:
             return None
         return (yield from self._resolve(wants, discarder, tile))
@@ -173,17 +186,18 @@ class Claims(Kongs):
         return Claimed(seat)
 
     @staticmethod
-    def _chows(hand: list[Tile], tile: Tile) -> list[tuple[Tile, ...]]:
-        """The sequences ``hand`` can make with ``tile`` (a suited tile), lowest first."""
+    def _chows(held: bytearray, tile: Tile) -> list[tuple[Tile, ...]]:
+        """The sequences the held tiles (their ``counts`` per kind) can make with ``tile`` (a
+        suited tile), lowest first."""
         r = tile % 9
-        below1 = r >= 1 and tile - 1 in hand
-        above1 = r <= 7 and tile + 1 in hand
+        below1 = r >= 1 and held[tile - 1]
+        above1 = r <= 7 and held[tile + 1]
         out: list[tuple[Tile, ...]] = []
-        if below1 and r >= 2 and tile - 2 in hand:
+        if below1 and r >= 2 and held[tile - 2]:
             out.append((tile - 2, tile - 1, tile))
         if below1 and above1:
             out.append((tile - 1, tile, tile + 1))
-        if above1 and r <= 6 and tile + 2 in hand:
+        if above1 and r <= 6 and held[tile + 2]:
             out.append((tile, tile + 1, tile + 2))
         return out
 

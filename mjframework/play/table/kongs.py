@@ -27,7 +27,7 @@ class Kongs(Endings):
         is returned and the pung stays a pung.
         """
         s = self.seats[seat]
-        if s.hand.count(tile) == 4:
+        if s.hand.counts[tile] == 4:
             for _ in range(4):
                 s.hand.remove(tile)
             s.melds.append(Meld(CONCEALED_KONG, (tile,) * 4))

@@ -81,6 +81,8 @@ class Relay(HandState):
             if read is not None:
                 self._counted = COUNTABLE - read
                 self._count = counting[1]
+        elif self._silent:  # nobody listens: the frequent events are not even built (counted by nobody)
+            self._counted = COUNTABLE
 
     # -- events ---------------------------------------------------------------------
 

@@ -20,7 +20,8 @@ from ...hooks.registry import EngineAbort
 from ...rules.model import Ruleset
 from ...settle import settlement as st
 from .. import counters as cnt
-from ..players import Option, Player
+from ..counted import CountedMelds, CountedTiles
+from ..players import Decision, Option, Player
 from ..wall import Wall
 
 if TYPE_CHECKING:
@@ -32,14 +33,28 @@ if TYPE_CHECKING:
 class SeatState:
     """One seat's part of the hand (the engine's own lists: views and plugins get copies)."""
 
-    hand: list[Tile] = field(default_factory=list)
-    melds: list[Meld] = field(default_factory=list)
-    discards: list[Tile] = field(default_factory=list)
+    # Typed lists that keep their counts per kind as they change (play/counted.py): the
+    # claim screen, the bots and the environment's observation read those instead of
+    # counting every turn.
+    hand: CountedTiles = field(default_factory=CountedTiles)
+    melds: CountedMelds = field(default_factory=CountedMelds)
+    discards: CountedTiles = field(default_factory=CountedTiles)
     drew_first: bool = False  # has had a turn (first_turn ends with it)
     # Declarations (void_suit, ready), wins this hand, and plugins' per-seat state.
     state: dict[str, Any] = field(default_factory=dict)
     won_tiles: list[Tile] = field(default_factory=list)  # tiles won on, set aside (after_win: stay)
     flowers: list[Tile] = field(default_factory=list)  # bonus tiles set aside (tiles.flowers)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A plain list given for the counted ones (a test or a tool laying out a hand) is
+        # made a counted list, so the counts can't go stale.
+        if name in _COUNTED and type(value) is not _COUNTED[name]:
+            value = _COUNTED[name](value)
+        object.__setattr__(self, name, value)
+
+
+_COUNTED: dict[str, type[CountedTiles] | type[CountedMelds]] = {
+    "hand": CountedTiles, "discards": CountedTiles, "melds": CountedMelds}
 
 
 @dataclass
@@ -119,18 +134,21 @@ class HandOver(BaseException):
 @dataclass(slots=True)
 class SeatWaits:
     """The kinds that could complete a seat's held tiles (``kinds``; None: any kind may),
-    remembered with the hand they were worked out for (copies: compared as lists, no key
-    built per discard). A seat's held tiles stay the same while the others discard, so
+    remembered with the hand they were worked out for (copies: the held tiles as a list and
+    as their counts per kind, compared as bytes with the seat's kept counts — no key built
+    per discard). A seat's held tiles stay the same while the others discard, so
     :meth:`Evaluator.win_candidates` runs once per held hand, not once per discard."""
 
     held: list[Tile]
     melds: list[Meld]
     wildcard: Tile | None
     kinds: set[Tile] | None
+    counts: bytes = b""  # ``held``'s counts per kind (play/counted.py)
 
-    def is_for(self, hand: list[Tile], melds: list[Meld], wildcard: Tile | None) -> bool:
-        """Still the seat's hand (and its kinds known)?"""
-        return (self.kinds is not None and self.held == hand and self.melds == melds
+    def is_for(self, hand: CountedTiles, melds: list[Meld], wildcard: Tile | None) -> bool:
+        """Still the seat's hand (and its kinds known)? (The kinds depend on the held tiles
+        as a multiset: their counts.)"""
+        return (self.kinds is not None and self.counts == hand.counts and self.melds == melds
                 and self.wildcard == wildcard)
 
     def is_for_drawn(self, hand: list[Tile], melds: list[Meld], wildcard: Tile | None) -> bool:
@@ -198,7 +216,8 @@ class HandState:
       (winners and discarder per win), ``patterns_won``;
     - ``last_drawer``, ``replacement_seat`` (whose last draw was a kong replacement),
       ``last_tile_replacement``, ``offered`` (the discard a plugin's claim takes),
-      ``revealed`` (face-down melds shown);
+      ``revealed`` (face-down melds shown), ``deciding`` (the decisions put to several
+      seats at once — the claims on a discard — while they are asked);
     - ``counters`` (the ruleset's counts lasting across hands, as the hand began),
       ``laid`` (the ``laid_kongs`` kinds, each to its name).
     """
@@ -256,6 +275,9 @@ class HandState:
         #: (discarder, tile) of the discard a plugin's claim is taking (inside
         #: ``mj_handle_option`` for a claim: see :meth:`HandControl.take_discard`), else None.
         self.offered: tuple[int, Tile] | None = None
+        #: The decisions put to several seats at once (the claims on a discard), in the
+        #: order they are asked, while they are being asked; else empty.
+        self.deciding: tuple[Decision, ...] = ()
         # Per seat: the kinds that could complete its held tiles (see wins.may_win_on).
         self._win_cands: list[SeatWaits | None] = [None] * ruleset.players
         self.previous = last_winner_call  # (seat, call) of the previous hand's win in this game

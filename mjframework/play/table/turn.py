@@ -159,7 +159,8 @@ class Turns(Claims):
         # Four of a kind needs at least three tiles more than kinds held; the wall's kong
         # tiles are counted only when a kong is in sight (most turns have none).
         if not locked and len(s.hand) - len(kinds) >= 3 and self.claims.concealed_kong:
-            quads = [t for t in kinds if s.hand.count(t) == 4]
+            counts = s.hand.counts
+            quads = [t for t in kinds if counts[t] == 4]
             if quads and self._kong_tiles_left():
                 void_kong = self.flow.void_suit is None or self.flow.void_suit.claim
                 for t in quads:

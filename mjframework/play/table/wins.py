@@ -39,11 +39,10 @@ class WinChecks(Relay):
     def _last_copy(self, seat: int, tile: Tile, win_by: str) -> bool:
         """The other copies of ``tile`` are all in sight: discarded (still in a river) or in
         declared melds, and the winner holds none (the ``last_copy`` flag)."""
-        held = self.seats[seat].hand.count(tile) - (win_by == "self_draw")  # a drawn tile is held
+        held = self.seats[seat].hand.counts[tile] - (win_by == "self_draw")  # a drawn tile is held
         if held > 0:
             return False
-        seen = sum(s.discards.count(tile) + sum(m.tiles.count(tile) for m in s.melds)
-                   for s in self.seats)
+        seen = sum(s.discards.counts[tile] + s.melds.counts[tile] for s in self.seats)
         if win_by != "self_draw":
             seen -= 1  # the discarded (or robbed) tile itself
         return seen >= self.ruleset.tileset.copies - 1
@@ -141,9 +140,10 @@ class WinChecks(Relay):
         """
         s = self.seats[seat]
         got = self._win_cands[seat]
-        if got is None or got.held != s.hand or got.melds != s.melds or got.wildcard != self.wildcard:
+        if (got is None or got.counts != s.hand.counts or got.melds != s.melds
+                or got.wildcard != self.wildcard):
             got = SeatWaits(list(s.hand), list(s.melds), self.wildcard,
-                            self.ev.win_candidates(s.hand, s.melds, self.wildcard))
+                            self.ev.win_candidates(s.hand, s.melds, self.wildcard), bytes(s.hand.counts))
             self._win_cands[seat] = got
         if got.kinds is None:
             return self.ev.may_win_on(s.hand, s.melds, tile, self.wildcard)

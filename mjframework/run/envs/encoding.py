@@ -241,10 +241,8 @@ OBS_SIZE = LAYOUT.size
 
 _P = {name: i * K for i, name in enumerate(LAYOUT.planes)}
 _S = {name: LAYOUT.scalar(name) for name in LAYOUT.scalars}
-_HAND, _WILD, _IND, _DTILE, _PICKED, _WON = (
-    _P[n] for n in ("hand", "wildcards", "indicator", "decision_tile", "exchange_picked", "won_tiles"))
-_DISC = [_P[f"discards_{r}"] for r in _R]
-_MELD = [_P[f"melds_{r}"] for r in _R]
+_WILD, _IND, _DTILE, _PICKED, _WON = (
+    _P[n] for n in ("wildcards", "indicator", "decision_tile", "exchange_picked", "won_tiles"))
 _DECISION = {k: _S[f"decision_{k}"] for k in DECISION_KINDS}
 
 
@@ -261,28 +259,51 @@ _PLANES = len(LAYOUT.planes) * K
 _LIVE, _PLAYERS, _DISCARDS, _KONGS = (_S[n] for n in ("live_remaining", "players", "discards_total",
                                                       "kongs_total"))
 _ZERO = array("f", bytes(4 * OBS_SIZE))  # the all-zero observation every encoding starts from (copied)
+# The count planes kept by the table (hand, discards_0–3, melds_0–3) lie together first.
+assert LAYOUT.planes[:9] == ("hand", *(f"discards_{r}" for r in _R), *(f"melds_{r}" for r in _R))
+COUNT_PLANES = 9 * K  # their entries
+_NONE = bytes(K)  # a seat's empty plane
+_PADS = {n: bytes(K * (MAX_SEATS - n)) for n in range(1, MAX_SEATS + 1)}  # the absent seats' planes
 
 
 def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = (),
            out: np.ndarray | None = None) -> np.ndarray:
-    """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given.
+    """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given
+    (see :func:`encode_parts`)."""
+    buf, planes = encode_parts(game, seat, decision, picks)
+    view = np.frombuffer(buf, dtype=np.float32)
+    view[:COUNT_PLANES] = np.frombuffer(planes, dtype=np.uint8)
+    if out is None:
+        return view
+    out[:] = view
+    return out
+
+
+def encode_parts(game: Any, seat: int, decision: Decision | None = None,
+                 picks: Any = ()) -> tuple[array[float], bytes]:
+    """The observation of ``seat`` in two parts: the float32 entries (an ``array('f')`` of
+    :data:`OBS_SIZE`, its first :data:`COUNT_PLANES` left zero) and those count planes as
+    bytes (one count a byte). :func:`encode` puts them together; the vector env joins the
+    parts of all its tables and converts each kind in one numpy assignment.
 
     ``decision`` is the pending decision (shown only if it is ``seat``'s), ``picks`` the
     exchange tiles picked so far. Reads only what ``seat`` may see: its own hand and won
     tiles, every seat's discards, melds as ``seat`` sees them, counts, flowers and
     declarations (all public), the wildcards and indicator.
 
-    Shaped for speed (it runs every step): the entries are written into a Python
-    ``array('f')`` (an item costs tens of nanoseconds there, against ~100 ns for a numpy
-    scalar store or a list-to-array conversion), which numpy then views without a copy.
-    :func:`encode_reference` is the plain by-name version it is tested against.
+    Shaped for speed (it runs every step): the nine count planes (hand, each seat's
+    discards and melds) are the counts the table keeps per seat as its lists change
+    (:mod:`mjframework.play.counted`: a seat's melds as the others see them are its
+    ``face_up`` counts until the hand's end), joined as bytes and converted by numpy in
+    one assignment; the rest is written into a Python ``array('f')`` (an item costs tens
+    of nanoseconds there, against ~100 ns for a numpy scalar store), which numpy then
+    views without a copy. :func:`encode_reference` is the plain by-name version it is
+    tested against.
     """
     buf = _ZERO[:]
     seats = game.seats
     n = len(seats)
     me = seats[seat]
-    for t in me.hand:
-        buf[_HAND + t] += 1
     buf[_DEALER[(game.dealer - seat) % n]] = 1.0
     buf[_LIVE] = game.wall.live_remaining()
     buf[_PLAYERS] = n
@@ -291,27 +312,26 @@ def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = 
     gone = game.out
     kongs = 0
     discards = 0
+    rivers = []
+    shown = []
     for r in range(n):
         s = seat + r
         if s >= n:
             s -= n
         st = seats[s]
-        base = _DISC[r]
-        for t in st.discards:
-            buf[base + t] += 1
+        rivers.append(st.discards.counts[:K])
         discards += len(st.discards)
         face_down = 0
-        if st.melds:
-            base = _MELD[r]
-            for m in st.melds:
-                tiles = m.tiles
-                if len(tiles) == 4:
+        melds = st.melds
+        if melds:
+            shown.append(melds.face_up[:K] if r and hidden else melds.counts[:K])
+            for m in melds:
+                if len(m.tiles) == 4:
                     kongs += 1
                 if r and hidden and m.kind in FACE_DOWN:
                     face_down += 1
-                    continue
-                for t in tiles:
-                    buf[base + t] += 1
+        else:
+            shown.append(_NONE)
         buf[_PRESENT[r]] = 1.0
         buf[_FDK[r]] = face_down
         buf[_CONC[r]] = len(st.hand)
@@ -344,11 +364,8 @@ def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = 
         for t in picks:
             buf[_PICKED + t] += 1
         buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
-    view = np.frombuffer(buf, dtype=np.float32)
-    if out is None:
-        return view
-    out[:] = view
-    return out
+    pad = _PADS[n]
+    return buf, b"".join((me.hand.counts[:K], *rivers, pad, *shown, pad))
 
 
 def encode_reference(game: Any, seat: int, decision: Decision | None = None, picks: Any = ()) -> np.ndarray:
@@ -405,6 +422,7 @@ __all__ = [
     "ACTIONS",
     "ACTION_INDEX",
     "ACTION_N",
+    "COUNT_PLANES",
     "FLOWERS",
     "LAYOUT",
     "MAX_SEATS",
@@ -415,6 +433,7 @@ __all__ = [
     "K",
     "ObsLayout",
     "encode",
+    "encode_parts",
     "encode_reference",
     "pickable",
 ]

@@ -31,7 +31,7 @@ import numpy as np
 
 from ...play.actions import EnvError
 from ..env import MahjongEnv, check_seed
-from .encoding import ACTION_N, MAX_SEATS, OBS_SIZE
+from .encoding import ACTION_N, COUNT_PLANES, MAX_SEATS, OBS_SIZE, encode_parts
 
 
 class VectorMahjongEnv:
@@ -64,20 +64,36 @@ class VectorMahjongEnv:
         self._counts = [0] * num_envs
 
     def _start(self, i: int) -> None:
-        """Table ``i``'s next hand, written into row ``i``."""
+        """Table ``i``'s next hand (its row is written by :meth:`_write_all`)."""
         env = self.envs[i]
         k = self._counts[i]
         self._counts[i] = k + 1
         env.reset(self.seed + k * self.stride + self.offset + i)
-        self._write(i)
 
-    def _write(self, i: int) -> None:
-        env = self.envs[i]
-        assert env.decision is not None
-        seat = env.decision.seat
-        self._seats[i] = seat
-        env.encode(seat, out=self._obs[i])
-        env.action_mask(seat, out=self._masks[i])
+    def _write_all(self) -> None:
+        """Every table's acting seat's observation and mask into the batch arrays.
+
+        Each table's encoding comes in parts (:func:`~.encoding.encode_parts`: the float
+        entries, the count planes as bytes; the mask as bytes): the parts of all tables are
+        joined and converted by numpy once per kind, not three numpy calls per table."""
+        floats: list[Any] = []
+        planes: list[bytes] = []
+        masks: list[bytearray] = []
+        seats: list[int] = []
+        for env in self.envs:
+            d = env.decision
+            assert d is not None
+            buf, counts = encode_parts(env._game(), d.seat, d, env._picks)
+            floats.append(buf)
+            planes.append(counts)
+            masks.append(env.mask_bytes(d.seat))
+            seats.append(d.seat)
+        n = self.num_envs
+        obs = self._obs
+        obs[:] = np.frombuffer(b"".join(floats), dtype=np.float32).reshape(n, OBS_SIZE)
+        obs[:, :COUNT_PLANES] = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, COUNT_PLANES)
+        self._masks[:] = np.frombuffer(b"".join(masks), dtype=np.int8).reshape(n, ACTION_N)
+        self._seats[:] = seats
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         """Start a hand on every table (``seed`` restarts the seed sequence)."""
@@ -87,6 +103,7 @@ class VectorMahjongEnv:
         self._counts = [0] * self.num_envs
         for i in range(self.num_envs):
             self._start(i)
+        self._write_all()
         return self._pack(), self._pack_masks(), {"seat": self._seats.copy()}
 
     def _pack(self) -> np.ndarray:
@@ -104,16 +121,17 @@ class VectorMahjongEnv:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise EnvError(f"actions: {self.num_envs} integers, got shape {a.shape} of {a.dtype}")
-        bad = [i for i, env in enumerate(self.envs) if not env.is_legal(int(a[i]))]
+        acts = a.tolist()  # Python integers, converted once
+        bad = [i for i, env in enumerate(self.envs) if not env.is_legal(acts[i])]
         if bad:  # checked before any table moves: a refused batch changes nothing
             i = bad[0]
-            raise EnvError(f"table {i}: {self.envs[i]._illegal(int(a[i]))}"
+            raise EnvError(f"table {i}: {self.envs[i]._illegal(acts[i])}"
                            + (f" (and {len(bad) - 1} more tables)" if len(bad) > 1 else ""))
         rewards = np.zeros((self.num_envs, MAX_SEATS), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=bool)
         final: list[dict[str, Any] | None] = [None] * self.num_envs
         for i, env in enumerate(self.envs):
-            env._take(int(a[i]))
+            env._take(acts[i])
             if env.result is not None:
                 r = env.result
                 rewards[i, :self.players] = r.payments
@@ -121,8 +139,7 @@ class VectorMahjongEnv:
                 final[i] = {"result": r.result, "winners": list(r.winners), "payments": list(r.payments)}
                 self._hands += 1
                 self._start(i)
-            else:
-                self._write(i)
+        self._write_all()
         info = {"seat": self._seats.copy(), "final": final}
         truncated = np.zeros(self.num_envs, dtype=bool)
         return self._pack(), self._pack_masks(), rewards, terminated, truncated, info

@@ -1,0 +1,87 @@
+"""Several seats deciding at once: the claims on a discard are one decision set
+(``Table.pending_set``), answered together (``Table.step_all``) or seat by seat (``step``)
+with the same hand, event for event."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mjframework.play.players import Decision, IllegalDecision, Option
+from mjframework.play.stepper import Table
+from mjframework.rules.loader import available_rulesets
+from mjframework.run.simulate import load_cached
+
+SHIPPED = sorted(available_rulesets())
+
+
+def _pick(rng: random.Random, d: Decision) -> Option:
+    claims = [o for o in d.options if o.kind != "pass"]
+    return claims[0] if claims and rng.random() < 0.5 else rng.choice(d.options)
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_a_decision_set_answered_at_once_plays_as_seat_by_seat(rid: str) -> None:
+    rs, ev = load_cached(rid)
+    sets = 0
+    for seed in range(5):
+        rng = random.Random(seed)
+        together = Table(rs, seed=seed, evaluator=ev)
+        pending = together.reset()
+        answers: list[Option] = []  # every answer, in the order the engine took them
+        while isinstance(pending, Decision):
+            group = together.pending_set
+            assert group[0] is pending
+            assert len({d.seat for d in group}) == len(group)
+            if len(group) > 1:
+                sets += 1
+                assert {d.kind for d in group} == {"claim"}
+                assert len({(d.tile, d.from_seat) for d in group}) == 1  # one discard
+                chosen = {d.seat: _pick(rng, d) for d in group}
+                before = len(answers)
+                pending = together.step_all(chosen)
+                answers.extend(chosen[d.seat] for d in group)
+                assert len(answers) - before == len(group)
+            else:
+                answers.append(_pick(rng, pending))
+                pending = together.step(answers[-1])
+        one_by_one = Table(rs, seed=seed, evaluator=ev)
+        p = one_by_one.reset()
+        expected: list[Decision] = []  # the rest of a set, as pending_set showed it
+        for a in answers:
+            assert isinstance(p, Decision)
+            if expected:
+                assert p == expected.pop(0)  # the set showed the decisions the engine then asks
+            elif len(one_by_one.pending_set) > 1:
+                expected = list(one_by_one.pending_set[1:])
+            p = one_by_one.step(a)
+        assert not expected
+        assert p == pending
+        assert one_by_one.events == together.events
+    if rs.claims.chow:  # a chow and a pung on one discard: several seats decide at once
+        assert sets > 0
+
+
+def test_step_all_refuses_an_incomplete_or_wrong_answer_and_changes_nothing() -> None:
+    rs, ev = load_cached("changsha")
+    for seed in range(40):
+        table = Table(rs, seed=seed, evaluator=ev)
+        rng = random.Random(seed)
+        pending = table.reset()
+        while isinstance(pending, Decision) and len(table.pending_set) < 2:
+            pending = table.step(rng.choice(pending.options))
+        if not isinstance(pending, Decision):
+            continue
+        group = table.pending_set
+        before = len(table.events)
+        passes = {d.seat: next(o for o in d.options if o.kind == "pass") for d in group}
+        with pytest.raises(IllegalDecision, match="no answer"):
+            table.step_all({group[0].seat: passes[group[0].seat]})
+        with pytest.raises(IllegalDecision, match="not offered"):
+            table.step_all({**passes, group[-1].seat: Option("discard", 0)})
+        assert len(table.events) == before and table.pending_set == group
+        after = table.step_all(passes)
+        assert after is not group[0] and len(table.events) > before
+        return
+    pytest.fail("no decision set in 40 changsha hands")
