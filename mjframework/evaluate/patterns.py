@@ -263,7 +263,7 @@ class Measures:
         return tuple(per) == ranks
 
     # groups of the reading
-    def _groups(self) -> tuple:
+    def _groups(self) -> tuple[Group, ...]:
         return self.reading.groups if self.reading else ()
 
     def _group_measures(self) -> None:

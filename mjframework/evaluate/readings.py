@@ -40,6 +40,15 @@ from .shape_readers import (  # re-exported: the other shapes' readers (moved th
     pairs_readings,
 )
 
+# The module's public names, the re-exported parts and readers included (mypy --strict reads
+# a name imported here as private unless it is listed).
+__all__ = [
+    "BLOCK_TABLE_MAX", "KNITTED_STRAIGHTS", "READERS", "FreeKinds", "Group", "Reading", "Tiles",
+    "block_decompositions", "first_wild_groups", "free_readings", "knitted_readings",
+    "knitted_straight_readings", "natural_groups", "orphans_readings", "pairs_readings", "readings",
+    "stand_in_splits", "standard_readings",
+]
+
 # --------------------------------------------------------------------------
 # standard: melds + pair
 
@@ -152,8 +161,12 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
             c[t] += 1
 
 
+# a state of _first_standard's search: (kind, counts from it on, wildcards, melds, pairs)
+_DeadState = tuple[int, tuple[int, ...], int, int, int]
+
+
 def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-                    wildcard: Tile | None, acc: list[Group], dead: set[tuple], i: int = 0
+                    wildcard: Tile | None, acc: list[Group], dead: set[_DeadState], i: int = 0
                     ) -> tuple[Group, ...] | None:
     """One reading :func:`_standard` would find (or None), found fast: wholly natural groups
     tried first, and states known to lead nowhere (``dead``) not tried again. (Asking the win
@@ -326,7 +339,7 @@ def _wild_block_table(block: int, key: bytes, w: int, pairs: int, wildcard: Tile
 
 
 def _wild_block(c: list[int], i: int, hi: int, w: int, pairs: int, wildcard: Tile | None,
-                memo: dict[tuple, dict[tuple[int, int], tuple[Group, ...]]]
+                memo: dict[tuple[int, tuple[int, ...], int, int], dict[tuple[int, int], tuple[Group, ...]]]
                 ) -> dict[tuple[int, int], tuple[Group, ...]]:
     """For the kinds ``i``..``hi`` of one block (those below ``i`` used up), with at most ``w``
     wildcards and ``pairs`` pairs: (wildcards used, pairs used) -> the first decomposition
@@ -580,7 +593,7 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
                 break
         return []
     if first:
-        dead: set[tuple] = set()
+        dead: set[_DeadState] = set()
         for c, _k in stand_in_splits(t):
             # from the per-block tables (first_wild_groups); the search for odd counts
             try:
