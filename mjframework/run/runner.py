@@ -127,7 +127,7 @@ def return_free_memory() -> None:
 
     Memory the parent freed but still holds (what loading a ruleset made and dropped) is
     shared with forked workers, and each worker that allocates there copies the page: a
-    copy per worker of memory nobody uses. Measured on ``mj simulate changsha -j 2``: the
+    copy per worker of memory nobody uses. Measured on a 2-worker ``mj simulate``: the
     process tree's peak PSS 115-116 MB without, 111 MB with (benchmarks/README.md)."""
     if sys.platform != "linux":
         return
