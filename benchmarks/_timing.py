@@ -162,6 +162,8 @@ class Row:
     target_rate: float | None = None
     ref_note: str = ""
     ratios: tuple[float, ...] = ()
+    # the target is a most (memory: 2 workers ÷ 1 <= 1.3x), not a least
+    at_most: bool = False
 
     @property
     def ratio(self) -> float | None:
@@ -180,7 +182,7 @@ class Row:
     @property
     def target(self) -> str:
         if self.target_ratio is not None:
-            return f">= {self.target_ratio:.2g}x ref"
+            return f"{'<=' if self.at_most else '>='} {self.target_ratio:.2g}x ref"
         if self.target_rate is not None:
             return f">= {self.target_rate:,.0f}/s"
         return ""
@@ -189,7 +191,7 @@ class Row:
     def vs_target(self) -> float | None:
         """Achieved ÷ wanted (>= 1 means the target is met)."""
         if self.target_ratio is not None and self.ratio is not None:
-            return self.ratio / self.target_ratio
+            return self.target_ratio / self.ratio if self.at_most else self.ratio / self.target_ratio
         if self.target_rate is not None:
             return self.rate / self.target_rate
         return None

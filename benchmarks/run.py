@@ -18,11 +18,13 @@ Sections, each on fixed seeded inputs (see benchmarks/README.md):
 6. waits of 13-tile hands, ``Evaluator.waits`` and ``Evaluator.free_waits``;
 7. simulation: ``Game(...).play()`` with four ``GreedyBot`` s, one process;
 8. env: random legal ``MahjongEnv`` steps against ``Game.play``'s decisions (``bench_env``);
+9. memory: the process tree's peak PSS of ``mj simulate changsha`` with 2 workers against
+   1 (``bench_memory``; Linux's ``/proc``).
 
 then a table: line, hands/s, reference hands/s, ours/ref, target.
 ``--profile`` instead runs cProfile once over full scoring and over the
 simulation and prints the top functions; ``--only SECTION`` (repeatable: wincheck, env,
-scoring, is_win, waits, mcr, simulation) runs just those.
+scoring, is_win, waits, mcr, simulation, memory) runs just those.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ try:
 except ImportError:  # run from a checkout that isn't installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bench_memory
 import bench_wincheck
 from _timing import (
     BenchResult,
@@ -82,6 +85,7 @@ try:
 except ImportError:  # pragma: no cover - depends on the machine
     MahjongFanCalculator = RegularShanten = None
 
+SECTIONS = ("wincheck", "scoring", "is_win", "waits", "mcr", "simulation", "env", "memory")
 RULESETS = ("yongzhou-wangba", "yongzhou-huandiao", "changsha")
 # Simulated too (every shipped ruleset): their scoring has no reference to compare with.
 SIM_ONLY = ("sichuan-xuezhan", "mcr")
@@ -521,6 +525,21 @@ def env_section(evs: dict[str, Evaluator], seed: int, hands: int, rounds: int) -
     return rows
 
 
+def memory_section(hands: int, rounds: int, ruleset: str = "changsha") -> list[Row]:
+    """2 workers ÷ 1: the peak PSS of ``mj simulate``'s process tree (``bench_memory``)."""
+    print(f"\n== memory: mj simulate {ruleset} -n {hands}, process tree's peak PSS, 2 workers ÷ 1 "
+          "(bench_memory.py) ==")
+    if not bench_memory.available():
+        print("skipped: no /proc/<pid>/smaps_rollup (Linux only)")
+        return []
+    pairs = bench_memory.run(ruleset, hands, rounds=rounds)
+    one = statistics.median(p[0].mb for p in pairs)
+    two = statistics.median(p[1].mb for p in pairs)
+    # (the "hands/s" columns hold MB here: 2 workers, then 1)
+    return [Row(f"memory: PSS MB, 2 workers vs 1 ({ruleset})", two, one,
+                target_ratio=bench_memory.TARGET, at_most=True, ratios=tuple(bench_memory.ratios(pairs)))]
+
+
 def _timed(fn: Callable, *args) -> float:
     """CPU seconds of one call."""
     t0 = time.process_time()
@@ -575,7 +594,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--quick", action="store_true", help="fewer hands and repeats (a smoke test)")
     ap.add_argument("--profile", action="store_true", help="cProfile scoring and simulation instead")
-    ap.add_argument("--only", choices=("wincheck", "scoring", "is_win", "waits", "mcr", "simulation", "env"),
+    ap.add_argument("--only", choices=SECTIONS,
                     action="append", help="run only these sections (repeatable)")
     args = ap.parse_args()
     t_start = time.perf_counter()
@@ -599,7 +618,7 @@ def main() -> None:
         profile(evs, args.seed)
         return
 
-    only = set(args.only or ("wincheck", "scoring", "is_win", "waits", "mcr", "simulation", "env"))
+    only = set(args.only or SECTIONS)
     sim_evs = {**evs, **{rid: Evaluator(load_ruleset(rid)) for rid in SIM_ONLY}}
     rows: list[Row] = []
     tables = None
@@ -626,6 +645,8 @@ def main() -> None:
         rows += sim_section(sim_evs, args.seed, sim_hands, sim_repeat)
     if "env" in only:
         rows += env_section(sim_evs, args.seed, 6 if args.quick else 20, 2 if args.quick else 3)
+    if "memory" in only:
+        rows += memory_section(200 if args.quick else 1000, 1 if args.quick else 2)
 
     print("\n== summary ==")
     print(summary_table(rows))

@@ -34,3 +34,19 @@ def test_mypy_reports_no_errors() -> None:
     r = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, f"mypy found errors:\n{r.stdout}{r.stderr}"
     assert r.stdout.startswith("Success: no issues found"), r.stdout
+
+
+def test_the_strict_layers_keep_their_strict_flags() -> None:
+    """core/, rules/, evaluate/, settle/ and play/ are held to ``mypy --strict`` through per-module
+    flags (issue 22): dropping a layer from the override, or a flag from it, fails here."""
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    strict = [o for o in cfg.get("overrides", []) if o.get("disallow_untyped_defs")]
+    assert len(strict) == 1, strict
+    over = strict[0]
+    for layer in ("core", "rules", "evaluate", "settle", "play"):
+        assert f"mjframework.{layer}.*" in over["module"], layer
+    for flag in ("disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls",
+                 "disallow_untyped_defs", "disallow_incomplete_defs", "check_untyped_defs",
+                 "disallow_untyped_decorators", "warn_return_any", "no_implicit_reexport",
+                 "strict_equality"):
+        assert over.get(flag) is True, flag

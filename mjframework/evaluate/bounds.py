@@ -11,8 +11,12 @@ from ..core.hand import Hand
 from ..core.tiles import HONOR_BASE, Tile, is_honor
 from ..rules.model import Pattern, Shape
 from . import wintable
-from .compiler import _MEASURE_LEVEL, _shape_key
+from .compiler import _MEASURE_LEVEL, ShapeKey, _shape_key
 from .readings import Tiles, stand_in_splits
+
+# _Bounds.self_wild's answer: how many sequences hold a wildcard read as its own kind, the
+# counts left beside them, and each such sequence as (wildcard, natural, natural).
+_SelfWild = tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]]
 
 
 class _Bounds:
@@ -37,7 +41,7 @@ class _Bounds:
         self.naturals: list[Tile] | None = None  # the kinds of natural tiles (made when a filter asks)
         self._decided: dict[object, bool | None] = {}
         self._fours: dict[int, int] = {}  # _pairs_fours, per pairs shape's pair count
-        self._self_wild: dict[tuple, tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None] = {}
+        self._self_wild: dict[tuple[ShapeKey, int], _SelfWild | None] = {}
 
     def get(self, name: str) -> tuple[int, int] | None:
         if name not in self._cache:
@@ -101,7 +105,7 @@ class _Bounds:
         return most
 
     def self_wild(self, shape: Shape, limit: int
-                  ) -> tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None:
+                  ) -> _SelfWild | None:
         """For a standard ``shape``: the most such sequences a reading of it can have (up to
         ``limit``), with one way to take them: the natural counts (stand-ins split as read)
         and the sequences as (wild kind, natural tile, natural tile). None where not known
@@ -115,7 +119,7 @@ class _Bounds:
         key = (_shape_key(shape), limit)
         if key in self._self_wild:
             return self._self_wild[key]
-        found: tuple[int, list[int], tuple[tuple[Tile, Tile, Tile], ...]] | None = None
+        found: _SelfWild | None = None
         if shape.pair == 1:
             full = self.full
             wild_kinds = sorted(k for k in self.wild_kinds if not is_honor(k))

@@ -127,7 +127,7 @@ class _Tables:
         self.group_filters = [(j, f) for j, f in enumerate(judge.group_filters)
                               if _names_wind(f.holding) == windy]
         # (group, counted as exposed) → its facts for every family (see group_facts).
-        self.groups: dict[tuple, _GroupFacts] = {}
+        self.groups: dict[tuple[Group, bool], _GroupFacts] = {}
 
     def group_facts(self, judge: BulkJudge, g: Group, won: bool) -> _GroupFacts:
         """What the families read of one group, as one tuple: the all/no_tiles patterns its
@@ -293,7 +293,8 @@ class BulkJudge:
         self.group_count_mask = sum(t.mask for t in self.group_count_tables)
         self.held_ranks_mask = sum(b for b, _ in self.held_ranks)
         # Per kind of set: the combination patterns, their bits, and the table of multisets.
-        self.sets: list[tuple[str, tuple[str, ...], int, list[tuple[int, SetCombo]], dict[tuple, int]]] = [
+        self.sets: list[tuple[str, tuple[str, ...], int, list[tuple[int, SetCombo]],
+                              dict[tuple[int, ...], int]]] = [
             (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), sum(b for b, _ in combos), combos, {})
             for kind, combos in sets.items()]
         self.sets_mask = sum(m for _, _, m, _, _ in self.sets)

@@ -36,7 +36,8 @@ def account_combinations(patterns: list[Pattern], m: Measures) -> dict[Pattern, 
         pairs = [p for p in mine if p.sets is not None and p.sets.count == 2]
         rank = sorted(pairs, key=lambda p: (-p.points, p.index))
 
-        def pair_pattern(i: int, j: int, rank: list[Pattern] = rank, sets: list = sets) -> Pattern | None:
+        def pair_pattern(i: int, j: int, rank: list[Pattern] = rank,
+                         sets: list[tuple[int, int, int]] = sets) -> Pattern | None:
             a, b = sorted((sets[i], sets[j]))
             for p in rank:
                 if p.sets is not None and p.sets.match([(a[0], a[1]), (b[0], b[1])]):

@@ -74,7 +74,12 @@ def _tile_filters(p: Pattern) -> list[TileFilter]:
 
 
 
-def _shape_key(s: Shape) -> tuple:
+# What tells shapes apart (not their names): kind, melds, pair, pairs, min_gap, distinct_honors,
+# orphans, tracks.
+ShapeKey = tuple[str, int, int, int, int, bool, tuple[Tile, ...], bool]
+
+
+def _shape_key(s: Shape) -> ShapeKey:
     return (s.kind, s.melds, s.pair, s.pairs, s.min_gap, s.distinct_honors, s.orphans, s.tracks)
 
 
@@ -92,7 +97,7 @@ class CompiledRuleset:
         # The fewest wildcards any wait sets aside: a hand holding fewer has none of the waits.
         self._fewest_free = min((w.free_wildcards for p in self.wait_patterns for w in p.waits),
                                 default=NUM_KINDS * 4 + 1)
-        shapes: dict[tuple, Shape] = {}
+        shapes: dict[ShapeKey, Shape] = {}
         for p in self.win_patterns:
             for s in p.shapes:
                 shapes.setdefault(_shape_key(s), s)

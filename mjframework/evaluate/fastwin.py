@@ -138,10 +138,12 @@ class WinScreen(RuleCompiler):
         self.rest_slack = max((sl for _s, _f, sl in self.other), default=0) if not (
             self.free or (self.min_free is not None and not self.waits_ok)) else _NO_SLACK
         self._wild: dict[Tile | None, tuple[frozenset[Tile], Tile | None, Tile | None]] = {}
-        self._memo: dict[tuple, bool | None] = {}
+        # (concealed, melds, winning tile, wildcard) -> verdict; hashable sequences only (tuples)
+        self._memo: dict[tuple[Sequence[Tile], Sequence[Meld], Tile, Tile | None], bool | None] = {}
         # Per pair filter of an acceptance rule: (block start, end, suited, its ranks) (_pair_in)
         self._pair_blocks: dict[frozenset[Tile], tuple[tuple[int, int, bool, frozenset[int]], ...]] = {}
-        self.last_scored: tuple[Hand, WinContext, dict, dict, Tile | None, Score] | None = None
+        self.last_scored: tuple[Hand, WinContext, dict[str, Any], dict[str, Any], Tile | None, Score] | None
+        self.last_scored = None
         self._suits = ev._suits_in_set
         # A True verdict is a win in any context won by self-draw or with no wildcard: no
         # declared void suit to refuse it, and no wild kinds unless they may be claimed.

@@ -52,6 +52,12 @@ _SURE_FIELDS = _RULE_FIELDS | {"all_tiles", "no_tiles", "times_per", "times_ever
 _Measure = Callable[[Sequence[int], Sequence[int], int, int, int, Sequence[Meld]], int]
 
 
+# A check of an acceptance rule: (measure, bounds, needs natural tiles only); a sure win
+# under a minimum: its (measure, bounds) checks and the getter of the tiles it bans (or None).
+_Check = tuple[_Measure, Count, bool]
+_SureRule = tuple[tuple[tuple[_Measure, Count], ...], Callable[[Sequence[int]], tuple[int, ...]] | None]
+
+
 _ANY: Callable[[Count], bool] = lambda cnt: True  # noqa: E731
 
 
@@ -254,7 +260,7 @@ class RuleCompiler:
         self.exact = {k for k, v in exact_by.items() if v}
         return out
 
-    def _minimum_rules(self) -> tuple[list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]],
+    def _minimum_rules(self) -> tuple[list[_SureRule],
                                       set[int], set[int]]:
         """Sure wins for a ruleset with a minimum to win (``scoring.minimum``), without scoring.
 
@@ -308,7 +314,7 @@ class RuleCompiler:
                         return False
             return True
 
-        rules: list[tuple[tuple, Callable[[Sequence[int]], tuple[int, ...]] | None]] = []
+        rules: list[_SureRule] = []
         for p in pats:
             if (p.shapes or p.waits or p.when != When() or not counts_fully(p)
                     or not chain_counts(p.name, {p.name})
@@ -332,12 +338,12 @@ class RuleCompiler:
         return (rules, {s.melds for s in base if s.kind == "standard" and s.pair == 1},
                 {2 * s.pairs for s in base if s.kind == "pairs"})
 
-    def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple, bool]:
+    def _rule(self, p: Pattern, s: Shape) -> tuple[frozenset[Tile] | None, tuple[_Check, ...], bool]:
         """``p`` on shape ``s`` as (pair kinds, checks, whole): the checks on measures the tiles
         decide, and whether they (with the pair kinds) are all ``p`` requires — not so where
         it also reads the context, a wait, groups …; then the checks are necessary only."""
         whole = bool(p.shapes) and _only_rule_fields(p)
-        checks = []
+        checks: list[_Check] = []
         for n, cnt in p.counts:
             m = _MEASURES.get(n)
             if m is None or not m[2](cnt) or (n == "sequences" and s.kind != "standard"):

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..core.hand import WinContext
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
+from ..rules import measures
 from ..rules.model import (
     CLAIMED_MELDS,
     MISSING,
@@ -119,13 +120,13 @@ def _block_facts(block: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     return f
 
 
-# Measures Measures computes together, in one pass (see Measures._tile_measures / _group_measures).
-TILE_MEASURES = frozenset({"honors", "distinct_honors", "distinct_kinds", "sets_of_three", "sets_of_four",
-                           "suits", "missing_suits", "rank_span"})
-# The group measures; the bulk judge packs them one byte each in an int (a reading has far
-# fewer than 256 groups).
+# Measures Measures computes together, in one pass (see Measures._tile_measures / _group_measures),
+# as the registry says (mjframework.rules.measures: `computed`).
+TILE_MEASURES = measures.computed("tiles")
+GROUP_MEASURES = measures.computed("groups")
+# The group measures in the order the bulk judge packs them, one byte each in an int (a
+# reading has far fewer than 256 groups; the layout is _packed_group_measures').
 _PACKED = ("sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs", "exposed_kongs")
-GROUP_MEASURES = frozenset(_PACKED)
 
 
 class Measures:
@@ -263,7 +264,7 @@ class Measures:
         return tuple(per) == ranks
 
     # groups of the reading
-    def _groups(self) -> tuple:
+    def _groups(self) -> tuple[Group, ...]:
         return self.reading.groups if self.reading else ()
 
     def _group_measures(self) -> None:

@@ -170,11 +170,11 @@ def _meld_group(m: Meld) -> Group:
     return Group(kind, m.tiles, ("n",) * len(m.tiles), meld=m.kind)
 
 
-def _group_key(g: Group) -> tuple:
+def _group_key(g: Group) -> tuple[tuple[Tile, ...], str, tuple[str, ...], str]:
     return (g.tiles, g.kind, g.sources, g.meld or "")
 
 
-class _Visit(list):
+class _Visit(list[tuple[Group, ...]]):
     """An ``out`` list for :func:`_standard` (with ``first``) that hands each reading found to
     ``visit`` as it is found, and takes it only when ``visit`` says the search may stop."""
 

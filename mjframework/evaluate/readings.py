@@ -40,8 +40,59 @@ from .shape_readers import (  # re-exported: the other shapes' readers (moved th
     pairs_readings,
 )
 
+# The module's public names, the re-exported parts and readers included (mypy --strict reads
+# a name imported here as private unless it is listed).
+__all__ = [
+    "BLOCK_TABLE_MAX", "KNITTED_STRAIGHTS", "READERS", "FreeKinds", "Group", "Reading", "Tiles",
+    "block_decompositions", "first_wild_groups", "free_readings", "knitted_readings",
+    "knitted_straight_readings", "natural_groups", "orphans_readings", "pairs_readings", "readings",
+    "stand_in_splits", "standard_readings",
+]
+
 # --------------------------------------------------------------------------
 # standard: melds + pair
+
+# The sequences _standard may make of the lowest tile left ``t`` (suited), in the order it
+# tries them: t lowest (t+1, t+2 each natural, then wild), t in the middle (below it wild;
+# t+1 natural, then wild), t highest (both below wild). Each as (takes t+1, takes t+2,
+# wildcards needed, tiles, sources) with 0/1 for "takes" (subtracted from the counts as
+# they are) and the sources per where the wildcard's own kind (a stand-in, ``s``) sits:
+# ``sources[0..2]`` at t, t+1, t+2; ``sources[3]`` elsewhere. Made once (_SEQS), so that
+# the search loops over the sequences it can make, with no branch per option (the same
+# readings, in the same order, as the branches it replaces: the differential tests).
+_SeqOption = tuple[int, int, int, tuple[Tile, Tile, Tile], tuple[tuple[str, str, str], ...]]
+
+
+def _seq_options(t: Tile) -> tuple[_SeqOption, ...]:
+    r = t % 9
+    # (lowest tile's offset from t, takes t+1, takes t+2)
+    shapes: list[tuple[int, int, int]] = []
+    if r <= 6:
+        shapes += [(0, 1, 1), (0, 1, 0), (0, 0, 1), (0, 0, 0)]
+    if 1 <= r <= 7:
+        shapes += [(-1, 1, 0), (-1, 0, 0)]
+    if r >= 2:
+        shapes.append((-2, 0, 0))
+    out: list[_SeqOption] = []
+    for lo, u1, u2 in shapes:
+        tiles = (t + lo, t + lo + 1, t + lo + 2)
+        taken = {0: True, 1: bool(u1), 2: bool(u2)}  # offset from t -> a natural tile there
+
+        def source(x: Tile, at: int, taken: dict[int, bool] = taken) -> str:
+            return ("s" if x - t == at else "n") if taken.get(x - t, False) else "w"
+
+        need = sum(1 for x in tiles if not taken.get(x - t, False))
+        sources = tuple((source(tiles[0], at), source(tiles[1], at), source(tiles[2], at)) for at in range(4))
+        out.append((u1, u2, need, tiles, sources))
+    return tuple(out)
+
+
+# Per suited kind t, the options that fit, per (wildcards: 0, 1, 2 or more) × 4 + (t+1 held)
+# + 2 × (t+2 held): what _standard reads, so that it tries only sequences it can make.
+_SEQS = tuple(tuple(tuple(o for o in _seq_options(t)
+                          if o[2] <= w and (held & 1 or not o[0]) and (held & 2 or not o[1]))
+                    for w in range(3) for held in range(4))
+              for t in range(HONOR_BASE))
 
 
 def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
@@ -91,69 +142,30 @@ def _standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile
                 acc.pop()
                 c[t] += a
     if melds and t < HONOR_BASE:
-        r = t % 9
-        # t as the lowest tile: t, t+1, t+2 (each of the two others natural or wild)
-        if r <= 6:
-            for use1 in (True, False):
-                if use1 and c[t + 1] == 0:
-                    continue
-                for use2 in (True, False):
-                    if use2 and c[t + 2] == 0:
-                        continue
-                    need = (not use1) + (not use2)
-                    if need > w:
-                        continue
-                    c[t] -= 1
-                    if use1:
-                        c[t + 1] -= 1
-                    if use2:
-                        c[t + 2] -= 1
-                    acc.append(Group("seq", (t, t + 1, t + 2), (
-                        src,
-                        _src(t + 1, wildcard) if use1 else "w",
-                        _src(t + 2, wildcard) if use2 else "w")))
-                    _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
-                    if first and out:
-                        return
-                    acc.pop()
-                    c[t] += 1
-                    if use1:
-                        c[t + 1] += 1
-                    if use2:
-                        c[t + 2] += 1
-        # t as the middle tile, the lower one wild (t is the lowest natural left)
-        if 1 <= r <= 7 and w >= 1:
-            for use2 in (True, False):
-                if use2 and c[t + 1] == 0:
-                    continue
-                need = 1 + (not use2)
-                if need > w:
-                    continue
-                c[t] -= 1
-                if use2:
-                    c[t + 1] -= 1
-                acc.append(Group("seq", (t - 1, t, t + 1),
-                                 ("w", src, _src(t + 1, wildcard) if use2 else "w")))
-                _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
-                if first and out:
-                    return
-                acc.pop()
-                c[t] += 1
-                if use2:
-                    c[t + 1] += 1
-        # t as the highest tile, both lower ones wild
-        if r >= 2 and w >= 2:
+        # sequences holding t (t+1, t+2 natural or wild; below t only wild), in _SEQS' order
+        k = wildcard - t if wildcard is not None else -1
+        at = k if 0 <= k <= 2 else 3
+        fit = _SEQS[t][(w if w < 2 else 2) * 4 + (c[t + 1] > 0) + 2 * (c[t + 2] > 0)]
+        for u1, u2, need, tiles, sources in fit:
             c[t] -= 1
-            acc.append(Group("seq", (t - 2, t - 1, t), ("w", "w", src)))
-            _standard(c, w - 2, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
+            c[t + 1] -= u1
+            c[t + 2] -= u2
+            acc.append(Group("seq", tiles, sources[at]))
+            _standard(c, w - need, melds - 1, pairs, kinds, wildcard, acc, out, t, free, first)
             if first and out:
                 return
             acc.pop()
             c[t] += 1
+            c[t + 1] += u1
+            c[t + 2] += u2
+
+
+# a state of _first_standard's search: (kind, counts from it on, wildcards, melds, pairs)
+_DeadState = tuple[int, tuple[int, ...], int, int, int]
 
 
 def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-                    wildcard: Tile | None, acc: list[Group], dead: set[tuple], i: int = 0
+                    wildcard: Tile | None, acc: list[Group], dead: set[_DeadState], i: int = 0
                     ) -> tuple[Group, ...] | None:
     """One reading :func:`_standard` would find (or None), found fast: wholly natural groups
     tried first, and states known to lead nowhere (``dead``) not tried again. (Asking the win
@@ -326,7 +338,7 @@ def _wild_block_table(block: int, key: bytes, w: int, pairs: int, wildcard: Tile
 
 
 def _wild_block(c: list[int], i: int, hi: int, w: int, pairs: int, wildcard: Tile | None,
-                memo: dict[tuple, dict[tuple[int, int], tuple[Group, ...]]]
+                memo: dict[tuple[int, tuple[int, ...], int, int], dict[tuple[int, int], tuple[Group, ...]]]
                 ) -> dict[tuple[int, int], tuple[Group, ...]]:
     """For the kinds ``i``..``hi`` of one block (those below ``i`` used up), with at most ``w``
     wildcards and ``pairs`` pairs: (wildcards used, pairs used) -> the first decomposition
@@ -580,7 +592,7 @@ def standard_readings(t: Tiles, melds: Sequence[Meld], shape: Shape,
                 break
         return []
     if first:
-        dead: set[tuple] = set()
+        dead: set[_DeadState] = set()
         for c, _k in stand_in_splits(t):
             # from the per-block tables (first_wild_groups); the search for odd counts
             try:

@@ -5,8 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.tiles import Tile
+from ..rules.model import Pattern
 from ..settle import settlement as st
 from .readings import Reading
+
+# How scoring ranks the results of a hand's readings (smaller is better): what a result pays
+# (Evaluator.order: minus the points, or minus the amount then minus the points), then the
+# ruleset's tie-break (Evaluator.tie_key: declaration positions, maybe after their count).
+PayKey = int | tuple[int, int]
+TieKey = tuple[int, ...] | tuple[int, tuple[int, ...]]
+ResultKey = tuple[PayKey, TieKey]
+# The patterns a reading is judged to hold, with the times each counts; a judged reading's
+# points and patterns (Evaluator._judge); a ranked reading (its key, reading, patterns, points).
+Picked = list[tuple[Pattern, int]]
+Judged = tuple[int, Picked]
+Ranked = tuple[ResultKey, Reading, Picked, int]
 
 
 @dataclass(frozen=True)

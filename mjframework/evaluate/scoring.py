@@ -47,6 +47,7 @@ from .patterns import (
     when_holds,
 )
 from .readings import FreeKinds, Reading, Tiles, readings
+from .results import Judged, PayKey, Ranked, ResultKey, TieKey
 from .results import Result as Result
 from .results import Score as Score
 from .results import ScoredPattern as ScoredPattern
@@ -61,16 +62,18 @@ class Evaluator(CompiledRuleset):
     def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
         super().__init__(ruleset)
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
-        self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
+        self._context_cache: dict[tuple[object, ...],
+                                  tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
         # and patterns _score judges (the lists are kept by _context_cache, so ids stay theirs).
         self._todo: dict[tuple[int, frozenset[str]], list[tuple[Shape, list[Pattern]]]] = {}
         self._screen: WinScreen | None = None
-        self._free_cache: dict[tuple, FreeKinds] = {}
+        self._free_cache: dict[search.FreeKey, FreeKinds] = {}
         self._scored: dict[tuple[Pattern, int], ScoredPattern] = {}  # _finish's, per (pattern, times)
-        self._ceilings: dict[tuple, tuple | None] = {}  # _ceiling's, per (fixed, maybe) patterns
+        # search.best_ceiling's, per (fixed, maybe) patterns
+        self._ceilings: dict[tuple[tuple[Pattern, ...], tuple[Pattern, ...]], ResultKey | None] = {}
         # Win payment plans per seat arrangement (settle): a few per table.
-        self._pay_plans: dict[tuple, tuple[tuple[int, int, int], ...]] = {}
+        self._pay_plans: dict[settler.PlanKey, tuple[tuple[int, int, int], ...]] = {}
 
     @property
     def screen(self) -> WinScreen:
@@ -164,7 +167,7 @@ class Evaluator(CompiledRuleset):
         telling readings of equal points apart."""
         check_context(ctx, self.ruleset.players, self.ruleset.flags)
         check_hand(hand, self.ruleset, wildcard)
-        every: list[tuple] = []
+        every: list[Ranked] = []
         self._score(hand, ctx, wildcard, every)
         every.sort(key=lambda x: x[0])
         return [self._finish(reading, picked, points, wildcard) for _k, reading, picked, points in every]
@@ -210,7 +213,7 @@ class Evaluator(CompiledRuleset):
         return before * after if self._product else before + after
 
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
-               every: list[tuple] | None = None) -> Score:
+               every: list[Ranked] | None = None) -> Score:
         if wildcard is None:
             wildcard = self._default_wild
         if not self.ruleset.win.allows(ctx.win_by):
@@ -282,7 +285,7 @@ class Evaluator(CompiledRuleset):
                 if any(p.makes_win for p in todo):
                     shapes.append((shape, todo))
             self._todo[id(by_shape), waits_ok] = shapes
-        best: tuple | None = None
+        best: Ranked | None = None
         if every is None and not (full.wilds or full.stand_ins):
             # No wildcard: every reading of each shape is judged (there are few, from the
             # per-block tables); a standard shape no reading fits has none, so it needs no
@@ -307,9 +310,9 @@ class Evaluator(CompiledRuleset):
             if not self._could_be(full, hand, shape):
                 continue
             keys: dict[Tile, int] | None = None
-            ceiling: tuple | None = None
+            ceiling: ResultKey | None = None
             free: FreeKinds | None = None
-            known: tuple[Reading, tuple | None] | None = None  # a reading _search judged already
+            known: tuple[Reading, Judged | None] | None = None  # a reading _search judged already
             found: list[Reading] | None
             if every is not None or not (full.wilds or full.stand_ins):
                 # every reading: for tools that list them; without wildcards, there are few
@@ -322,12 +325,12 @@ class Evaluator(CompiledRuleset):
                     continue
                 found, keys, ceiling, free, known = search.search(self, full, hand, shape, todo, settled,
                                                                   facts, wildcard, bounds)
-            judged: set[tuple] = set()
+            judged: set[search.ReadingSig] = set()
             wild = self.wild_kinds(wildcard)
 
             def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
-                         ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
-                         wild: frozenset[Tile] = wild, known: tuple[Reading, tuple | None] | None = known
+                         ceiling: ResultKey | None = ceiling, judged: set[search.ReadingSig] = judged,
+                         wild: frozenset[Tile] = wild, known: tuple[Reading, Judged | None] | None = known
                          ) -> bool:
                 """Judge one reading; True when no other reading of the shape can do better."""
                 nonlocal best
@@ -372,7 +375,7 @@ class Evaluator(CompiledRuleset):
             return f"no reading of the hand meets what every win needs ({facts.refused[0]})"
         return "no reading of the hand is a winning pattern"
 
-    def order(self, points: int) -> Any:
+    def order(self, points: int) -> PayKey:
         """The first part of a result's key (smaller is better): what the result pays.
 
         Points order the results wherever the amount paid rises with them; a ``value: table``
@@ -383,7 +386,7 @@ class Evaluator(CompiledRuleset):
             return (-sc.amount(sc.capped(points)), -points)
         return -points
 
-    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> tuple:
+    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> TieKey:
         """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
 
         ``first_declared``: the patterns' declaration positions, sorted, compared
@@ -405,7 +408,7 @@ class Evaluator(CompiledRuleset):
 
         Memoised: a ruleset meets only a few distinct contexts.
         """
-        key: tuple = (ctx.win_by, ctx.seat == ctx.dealer,
+        key: tuple[object, ...] = (ctx.win_by, ctx.seat == ctx.dealer,
                       None if ctx.discarder is None else ctx.discarder == ctx.dealer,
                       ctx.flags, facts.win_tile_wild)
         if self._state_keys:
@@ -620,8 +623,9 @@ class Evaluator(CompiledRuleset):
     def call(self, ctx: WinContext, score: Score) -> str | None:
         if not score.win or not hook_is_live(self.pm, "mj_win_call"):
             return None
-        return call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
-                         context=self.settlement_context("win", ctx, score))
+        called: str | None = call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
+                                       context=self.settlement_context("win", ctx, score))
+        return called
 
     def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None, *,
                  seats: Mapping[int, st.SeatFacts] | None = None) -> Result:

@@ -18,6 +18,14 @@ from ..rules.model import Pattern, Shape, TileFilter
 from .bounds import _Bounds
 from .patterns import HandFacts, Measures, requirements_hold
 from .readings import FreeKinds, Group, Reading, Tiles, readings
+from .results import Judged, ResultKey
+
+# free_kinds' cache key: the kinds that are each a class of their own, the tile filters read
+# (by id), and the winds they read (when any).
+FreeKey = tuple[tuple[Tile, ...], tuple[int, ...], tuple[tuple[str, Tile], ...] | None]
+# What tells readings apart for the patterns judged (Evaluator._score): per group, its kind,
+# meld, sources (where they matter) and its tiles' classes.
+ReadingSig = tuple[tuple[str, str, tuple[str, ...], tuple[int, ...]], ...]
 
 if TYPE_CHECKING:
     from .scoring import Evaluator
@@ -49,8 +57,8 @@ def possible(ev: Evaluator, todo: list[Pattern], bounds: _Bounds, facts: HandFac
 
 def search(ev: Evaluator, full: Tiles, hand: Hand, shape: Shape, todo: list[Pattern], settled: set[Pattern],
            facts: HandFacts, wildcard: Tile | None, bounds: _Bounds | None = None
-           ) -> tuple[list[Reading] | None, dict[Tile, int] | None, tuple | None, FreeKinds | None,
-                      tuple[Reading, tuple | None] | None]:
+           ) -> tuple[list[Reading] | None, dict[Tile, int] | None, ResultKey | None, FreeKinds | None,
+                      tuple[Reading, Judged | None] | None]:
     """The readings of ``shape`` worth judging: a subset of every reading on which the
     best result (points, then :meth:`tie_key`) is the same as on all of them.
 
@@ -131,7 +139,7 @@ def self_wild_reading(ev: Evaluator, full: Tiles, hand: Hand, shape: Shape, boun
 
 
 def best_ceiling(ev: Evaluator, todo: list[Pattern], settled: set[Pattern], reading: Reading,
-                 facts: HandFacts, wildcard: Tile | None) -> tuple | None:
+                 facts: HandFacts, wildcard: Tile | None) -> ResultKey | None:
     """The best key (points, then :meth:`tie_key`) any reading of the shape could judge to,
     or None where not cheaply known.
 
@@ -154,7 +162,7 @@ def best_ceiling(ev: Evaluator, todo: list[Pattern], settled: set[Pattern], read
         memo = (tuple(fixed), tuple(maybe))
         if memo in ev._ceilings:
             return ev._ceilings[memo]
-    best: tuple | None = None
+    best: ResultKey | None = None
     for mask in range(1 << len(maybe)):
         matched = sorted(fixed + [p for i, p in enumerate(maybe) if mask >> i & 1], key=lambda p: p.index)
         if not any(p.makes_win for p in matched):
@@ -188,7 +196,7 @@ def free_kinds(ev: Evaluator, full: Tiles, hand: Hand, todo: list[Pattern], leve
             if t < HONOR_BASE:
                 special.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9)
     winds = facts.winds
-    cache_key = (tuple(sorted(special)), tuple(id(f) for f in filters),
+    cache_key: FreeKey = (tuple(sorted(special)), tuple(id(f) for f in filters),
                  tuple(sorted(winds.items())) if winds and filters else None)
     free = ev._free_cache.get(cache_key)
     if free is None:
@@ -203,6 +211,6 @@ def free_kinds(ev: Evaluator, full: Tiles, hand: Hand, todo: list[Pattern], leve
     return free
 
 
-def _group_order(g: Group) -> tuple:
+def _group_order(g: Group) -> tuple[tuple[Tile, ...], str, tuple[str, ...], str]:
     """The order of a reading's groups (as :mod:`.readings` sorts them)."""
     return (g.tiles, g.kind, g.sources, g.meld or "")

@@ -24,6 +24,9 @@ from .results import Score
 if TYPE_CHECKING:
     from .scoring import Evaluator
 
+# A win's payment plan is kept per (win by, winner, dealer, discarder, payers).
+PlanKey = tuple[str, int, int, int | None, tuple[int, ...] | None]
+
 
 def settle(ev: Evaluator, hand: Hand, ctx: WinContext, score: Score,
            kongs: Sequence[st.KongRecord] | None = None, *,
@@ -47,7 +50,8 @@ def settle(ev: Evaluator, hand: Hand, ctx: WinContext, score: Score,
     if score.win:
         # Who pays how much of the base amount depends only on the seats: planned once per
         # seat arrangement (st.win_plan), then each win is a few multiplications.
-        key = (ctx.win_by, ctx.seat, ctx.dealer, ctx.discarder, None if payers is None else tuple(payers))
+        key: PlanKey = (ctx.win_by, ctx.seat, ctx.dealer, ctx.discarder,
+                        None if payers is None else tuple(payers))
         plan = ev._pay_plans.get(key)
         if plan is None:
             plan = st.win_plan(rs, winner=ctx.seat, dealer=ctx.dealer, win_by=ctx.win_by,

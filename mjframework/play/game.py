@@ -29,7 +29,7 @@ from . import events as evt
 from .events import EventSink, tiles_out
 from .players import Decision, Option, Player, TableView
 from .table.control import HandControl
-from .table.relay import Steps
+from .table.relay import Steps, run_to_end
 from .table.state import HandAbandoned, HandOver, HandResult, Resume, SeatState, exchange_option
 from .table.turn import Turns
 from .visibility import BY_SEAT, NOBODY
@@ -58,15 +58,9 @@ class Game(Turns):
 
         The hand runs as :meth:`steps`; with every seat's player here, no step ever
         waits, so this is one call with no hand-over."""
-        steps = self.steps()
-        try:
-            d = next(steps)
-        except StopIteration as e:
-            result: HandResult = e.value
-            return result
-        steps.close()
-        raise RuntimeError(f"seat {d.seat} is played from outside (OUTSIDE): drive the hand "
-                           "with Game.steps() or the stepper's Table")
+        return run_to_end(self.steps(), lambda d: RuntimeError(
+            f"seat {d.seat} is played from outside (OUTSIDE): drive the hand with Game.steps() "
+            "or the stepper's Table"))
 
     def steps(self) -> Steps[HandResult]:
         """The hand as a machine driven from outside: a generator that yields each

@@ -42,6 +42,7 @@ from ..core.tiles import (
     tile_name,
 )
 from ..hooks import registry as plugin_registry
+from . import measures
 from . import options as option_mod
 from .model import (
     FLAGS,
@@ -93,13 +94,8 @@ HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks 
 NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait",
               "held_ranks", "any", "all", "not")
 READING_ONLY = ("every_group", "any_group", "groups", "win_wait", "pair")
-# Count measures (`times: {per: …}` may name any of them).
-COUNT_MEASURES = (
-    "wildcards", "wildcards_held", "natural_wildcards", "self_wild_sequences", "honors", "distinct_honors",
-    "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
-    "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
-    "fours_not_kong", "distinct_kinds", "rank_span", "knitted_straights", "flowers", "waiting_tiles",
-)
+# Count measures (`times: {per: …}` may name any of them): the registry's (.measures).
+COUNT_MEASURES = measures.NAMES
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
 REQUIRED_SECTIONS = (

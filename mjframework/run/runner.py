@@ -16,6 +16,7 @@ are the work's own business; this module only moves chunks and results.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -118,6 +119,23 @@ def worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # first: the parent's handlers are no worker's
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent()
+
+
+def return_free_memory() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``), before a
+    pool forks; elsewhere nothing.
+
+    Memory the parent freed but still holds (what loading a ruleset made and dropped) is
+    shared with forked workers, and each worker that allocates there copies the page: a
+    copy per worker of memory nobody uses. Measured on a 2-worker ``mj simulate``: the
+    process tree's peak PSS 115-116 MB without, 111 MB with (benchmarks/README.md)."""
+    if sys.platform != "linux":
+        return
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # (absent from musl: nothing to do there)
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def pool_context() -> BaseContext | None:

@@ -58,7 +58,7 @@ from ..play.events import Event, EventSink, counting, counting_of
 from ..play.game import Game, HandResult
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
-from .runner import ProcessPool, kill_pool, run_alone, run_windowed, usable_workers
+from .runner import ProcessPool, kill_pool, return_free_memory, run_alone, run_windowed, usable_workers
 
 LOG_FORMAT = 1
 HAND_TIMEOUT = 60.0  # seconds a hand may take (a greedy hand takes milliseconds)
@@ -741,10 +741,13 @@ def shared_with_workers(spec: SimSpec) -> Iterator[None]:
 
     The win tables (~45 MB) and the loaded ruleset are made in this process: forked workers
     share those pages instead of each loading its own copy. ``gc.freeze()`` keeps the
-    collector from writing to them (which would copy them).
+    collector from writing to them (which would copy them); what loading freed goes back to
+    the system first (:func:`~.runner.return_free_memory`), not into each worker's copies.
     """
     wintable.ensure_tables()
     load_cached(spec.ruleset, spec.options, spec.preset)
+    gc.collect()
+    return_free_memory()
     gc.freeze()
     try:
         yield

@@ -38,6 +38,19 @@ the chosen :class:`Option`, and returns its ``T``."""
 COUNTABLE = frozenset({"draw", "discard", "deal", "wall", "call"})
 
 
+def run_to_end(steps: Steps[T], waited: Callable[[Decision], BaseException]) -> T:
+    """Run ``steps`` to its end where no decision can be answered from outside (``Game.play``,
+    a plugin's synchronous ask: :meth:`Relay.now`): its value. If it yields a decision (a
+    seat played from outside), the steps are closed and ``waited(decision)`` is raised."""
+    try:
+        d = next(steps)
+    except StopIteration as e:
+        value: T = e.value
+        return value
+    steps.close()
+    raise waited(d)
+
+
 def _no_sink(event: Event) -> None:
     return None
 
@@ -196,16 +209,10 @@ class Relay(HandState):
     def now(self, steps: Steps[T]) -> T:
         """Run ``steps`` to its end inside a plugin's hook (the deprecated synchronous
         ``hand.ask`` and friends): possible only while no seat is played from outside."""
-        try:
-            d = next(steps)
-        except StopIteration as e:
-            value: T = e.value
-            return value
-        steps.close()
-        raise HandAbandoned(
+        return run_to_end(steps, lambda d: HandAbandoned(
             f"a plugin waited for seat {d.seat}'s {d.kind} decision inside its hook (hand.ask, "
             "hand.offer_rob): that works only while bots play every seat; return an Ask "
-            "(a decision point, docs/plugins.md#decision-points)")
+            "(a decision point, docs/plugins.md#decision-points)"))
 
     def _restrict(self, decision: Decision) -> Decision:
         """Plugins remove options (``mj_restrict_options``); a turn keeps a way to go on."""
