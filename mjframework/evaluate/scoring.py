@@ -36,6 +36,7 @@ from ..settle import bonus, laid
 from ..settle import settlement as st
 from . import readiness, search, settler
 from .bounds import _Bounds
+from .codegen import Generated
 from .compiler import CompiledRuleset
 from .fastwin import WinScreen
 from .patterns import (
@@ -58,9 +59,14 @@ class Evaluator(CompiledRuleset):
     with the memos it fills as it scores, and the ruleset's plugins. Create once per ruleset and
     reuse."""
 
-    def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None, *,
+                 generated: bool = True) -> None:
         super().__init__(ruleset)
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
+        # The pattern judge as Python source generated for this ruleset (.codegen), made on
+        # first use; generated=False judges with the interpreted reference (_judge_reference).
+        self._use_generated = generated
+        self._gen: Generated | None = None
         self._context_cache: dict[tuple, tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
         # and patterns _score judges (the lists are kept by _context_cache, so ids stay theirs).
@@ -287,17 +293,16 @@ class Evaluator(CompiledRuleset):
             # No wildcard: every reading of each shape is judged (there are few, from the
             # per-block tables); a standard shape no reading fits has none, so it needs no
             # pre-check.
+            judge = self._keyed_judge()
+            mask_of = self._bulk.mask_of
             for shape, todo in shapes:
                 if shape.kind != "standard" and not self._could_be(full, hand, shape):
                     continue
+                alive = mask_of(todo)
                 for reading in readings(full, hand.melds, shape, self.kinds):
-                    result = self._judge(reading, todo, facts, wildcard)
-                    if result is None:
-                        continue
-                    points, picked = result
-                    key = (self.order(points), self.tie_key(picked))
-                    if best is None or key < best[0]:
-                        best = (key, reading, picked, points)
+                    keyed = judge(reading, alive, facts, wildcard)
+                    if keyed is not None and (best is None or keyed[0] < best[0]):
+                        best = (keyed[0], reading, keyed[2], keyed[1])
             if best is None:
                 return Score(False, self._no_win_reason(facts), wildcard=wildcard)
             _, reading, picked, points = best
@@ -324,11 +329,13 @@ class Evaluator(CompiledRuleset):
                                                                   facts, wildcard, bounds)
             judged: set[tuple] = set()
             wild = self.wild_kinds(wildcard)
+            alive = self._bulk.mask_of(todo)
+            judge = self._keyed_judge()
 
-            def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
+            def consider(reading: Reading, alive: int = alive, keys: dict[Tile, int] | None = keys,
                          ceiling: tuple | None = ceiling, judged: set[tuple] = judged,
-                         wild: frozenset[Tile] = wild, known: tuple[Reading, tuple | None] | None = known
-                         ) -> bool:
+                         wild: frozenset[Tile] = wild, known: tuple[Reading, tuple | None] | None = known,
+                         judge: Callable[..., tuple | None] = judge) -> bool:
                 """Judge one reading; True when no other reading of the shape can do better."""
                 nonlocal best
                 if keys is not None:
@@ -343,12 +350,15 @@ class Evaluator(CompiledRuleset):
                     judged.add(sig)
                 if known is not None and (reading is known[0] or reading.groups == known[0].groups):
                     result = known[1]  # (the same groups of the same shape: judged alike)
+                    if result is None:
+                        return False
+                    points, picked = result
+                    key = (self.order(points), self.tie_key(picked))
                 else:
-                    result = self._judge(reading, todo, facts, wildcard)
-                if result is None:
-                    return False
-                points, picked = result
-                key = (self.order(points), self.tie_key(picked))
+                    keyed = judge(reading, alive, facts, wildcard)
+                    if keyed is None:
+                        return False
+                    key, points, picked = keyed
                 if every is not None:
                     every.append((key, reading, picked, points))
                 if best is None or key < best[0]:
@@ -417,15 +427,46 @@ class Evaluator(CompiledRuleset):
             self._context_cache[key] = cached
         return cached
 
+    def generated(self) -> Generated:
+        """The pattern judge generated for this ruleset (:mod:`.codegen`), made on first use."""
+        gen = self._gen
+        if gen is None:
+            gen = self._gen = Generated(self)
+        return gen
+
+    def _keyed_judge(self) -> Callable[[Reading, int, HandFacts, Tile | None], tuple | None]:
+        """What the scorer judges a reading with: ``(reading, patterns' mask, facts, wildcard)``
+        → ``((order, tie key), points, picked)`` or None; generated unless made without."""
+        if self._use_generated:
+            return (self._gen or self.generated()).judge_keyed
+        return self._keyed_reference
+
+    def _keyed_reference(self, reading: Reading, alive: int, facts: HandFacts,
+                         wildcard: Tile | None) -> tuple | None:
+        result = self._judge_reference(reading, alive, facts, wildcard)
+        if result is None:
+            return None
+        return (self.order(result[0]), self.tie_key(result[1])), result[0], result[1]
+
     def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """Patterns (already fit for this shape and context) that hold for one reading, combined.
+        """Patterns (already fit for this shape and context) that hold for one reading, combined:
+        ``(points, [(pattern, times)])`` or None (generated: :mod:`.codegen`)."""
+        alive = self._bulk.mask_of(patterns)
+        if self._use_generated:
+            return (self._gen or self.generated()).judge(reading, alive, facts, wildcard)
+        return self._judge_reference(reading, alive, facts, wildcard)
+
+    def _judge_reference(self, reading: Reading, alive: int, facts: HandFacts,
+                         wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """The interpreted judge of the patterns of mask ``alive`` on one reading (the reference
+        of the generated one).
 
         Judged in bulk (:class:`~.bulkjudge.BulkJudge`); the same as judging each pattern
         with :func:`~.patterns.requirements_hold` (``tests/test_bulk_judge.py``)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
         bulk = self._bulk
-        held = bulk.holding(m, bulk.mask_of(patterns))
+        held = bulk.holding(m, alive)
         if not held & bulk.makes_win:
             return None
         kept = bulk.patterns_of(bulk.not_excluded(held, self.ruleset.scoring.exclusions == "ranked"))
