@@ -62,8 +62,8 @@ class _Worker:
     def __init__(self, build: str, seed: int, hands: int) -> None:
         env = {**os.environ, "PYTHONPATH": os.path.abspath(build), "PYTHONHASHSEED": "0"}
         self.proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(seed), str(hands)], env=env,
-                                     cwd=os.path.abspath(build), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True)
+                                     cwd=os.path.abspath(build), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
 
     def run(self, rid: str, w: int, part: int, parts: int) -> float:
         assert self.proc.stdin is not None and self.proc.stdout is not None

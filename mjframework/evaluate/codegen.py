@@ -259,10 +259,11 @@ class Generated:
             "PLANS": plans, "make_plan": make_plan, "count": count,
             "meets_win_require": ev._meets_win_require, "order_of": ev.order,
         }
-        exec(code, namespace)  # noqa: S102 - our own generated source (see the module's docstring)
+        exec(code, namespace)  # our own generated source (see the module's docstring)
         self.holding: Callable[[Measures, int], int] = namespace["holding"]
         self.judge: Callable[..., tuple[int, list[Any]] | None] = namespace["judge"]
-        self.judge_keyed: Callable[..., tuple[tuple[Any, Any], int, list[Any]] | None] = namespace["judge_keyed"]
+        self.judge_keyed: Callable[..., tuple[tuple[Any, Any], int, list[Any]] | None] = \
+            namespace["judge_keyed"]
 
 
 class _NoMeasures:
