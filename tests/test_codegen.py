@@ -131,7 +131,8 @@ def test_the_generated_module_has_no_builtins_beyond_its_few() -> None:
     tree = ast.parse(codegen.source(ev))
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     assert called <= {"holding", "judge", "Measures", "group_families", "win_wait_hit", "make_plan", "count",
-                      "meets_win_require", "order_of", "condition_holds", "sorted", "len", "tuple"}, called
+                      "meets_win_require", "order_of", "condition_holds", "key_of", "sorted", "len",
+                      "tuple"}, called
 
 
 def test_equal_rulesets_share_one_compiled_module() -> None:
@@ -149,7 +150,7 @@ def test_mj_compile_source_prints_the_module(rid: str) -> None:
     assert res.output == Evaluator(load_ruleset(rid)).generated().source
     tree = ast.parse(res.output)
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-    assert functions == ["holding", "judge", "judge_keyed"]
+    assert functions == ["holding", "key_of", "judge", "judge_keyed"]
     # every win pattern is named (as data) once, in its bit's comment
     for p in load_ruleset(rid).patterns_for("win"):
         assert f": {p.name!r}" in res.output or f": {p.name!a}" in res.output

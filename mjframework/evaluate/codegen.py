@@ -55,8 +55,8 @@ _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wild
 
 _CODE: dict[str, CodeType] = {}  # (version, source digest) -> compiled module
 # Per set of patterns a reading keeps: those left after the tiers, whether counting them reads
-# the reading, and (if not) the result, (points, [(pattern, times)]) or None.
-_Plan = tuple[list[Any], bool, tuple[int, list[Any]] | None]
+# the reading, and (if not) the result, (points, [(pattern, times)]) or None, with its key.
+_Plan = tuple[list[Any], bool, tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None]
 
 
 def _hex(n: int) -> str:
@@ -125,19 +125,24 @@ def source(ev: Evaluator) -> str:
         out += [f"    if alive & {_hex(bounded.mask)}:  # {_comment(repr(name))}",
                 f"        alive &= COSTLY_KEEP_FOR[{k}](m.get({name!r}))"]
     out += ["    return alive", ""]
-    out += _judge_source(ev)
     out += _key_source(ev, sc.ties)
+    out += _judge_source(ev, "judge", keyed=False)
+    out += _judge_source(ev, "judge_keyed", keyed=True)
     return "\n".join(out) + "\n"
 
 
-def _judge_source(ev: Evaluator) -> list[str]:
+def _judge_source(ev: Evaluator, name: str, keyed: bool) -> list[str]:
+    """``judge`` (keyed False) or ``judge_keyed``: the same walk, the second answering the
+    result's order key too (remembered in the plan where the result is)."""
     bulk = ev._bulk
     ranked = ev.ruleset.scoring.exclusions == "ranked"
     table = bulk.excludes_ranked if ranked else bulk.excludes
     excluders = [(i, x) for i, x in enumerate(table) if x]
-    out = ["", "def judge(reading, alive, facts, wildcard):",
+    doc = ("((order, tie key), points, [(pattern, times)]) or None" if keyed
+           else "(points, [(pattern, times)]) or None")
+    out = ["", f"def {name}(reading, alive, facts, wildcard):",
            "    \"\"\"The patterns of `alive` one reading meets, excluded, tiered and combined:",
-           "    (points, [(pattern, times)]) or None (as Evaluator._judge_reference).\"\"\"",
+           f"    {doc} (as Evaluator._judge_reference).\"\"\"",
            "    m = Measures(reading.tiles, reading, facts, wildcard)",
            "    held = holding(m, alive)",
            f"    if not held & {_hex(bulk.makes_win)}:",
@@ -163,21 +168,22 @@ def _judge_source(ev: Evaluator) -> list[str]:
     out += ["    plan = PLANS.get(held)",
             "    if plan is None:",
             "        plan = make_plan(held)",
-            "    result = count(plan[0], m) if plan[1] else plan[2]"]
+            "    result = count(plan[0], m) if plan[1] else plan[2]",
+            "    if result is None:",
+            "        return None"]
     if ev._win_require:
-        out += ["    if result is not None and not meets_win_require(result[0], m, facts):",
+        out += ["    if not meets_win_require(result[0], m, facts):",
                 "        return None"]
-    out += ["    return result", ""]
+    if keyed:
+        out += ["    return key_of(result[0], result[1]) if plan[1] else plan[3]", ""]
+    else:
+        out += ["    return result", ""]
     return out
 
 
 def _key_source(ev: Evaluator, ties: str) -> list[str]:
-    out = ["", "def judge_keyed(reading, alive, facts, wildcard):",
-           "    \"\"\"judge(), with the result's order key first: (key, points, picked) or None.\"\"\"",
-           "    result = judge(reading, alive, facts, wildcard)",
-           "    if result is None:",
-           "        return None",
-           "    points, picked = result"]
+    out = ["", "def key_of(points, picked):",
+           "    \"\"\"((order, tie key), points, picked): as Evaluator.order and tie_key.\"\"\""]
     if ev._by_pay:
         out.append("    order = order_of(points)")
     else:
@@ -190,7 +196,7 @@ def _key_source(ev: Evaluator, ties: str) -> list[str]:
         out.append("    return (order, (-len(marks), marks)), points, picked")
     else:
         out.append("    return (order, marks), points, picked")
-    return out
+    return [*out, ""]
 
 
 class Generated:
@@ -219,16 +225,14 @@ class Generated:
             once = ev.ruleset.scoring.set_combinations == "once"
             if any(p.times_per is not None or p.partial_excludes or (p.sets is not None and once)
                    for p in kept):
-                plan: _Plan = (kept, True, None)
+                plan: _Plan = (kept, True, None, None)
             else:
-                plan = (kept, False, ev._count(kept, _NO_MEASURES))
+                result = ev._count(kept, _NO_MEASURES)
+                plan = (kept, False, result, None if result is None else namespace["key_of"](*result))
             if len(plans) > 1 << 14:
                 plans.clear()
             plans[held] = plan
             return plan
-
-        def count(kept: list[Any], m: Measures) -> tuple[int, list[Any]] | None:
-            return ev._count(kept, m)
 
         def win_wait_hit(m: Measures) -> int:
             """The win_wait patterns some group of the reading satisfies (as BulkJudge.holding)."""
@@ -256,7 +260,7 @@ class Generated:
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
             "COSTLY_KEEP_FOR": tuple(b.keep_for for _n, b in bulk.costly),
             "CONDITIONS": tuple(c for _b, c in bulk.conditions),
-            "PLANS": plans, "make_plan": make_plan, "count": count,
+            "PLANS": plans, "make_plan": make_plan, "count": ev._count,
             "meets_win_require": ev._meets_win_require, "order_of": ev.order,
         }
         exec(code, namespace)  # our own generated source (see the module's docstring)
