@@ -6,7 +6,6 @@ import click
 
 from ..evaluate.codegen import source as generated_source
 from ..evaluate.compiler import compile_ruleset
-from ..evaluate.scoring import Evaluator
 from ..rules.loader import load_ruleset
 from .common import RULESET, option_flags, parse_sets
 
@@ -33,7 +32,7 @@ def compile_cmd(ruleset: str, sets: tuple[str, ...], preset: str | None, show_so
     """
     rs = load_ruleset(ruleset, options=parse_sets(sets), preset=preset)
     if show_source:
-        click.echo(generated_source(Evaluator(rs)), nl=False)
+        click.echo(generated_source(compile_ruleset(rs)), nl=False)
         return
     click.echo(compile_ruleset(rs).describe())
 
