@@ -56,7 +56,9 @@ from .waits import shape_possible, wait_holds
 class Evaluator(CompiledRuleset):
     """Scores hands of one ruleset: the thin scorer over its :class:`~.compiler.CompiledRuleset`,
     with the memos it fills as it scores, and the ruleset's plugins. Create once per ruleset and
-    reuse."""
+    reuse. Readings are judged by Python source generated for the ruleset (:mod:`.codegen`);
+    ``generated=False`` judges them with the interpreted judge instead, the reference the
+    generated one is tested against (same results, slower)."""
 
     def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None, *,
                  generated: bool = True) -> None:
