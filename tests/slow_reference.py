@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from mjframework.core.hand import Hand, Meld, WinContext
 from mjframework.core.tiles import Tile, tile_name
 from mjframework.evaluate.combinations import account_combinations
+from mjframework.evaluate.compiler import _partial_exclusions
 from mjframework.evaluate.patterns import (
     HandFacts,
     Measures,
@@ -22,7 +23,7 @@ from mjframework.evaluate.patterns import (
     when_holds,
 )
 from mjframework.evaluate.readings import Reading, readings
-from mjframework.evaluate.scoring import Evaluator, Score, _partial_exclusions
+from mjframework.evaluate.scoring import Evaluator, Score
 from mjframework.evaluate.waits import shape_possible, wait_holds
 from mjframework.rules.model import Pattern
 

@@ -30,7 +30,9 @@ ALL = [*RULESETS, str(HERE / "data" / "scoring" / "wild-measures.yaml")]
 
 
 class _Compare:
-    """Wraps ``ev._judge``: each reading judged in bulk and one pattern at a time."""
+    """Wraps the evaluator's judges (``ev._judge``, by a list of patterns, which the reading
+    search calls; ``ev._keyed_judge()``, by their mask, which the scorer calls): each reading
+    judged in bulk (and by the judge generated for the ruleset) and one pattern at a time."""
 
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
@@ -38,7 +40,16 @@ class _Compare:
         self.held = 0  # patterns held, over all readings (the test must exercise something)
         self.names: set[str] = set()  # the patterns held on some reading
         self.bulk = ev._judge
+        self.keyed = ev._keyed_judge()
         ev._judge = self  # type: ignore[method-assign]
+        ev._keyed_judge = lambda: self.by_mask  # type: ignore[method-assign]
+
+    def by_mask(self, reading, alive, facts, wildcard):  # type: ignore[no-untyped-def]
+        patterns = sorted(self.ev._bulk.patterns_of(alive), key=lambda p: p.index)
+        result = self(reading, patterns, facts, wildcard)
+        keyed = self.keyed(reading, alive, facts, wildcard)
+        assert (keyed is None and result is None) or keyed[1:] == result, reading
+        return keyed
 
     def __call__(self, reading, patterns, facts, wildcard):  # type: ignore[no-untyped-def]
         ev, bulk = self.ev, self.ev._bulk

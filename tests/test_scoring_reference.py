@@ -1,9 +1,11 @@
 """Differential test: the scoring's reading search against the slow reference.
 
-``Evaluator.score`` judges only the readings that can decide the result (one reading
+``Evaluator.score`` judges readings with the pattern judge generated for the ruleset
+(``evaluate/codegen.py``) and only the readings that can decide the result (one reading
 when no pattern looks at it; groups of wildcards alone read as one kind per class of
 kinds the patterns can't tell apart). ``tests/slow_reference.py`` keeps the previous
-algorithm, which judges every reading of every shape. Both must give identical
+algorithm, which judges every reading of every shape, one pattern at a time with the
+interpreted requirements. Both must give identical
 results — win or not and why, patterns with their points and times, points, payments
 and the call — on hands of every shipped ruleset, the purpose-made ones under
 ``tests/rulesets`` and ``tests/data/scoring``, with 0–4 wildcards, exposed melds and
@@ -30,7 +32,10 @@ from mjframework.rules.loader import load_ruleset
 
 HERE = Path(__file__).resolve().parent
 HANDS = int(os.environ.get("MJ_SCORING_HANDS", "1000"))
-ALL = [*RULESETS, str(HERE / "data" / "scoring" / "wild-measures.yaml")]
+# Every shipped ruleset (those test_fast_paths leaves out too), the purpose-made ones.
+SHIPPED = sorted(p.stem for p in (HERE.parent / "rulesets").glob("*.yaml"))
+ALL = [*RULESETS, *(r for r in SHIPPED if r not in RULESETS),
+       str(HERE / "data" / "scoring" / "wild-measures.yaml")]
 
 
 def _reference(ev: Evaluator, hand: Hand, ctx: WinContext, wildcard: int | None) -> Result:

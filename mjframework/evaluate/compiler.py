@@ -29,23 +29,19 @@ from collections.abc import Sequence
 
 from ..core.errors import HandError
 from ..core.tiles import NUM_KINDS, Tile, format_tiles, is_honor, tile_name
+from ..rules.measures import MEASURES
 from ..rules.model import GroupFilter, Pattern, Ruleset, Shape, TileFilter, When
 from ..settle import settlement as st
 from .bulkjudge import BulkJudge
-from .patterns import shape_matches
+from .patterns import Measures, shape_matches, times
 from .readings import Tiles
+from .results import PayKey, TieKey
 from .waits import completed_shape
 
 # How much of a reading a measure looks at (the reading search, Evaluator._search): 0 nothing
 # (hand-level facts), 1 the suit (or honor) of each tile, 2 also how many copies of each kind;
-# a measure not listed here (ranks: rank_span, knitted_straights) gets 3, the whole reading.
-_MEASURE_LEVEL = {
-    "wildcards": 0, "wildcards_held": 0, "flowers": 0, "waiting_tiles": 0,
-    "honors": 1, "suits": 1, "missing_suits": 1, "sequences": 1, "triplets": 1, "kongs": 1,
-    "claimed_melds": 1, "concealed_kongs": 1, "exposed_kongs": 1, "concealed_triplets": 1,
-    "natural_wildcards": 1, "self_wild_sequences": 1,
-    "distinct_honors": 2, "sets_of_four": 2, "sets_of_three": 2, "fours_not_kong": 2, "distinct_kinds": 2,
-}
+# 3 the whole reading (ranks: rank_span, knitted_straights). From the measures registry.
+_MEASURE_LEVEL = {m.name: m.level for m in MEASURES if m.level < 3}
 
 
 def _reading_level(p: Pattern) -> int:
@@ -220,6 +216,103 @@ class CompiledRuleset:
             return t in self._fixed or (wildcard is not None and t == wildcard)
         return wildcard is not None and t == wildcard
 
+    # -- combining and ordering results (the scorer's) ----------------------
+
+    def order(self, points: int) -> PayKey:
+        """The first part of a result's key (smaller is better): what the result pays.
+
+        Points order the results wherever the amount paid rises with them; a ``value: table``
+        need not rise (a table may decode factors), so there the amount paid for the capped
+        points comes first, then the points."""
+        if self._by_pay:
+            sc = self.ruleset.scoring
+            return (-sc.amount(sc.capped(points)), -points)
+        return -points
+
+    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> TieKey:
+        """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
+
+        ``first_declared``: the patterns' declaration positions, sorted, compared
+        in turn (the result holding the earliest-declared pattern; if both hold
+        it, the next, …). ``fewest_patterns`` / ``most_patterns`` count the
+        patterns first, then fall back to ``first_declared``.
+        """
+        order = tuple(sorted(p.index for p, _ in picked))
+        ties = self.ruleset.scoring.ties
+        if ties == "fewest_patterns":
+            return (len(order), order)
+        if ties == "most_patterns":
+            return (-len(order), order)
+        return order
+
+    def _combined(self, picked: Sequence[tuple[Pattern, int]]) -> int:
+        """The points of ``picked`` (pattern, times) as ``combine`` puts them together."""
+        if self._product:
+            total = 1
+            for p, n in picked:
+                total *= p.points ** n
+            return total
+        return sum(p.points * n for p, n in picked)
+
+    def _capped_after(self, picked: Sequence[tuple[Pattern, int]]) -> int:
+        """The capped points when some patterns count after the cap (``after_cap``): the cap
+        bounds the others, then these add (or multiply)."""
+        sc = self.ruleset.scoring
+        before = sc.capped(self._combined([(p, n) for p, n in picked if not p.after_cap]))
+        after = self._combined([(p, n) for p, n in picked if p.after_cap])
+        return before * after if self._product else before + after
+
+    def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
+
+        (:meth:`_judge` does the exclusions as masks, :meth:`~.bulkjudge.BulkJudge.not_excluded`,
+        then :meth:`_count`.)"""
+        sc = self.ruleset.scoring
+        if sc.exclusions == "ranked":
+            # Higher points first; a pattern another excludes excludes nothing itself.
+            excluding = self._excluding
+            excluded: set[str] = set()
+            kept = []
+            for p in sorted(matched, key=self._rank.__getitem__):
+                if p.name not in excluded:
+                    kept.append(p)
+                    excluded |= excluding[p]
+            kept.sort(key=self._index)
+        else:
+            excluded = set().union(*(p.excludes for p in matched)) if matched else set()
+            kept = [p for p in matched if p.name not in excluded]
+        return self._count(kept, m)
+
+    def _count(self, kept: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """:meth:`_combine` after the exclusions: tiers, how many times each pattern counts (set
+        combinations accounted by the bulk judge's table per multiset of sets,
+        :meth:`~.bulkjudge.BulkJudge.account_combinations`), the fallback, the total."""
+        sc = self.ruleset.scoring
+        if self._tier_rank and kept:
+            default = self.ruleset.scoring.tiers[0]
+            top = min(self._tier_rank[p.tier or default] for p in kept)
+            kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
+        combos = self._bulk.account_combinations(kept, m) if sc.set_combinations == "once" else {}
+        counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
+                    else times(p, m)) for p in kept]
+        if any(p.partial_excludes for p in kept):
+            counted = _partial_exclusions(counted, m)
+        counted = [(p, n) for p, n in counted if n > 0]
+        if any(p.fallback for p, _ in counted) and any(
+                not p.fallback and p.counts_to_minimum for p, _ in counted):
+            counted = [(p, n) for p, n in counted if not p.fallback]
+        if not counted:
+            return None
+        if self.ruleset.scoring.combine == "highest":
+            p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
+            return p.points * n, [(p, n)]
+        if self._product:
+            total = 1
+            for p, n in counted:
+                total *= p.points ** n
+            return total, counted
+        return sum(p.points * n for p, n in counted), counted
+
     # -- what was compiled ---------------------------------------------------
 
     def describe(self) -> str:
@@ -267,6 +360,33 @@ def _shape_text(s: Shape) -> str:
     parts = [s.kind] + [f"{k}={v}" for k, v in (("melds", s.melds), ("pair", s.pair), ("pairs", s.pairs))
                         if v]
     return " ".join(parts)
+
+
+def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list[tuple[Pattern, int]]:
+    """Apply ``excludes`` entries with ``times`` (that many fewer) or ``shared`` (the groups the
+    excluding pattern counts are not counted again by the excluded one)."""
+    names = {p.name for p, n in counted if n > 0}
+    fewer: dict[str, int] = {}
+    shared: dict[str, set[int]] = {}
+    for p, n in counted:
+        if n <= 0:
+            continue
+        for e in p.partial_excludes:
+            if e.name not in names:
+                continue
+            if e.times is not None:
+                fewer[e.name] = fewer.get(e.name, 0) + e.times
+            if e.shared and p.groups is not None:
+                shared.setdefault(e.name, set()).update(m.group_indices(p.groups))
+    out = []
+    for p, n in counted:
+        if p.name in shared and p.groups is not None and p.times_per == "groups":
+            n = len(m.group_indices(p.groups) - shared[p.name]) // p.times_every
+        elif p.name in shared:
+            n = 0 if shared[p.name] else n
+        n -= fewer.get(p.name, 0)
+        out.append((p, max(n, 0)))
+    return out
 
 
 def compile_ruleset(ruleset: Ruleset) -> CompiledRuleset:

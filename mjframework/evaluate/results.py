@@ -20,6 +20,8 @@ ResultKey = tuple[PayKey, TieKey]
 Picked = list[tuple[Pattern, int]]
 Judged = tuple[int, Picked]
 Ranked = tuple[ResultKey, Reading, Picked, int]
+#: A judged reading with its key: ``(key, points, picked)`` (what the scorer's judge answers).
+Keyed = tuple[ResultKey, int, Picked]
 
 
 @dataclass(frozen=True)

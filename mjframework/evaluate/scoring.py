@@ -36,6 +36,7 @@ from ..settle import bonus, laid
 from ..settle import settlement as st
 from . import readiness, search, settler
 from .bounds import _Bounds
+from .codegen import Generated
 from .compiler import CompiledRuleset
 from .fastwin import WinScreen
 from .patterns import (
@@ -43,11 +44,10 @@ from .patterns import (
     Measures,
     context_holds,
     requirements_hold,
-    times,
     when_holds,
 )
 from .readings import FreeKinds, Reading, Tiles, readings
-from .results import Judged, PayKey, Ranked, ResultKey, TieKey
+from .results import Judged, Keyed, Ranked, ResultKey
 from .results import Result as Result
 from .results import Score as Score
 from .results import ScoredPattern as ScoredPattern
@@ -57,11 +57,18 @@ from .waits import shape_possible, wait_holds
 class Evaluator(CompiledRuleset):
     """Scores hands of one ruleset: the thin scorer over its :class:`~.compiler.CompiledRuleset`,
     with the memos it fills as it scores, and the ruleset's plugins. Create once per ruleset and
-    reuse."""
+    reuse. Readings are judged by Python source generated for the ruleset (:mod:`.codegen`);
+    ``generated=False`` judges them with the interpreted judge instead, the reference the
+    generated one is tested against (same results, slower)."""
 
-    def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, pm: pluggy.PluginManager | None = None, *,
+                 generated: bool = True) -> None:
         super().__init__(ruleset)
         self.pm = pm if pm is not None else make_plugin_manager(ruleset.plugins)
+        # The pattern judge as Python source generated for this ruleset (.codegen), made on
+        # first use; generated=False judges with the interpreted reference (_judge_reference).
+        self._use_generated = generated
+        self._gen: Generated | None = None
         self._context_cache: dict[tuple[object, ...],
                                   tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]] = {}
         # (id of a context's per-shape list, the wait patterns whose wait holds) -> the shapes
@@ -195,45 +202,56 @@ class Evaluator(CompiledRuleset):
         return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                      uncapped=points)
 
-    def _combined(self, picked: Sequence[tuple[Pattern, int]]) -> int:
-        """The points of ``picked`` (pattern, times) as ``combine`` puts them together."""
-        if self._product:
-            total = 1
-            for p, n in picked:
-                total *= p.points ** n
-            return total
-        return sum(p.points * n for p, n in picked)
-
-    def _capped_after(self, picked: Sequence[tuple[Pattern, int]]) -> int:
-        """The capped points when some patterns count after the cap (``after_cap``): the cap
-        bounds the others, then these add (or multiply)."""
-        sc = self.ruleset.scoring
-        before = sc.capped(self._combined([(p, n) for p, n in picked if not p.after_cap]))
-        after = self._combined([(p, n) for p, n in picked if p.after_cap])
-        return before * after if self._product else before + after
-
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
                every: list[Ranked] | None = None) -> Score:
         if wildcard is None:
             wildcard = self._default_wild
-        if not self.ruleset.win.allows(ctx.win_by):
-            return Score(False, f"this ruleset has no win by {ctx.win_by}", wildcard=wildcard)
-        if self._void_rule and self.void_refuses(hand, ctx):
-            return Score(False, f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})",
-                         wildcard=wildcard)
         if self._fixed:
             win_wild = self._is_wild(hand.win_tile, wildcard)
         else:
             win_wild = wildcard is not None and hand.win_tile == wildcard
-        if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
-            return Score(False, "a wildcard can't be won on a discard", wildcard=wildcard)
-        if ctx.win_by == "discard" and hand.win_tile in self.ruleset.claims.never_kinds:
-            return Score(False, f"{tile_name(hand.win_tile)} is never claimed: no win on its discard",
-                         wildcard=wildcard)
+        refused = self._refused_by_rules(hand, ctx, win_wild)
+        if refused is not None:
+            return Score(False, refused, wildcard=wildcard)
         held = self.split(hand.concealed, wildcard)
-        facts = HandFacts(
-            wildcards=held.wilds + win_wild,
-            wildcards_held=held.wilds,
+        facts = self._hand_facts(hand, ctx, wildcard, held.wilds, win_wild)
+        # The context is the same for every reading: the patterns fit for it, per shape.
+        by_shape, active = self._for_context(ctx, facts)
+        waits_ok: frozenset[str] = frozenset()
+        if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
+            waits_ok = self._waits_held(held, len(hand.melds), active)
+        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
+        full = _with_win_tile(held, hand.win_tile, win_wild)
+        shapes = self._todo.get((id(by_shape), waits_ok))
+        if shapes is None:
+            shapes = self._todo[id(by_shape), waits_ok] = self._shapes_to_judge(by_shape, waits_ok)
+        if every is None and not (full.wilds or full.stand_ins):
+            best = self._best_plain(full, hand, shapes, facts, wildcard)
+        else:
+            best = self._best_searched(full, hand, shapes, facts, wildcard, every)
+        if best is None:
+            return Score(False, self._no_win_reason(facts), wildcard=wildcard)
+        _, reading, picked, points = best
+        return self._finish(reading, picked, points, wildcard)
+
+    def _refused_by_rules(self, hand: Hand, ctx: WinContext, win_wild: bool) -> str | None:
+        """Why the ruleset's win rules refuse this win before any reading (None: they don't)."""
+        if not self.ruleset.win.allows(ctx.win_by):
+            return f"this ruleset has no win by {ctx.win_by}"
+        if self._void_rule and self.void_refuses(hand, ctx):
+            return f"the hand holds its declared void suit ({ctx.seat_state['void_suit']})"
+        if win_wild and ctx.win_by != "self_draw" and not self._wild_claims:
+            return "a wildcard can't be won on a discard"
+        if ctx.win_by == "discard" and hand.win_tile in self.ruleset.claims.never_kinds:
+            return f"{tile_name(hand.win_tile)} is never claimed: no win on its discard"
+        return None
+
+    def _hand_facts(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, held_wilds: int,
+                    win_wild: bool) -> HandFacts:
+        """What every reading of this win shares (the hand-level measures' inputs)."""
+        return HandFacts(
+            wildcards=held_wilds + win_wild,
+            wildcards_held=held_wilds,
             win_tile_wild=win_wild,
             suits_in_set=self._suits_in_set,
             win_tile=hand.win_tile,
@@ -248,63 +266,57 @@ class Evaluator(CompiledRuleset):
             ctx=ctx if self._win_require else None,
             refused=[] if self._win_require else None,
         )
-        exposed = len(hand.melds)
-        # The context is the same for every reading: the patterns fit for it, per shape.
-        by_shape, active = self._for_context(ctx, facts)
-        waits_ok: frozenset[str] = frozenset()
-        if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
-            # Patterns often share a wait: each judged once (by identity: hashing a wait,
-            # a nested dataclass, costs more than judging it twice when two are equal).
-            held_waits: dict[int, bool] = {}
-            for p in self.wait_patterns:
-                if p.name in active:
-                    for w in p.waits:
-                        if id(w) not in held_waits:
-                            held_waits[id(w)] = wait_holds(held, exposed, w)
-            waits_ok = frozenset(p.name for p in self.wait_patterns
-                                 if p.name in active and any(held_waits[id(w)] for w in p.waits))
-        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
-        # The 14 tiles split as split() would: the held tiles' split plus the winning tile.
-        win = hand.win_tile
-        if win_wild:
-            full = Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
-        elif win == held.stand_in_tile:
-            full = Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
-        else:
-            c = list(held.counts)
-            c[win] += 1
-            full = Tiles(tuple(c), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
-        shapes = self._todo.get((id(by_shape), waits_ok))
-        if shapes is None:
-            # Per shape, the patterns to judge on its readings (wait patterns whose wait
-            # holds); a shape none of whose patterns makes a win is left out. The same for
-            # every hand of this context and these waits.
-            shapes = []
-            for shape, candidates in by_shape:
-                todo = [p for p in candidates if not p.waits or p.name in waits_ok]
-                if any(p.makes_win for p in todo):
-                    shapes.append((shape, todo))
-            self._todo[id(by_shape), waits_ok] = shapes
+
+    def _waits_held(self, held: Tiles, exposed: int, active: frozenset[str]) -> frozenset[str]:
+        """The wait patterns fit for the context whose free-wildcard wait the held tiles have."""
+        # Patterns often share a wait: each judged once (by identity: hashing a wait,
+        # a nested dataclass, costs more than judging it twice when two are equal).
+        held_waits: dict[int, bool] = {}
+        for p in self.wait_patterns:
+            if p.name in active:
+                for w in p.waits:
+                    if id(w) not in held_waits:
+                        held_waits[id(w)] = wait_holds(held, exposed, w)
+        return frozenset(p.name for p in self.wait_patterns
+                         if p.name in active and any(held_waits[id(w)] for w in p.waits))
+
+    @staticmethod
+    def _shapes_to_judge(by_shape: list[tuple[Shape, list[Pattern]]], waits_ok: frozenset[str]
+                         ) -> list[tuple[Shape, list[Pattern]]]:
+        """Per shape, the patterns to judge on its readings (wait patterns whose wait holds); a
+        shape none of whose patterns makes a win is left out. The same for every hand of a
+        context and its waits (kept in ``_todo``)."""
+        shapes = []
+        for shape, candidates in by_shape:
+            todo = [p for p in candidates if not p.waits or p.name in waits_ok]
+            if any(p.makes_win for p in todo):
+                shapes.append((shape, todo))
+        return shapes
+
+    def _best_plain(self, full: Tiles, hand: Hand, shapes: list[tuple[Shape, list[Pattern]]],
+                    facts: HandFacts, wildcard: Tile | None) -> Ranked | None:
+        """The best (key, reading, picked, points) of a hand with no wildcard: every reading
+        of each shape is judged (there are few, from the per-block tables); a standard shape
+        no reading fits has none, so it needs no pre-check."""
         best: Ranked | None = None
-        if every is None and not (full.wilds or full.stand_ins):
-            # No wildcard: every reading of each shape is judged (there are few, from the
-            # per-block tables); a standard shape no reading fits has none, so it needs no
-            # pre-check.
-            for shape, todo in shapes:
-                if shape.kind != "standard" and not self._could_be(full, hand, shape):
-                    continue
-                for reading in readings(full, hand.melds, shape, self.kinds):
-                    result = self._judge(reading, todo, facts, wildcard)
-                    if result is None:
-                        continue
-                    points, picked = result
-                    key = (self.order(points), self.tie_key(picked))
-                    if best is None or key < best[0]:
-                        best = (key, reading, picked, points)
-            if best is None:
-                return Score(False, self._no_win_reason(facts), wildcard=wildcard)
-            _, reading, picked, points = best
-            return self._finish(reading, picked, points, wildcard)
+        judge = self._keyed_judge()
+        mask_of = self._bulk.mask_of
+        for shape, todo in shapes:
+            if shape.kind != "standard" and not self._could_be(full, hand, shape):
+                continue
+            alive = mask_of(todo)
+            for reading in readings(full, hand.melds, shape, self.kinds):
+                keyed = judge(reading, alive, facts, wildcard)
+                if keyed is not None and (best is None or keyed[0] < best[0]):
+                    best = (keyed[0], reading, keyed[2], keyed[1])
+        return best
+
+    def _best_searched(self, full: Tiles, hand: Hand, shapes: list[tuple[Shape, list[Pattern]]],
+                       facts: HandFacts, wildcard: Tile | None, every: list[Ranked] | None) -> Ranked | None:
+        """The best (key, reading, picked, points) of a hand with wildcards, judging only the
+        readings the reading search (:mod:`.search`) says can decide it; or, with ``every``,
+        of every reading (each appended to ``every``)."""
+        best: list[Ranked] = []  # (the best so far, if any)
         bounds: _Bounds | None = None  # of the measures over every reading (made when needed)
         for shape, todo in shapes:
             if not self._could_be(full, hand, shape):
@@ -325,82 +337,21 @@ class Evaluator(CompiledRuleset):
                     continue
                 found, keys, ceiling, free, known = search.search(self, full, hand, shape, todo, settled,
                                                                   facts, wildcard, bounds)
-            judged: set[search.ReadingSig] = set()
-            wild = self.wild_kinds(wildcard)
-
-            def consider(reading: Reading, todo: list[Pattern] = todo, keys: dict[Tile, int] | None = keys,
-                         ceiling: ResultKey | None = ceiling, judged: set[search.ReadingSig] = judged,
-                         wild: frozenset[Tile] = wild, known: tuple[Reading, Judged | None] | None = known
-                         ) -> bool:
-                """Judge one reading; True when no other reading of the shape can do better."""
-                nonlocal best
-                if keys is not None:
-                    # Readings alike for every pattern judged (the same groups, each tile's
-                    # class in place of the tile; where each tile comes from only in groups
-                    # holding a wild kind, the only ones where a measure of this level reads it)
-                    # judge alike: judge one of them.
-                    sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
-                                        tuple([keys[t] for t in g.tiles])) for g in reading.groups))
-                    if sig in judged:
-                        return False
-                    judged.add(sig)
-                if known is not None and (reading is known[0] or reading.groups == known[0].groups):
-                    result = known[1]  # (the same groups of the same shape: judged alike)
-                else:
-                    result = self._judge(reading, todo, facts, wildcard)
-                if result is None:
-                    return False
-                points, picked = result
-                key = (self.order(points), self.tie_key(picked))
-                if every is not None:
-                    every.append((key, reading, picked, points))
-                if best is None or key < best[0]:
-                    best = (key, reading, picked, points)
-                return key == ceiling
-
+            consider = _Consider(self, best, every, self._bulk.mask_of(todo), facts, wildcard, keys,
+                                 ceiling, known)
             if found is None:  # searched as the readings are found, up to the ceiling
                 readings(full, hand.melds, shape, self.kinds, free=free, visit=consider)
             else:
                 for reading in found:
                     if consider(reading):
                         break
-        if best is None:
-            return Score(False, self._no_win_reason(facts), wildcard=wildcard)
-        _, reading, picked, points = best
-        return self._finish(reading, picked, points, wildcard)
+        return best[0] if best else None
 
     @staticmethod
     def _no_win_reason(facts: HandFacts) -> str:
         if facts.refused:
             return f"no reading of the hand meets what every win needs ({facts.refused[0]})"
         return "no reading of the hand is a winning pattern"
-
-    def order(self, points: int) -> PayKey:
-        """The first part of a result's key (smaller is better): what the result pays.
-
-        Points order the results wherever the amount paid rises with them; a ``value: table``
-        need not rise (a table may decode factors), so there the amount paid for the capped
-        points comes first, then the points."""
-        if self._by_pay:
-            sc = self.ruleset.scoring
-            return (-sc.amount(sc.capped(points)), -points)
-        return -points
-
-    def tie_key(self, picked: Sequence[tuple[Pattern, int]]) -> TieKey:
-        """Orders equal-paying results as ``scoring.ties`` says; the smallest key is scored.
-
-        ``first_declared``: the patterns' declaration positions, sorted, compared
-        in turn (the result holding the earliest-declared pattern; if both hold
-        it, the next, …). ``fewest_patterns`` / ``most_patterns`` count the
-        patterns first, then fall back to ``first_declared``.
-        """
-        order = tuple(sorted(p.index for p, _ in picked))
-        ties = self.ruleset.scoring.ties
-        if ties == "fewest_patterns":
-            return (len(order), order)
-        if ties == "most_patterns":
-            return (-len(order), order)
-        return order
 
     def _for_context(self, ctx: WinContext, facts: HandFacts
                      ) -> tuple[list[tuple[Shape, list[Pattern]]], frozenset[str]]:
@@ -420,15 +371,46 @@ class Evaluator(CompiledRuleset):
             self._context_cache[key] = cached
         return cached
 
+    def generated(self) -> Generated:
+        """The pattern judge generated for this ruleset (:mod:`.codegen`), made on first use."""
+        gen = self._gen
+        if gen is None:
+            gen = self._gen = Generated(self)
+        return gen
+
+    def _keyed_judge(self) -> Callable[[Reading, int, HandFacts, Tile | None], Keyed | None]:
+        """What the scorer judges a reading with: ``(reading, patterns' mask, facts, wildcard)``
+        → ``((order, tie key), points, picked)`` or None; generated unless made without."""
+        if self._use_generated:
+            return (self._gen or self.generated()).judge_keyed
+        return self._keyed_reference
+
+    def _keyed_reference(self, reading: Reading, alive: int, facts: HandFacts,
+                         wildcard: Tile | None) -> Keyed | None:
+        result = self._judge_reference(reading, alive, facts, wildcard)
+        if result is None:
+            return None
+        return (self.order(result[0]), self.tie_key(result[1])), result[0], result[1]
+
     def _judge(self, reading: Reading, patterns: list[Pattern], facts: HandFacts,
                wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """Patterns (already fit for this shape and context) that hold for one reading, combined.
+        """Patterns (already fit for this shape and context) that hold for one reading, combined:
+        ``(points, [(pattern, times)])`` or None (generated: :mod:`.codegen`)."""
+        alive = self._bulk.mask_of(patterns)
+        if self._use_generated:
+            return (self._gen or self.generated()).judge(reading, alive, facts, wildcard)
+        return self._judge_reference(reading, alive, facts, wildcard)
+
+    def _judge_reference(self, reading: Reading, alive: int, facts: HandFacts,
+                         wildcard: Tile | None) -> tuple[int, list[tuple[Pattern, int]]] | None:
+        """The interpreted judge of the patterns of mask ``alive`` on one reading (the reference
+        of the generated one).
 
         Judged in bulk (:class:`~.bulkjudge.BulkJudge`); the same as judging each pattern
         with :func:`~.patterns.requirements_hold` (``tests/test_bulk_judge.py``)."""
         m = Measures(reading.tiles, reading, facts, wildcard)
         bulk = self._bulk
-        held = bulk.holding(m, bulk.mask_of(patterns))
+        held = bulk.holding(m, alive)
         if not held & bulk.makes_win:
             return None
         kept = bulk.patterns_of(bulk.not_excluded(held, self.ruleset.scoring.exclusions == "ranked"))
@@ -452,57 +434,6 @@ class Evaluator(CompiledRuleset):
                     facts.refused.append(r.why or f"win.require[{self._win_require.index(r)}]")
                 return False
         return True
-
-    def _combine(self, matched: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """Exclusions, tiers, how many times each pattern counts, and the total (``combine``).
-
-        (:meth:`_judge` does the exclusions as masks, :meth:`~.bulkjudge.BulkJudge.not_excluded`,
-        then :meth:`_count`.)"""
-        sc = self.ruleset.scoring
-        if sc.exclusions == "ranked":
-            # Higher points first; a pattern another excludes excludes nothing itself.
-            excluding = self._excluding
-            excluded: set[str] = set()
-            kept = []
-            for p in sorted(matched, key=self._rank.__getitem__):
-                if p.name not in excluded:
-                    kept.append(p)
-                    excluded |= excluding[p]
-            kept.sort(key=self._index)
-        else:
-            excluded = set().union(*(p.excludes for p in matched)) if matched else set()
-            kept = [p for p in matched if p.name not in excluded]
-        return self._count(kept, m)
-
-    def _count(self, kept: list[Pattern], m: Measures) -> tuple[int, list[tuple[Pattern, int]]] | None:
-        """:meth:`_combine` after the exclusions: tiers, how many times each pattern counts (set
-        combinations accounted by the bulk judge's table per multiset of sets,
-        :meth:`~.bulkjudge.BulkJudge.account_combinations`), the fallback, the total."""
-        sc = self.ruleset.scoring
-        if self._tier_rank and kept:
-            default = self.ruleset.scoring.tiers[0]
-            top = min(self._tier_rank[p.tier or default] for p in kept)
-            kept = [p for p in kept if self._tier_rank[p.tier or default] == top]
-        combos = self._bulk.account_combinations(kept, m) if sc.set_combinations == "once" else {}
-        counted = [(p, combos.get(p, 0) if p.sets is not None and sc.set_combinations == "once"
-                    else times(p, m)) for p in kept]
-        if any(p.partial_excludes for p in kept):
-            counted = _partial_exclusions(counted, m)
-        counted = [(p, n) for p, n in counted if n > 0]
-        if any(p.fallback for p, _ in counted) and any(
-                not p.fallback and p.counts_to_minimum for p, _ in counted):
-            counted = [(p, n) for p, n in counted if not p.fallback]
-        if not counted:
-            return None
-        if self.ruleset.scoring.combine == "highest":
-            p, n = max(counted, key=lambda x: (x[0].points * x[1], -x[0].index))
-            return p.points * n, [(p, n)]
-        if self._product:
-            total = 1
-            for p, n in counted:
-                total *= p.points ** n
-            return total, counted
-        return sum(p.points * n for p, n in counted), counted
 
     def waiting_tiles(self, concealed: Sequence[Tile], melds: Sequence[Meld] = (),
                       wildcard: Tile | None = None) -> int:
@@ -653,33 +584,6 @@ def _by_index(x: tuple[Pattern, int]) -> int:
 
 
 
-def _partial_exclusions(counted: list[tuple[Pattern, int]], m: Measures) -> list[tuple[Pattern, int]]:
-    """Apply ``excludes`` entries with ``times`` (that many fewer) or ``shared`` (the groups the
-    excluding pattern counts are not counted again by the excluded one)."""
-    names = {p.name for p, n in counted if n > 0}
-    fewer: dict[str, int] = {}
-    shared: dict[str, set[int]] = {}
-    for p, n in counted:
-        if n <= 0:
-            continue
-        for e in p.partial_excludes:
-            if e.name not in names:
-                continue
-            if e.times is not None:
-                fewer[e.name] = fewer.get(e.name, 0) + e.times
-            if e.shared and p.groups is not None:
-                shared.setdefault(e.name, set()).update(m.group_indices(p.groups))
-    out = []
-    for p, n in counted:
-        if p.name in shared and p.groups is not None and p.times_per == "groups":
-            n = len(m.group_indices(p.groups) - shared[p.name]) // p.times_every
-        elif p.name in shared:
-            n = 0 if shared[p.name] else n
-        n -= fewer.get(p.name, 0)
-        out.append((p, max(n, 0)))
-    return out
-
-
 def _once(f: Callable[[], int]) -> Callable[[], int]:
     """``f``, computed on the first call only (a hand-level measure every reading may ask for)."""
     memo: list[int] = []
@@ -689,3 +593,62 @@ def _once(f: Callable[[], int]) -> Callable[[], int]:
             memo.append(f())
         return memo[0]
     return once
+
+
+def _with_win_tile(held: Tiles, win: Tile, win_wild: bool) -> Tiles:
+    """The 14 tiles split as ``split()`` would: the held tiles' split plus the winning tile."""
+    if win_wild:
+        return Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
+    if win == held.stand_in_tile:
+        return Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
+    c = list(held.counts)
+    c[win] += 1
+    return Tiles(tuple(c), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
+
+
+class _Consider:
+    """Judges one reading of a shape of a hand with wildcards, keeping the best result in
+    ``best`` (a list of at most one); called, it answers True when no other reading of the
+    shape can do better (the search's ceiling is reached)."""
+
+    def __init__(self, ev: Evaluator, best: list[Ranked], every: list[Ranked] | None, alive: int,
+                 facts: HandFacts, wildcard: Tile | None, keys: dict[Tile, int] | None,
+                 ceiling: ResultKey | None, known: tuple[Reading, Judged | None] | None) -> None:
+        self.ev, self.best, self.every, self.alive = ev, best, every, alive
+        self.facts, self.wildcard, self.keys, self.ceiling, self.known = facts, wildcard, keys, ceiling, known
+        self.judged: set[search.ReadingSig] = set()
+        self.wild = ev.wild_kinds(wildcard)
+        self.judge = ev._keyed_judge()
+
+    def __call__(self, reading: Reading) -> bool:
+        keys = self.keys
+        if keys is not None:
+            # Readings alike for every pattern judged (the same groups, each tile's class in
+            # place of the tile; where each tile comes from only in groups holding a wild kind,
+            # the only ones where a measure of this level reads it) judge alike: judge one.
+            wild = self.wild
+            sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
+                                tuple([keys[t] for t in g.tiles])) for g in reading.groups))
+            if sig in self.judged:
+                return False
+            self.judged.add(sig)
+        known = self.known
+        if known is not None and (reading is known[0] or reading.groups == known[0].groups):
+            result = known[1]  # (the same groups of the same shape: judged alike)
+            if result is None:
+                return False
+            points, picked = result
+            key = (self.ev.order(points), self.ev.tie_key(picked))
+        else:
+            keyed = self.judge(reading, self.alive, self.facts, self.wildcard)
+            if keyed is None:
+                return False
+            key, points, picked = keyed
+        if self.every is not None:
+            self.every.append((key, reading, picked, points))
+        best = self.best
+        if not best:
+            best.append((key, reading, picked, points))
+        elif key < best[0][0]:
+            best[0] = (key, reading, picked, points)
+        return key == self.ceiling

@@ -1,0 +1,121 @@
+"""Two builds of the package, scoring side by side: ``new ÷ old`` CPU time of full scoring.
+
+::
+
+    git archive main | tar -x -C /tmp/old          # the build to compare against
+    python benchmarks/ab_score.py --old /tmp/old --new . --rounds 7
+
+As ``ab_sim.py`` does for simulation: each build runs in its own long-lived worker, the two
+score the same hands (``Evaluator.evaluate``) in alternation, a slice at a time, so both see
+the same load on a busy machine, and the *ratio* per line is reported (median and min–max
+over rounds). The hands are ``run.py``'s (complete concealed hands, self-drawn; 0 and 1–4
+wildcards where the ruleset has them) and ``bench_mcr.py``'s 国标 winning hands, made by
+each build from the same seed (the generators are the same code in both builds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+LINES = (("yongzhou-wangba", 0), ("yongzhou-huandiao", 0), ("changsha", 0), ("yongzhou-wangba", 2),
+         ("yongzhou-huandiao", 4), ("mcr", -1))
+
+# A worker, with the build's directory first on sys.path: reads "ruleset wildcards slice
+# slices" lines, scores that slice of the line's hands, answers the CPU seconds it took.
+_CHILD = r"""
+import random, sys, time
+sys.path[:0] = ["benchmarks", "tests"]
+import run as R
+from mjframework.rules.loader import load_ruleset
+from mjframework.evaluate.scoring import Evaluator
+seed, n = int(sys.argv[1]), int(sys.argv[2])
+work = {}
+for line in sys.stdin:
+    rid, w, part, parts = line.split()
+    w, part, parts = int(w), int(part), int(parts)
+    if (rid, w) not in work:
+        ev = Evaluator(load_ruleset(rid))
+        if w < 0:
+            import bench_mcr
+            items = bench_mcr.make_hands(seed, n)[0]
+        else:
+            _, cases = R.complete_cases(ev, random.Random(seed), n, (w,))
+            items = [c.args() for c in cases[w]]
+        for a in items:
+            ev.evaluate(*a)  # warm: tables built, memos filled
+        work[rid, w] = (ev, items)
+    ev, items = work[rid, w]
+    size = -(-len(items) // parts)
+    chunk = items[part * size:(part + 1) * size]
+    t0 = time.process_time()
+    for a in chunk:
+        ev.evaluate(*a)
+    print(time.process_time() - t0, flush=True)
+"""
+
+
+class _Worker:
+    def __init__(self, build: str, seed: int, hands: int) -> None:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(build), "PYTHONHASHSEED": "0"}
+        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(seed), str(hands)], env=env,
+                                     cwd=os.path.abspath(build), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def run(self, rid: str, w: int, part: int, parts: int) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{rid} {w} {part} {parts}\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--old", required=True, help="directory of the build to compare against")
+    ap.add_argument("--new", default=".", help="directory of the build measured (default: .)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--hands", type=int, default=600, help="hands per line")
+    ap.add_argument("--slices", type=int, default=6, help="alternations per line and round")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    old, new = _Worker(args.old, args.seed, args.hands), _Worker(args.new, args.seed, args.hands)
+    ratios: dict[str, list[float]] = {}
+    try:
+        for rid, w in LINES:  # make and warm the hands in both
+            old.run(rid, w, 0, args.slices)
+            new.run(rid, w, 0, args.slices)
+        for r in range(args.rounds):
+            out = []
+            for rid, w in LINES:
+                t_old = t_new = 0.0
+                for part in range(args.slices):
+                    first_old = (part + r) % 2 == 0
+                    for worker in ((old, new) if first_old else (new, old)):
+                        t = worker.run(rid, w, part, args.slices)
+                        if worker is old:
+                            t_old += t
+                        else:
+                            t_new += t
+                key = f"{rid}, {'国标 winning hands' if w < 0 else f'{w} wildcards'}"
+                ratios.setdefault(key, []).append(t_new / t_old)
+                out.append(f"{t_new / t_old:.3f}")
+            print(f"round {r + 1}: " + " ".join(out), flush=True)
+    finally:
+        old.close()
+        new.close()
+    print(f"\nnew ÷ old CPU time of full scoring, median (min–max) of {args.rounds} rounds, "
+          f"{args.hands} hands a line, builds alternating {args.slices} times a line:")
+    for key, rs in ratios.items():
+        print(f"  {key:<40} {statistics.median(rs):.3f}  ({min(rs):.3f}–{max(rs):.3f})")
+
+
+if __name__ == "__main__":
+    main()
