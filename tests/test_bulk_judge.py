@@ -115,3 +115,20 @@ def test_waiting_tiles_on_mcr_fans() -> None:
             assert ev.waiting_tiles(tiles, hand.melds) == want, (tiles, hand.melds)
             n += want
     assert n > 300
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_measure_masks_are_the_patterns_bits(ruleset: str) -> None:
+    """A family's mask holds exactly the bits of the patterns that use it. A pattern using two
+    measures of one family once got a carried bit (the masks were summed, not OR-ed)."""
+    from mjframework.evaluate.patterns import GROUP_MEASURES, TILE_MEASURES
+
+    bulk = Evaluator(load_ruleset(ruleset))._bulk
+    every = 0
+    for p in bulk.patterns:
+        every |= bulk.bit[p]
+    for family, mask in ((TILE_MEASURES, bulk.tile_measure_mask), (GROUP_MEASURES, bulk.group_measure_mask)):
+        users = [p for p in bulk.patterns if any(name in family for name, b in bulk.cheap
+                                                     if b.mask & bulk.bit[p])]
+        assert mask & ~every == 0
+        assert bin(mask).count("1") == len(users)

@@ -35,6 +35,14 @@ from .patterns import (
 from .readings import Group
 
 
+def _union(masks: Iterable[int]) -> int:
+    """The bits of every mask (an OR: two entries of one pattern share its bit, so a sum would carry)."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
 def _bits(mask: int) -> Iterator[int]:
     """Positions of the set bits of ``mask``, lowest first."""
     while mask:
@@ -278,26 +286,26 @@ class BulkJudge:
                 self.win_wait_mask |= bit
                 for w in p.win_wait:
                     self.win_wait_accept[w] = self.win_wait_accept.get(w, 0) | bit
-        self.condition_mask = sum(b for b, _ in self.conditions)
+        self.condition_mask = _union(b for b, _ in self.conditions)
         self.cheap = [(name, _Bounded(e)) for name, e in cheap.items()]
         self.cheap_tables = [(name, b.mask, b.keep, b) for name, b in self.cheap]
         # Measures computed together (Measures._tile_measures / _group_measures): filled at once.
-        self.tile_measure_mask = sum(b.mask for name, b in self.cheap if name in TILE_MEASURES)
-        self.group_measure_mask = sum(b.mask for name, b in self.cheap if name in GROUP_MEASURES)
+        self.tile_measure_mask = _union(b.mask for name, b in self.cheap if name in TILE_MEASURES)
+        self.group_measure_mask = _union(b.mask for name, b in self.cheap if name in GROUP_MEASURES)
         self.costly = [(name, _Bounded(e)) for name, e in costly.items()]
-        self.tile_mask = sum(b for b, _ in (*self.all_tiles, *self.no_tiles))
-        self.pair_mask = sum(b for b, _ in self.pairs)
-        self.every_group_mask = sum(b for b, _ in self.every_group)
-        self.any_group_mask = sum(b for b, _ in self.any_group)
+        self.tile_mask = _union(b for b, _ in (*self.all_tiles, *self.no_tiles))
+        self.pair_mask = _union(b for b, _ in self.pairs)
+        self.every_group_mask = _union(b for b, _ in self.every_group)
+        self.any_group_mask = _union(b for b, _ in self.any_group)
         self.group_count_tables = [_Bounded(group_counts[j]) for j in range(len(self.group_filters))]
-        self.group_count_mask = sum(t.mask for t in self.group_count_tables)
-        self.held_ranks_mask = sum(b for b, _ in self.held_ranks)
+        self.group_count_mask = _union(t.mask for t in self.group_count_tables)
+        self.held_ranks_mask = _union(b for b, _ in self.held_ranks)
         # Per kind of set: the combination patterns, their bits, and the table of multisets.
         self.sets: list[tuple[str, tuple[str, ...], int, list[tuple[int, SetCombo]],
                               dict[tuple[int, ...], int]]] = [
-            (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), sum(b for b, _ in combos), combos, {})
+            (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), _union(b for b, _ in combos), combos, {})
             for kind, combos in sets.items()]
-        self.sets_mask = sum(m for _, _, m, _, _ in self.sets)
+        self.sets_mask = _union(m for _, _, m, _, _ in self.sets)
         self.group_family_mask = (self.tile_mask | self.pair_mask | self.every_group_mask
                                   | self.any_group_mask | self.group_count_mask | self.sets_mask)
         self._free = _Tables(self, None, (None, None), windy=False)
