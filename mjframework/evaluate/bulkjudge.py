@@ -303,7 +303,8 @@ class BulkJudge:
         # Per kind of set: the combination patterns, their bits, and the table of multisets.
         self.sets: list[tuple[str, tuple[str, ...], int, list[tuple[int, SetCombo]],
                               dict[tuple[int, ...], int]]] = [
-            (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), _union(b for b, _ in combos), combos, {})
+            (kind, ("seq",) if kind == "seq" else ("triplet", "kong"), _union(b for b, _ in combos),
+             combos, {})
             for kind, combos in sets.items()]
         self.sets_mask = _union(m for _, _, m, _, _ in self.sets)
         self.group_family_mask = (self.tile_mask | self.pair_mask | self.every_group_mask
