@@ -846,6 +846,22 @@ class BonusMore:
 
 
 @dataclass(frozen=True)
+class BonusDealer:
+    """The seat the bonus tiles hit deals next (``bonus_tiles.deals_next``).
+
+    Uses the first set turned up at the moment ``at`` (``opening`` or ``win``) when at
+    least ``winners`` players won at that moment — for the opening: the opening winners
+    plus every winner of the hand scoring one of ``also`` (a 天胡 counts as a win at the
+    opening) — the seat hit most deals next, ties going to the tile turned up first. It
+    comes before every other next-dealer rule, plugins' included.
+    """
+
+    at: str = "opening"  # opening | win
+    winners: int = 1
+    also: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class BonusTiles:
     """Bonus tiles turned up from the wall at a settlement (birds, horses): ``bonus_tiles:``.
 
@@ -856,7 +872,8 @@ class BonusTiles:
     the hits of its payer and/or payee (``counts``): ``double`` ×2 per hit,
     ``multiply`` ×(1 + hits), ``add`` + ``amount`` per hit. ``kongs``: kong
     payments settled with the win change too. The game turns the tiles up
-    (docs/pattern-language.md, "Bonus tiles").
+    (docs/pattern-language.md, "Bonus tiles"); ``key`` names them in cases and in
+    the log (an event of that type), ``says`` leads the event's text per moment.
     """
 
     count: int
@@ -871,6 +888,9 @@ class BonusTiles:
     amount: int = 1  # with `add`: per hit
     counts: str = "both"  # both | payee | payer: whose hits change a payment
     kongs: bool = True
+    key: str = "bonus_tiles"  # their word in a case's context, `mj score -c` and the log's event type
+    says: dict[str, str] = field(default_factory=dict)  # moment (win, opening) → the event text's lead
+    deals_next: BonusDealer | None = None  # the seat they hit deals next
 
     @property
     def most(self) -> int:
