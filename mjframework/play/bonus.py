@@ -10,12 +10,12 @@ and what hits do to the payments: :mod:`mjframework.settle.bonus`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.hand import WinContext
 from ..core.tiles import Tile, tile_code, tile_name
-from ..rules.model import BonusDealer, BonusTiles
+from ..rules.model import BonusTiles
 from ..settle import bonus
 from . import events as evt
 
@@ -73,10 +73,19 @@ class BonusFlips:
             self._send(evt.PluginEvent(self.rule.key, {"kind": kind, "tiles": codes, "seats": seats,
                                                        "text": text}))
 
-    def next_dealer(self, dealer_rule: BonusDealer, winners: set[int]) -> int | None:
-        """The seat that deals next by ``deals_next`` (None: the rule doesn't apply):
-        ``winners`` are the players who won at the rule's moment."""
-        seats = self.first_seats.get(dealer_rule.at)
-        if not seats or len(winners) < dealer_rule.winners:
+    def next_dealer(self, opening_winners: Sequence[int], winners: Sequence[int],
+                    patterns: Mapping[int, Sequence[str]]) -> int | None:
+        """The seat that deals next by the rule's ``deals_next`` (None: no such rule, or it
+        doesn't apply to this hand): ``opening_winners`` declared at the opening; ``winners``
+        won the hand, scoring ``patterns`` (seat → names)."""
+        dn = self.rule.deals_next
+        if dn is None:
+            return None
+        seats = self.first_seats.get(dn.at)
+        if dn.at == "opening":
+            won = set(opening_winners) | {w for w, names in patterns.items() if dn.also.intersection(names)}
+        else:
+            won = set(winners)
+        if not seats or len(won) < dn.winners:
             return None
         return bonus.most_hit(seats)

@@ -127,15 +127,10 @@ class Endings(Moves):
     def _plugin_next_dealer(self, result: HandResult) -> int:
         """The next dealer as plugins name it, unless the bonus tiles decide (``deals_next``)."""
         nxt = self.hook("mj_next_dealer", firstresult=True, hand=self.control, result=result)
-        rule = self.ruleset.bonus_tiles
-        if self.bonus is not None and rule is not None and rule.deals_next is not None:
-            dn = rule.deals_next
-            won = set(self.opening_winners) | {w for w, names in result.patterns.items()
-                                               if dn.also.intersection(names)} \
-                if dn.at == "opening" else set(result.winners)
-            seat = self.bonus.next_dealer(dn, won)
-            if seat is not None:
-                return seat
+        seat = None if self.bonus is None else \
+            self.bonus.next_dealer(self.opening_winners, result.winners, result.patterns)
+        if seat is not None:
+            return seat
         return result.next_dealer if nxt is None else int(nxt) % self.ruleset.players
 
     def _next_dealer_after_win(self, winners: list[int], discarder: int | None) -> int:
