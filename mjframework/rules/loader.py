@@ -7,7 +7,7 @@ Every problem found is collected (not just the first) and reported as
 lists are replaced, except ``patterns``, which merge by name (a pattern with
 an inherited name is merged into it key by key, in place, or replaces it whole
 with ``replace: true``; new ones are appended); a ``null`` value removes an
-inherited key (``plugins: {zhaniao: null}``) and is no change where nothing is
+inherited key (``plugins: {kaigang: null}``) and is no change where nothing is
 inherited.
 """
 

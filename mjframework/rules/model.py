@@ -851,8 +851,8 @@ class BonusDealer:
 
     Uses the first set turned up at the moment ``at`` (``opening`` or ``win``) when at
     least ``winners`` players won at that moment — for the opening: the opening winners
-    plus every winner of the hand scoring one of ``also`` (a 天胡 counts as a win at the
-    opening) — the seat hit most deals next, ties going to the tile turned up first. It
+    plus every winner of the hand scoring one of ``also`` (a dealt hand that wins counts as
+    a win at the opening) — the seat hit most deals next, ties going to the tile turned up first. It
     comes before every other next-dealer rule, plugins' included.
     """
 
