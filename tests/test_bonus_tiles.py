@@ -196,6 +196,40 @@ def test_the_game_turns_up_more_tiles_without_wildcards_and_logs_them(tmp_path: 
     assert {len(e["tiles"]) for e in flips} == {2, 3}
 
 
+# -- 一码全中: one tile whose rank counts as hits (`hit.weight: rank`) ----------------------
+
+@pytest.mark.parametrize("path", [RS / "bonus-yima.yaml", "hongzhong"])
+def test_one_tile_counts_its_rank(path: Path | str) -> None:
+    rs = load_ruleset(path, options={"yima": True} if path == "hongzhong" else None)
+    ev = Evaluator(rs)
+    assert rs.bonus_tiles is not None and rs.bonus_tiles.most == 1
+    assert _settle(ev, "123m 456m 789p 234s 5s", "5s") == [-2, 6, -2, -2]
+    # 九万: 9 hits on the winner, +2 each on every payment; 中: 10; 一筒: 1.
+    for tile, hits in (("9m", 9), ("中", 10), ("1p", 1), ("6s", 6)):
+        per = 2 + 2 * hits
+        assert _settle(ev, "123m 456m 789p 234s 5s", "5s", tiles=tile) == [-per, 3 * per, -per, -per]
+
+
+def test_one_tile_in_play_hits_the_winner_with_its_rank(tmp_path: Path) -> None:
+    log = tmp_path / "yima.jsonl"
+    simulate(str(RS / "bonus-yima.yaml"), 80, seed=2, log=str(log), workers=1)
+    events = _log(log)
+    seen = 0
+    for i, e in enumerate(events):
+        if e["type"] != "bonus_tiles":
+            continue
+        win = events[i - 1]
+        assert len(e["tiles"]) == 1 and e["seats"] == [win["seat"]]
+        t = e["tiles"][0]
+        hits = 10 if t == "7z" else int(t[0])
+        settlement = next(x for x in events[i:] if x["type"] == "settlement")
+        for item in settlement["items"]:
+            if item["reason"] not in ("kong", "added_kong", "concealed_kong"):
+                assert f"+{2 * hits} 码" in item["reason"], item
+        seen += 1
+    assert seen > 20
+
+
 # -- which seat a tile hits ---------------------------------------------------------------
 
 def _rule(hit: dict[str, Any], tmp_path: Path) -> Any:
@@ -230,6 +264,7 @@ def test_an_honor_table_and_honors_not_listed(tmp_path: Path) -> None:
     ({"count": 1, "hit": {"tiles": "1m", "honors": {"中": 0}}}, "only the listed tiles hit"),
     ({"count": 9, "more": [{"add": 8}]}, "at most 16 tiles"),
     ({"count": 1, "on": ["win"]}, "unknown key 'on'"),
+    ({"count": 1, "hit": {"honor_weight": 5}}, "only with `weight: rank`"),
     ({"count": 1, "key": "discard"}, "'discard' is the type of another event"),
     ({"count": 1, "says": {"opening": "起手"}}, "nothing is turned up at `opening`"),
     ({"count": 1, "deals_next": {"at": "opening"}}, "nothing is turned up at `opening`"),

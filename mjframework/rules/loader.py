@@ -1696,9 +1696,12 @@ class _Builder:
             count=int(d["count"]), name=str(d.get("name") or "bonus tiles"), more=tuple(more),
             source=d.get("source", "live"), at=at,
             anchor=hit.get("from", "dealer"), honors=honors, tiles=only,
+            weight=hit.get("weight", "one"), honor_weight=int(hit.get("honor_weight", 10)),
             effect=effect.get("kind", "double"), amount=int(effect.get("amount", 1)),
             counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)),
             key=key, says=says, deals_next=deals_next)
+        if "honor_weight" in hit and bonus.weight != "rank":
+            self.problem((*path, "hit", "honor_weight"), "`honor_weight` counts only with `weight: rank`")
         if bonus.most > 16:
             self.problem((*path, "more"), f"at most 16 tiles can be turned up, not {bonus.most}")
         return bonus

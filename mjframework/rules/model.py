@@ -888,6 +888,8 @@ class BonusTiles:
     amount: int = 1  # with `add`: per hit
     counts: str = "both"  # both | payee | payer: whose hits change a payment
     kongs: bool = True
+    weight: str = "one"  # one | rank: how many hits a tile that hits counts (一码全中: its rank)
+    honor_weight: int = 10  # with `weight: rank`: what an honor counts
     key: str = "bonus_tiles"  # their word in a case's context, `mj score -c` and the log's event type
     says: dict[str, str] = field(default_factory=dict)  # moment (win, opening) → the event text's lead
     deals_next: BonusDealer | None = None  # the seat they hit deals next
@@ -896,6 +898,13 @@ class BonusTiles:
     def most(self) -> int:
         """The most tiles one settlement can turn up."""
         return self.count + sum(m.add for m in self.more if m.add > 0)
+
+    def hits_of(self, tile: Tile) -> int:
+        """How many hits a tile that hits counts: 1, or with ``weight: rank`` its rank (an
+        honor: ``honor_weight``)."""
+        if self.weight != "rank":
+            return 1
+        return self.honor_weight if is_honor(tile) else rank_of(tile)
 
     def seat_hit(self, tile: Tile, *, dealer: int, winner: int, players: int) -> int | None:
         """The seat a bonus tile hits (None: no seat)."""

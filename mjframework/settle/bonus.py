@@ -39,7 +39,7 @@ def hits(rule: BonusTiles, tiles: Sequence[Tile], *, dealer: int, winner: int, p
     for t in tiles:
         seat = rule.seat_hit(t, dealer=dealer, winner=winner, players=players)
         if seat is not None:
-            out[seat] += 1
+            out[seat] += rule.hits_of(t)
     return out
 
 
