@@ -116,3 +116,46 @@ def test_meaning_checks(counter: dict[str, Any], message: str, tmp_path: Path) -
     rs, problems = check_file(f)
     assert rs is None
     assert any(message in str(p) and p.path[0] == "counters" for p in problems), problems
+
+
+# -- counters in a conformance case (`counters:`, as a hand_start event shows them) ---------
+
+def _case_file(tmp_path: Path, cases: list[dict[str, Any]]) -> Path:
+    f = tmp_path / "counters-cases.yaml"
+    f.write_text(yaml.safe_dump({"format": 1, "ruleset": str(RS / "counters.yaml"), "cases": cases},
+                                allow_unicode=True), encoding="utf-8")
+    return f
+
+
+BASE_CASE = {"hand": "123m 456m 789p 234s 5s", "win_tile": "5s", "win_by": "self_draw"}
+
+
+def test_a_case_gives_the_counts_the_hand_began_with(tmp_path: Path) -> None:
+    from mjframework.run.conformance import run_file
+    cases = [
+        # the dealer's 连庄 at 2: 连庄胡 (3) + win (1), +2 × 1 on every payment it receives
+        {**BASE_CASE, "id": "streak-2", "seat": 0, "counters": {"lianzhuang": 2, "streak": [1, 0, 0, 0]},
+         "expect": {"win": True, "patterns": ["win", "连庄胡"], "payments": [18, -6, -6, -6]}},
+        # at 1: no 连庄胡, still +1 on every dealer payment
+        {**BASE_CASE, "id": "streak-1", "seat": 0, "counters": {"lianzhuang": 1},
+         "expect": {"win": True, "patterns": ["win"], "payments": [6, -2, -2, -2]}},
+        # a non-dealer's win: only the payment the dealer makes grows
+        {**BASE_CASE, "id": "other-wins", "seat": 1, "counters": {"lianzhuang": 2},
+         "expect": {"win": True, "patterns": ["win"], "payments": [-3, 5, -1, -1]}},
+    ]
+    results = run_file(_case_file(tmp_path, cases))
+    assert [r.status for r in results] == ["pass"] * 3, [r.describe() for r in results]
+
+
+@pytest.mark.parametrize(("counters", "message"), [
+    ({"lianzhaung": 1}, "no such counter (this ruleset counts: lianzhuang, streak)"),
+    ({"lianzhuang": -1}, "a whole number 0 or more"),
+    ({"lianzhuang": 6}, "at most 5"),
+    ({"streak": 2}, "give 4 counts"),
+    ([1], "must be a mapping"),
+])
+def test_a_case_s_counters_are_checked(counters: Any, message: str, tmp_path: Path) -> None:
+    from mjframework.run.conformance import run_file
+    case = {**BASE_CASE, "id": "bad", "counters": counters, "expect": {"win": True}}
+    (result,) = run_file(_case_file(tmp_path, [case]))
+    assert result.status == "error" and message in result.describe(), result.describe()
