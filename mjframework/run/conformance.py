@@ -22,7 +22,7 @@ from ..core.hand import WinContext, make_hand
 from ..core.tiles import TileParseError, format_tiles, parse_tile, parse_tiles
 from ..evaluate.scoring import Evaluator, Result
 from ..rules.loader import load_ruleset
-from ..rules.model import Ruleset
+from ..rules.model import CounterRule, Ruleset
 from ..rules.yamlsource import load_yaml_file, location_of
 from ..settle.settlement import SeatFacts
 
@@ -331,21 +331,23 @@ def case_counters(raw: Any, rs: Ruleset, seat: int) -> dict[str, int]:
             known = ", ".join(sorted(declared)) or "none"
             raise CaseError(f"`counters.{name}`: no such counter (this ruleset counts: {known})")
 
-        def count(v: Any, name: str = str(name)) -> int:
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise CaseError(f"`counters.{name}`: a count is a whole number 0 or more, not {_brief(v)}")
-            if rule.max is not None and v > rule.max:
-                raise CaseError(f"`counters.{name}`: at most {rule.max}, not {v}")
-            return v
-
         if rule.scope == "seat":
             if not isinstance(value, list) or len(value) != rs.players:
                 raise CaseError(f"`counters.{name}` counts per seat: give {rs.players} counts, "
                                 "like [0, 1, 0, 0]")
-            out[rule.name] = [count(v) for v in value][seat]
+            out[rule.name] = [_count(rule, v) for v in value][seat]
         else:
-            out[rule.name] = count(value)
+            out[rule.name] = _count(rule, value)
     return out
+
+
+def _count(rule: CounterRule, v: Any) -> int:
+    """One count of a case's ``counters``: a whole number 0 … the counter's ``max``."""
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise CaseError(f"`counters.{rule.name}`: a count is a whole number 0 or more, not {_brief(v)}")
+    if rule.max is not None and v > rule.max:
+        raise CaseError(f"`counters.{rule.name}`: at most {rule.max}, not {v}")
+    return v
 
 
 def case_seats(raw: Any, players: int) -> dict[int, SeatFacts] | None:
