@@ -159,3 +159,41 @@ def test_a_case_s_counters_are_checked(counters: Any, message: str, tmp_path: Pa
     case = {**BASE_CASE, "id": "bad", "counters": counters, "expect": {"win": True}}
     (result,) = run_file(_case_file(tmp_path, [case]))
     assert result.status == "error" and message in result.describe(), result.describe()
+
+
+# -- counters across the hands of an `mj match` board (`--hands-per-board K`) ---------------
+
+def test_a_match_board_of_several_hands_carries_the_counters(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjframework.play.game import Game
+    from mjframework.run.match import run_match
+    seen: list[tuple[int, int, dict[str, Any]]] = []
+    play = Game.play
+
+    def recording(self: Game) -> Any:
+        res = play(self)
+        seen.append((self.dealer, res.next_dealer, counters.table_view(self.ruleset, self.counters)))
+        return res
+
+    monkeypatch.setattr(Game, "play", recording)
+    result = run_match(str(RS / "counters.yaml"), ["greedy"] * 4, 32, seed=3, hands_per_board=8)
+    assert len(seen) == 32 and sum(s.hands for s in result.standings) == 4 * 32
+    for board in range(4):
+        hands = seen[board * 8:(board + 1) * 8]
+        assert hands[0][2] == {"lianzhuang": 0, "streak": [0, 0, 0, 0]}  # each board starts at 0
+        for (dealer, nxt, counts), (next_dealer, _, next_counts) in zip(hands, hands[1:], strict=False):
+            assert next_dealer == nxt  # the deal passes by the rules within a board
+            stays = nxt == dealer
+            assert next_counts["lianzhuang"] == (min(counts["lianzhuang"] + 1, 5) if stays else 0)
+    assert max(c["lianzhuang"] for _, _, c in seen) >= 1  # not vacuous: a streak was carried
+
+
+def test_one_hand_per_board_is_the_match_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjframework.run.match import MatchError, run_match
+    one = run_match(str(RS / "counters.yaml"), ["greedy", "random", "greedy", "random"], 8, seed=4)
+    again = run_match(str(RS / "counters.yaml"), ["greedy", "random", "greedy", "random"], 8, seed=4,
+                      hands_per_board=1)
+    assert one.to_dict() == again.to_dict()
+    with pytest.raises(MatchError, match="multiple of --hands-per-board"):
+        run_match(str(RS / "counters.yaml"), ["greedy"] * 4, 12, hands_per_board=8)
+    with pytest.raises(MatchError, match="multiple of --hands-per-board"):
+        run_match(str(RS / "counters.yaml"), ["greedy"] * 4, 16, hands_per_board=8, duplicate=True)
