@@ -286,3 +286,14 @@ def test_a_case_gives_no_more_tiles_than_the_rule_turns_up(zhuama: Evaluator) ->
     from mjframework.core.errors import HandError
     with pytest.raises(HandError, match="at most 3"):
         zhuama.check_context_inputs({bonus.CONTEXT_KEY: parse_tiles("1m 2m 3m 4m")})
+
+
+def test_the_rule_card_tells_key_weight_and_next_dealer() -> None:
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+    card = CliRunner().invoke(main, ["doc", "changsha", "-o", "-"]).output
+    assert "| in cases and logs | `birds` |" in card
+    assert "| next dealer | the seat the opening set hits most, when 2 or more won at the opening" in card
+    yima = CliRunner().invoke(main, ["doc", str(RS / "bonus-yima.yaml"), "-o", "-"]).output
+    assert "each counts its rank as hits (an honor 10)" in yima

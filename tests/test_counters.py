@@ -6,6 +6,7 @@ dealer stays on its own win, the counts pay and are read by patterns as seat sta
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,7 @@ def test_a_match_board_of_several_hands_carries_the_counters(monkeypatch: pytest
     for board in range(4):
         hands = seen[board * 8:(board + 1) * 8]
         assert hands[0][2] == {"lianzhuang": 0, "streak": [0, 0, 0, 0]}  # each board starts at 0
-        for (dealer, nxt, counts), (next_dealer, _, next_counts) in zip(hands, hands[1:], strict=False):
+        for (dealer, nxt, counts), (next_dealer, _, next_counts) in pairwise(hands):
             assert next_dealer == nxt  # the deal passes by the rules within a board
             stays = nxt == dealer
             assert next_counts["lianzhuang"] == (min(counts["lianzhuang"] + 1, 5) if stays else 0)
