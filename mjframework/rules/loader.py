@@ -1598,7 +1598,7 @@ class _Builder:
                 self.problem(path, "not in this ruleset's tile set: "
                              + " ".join(tile_code(t) for t in sorted(tiles) if t not in tileset))
             wild = tiles & frozenset(wildcard.fixed if wildcard is not None else ())
-            if wild:
+            if wild and not spec.get("choice"):
                 self.problem(path, f"{' '.join(tile_code(t) for t in sorted(wild))}: a wildcard laid aside "
                              "on sight would never be wild")
             if tiles & seen:
@@ -1606,7 +1606,8 @@ class _Builder:
             seen |= tiles
             if name in ("wins", "void_suit", "ready"):
                 self.problem(("laid_kongs", name), f"{name!r} is a seat state the engine keeps", key=True)
-            out.append(LaidKong(str(name), tiles, bool(spec.get("double", False))))
+            out.append(LaidKong(str(name), tiles, bool(spec.get("double", False)),
+                                bool(spec.get("choice", False))))
         return tuple(out)
 
     def counters(self) -> tuple[CounterRule, ...]:

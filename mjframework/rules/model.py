@@ -803,12 +803,14 @@ class LaidKong:
 
     Never kept, discarded or claimed: the tile goes aside with a replacement draw from the
     kong end, and the seat's count (seat state ``name``) goes up; with ``double`` each one
-    doubles every win payment the seat makes or receives.
+    doubles every win payment the seat makes or receives. With ``choice`` the holder may
+    instead keep it (and discard or use it): on its turn it is offered ``lay_kong`` (赖子杠).
     """
 
     name: str
     tiles: frozenset[Tile]
     double: bool = False
+    choice: bool = False  # laid aside only when the holder chooses to, on its turn (not on sight)
 
 
 # What can happen in a hand, for the counters that last across hands (`counters:`). A table
