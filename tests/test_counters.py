@@ -6,6 +6,7 @@ dealer stays on its own win, the counts pay and are read by patterns as seat sta
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,84 @@ def test_meaning_checks(counter: dict[str, Any], message: str, tmp_path: Path) -
     rs, problems = check_file(f)
     assert rs is None
     assert any(message in str(p) and p.path[0] == "counters" for p in problems), problems
+
+
+# -- counters in a conformance case (`counters:`, as a hand_start event shows them) ---------
+
+def _case_file(tmp_path: Path, cases: list[dict[str, Any]]) -> Path:
+    f = tmp_path / "counters-cases.yaml"
+    f.write_text(yaml.safe_dump({"format": 1, "ruleset": str(RS / "counters.yaml"), "cases": cases},
+                                allow_unicode=True), encoding="utf-8")
+    return f
+
+
+BASE_CASE = {"hand": "123m 456m 789p 234s 5s", "win_tile": "5s", "win_by": "self_draw"}
+
+
+def test_a_case_gives_the_counts_the_hand_began_with(tmp_path: Path) -> None:
+    from mjframework.run.conformance import run_file
+    cases = [
+        # the dealer's 连庄 at 2: 连庄胡 (3) + win (1), +2 × 1 on every payment it receives
+        {**BASE_CASE, "id": "streak-2", "seat": 0, "counters": {"lianzhuang": 2, "streak": [1, 0, 0, 0]},
+         "expect": {"win": True, "patterns": ["win", "连庄胡"], "payments": [18, -6, -6, -6]}},
+        # at 1: no 连庄胡, still +1 on every dealer payment
+        {**BASE_CASE, "id": "streak-1", "seat": 0, "counters": {"lianzhuang": 1},
+         "expect": {"win": True, "patterns": ["win"], "payments": [6, -2, -2, -2]}},
+        # a non-dealer's win: only the payment the dealer makes grows
+        {**BASE_CASE, "id": "other-wins", "seat": 1, "counters": {"lianzhuang": 2},
+         "expect": {"win": True, "patterns": ["win"], "payments": [-3, 5, -1, -1]}},
+    ]
+    results = run_file(_case_file(tmp_path, cases))
+    assert [r.status for r in results] == ["pass"] * 3, [r.describe() for r in results]
+
+
+@pytest.mark.parametrize(("counters", "message"), [
+    ({"lianzhaung": 1}, "no such counter (this ruleset counts: lianzhuang, streak)"),
+    ({"lianzhuang": -1}, "a whole number 0 or more"),
+    ({"lianzhuang": 6}, "at most 5"),
+    ({"streak": 2}, "give 4 counts"),
+    ([1], "must be a mapping"),
+])
+def test_a_case_s_counters_are_checked(counters: Any, message: str, tmp_path: Path) -> None:
+    from mjframework.run.conformance import run_file
+    case = {**BASE_CASE, "id": "bad", "counters": counters, "expect": {"win": True}}
+    (result,) = run_file(_case_file(tmp_path, [case]))
+    assert result.status == "error" and message in result.describe(), result.describe()
+
+
+# -- counters across the hands of an `mj match` board (`--hands-per-board K`) ---------------
+
+def test_a_match_board_of_several_hands_carries_the_counters(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjframework.play.game import Game
+    from mjframework.run.match import run_match
+    seen: list[tuple[int, int, dict[str, Any]]] = []
+    play = Game.play
+
+    def recording(self: Game) -> Any:
+        res = play(self)
+        seen.append((self.dealer, res.next_dealer, counters.table_view(self.ruleset, self.counters)))
+        return res
+
+    monkeypatch.setattr(Game, "play", recording)
+    result = run_match(str(RS / "counters.yaml"), ["greedy"] * 4, 32, seed=3, hands_per_board=8)
+    assert len(seen) == 32 and sum(s.hands for s in result.standings) == 4 * 32
+    for board in range(4):
+        hands = seen[board * 8:(board + 1) * 8]
+        assert hands[0][2] == {"lianzhuang": 0, "streak": [0, 0, 0, 0]}  # each board starts at 0
+        for (dealer, nxt, counts), (next_dealer, _, next_counts) in pairwise(hands):
+            assert next_dealer == nxt  # the deal passes by the rules within a board
+            stays = nxt == dealer
+            assert next_counts["lianzhuang"] == (min(counts["lianzhuang"] + 1, 5) if stays else 0)
+    assert max(c["lianzhuang"] for _, _, c in seen) >= 1  # not vacuous: a streak was carried
+
+
+def test_one_hand_per_board_is_the_match_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjframework.run.match import MatchError, run_match
+    one = run_match(str(RS / "counters.yaml"), ["greedy", "random", "greedy", "random"], 8, seed=4)
+    again = run_match(str(RS / "counters.yaml"), ["greedy", "random", "greedy", "random"], 8, seed=4,
+                      hands_per_board=1)
+    assert one.to_dict() == again.to_dict()
+    with pytest.raises(MatchError, match="multiple of --hands-per-board"):
+        run_match(str(RS / "counters.yaml"), ["greedy"] * 4, 12, hands_per_board=8)
+    with pytest.raises(MatchError, match="multiple of --hands-per-board"):
+        run_match(str(RS / "counters.yaml"), ["greedy"] * 4, 16, hands_per_board=8, duplicate=True)

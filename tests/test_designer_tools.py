@@ -191,7 +191,7 @@ id: opts
 name: opts
 extends: builtin:changsha
 options:
-  birds: {type: integer, default: 2, minimum: 0, maximum: 8, patch: {plugins: {zhaniao: {birds: $value}}},
+  birds: {type: integer, default: 2, minimum: 0, maximum: 8, patch: {bonus_tiles: {count: $value}},
           conflicts: [{value: 0, with: {strict: true}, why: strict tables play birds}]}
   opening_wins: {type: boolean, default: true, values: {false: {plugins: {opening-wins: null}}}}
   dealer_bonus: {type: integer, default: 10, patch: {scoring: {dealer_bonus: $value}}}

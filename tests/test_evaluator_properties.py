@@ -199,8 +199,9 @@ def contexts(draw, rid: str, seat: int, with_birds: bool = True) -> WinContext:
     flags = frozenset(draw(st.lists(st.sampled_from(FLAGS), unique=True, max_size=3)))
     dealer = draw(st.integers(0, 3))
     extra = {}
-    if with_birds and ev.ruleset.plugins.get("zhaniao") is not None:
-        extra["birds"] = draw(st.lists(st.sampled_from(ev.kinds), max_size=4))
+    bonus = ev.ruleset.bonus_tiles
+    if with_birds and bonus is not None:
+        extra[bonus.key] = draw(st.lists(st.sampled_from(ev.kinds), max_size=bonus.most))
     return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=flags, dealer=dealer,
                       extra=extra)
 

@@ -157,7 +157,7 @@ def _registered() -> Iterator[None]:
 
 def ruleset_with(tmp_path: Path, *names: str) -> Path:
     """A ruleset that extends the built-in changsha, with only ``names`` as its plugins, in that order."""
-    off = "".join(f"  {p}: null\n" for p in ("zhaniao", "opening-wins", "haidi", "kaigang", "calls"))
+    off = "".join(f"  {p}: null\n" for p in ("opening-wins", "haidi", "kaigang", "calls"))
     on = "".join(f"  {n}: {{}}\n" for n in names)
     path = tmp_path / "hooks.yaml"
     path.write_text(textwrap.dedent("""\

@@ -86,3 +86,75 @@ def test_meaning_checks(data: dict[str, Any], message: str, tmp_path: Path) -> N
     rs, problems = check_file(f)
     assert rs is None
     assert any(message in str(p) for p in problems), problems
+
+
+# -- laid aside by choice (`choice: true`: the option `lay_kong` on the holder's turn) ----------
+
+def _events(path: Path, hands: int, seed: int, players: Any = None) -> list[dict[str, Any]]:
+    import random
+
+    from mjframework.evaluate.scoring import Evaluator as Ev
+    from mjframework.play.bots import GreedyBot
+    from mjframework.play.game import Game
+    rs = load_ruleset(path)
+    ev = Ev(rs)
+    events: list[dict[str, Any]] = []
+    for h in range(hands):
+        bots = players(h) if players else [GreedyBot(random.Random(seed * 100 + h * 4 + i)) for i in range(4)]
+        Game(rs, bots, seed=seed * 1000 + h, dealer=h % 4, evaluator=ev, emit=events.append).play()
+    return events
+
+
+def test_a_choice_kind_is_laid_aside_on_the_holder_s_turn_only() -> None:
+    events = _events(RS / "laid-choice.yaml", 40, 3)
+    laid = [i for i, e in enumerate(events) if e["type"] == "laid_kong"]
+    assert len(laid) > 20
+    for i in laid:
+        e = events[i]
+        # never during the deal: on the seat's turn — after its own draw or claim (the dealer's
+        # first turn: right after the deal) — then a kong-end draw
+        before = next(x for x in reversed(events[:i]) if x["type"] in ("draw", "claim", "deal"))
+        dealer = next(x for x in reversed(events[:i]) if x["type"] == "hand_start")["dealer"]
+        assert before.get("seat", dealer) == e["seat"], (before, e)
+        after = events[i + 1]
+        assert after["type"] == "draw" and after["seat"] == e["seat"] and after["source"] == "kong"
+    # the dealt hands keep their 红中 until a turn (on sight, some seat would lay one at the deal)
+    deals = [e for e in events if e["type"] == "deal"]
+    assert any("7z" in h for d in deals for h in d["hands"])
+
+
+def test_a_player_may_keep_a_choice_kind() -> None:
+    import random
+
+    from mjframework.play.bots import GreedyBot
+    from mjframework.play.players import Decision, Option, TableView
+
+    class Keeper(GreedyBot):
+        def decide(self, view: TableView, decision: Decision) -> Option:
+            kept = tuple(o for o in decision.options if o.kind != "lay_kong")
+            return super().decide(view, Decision(decision.kind, decision.seat, kept, decision.tile,
+                                                 decision.from_seat, decision.prompt))
+
+    events = _events(RS / "laid-choice.yaml", 30, 5,
+                     lambda h: [Keeper(random.Random(h * 4 + i)) for i in range(4)])
+    assert not [e for e in events if e["type"] == "laid_kong"]
+    assert [e for e in events if e["type"] == "discard" and e["tile"] == "7z"]  # an ordinary tile
+
+
+def test_the_action_space_names_lay_kong_only_where_it_is_offered() -> None:
+    from mjframework.play.actions import ActionSpace
+    from mjframework.play.players import Option
+    choice = ActionSpace(load_ruleset(RS / "laid-choice.yaml"))
+    assert "lay_kong:C" in choice.names and "lay_kong:1m" in choice.names
+    assert choice.name_of(Option("lay_kong", 33)) == "lay_kong:C"
+    on_sight = ActionSpace(load_ruleset(RS / "laid-kongs.yaml"))
+    assert not [n for n in on_sight.names if n.startswith("lay_kong")]
+
+
+def test_the_env_refuses_a_ruleset_laying_kongs_by_choice() -> None:
+    pytest.importorskip("numpy")
+    from mjframework.play.actions import EnvError
+    from mjframework.run.envs.encoding import ActionCodec
+    with pytest.raises(EnvError, match="lay_kong:1m has no universal action"):
+        ActionCodec(load_ruleset(RS / "laid-choice.yaml"))
+    ActionCodec(load_ruleset(RS / "laid-kongs.yaml"))  # on sight: nothing to choose

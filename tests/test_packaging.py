@@ -65,7 +65,7 @@ def test_wheel_contains_rulesets_plugins_schemas_and_web(built: tuple[Path, str]
     assert "mjframework/py.typed" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "[mjframework.plugins]" in text and "zhaniao" in text
+    assert "[mjframework.plugins]" in text and "haidi" in text
     assert "mj = mjframework.cli:main" in text
 
 

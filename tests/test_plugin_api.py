@@ -280,7 +280,7 @@ class Picky:
 def play(tmp_path: Path, plugin: str, seed: int,
          *kinds: str) -> tuple[HandResult, list[dict[str, Any]], list[str]]:
     path = tmp_path / f"{plugin}.yaml"
-    off = "".join(f"  {p}: null\n" for p in ("zhaniao", "opening-wins", "haidi", "kaigang", "calls"))
+    off = "".join(f"  {p}: null\n" for p in ("opening-wins", "haidi", "kaigang", "calls"))
     path.write_text(textwrap.dedent(f"""\
         format: 1
         id: api-{plugin}

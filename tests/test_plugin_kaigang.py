@@ -38,7 +38,6 @@ PLUGINS_ON = """\
     name: 长沙麻将 with 海底漫游 and 开杠
     extends: changsha
     plugins:
-      zhaniao: {birds: 2}
       haidi: {}
       kaigang: {dice: 2}
 """

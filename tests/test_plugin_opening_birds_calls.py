@@ -1,4 +1,4 @@
-"""The opening-wins (起手小胡), zhaniao (扎鸟) and calls (报牌) plugins in real games.
+"""The opening-wins (起手小胡) and calls (报牌) plugins and changsha's 扎鸟 (its `bonus_tiles`) in real games.
 
 Hands are played by greedy bots from fixed seeds (found by searching seeds;
 the same seed and the same decisions replay the same hand exactly), and the
@@ -7,6 +7,7 @@ events they emit are checked against the rules in docs/rules/yongzhou-huandiao.m
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -15,17 +16,17 @@ from typing import Any
 
 import pytest
 from mjframework_plugins.calls import Plugin as Calls
-from mjframework_plugins.zhaniao import Plugin as Zhaniao
 
+from mjframework.core.hand import WinContext
 from mjframework.core.stash import Stash
-from mjframework.core.tiles import parse_tile, rank_of, tile_name
+from mjframework.core.tiles import parse_tile, parse_tiles, rank_of, tile_name
 from mjframework.evaluate.scoring import Evaluator
+from mjframework.play.bonus import BonusFlips
 from mjframework.play.bots import GreedyBot
 from mjframework.play.game import Game, HandResult
 from mjframework.play.players import Decision, Option, TableView
 from mjframework.rules.loader import load_ruleset
 from mjframework.run.simulate import SimSpec, Stats, play_game
-from mjframework.settle.settlement import SettlementContext
 
 Event = dict[str, Any]
 NUMBERS = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
@@ -121,16 +122,11 @@ def test_a_single_opening_winner_leaves_the_next_dealer_alone() -> None:
     pytest.fail("no seed below 200 with exactly one opening winner and one winner")
 
 
-class FakeTable:
-    """What zhaniao looks at on ``hand``: the live wall, the opening winners; its events."""
+class FakeWall:
+    """What the bonus tiles look at on the wall: the live tiles left."""
 
-    def __init__(self, live: str, opening_winners: tuple[int, ...], dealer: int = 0) -> None:
+    def __init__(self, live: str) -> None:
         self.live = [parse_tile(t) for t in live.split()]
-        self.opening_winners = opening_winners
-        self.dealer = dealer
-        self.players = 4
-        self.events: list[Event] = []
-        self.stash = Stash()  # per-hand plugin state, as on a HandControl
 
     def live_remaining(self) -> int:
         return len(self.live)
@@ -138,47 +134,43 @@ class FakeTable:
     def peek_live(self, n: int) -> list[int]:
         return self.live[:n]
 
-    def emit(self, type_: str, **fields: Any) -> None:
-        fields.pop("text", None)
-        self.events.append({"type": type_, **fields})
+    peek_end = peek_live
 
 
-@pytest.mark.parametrize(("options", "live", "openers", "patterns", "next_dealer"), [
+@pytest.mark.parametrize(("deals_next", "live", "openers", "patterns", "next_dealer"), [
     # 1 opening winner + a 天胡 by the dealer: two winners at the opening; first bird 2m → seat 1.
     ({}, "2m 3p 9s", (2,), {0: ["天胡", "七小对"]}, 1),
     # ... unless 天胡 is not counted.
-    ({"also_count": []}, "2m 3p 9s", (2,), {0: ["天胡"]}, None),
+    ({"also": frozenset()}, "2m 3p 9s", (2,), {0: ["天胡"]}, None),
     # 1 opening winner, an ordinary win: the engine's choice stands.
     ({}, "2m 3p 9s", (2,), {3: ["平胡"]}, None),
     # 3 birds: the seat hit most deals (3p and 7s hit seat 2), not the first bird's (seat 1).
     ({}, "2m 3p 7s", (1, 3), {}, 2),
     # Switched off.
-    ({"opening_winners": 0}, "2m 3p 9s", (1, 3), {}, None),
+    (None, "2m 3p 9s", (1, 3), {}, None),
 ])
-def test_bird_dealer_rule(options: dict[str, Any], live: str, openers: tuple[int, ...],
+def test_bird_dealer_rule(deals_next: dict[str, Any] | None, live: str, openers: tuple[int, ...],
                           patterns: dict[int, list[str]], next_dealer: int | None) -> None:
-    birds = len(live.split())
-    plugin = Zhaniao({"birds": birds, "bird_dealer": {"opening_winners": 2, "also_count": ["天胡"],
-                                                      **options}})
-    table = FakeTable(live, openers)
-    ctx = SettlementContext(kind="opening", players=4, dealer=0, winners=(openers[0],))
-    assert plugin.mj_settlement_inputs(hand=table, context=ctx) == {"birds": table.live}
-    assert table.events == [{"type": "birds", "kind": "opening", "tiles": live.split(),
-                             "seats": [hit(t, 0) for t in live.split()]}]
+    """changsha's 庄家确定 G as its `bonus_tiles.deals_next` says it, on a known wall."""
+    rule = load_ruleset("changsha").bonus_tiles
+    assert rule is not None and rule.deals_next is not None
+    rule = dataclasses.replace(rule, count=len(live.split()), deals_next=None if deals_next is None else
+                               dataclasses.replace(rule.deals_next, **deals_next))
+    events: list[Event] = []
+    flips = BonusFlips(rule, 4, FakeWall(live), lambda e: events.append(e.to_json()))  # type: ignore[arg-type]
+    ctx = WinContext(seat=openers[0], win_by="self_draw", dealer=0)
+    hand = parse_tiles("2m 5m 8m")
+    birds = {"birds": parse_tiles(live)}
+    assert flips.inputs("opening", ctx, ["板板胡"], hand, frozenset()) == birds
+    assert [{k: v for k, v in e.items() if k != "text"} for e in events] == [
+        {"type": "birds", "kind": "opening", "tiles": live.split(),
+         "seats": [hit(t, 0) for t in live.split()]}]
+    assert events[0]["text"].startswith("起手扎鸟  ")
     # A second opening settlement at the same moment shares the flip (no second event).
-    ctx2 = SettlementContext(kind="opening", players=4, dealer=0, winners=(openers[-1],))
-    assert plugin.mj_settlement_inputs(hand=table, context=ctx2) == {"birds": table.live}
-    assert len(table.events) == 1
-    result = HandResult("win" if patterns else "draw", list(patterns), 3, [0] * 4, patterns)
-    assert plugin.mj_next_dealer(hand=table, result=result) == next_dealer
-
-
-def test_birds_given_by_the_context_are_not_flipped() -> None:
-    plugin = Zhaniao({"birds": 2})
-    table = FakeTable("2m 3p", ())
-    ctx = SettlementContext(kind="win", players=4, dealer=0, extra={"birds": [parse_tile("5s")]})
-    assert plugin.mj_settlement_inputs(hand=table, context=ctx) is None
-    assert table.events == []
+    ctx2 = WinContext(seat=openers[-1], win_by="self_draw", dealer=0)
+    assert flips.inputs("opening", ctx2, ["缺一色"], hand, frozenset()) == birds
+    assert len(events) == 1
+    assert flips.next_dealer(openers, list(patterns), patterns) == next_dealer
 
 
 def test_birds_after_a_win_double_the_payments() -> None:
@@ -226,7 +218,8 @@ def test_the_engine_without_these_plugins(tmp_path: Path) -> None:
     """Switched off by a ruleset, neither birds nor opening wins happen; the hand plays the same."""
     plain = tmp_path / "changsha-plain.yaml"
     plain.write_text("format: 1\nid: changsha-plain\nextends: changsha\n"
-                     "plugins: {zhaniao: null, opening-wins: null, haidi: null, kaigang: null}\n",
+                     "bonus_tiles: null\n"
+                     "plugins: {opening-wins: null, haidi: null, kaigang: null}\n",
                      encoding="utf-8")
     assert load_ruleset(plain).plugins == {}
     result, events = play(plain, 1940)

@@ -352,7 +352,8 @@ class HandCheck:
             self.bad(f"wildcard {e['wildcard']} is not the successor of {e['indicator']}")
 
     def on_birds(self, e: dict[str, Any]) -> None:
-        want = self.live_slots()[:int(self.plugins.get("zhaniao", {}).get("birds", 2))]
+        rule = self.ev.ruleset.bonus_tiles
+        want = self.live_slots()[:rule.count if rule is not None else 0]
         got = [T(c) for c in e["tiles"]]
         if got != [self.slots[s] for s in want]:
             self.bad(f"birds {e['tiles']} are not the next live tiles {[self.slots[s] for s in want]}")
@@ -1056,7 +1057,8 @@ extends: changsha
 win: {after_win: leave}
 # The plugins' procedures (birds for the win that ends the hand, the roaming last
 # tile, 开杠) are written for a hand that ends at its first win: off here.
-plugins: {opening-wins: null, zhaniao: null, haidi: null, kaigang: null}
+bonus_tiles: null
+plugins: {opening-wins: null, haidi: null, kaigang: null}
 """
 
 

@@ -258,7 +258,7 @@ def test_validate_accepts_the_plugin_with_options(double_pay: type, tmp_path: Pa
     assert r.stdout.startswith("ok ") and PLUGIN in r.stdout
     rs = load_ruleset(path)
     assert rs.plugins[PLUGIN] == {"factor": 2}
-    assert "zhaniao" in rs.plugins  # inherited from changsha
+    assert "haidi" in rs.plugins and rs.bonus_tiles is not None  # inherited from changsha
 
 
 def test_validate_rejects_bad_options_with_their_location(double_pay: type, tmp_path: Path) -> None:
@@ -303,7 +303,7 @@ def test_conformance_cases_give_plugin_inputs_and_flags(double_pay: type, tmp_pa
             context: {double_pay: 3}
             expect: {payments: [180, -60, -60, -60]}
           - id: with-a-bird
-            note: "bird 1m hits the dealer: zhaniao doubles every payment (40), then ×2"
+            note: "bird 1m hits the dealer: the birds double every payment (40), then ×2"
             hand: 123m 456m 789p 345s 2p
             win_tile: 2p
             win_by: self_draw
@@ -439,7 +439,7 @@ def test_a_plugin_raising_in_any_hook_is_named(register: Any, tmp_path: Path, ho
     register("boom", Boom)
     # Without the built-in plugins that answer first-result hooks (the 海底 one ends the
     # hand at the last tile), so that boom's hook is reached.
-    path = write_ruleset(tmp_path, f"haidi: null\nkaigang: null\nzhaniao: null\nboom: {{hook: {hook}}}\n",
+    path = write_ruleset(tmp_path, f"haidi: null\nkaigang: null\nboom: {{hook: {hook}}}\n",
                          rid="boom")
     sim = simulate(str(path), 8, seed=3, log=tmp_path / "boom.jsonl")
     assert sim.stats.hands == 8

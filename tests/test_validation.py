@@ -350,46 +350,46 @@ def test_tier_not_in_scoring_tiers(tmp_path: Path) -> None:
 def test_unknown_plugin(tmp_path: Path) -> None:
     doc = changsha_variant(tmp_path, """
         plugins:
-          zhanaio: {birds: 2}
+          kaigagn: {dice: 2}
         """)
     result, lines = validate(doc)
     assert result.exit_code == 1
     assert len(lines) == 1, lines
-    find(lines, doc.at("zhanaio"), "plugins.zhanaio", "no plugin named 'zhanaio'", "zhaniao")
+    find(lines, doc.at("kaigagn"), "plugins.kaigagn", "no plugin named 'kaigagn'", "kaigang")
 
 
 @pytest.mark.parametrize(
     ("options", "needle", "words"),
     [
-        ('{birds: "x"}', '"x"', ("plugin zhaniao", "must be an integer", "'x'")),
-        ("{birds: 9}", "9", ("plugin zhaniao", "at most 8")),
-        ("{birds: -1}", "-1", ("plugin zhaniao", "at least 0")),
+        ('{dice: "x"}', '"x"', ("plugin kaigang", "must be an integer", "'x'")),
+        ("{dice: 9}", "9", ("plugin kaigang", "at most 4")),
+        ("{dice: 0}", "0", ("plugin kaigang", "at least 1")),
     ],
 )
 def test_plugin_with_invalid_options(tmp_path: Path, options: str, needle: str,
                                      words: tuple[str, ...]) -> None:
     doc = changsha_variant(tmp_path, f"""
         plugins:
-          zhaniao: {options}
+          kaigang: {options}
         """)
     result, lines = validate(doc)
     assert result.exit_code == 1
     assert len(lines) == 1, lines
-    find(lines, doc.at(needle), "plugins.zhaniao.birds", *words)
+    find(lines, doc.at(needle), "plugins.kaigang.dice", *words)
 
 
 def test_plugin_with_unknown_option(tmp_path: Path) -> None:
     doc = changsha_variant(tmp_path, """
         plugins:
-          zhaniao: {bird: 2}
+          kaigang: {die: 2}
         """)
     result, lines = validate(doc)
     assert result.exit_code == 1
     assert len(lines) == 1, lines
     # On the option's line (the column is the value's, not the key's: see the report).
-    line = doc.text[: doc.text.index("bird")].count("\n") + 1
+    line = doc.text[: doc.text.index("die")].count("\n") + 1
     assert lines[0].startswith(f"{doc.path}:{line}:")
-    assert ": plugins.zhaniao.bird: plugin zhaniao: unknown key 'bird' (did you mean 'birds'?)" \
+    assert ": plugins.kaigang.die: plugin kaigang: unknown key 'die' (did you mean 'dice'?)" \
         in lines[0]
 
 
@@ -447,7 +447,7 @@ def test_extends_semantics(tmp_path: Path) -> None:
             tier: small
             points: 5
         plugins:
-          zhaniao: null
+          kaigang: null
         """)
     base = load_ruleset("changsha")
     rs = load_ruleset(doc.path)
@@ -461,8 +461,8 @@ def test_extends_semantics(tmp_path: Path) -> None:
     for p in base.patterns:
         if p.name != "七小对":
             assert points[p.name] == p.points
-    assert base.plugins["zhaniao"]["birds"] == 2
-    assert "zhaniao" not in rs.plugins and set(rs.plugins) == set(base.plugins) - {"zhaniao"}
+    assert base.plugins["kaigang"]["dice"] == 2
+    assert "kaigang" not in rs.plugins and set(rs.plugins) == set(base.plugins) - {"kaigang"}
     # Everything else is inherited.
     assert rs.tileset.size == base.tileset.size == 108
     assert rs.scoring.tiers == base.scoring.tiers

@@ -22,11 +22,15 @@ from .common import bot_timeout_seconds, parse_int
 @click.option("--duplicate", is_flag=True,
               help="Play each wall once per rotation of the players round the table (N a multiple of the "
                    "number of seats).")
+@click.option("--hands-per-board", "per_board", default="1", show_default=True, metavar="K",
+              help="Hands per board: K > 1 plays each board as a game of K hands (the deal passing by the "
+                   "rules, the ruleset's counters carried); N must be a multiple of K (× the seats with "
+                   "--duplicate).")
 @click.option("--bot-timeout", "bot_timeout", default="10", show_default=True, metavar="SECONDS",
               help="How long a bot may think per decision before it is made to leave.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed: str, duplicate: bool,
-              bot_timeout: str, as_json: bool) -> None:
+              per_board: str, bot_timeout: str, as_json: bool) -> None:
     """Players of RULESET against each other; standings with 95% confidence intervals.
 
     Exits 1 if an external bot left the table (timed out, crashed, answered
@@ -37,7 +41,8 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
 
     n = parse_int(hands, "--hands", minimum=1)
     s = parse_int(seed, "--seed")
-    assert n is not None and s is not None
+    k = parse_int(per_board, "--hands-per-board", minimum=1)
+    assert n is not None and s is not None and k is not None
     timeout = bot_timeout_seconds(bot_timeout)
     try:
         specs = parse_bot_specs(bots)
@@ -45,7 +50,8 @@ def match_cmd(ruleset: str, seats: str, bots: tuple[str, ...], hands: str, seed:
         raise click.UsageError(str(e)) from None
     names = [x.strip() for x in seats.split(",") if x.strip()]
     try:
-        result = run_match(ruleset, names, n, seed=s, duplicate=duplicate, bots=specs, bot_timeout=timeout)
+        result = run_match(ruleset, names, n, seed=s, duplicate=duplicate, bots=specs, bot_timeout=timeout,
+                           hands_per_board=k)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:

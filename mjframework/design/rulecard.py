@@ -834,14 +834,24 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
                else f"rank r hits the seat r − 1 after the {bt.anchor}")
         effect = {"double": "×2 per hit", "multiply": "×(1 + hits)",
                   "add": f"+{bt.amount} per hit"}.get(bt.effect, bt.effect)
+        if bt.weight == "rank":
+            hit += f"; each counts its rank as hits (an honor {bt.honor_weight})"
         whose = {"both": "payer's and payee's", "payee": "payee's (the winner's)", "payer": "payer's"}
+        extra: list[tuple[str, str]] = []
+        if bt.key != "bonus_tiles":
+            extra.append(("in cases and logs", f"`{bt.key}`"))
+        if bt.deals_next is not None:
+            dn = bt.deals_next
+            also = f" (counting {', '.join(sorted(dn.also))} as a win at the opening)" if dn.also else ""
+            extra.append(("next dealer", f"the seat the {dn.at} set hits most, when {dn.winners} or more "
+                          f"won at the {dn.at}{also}; before every other rule"))
         out.append(("Bonus tiles", [
             ("name", bt.name),
             ("how many", f"{bt.count}{more}, " + ("the next live tiles" if bt.source == "live"
                                                     else "from the kong end")),
             ("turned up at", ", ".join(sorted(bt.at))), ("hits", hit),
             ("effect", f"{effect} on each payment, counting the {whose.get(bt.counts, bt.counts)} hits"
-             + ("" if bt.kongs else "; kong money unchanged"))]))
+             + ("" if bt.kongs else "; kong money unchanged")), *extra]))
     if rs.counters:
         out.append(("Counters across hands", [
             (c.name, f"{c.scope}: +1 on {', '.join(sorted(c.add))}"

@@ -32,7 +32,7 @@ from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import Tile, is_honor, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import Pattern, Ruleset, Shape
-from ..settle import bonus, laid
+from ..settle import laid
 from ..settle import settlement as st
 from . import readiness, search, settler
 from .bounds import _Bounds
@@ -100,7 +100,7 @@ class Evaluator(CompiledRuleset):
             out[laid.LAID_KEY] = {"description": "per seat, the kongs laid aside that double its payments"}
         rule = self.ruleset.bonus_tiles
         if rule is not None:
-            out[bonus.CONTEXT_KEY] = {"tiles": True, "max": rule.most,
+            out[rule.key] = {"tiles": True, "max": rule.most,
                                       "description": f"the {rule.name} turned up for the settlement (tiles)"}
         return out
 

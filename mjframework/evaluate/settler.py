@@ -128,7 +128,7 @@ def settle_opening(ev: Evaluator, ctx: WinContext, score: Score) -> st.Settlemen
 def bonus_tiles(ev: Evaluator, payments: list[st.Payment], ctx: WinContext, kind: str) -> None:
     """Apply the ruleset's bonus tiles (``bonus_tiles``) turned up for this settlement."""
     rule = ev.ruleset.bonus_tiles
-    tiles = ctx.extra.get(bonus.CONTEXT_KEY) if rule is not None and kind in rule.at else None
+    tiles = ctx.extra.get(rule.key) if rule is not None and kind in rule.at else None
     if rule is None or not tiles:
         return
     bonus.apply(rule, payments, bonus.hits(rule, tiles, dealer=ctx.dealer, winner=ctx.seat,

@@ -5,7 +5,7 @@ A plugin is a class registered under the entry-point group
 switched on by a ruleset::
 
     plugins:
-      zhaniao: {birds: 2}
+      kaigang: {dice: 2}
 
 The engine creates one instance per ruleset with the (validated) options:
 ``Plugin(options)``. The class declares ``options_schema`` (a JSON Schema for

@@ -33,7 +33,8 @@ class ActionSpace:
     ``added_kong:<t>``; with chows ``chow:<t>:<i>`` (the claimed tile ``t`` at
     place ``i`` of the run); with an exchange ``exchange:<t>`` (one tile
     picked per step, the exchange sent after the last pick); with a void suit
-    ``declare:m|p|s``; and each plugin's declared option kinds
+    ``declare:m|p|s``; with kinds laid aside as kongs by choice ``lay_kong:<t>``; and each
+    plugin's declared option kinds
     (``Plugin.option_kinds``: ``<kind>`` or ``<kind>:<t>``).
     """
 
@@ -54,6 +55,8 @@ class ActionSpace:
             names += [f"exchange:{c}" for c in codes]
         if ruleset.flow.void_suit is not None:
             names += [f"declare:{s}" for s in VOID_SUITS]
+        if any(lk.choice for lk in getattr(ruleset, "laid_kongs", ())):
+            names += [f"lay_kong:{c}" for c in codes]
         self.plugin_kinds: dict[str, bool] = {}
         for plugin in ruleset.plugins:
             declared = getattr(load_plugin_class(plugin), "option_kinds", None) or {}
@@ -90,6 +93,8 @@ class ActionSpace:
             return f"{MELD_SLOTS[option.meld]}:{self._code(option.tile, option)}"
         if k == "chow":
             return f"chow:{self._code(option.tile, option)}:{option.tiles.index(option.tile)}"
+        if k == "lay_kong":
+            return f"lay_kong:{self._code(option.tile, option)}"
         if k == "declare" and option.value in tuple(VOID_SUITS):
             return f"declare:{option.value}"
         if k in self.plugin_kinds:

@@ -108,7 +108,7 @@ class Game(Turns):
                                 hidden={"hands": BY_SEAT}))
         if rs.tileset.flowers:
             self._replace_dealt_flowers()
-        if self.laid:
+        if self.laid_on_sight:
             self._lay_dealt_kongs()
         rule = rs.wildcard
         if rule is not None and rule.flips:
@@ -227,7 +227,8 @@ class Game(Turns):
         """After the deal each player, from the dealer on, lays aside the `laid_kongs` kinds held."""
         n = self.ruleset.players
         for seat in [(self.dealer + i) % n for i in range(n)]:
-            while (t := next((x for x in self.seats[seat].hand if x in self.laid), None)) is not None:
+            held = self.seats[seat].hand
+            while (t := next((x for x in held if x in self.laid_on_sight), None)) is not None:
                 self._lay_kong(seat, t)
                 if self.give(seat, self.wall.take_kong(), "kong") is None:
                     raise HandAbandoned("the wall ran out replacing a tile laid aside as a kong")

@@ -19,13 +19,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 SUIT_NAMES = {"m": "万", "p": "筒", "s": "条", "z": "字"}
-KIND_NAMES = {"discard": "打", "win": "胡", "kong": "杠", "pung": "碰", "chow": "吃", "pass": "过"}
+KIND_NAMES = {"discard": "打", "win": "胡", "kong": "杠", "pung": "碰", "chow": "吃", "pass": "过",
+              "lay_kong": "亮杠"}  # lay_kong: a `laid_kongs` kind laid aside by choice
 _KONG_LABELS: dict[str, str] = {m: MELD_WORDS[m] for m in KONG_MELDS}
 
 
 @dataclass(frozen=True)
 class Option:
-    kind: str  # discard | win | kong | pung | chow | pass
+    kind: str  # discard | win | kong | pung | chow | pass | lay_kong
     tile: Tile | None = None
     tiles: tuple[Tile, ...] = ()  # the whole meld for chow / pung / kong
     meld: str | None = None  # a kong's MeldKind: concealed-kong | added-kong | kong

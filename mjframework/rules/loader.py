@@ -7,7 +7,7 @@ Every problem found is collected (not just the first) and reported as
 lists are replaced, except ``patterns``, which merge by name (a pattern with
 an inherited name is merged into it key by key, in place, or replaces it whole
 with ``replace: true``; new ones are appended); a ``null`` value removes an
-inherited key (``plugins: {zhaniao: null}``) and is no change where nothing is
+inherited key (``plugins: {kaigang: null}``) and is no change where nothing is
 inherited.
 """
 
@@ -30,6 +30,7 @@ from typing import Any
 import jsonschema
 
 from ..core.errors import Location, Problem, RulesetError
+from ..core.kinds import EventType
 from ..core.tiles import (
     HONOR_BASE,
     SUIT_LETTERS,
@@ -48,6 +49,7 @@ from .model import (
     FLAGS,
     GROUP_KINDS,
     SEAT_MEASURES,
+    BonusDealer,
     BonusMore,
     BonusTiles,
     BreakRule,
@@ -1592,7 +1594,7 @@ class _Builder:
                 self.problem(path, "not in this ruleset's tile set: "
                              + " ".join(tile_code(t) for t in sorted(tiles) if t not in tileset))
             wild = tiles & frozenset(wildcard.fixed if wildcard is not None else ())
-            if wild:
+            if wild and not spec.get("choice"):
                 self.problem(path, f"{' '.join(tile_code(t) for t in sorted(wild))}: a wildcard laid aside "
                              "on sight would never be wild")
             if tiles & seen:
@@ -1600,7 +1602,8 @@ class _Builder:
             seen |= tiles
             if name in ("wins", "void_suit", "ready"):
                 self.problem(("laid_kongs", name), f"{name!r} is a seat state the engine keeps", key=True)
-            out.append(LaidKong(str(name), tiles, bool(spec.get("double", False))))
+            out.append(LaidKong(str(name), tiles, bool(spec.get("double", False)),
+                                bool(spec.get("choice", False))))
         return tuple(out)
 
     def counters(self) -> tuple[CounterRule, ...]:
@@ -1665,12 +1668,37 @@ class _Builder:
                 self.problem((*path, "hit"), "not in this ruleset's tile set: "
                              + " ".join(tile_code(t) for t in outside))
         effect = d.get("effect") or {}
+        at = frozenset(d.get("at") or ("win",))
+        key = str(d.get("key") or "bonus_tiles")
+        if key != "bonus_tiles" and key in {e.value for e in EventType}:
+            self.problem((*path, "key"), f"{key!r} is the type of another event of the log: "
+                         "give another word")
+        says = {str(k): str(v) for k, v in (d.get("says") or {}).items()}
+        for moment in sorted(says.keys() - at):
+            self.problem((*path, "says", moment), f"nothing is turned up at `{moment}` (`at` lists "
+                         f"{', '.join(sorted(at))})")
+        deals_next = None
+        if isinstance(d.get("deals_next"), dict):
+            dn = d["deals_next"]
+            dn_at = str(dn.get("at", "opening"))
+            if dn_at not in at:
+                self.problem((*path, "deals_next", "at"), f"nothing is turned up at `{dn_at}` "
+                             f"(`at` lists {', '.join(sorted(at))})")
+            for name in dn.get("also") or ():
+                if patterns and name not in names:
+                    self.problem((*path, "deals_next", "also"), f"no pattern {name!r} in this ruleset")
+            deals_next = BonusDealer(at=dn_at, winners=int(dn.get("winners", 1)),
+                                     also=frozenset(dn.get("also") or ()))
         bonus = BonusTiles(
             count=int(d["count"]), name=str(d.get("name") or "bonus tiles"), more=tuple(more),
-            source=d.get("source", "live"), at=frozenset(d.get("at") or ("win",)),
+            source=d.get("source", "live"), at=at,
             anchor=hit.get("from", "dealer"), honors=honors, tiles=only,
+            weight=hit.get("weight", "one"), honor_weight=int(hit.get("honor_weight", 10)),
             effect=effect.get("kind", "double"), amount=int(effect.get("amount", 1)),
-            counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)))
+            counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)),
+            key=key, says=says, deals_next=deals_next)
+        if "honor_weight" in hit and bonus.weight != "rank":
+            self.problem((*path, "hit", "honor_weight"), "`honor_weight` counts only with `weight: rank`")
         if bonus.most > 16:
             self.problem((*path, "more"), f"at most 16 tiles can be turned up, not {bonus.most}")
         return bonus

@@ -803,12 +803,14 @@ class LaidKong:
 
     Never kept, discarded or claimed: the tile goes aside with a replacement draw from the
     kong end, and the seat's count (seat state ``name``) goes up; with ``double`` each one
-    doubles every win payment the seat makes or receives.
+    doubles every win payment the seat makes or receives. With ``choice`` the holder may
+    instead keep it (and discard or use it): on its turn it is offered ``lay_kong`` (赖子杠).
     """
 
     name: str
     tiles: frozenset[Tile]
     double: bool = False
+    choice: bool = False  # laid aside only when the holder chooses to, on its turn (not on sight)
 
 
 # What can happen in a hand, for the counters that last across hands (`counters:`). A table
@@ -846,6 +848,22 @@ class BonusMore:
 
 
 @dataclass(frozen=True)
+class BonusDealer:
+    """The seat the bonus tiles hit deals next (``bonus_tiles.deals_next``).
+
+    Uses the first set turned up at the moment ``at`` (``opening`` or ``win``) when at
+    least ``winners`` players won at that moment — for the opening: the opening winners
+    plus every winner of the hand scoring one of ``also`` (a dealt hand that wins counts as
+    a win at the opening) — the seat hit most deals next, ties going to the tile turned up first. It
+    comes before every other next-dealer rule, plugins' included.
+    """
+
+    at: str = "opening"  # opening | win
+    winners: int = 1
+    also: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class BonusTiles:
     """Bonus tiles turned up from the wall at a settlement (birds, horses): ``bonus_tiles:``.
 
@@ -856,7 +874,8 @@ class BonusTiles:
     the hits of its payer and/or payee (``counts``): ``double`` ×2 per hit,
     ``multiply`` ×(1 + hits), ``add`` + ``amount`` per hit. ``kongs``: kong
     payments settled with the win change too. The game turns the tiles up
-    (docs/pattern-language.md, "Bonus tiles").
+    (docs/pattern-language.md, "Bonus tiles"); ``key`` names them in cases and in
+    the log (an event of that type), ``says`` leads the event's text per moment.
     """
 
     count: int
@@ -871,11 +890,23 @@ class BonusTiles:
     amount: int = 1  # with `add`: per hit
     counts: str = "both"  # both | payee | payer: whose hits change a payment
     kongs: bool = True
+    weight: str = "one"  # one | rank: how many hits a tile that hits counts (一码全中: its rank)
+    honor_weight: int = 10  # with `weight: rank`: what an honor counts
+    key: str = "bonus_tiles"  # their word in a case's context, `mj score -c` and the log's event type
+    says: dict[str, str] = field(default_factory=dict)  # moment (win, opening) → the event text's lead
+    deals_next: BonusDealer | None = None  # the seat they hit deals next
 
     @property
     def most(self) -> int:
         """The most tiles one settlement can turn up."""
         return self.count + sum(m.add for m in self.more if m.add > 0)
+
+    def hits_of(self, tile: Tile) -> int:
+        """How many hits a tile that hits counts: 1, or with ``weight: rank`` its rank (an
+        honor: ``honor_weight``)."""
+        if self.weight != "rank":
+            return 1
+        return self.honor_weight if is_honor(tile) else rank_of(tile)
 
     def seat_hit(self, tile: Tile, *, dealer: int, winner: int, players: int) -> int | None:
         """The seat a bonus tile hits (None: no seat)."""

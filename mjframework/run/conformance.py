@@ -22,6 +22,7 @@ from ..core.hand import WinContext, make_hand
 from ..core.tiles import TileParseError, format_tiles, parse_tile, parse_tiles
 from ..evaluate.scoring import Evaluator, Result
 from ..rules.loader import load_ruleset
+from ..rules.model import CounterRule, Ruleset
 from ..rules.yamlsource import load_yaml_file, location_of
 from ..settle.settlement import SeatFacts
 
@@ -29,7 +30,7 @@ FILE_KEYS = {"format", "ruleset", "options", "preset", "description", "cases"}
 CASE_KEYS = {
     "id", "note", "kind", "wildcard", "indicator", "seat", "hand", "melds", "win_tile", "win_by",
     "discarder", "flags", "context", "seat_state", "in_play", "expect",
-    "flowers", "seat_wind", "prevalent_wind", "seats", "options",
+    "flowers", "seat_wind", "prevalent_wind", "seats", "options", "counters",
 }
 EXPECT_KEYS = {"win", "patterns", "payments", "call"}
 
@@ -259,6 +260,9 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     seat_state = case.get("seat_state") or {}
     if not isinstance(seat_state, dict):
         raise CaseError("`seat_state` must be a mapping (e.g. {ready: true, void_suit: m})")
+    counts = case_counters(case.get("counters"), ev.ruleset, seat)
+    if counts:  # the winner's counts read as its seat state, as in play (its own state first)
+        seat_state = {**counts, **seat_state}
     in_play = case.get("in_play")
     if in_play is not None and (not isinstance(in_play, list) or not all(
             isinstance(x, int) and not isinstance(x, bool) for x in in_play)):
@@ -310,6 +314,40 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     else:
         got["reason"] = result.score.reason
     return got, expect
+
+
+def case_counters(raw: Any, rs: Ruleset, seat: int) -> dict[str, int]:
+    """A case's ``counters`` (as a ``hand_start`` event shows them: ``{lianzhuang: 2, streak:
+    [0, 1, 0, 0]}``), checked against the ruleset's ``counters``: the winner's counts."""
+    if raw is None:
+        return {}
+    declared = {c.name: c for c in rs.counters}
+    if not isinstance(raw, dict):
+        raise CaseError("`counters` must be a mapping of counter names to counts (e.g. {lianzhuang: 2})")
+    out: dict[str, int] = {}
+    for name, value in raw.items():
+        rule = declared.get(str(name))
+        if rule is None:
+            known = ", ".join(sorted(declared)) or "none"
+            raise CaseError(f"`counters.{name}`: no such counter (this ruleset counts: {known})")
+
+        if rule.scope == "seat":
+            if not isinstance(value, list) or len(value) != rs.players:
+                raise CaseError(f"`counters.{name}` counts per seat: give {rs.players} counts, "
+                                "like [0, 1, 0, 0]")
+            out[rule.name] = [_count(rule, v) for v in value][seat]
+        else:
+            out[rule.name] = _count(rule, value)
+    return out
+
+
+def _count(rule: CounterRule, v: Any) -> int:
+    """One count of a case's ``counters``: a whole number 0 … the counter's ``max``."""
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise CaseError(f"`counters.{rule.name}`: a count is a whole number 0 or more, not {_brief(v)}")
+    if rule.max is not None and v > rule.max:
+        raise CaseError(f"`counters.{rule.name}`: at most {rule.max}, not {v}")
+    return v
 
 
 def case_seats(raw: Any, players: int) -> dict[int, SeatFacts] | None:

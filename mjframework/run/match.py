@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import MJError
+from ..evaluate.scoring import Evaluator
 from ..play.bots import BOTS
-from ..play.events import fan_out
-from ..play.game import Game
-from .simulate import hand_seed, load_cached
+from ..play.events import EventSink, fan_out
+from ..play.game import Game, HandResult
+from ..rules.model import Ruleset
+from .simulate import hand_seed, load_cached, play_hands
 
 
 class MatchError(MJError):
@@ -136,8 +138,13 @@ def _load_policies(names: Any) -> dict[str, Any]:
 
 def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int = 0, duplicate: bool = False,
               bots: Sequence[tuple[str, str]] = (), bot_timeout: float = 10.0,
-              progress: Callable[[int], None] | None = None) -> MatchResult:
-    """Play ``hands`` hands between ``seats`` (built-in bot names or the names of ``bots``)."""
+              progress: Callable[[int], None] | None = None, hands_per_board: int = 1) -> MatchResult:
+    """Play ``hands`` hands between ``seats`` (built-in bot names or the names of ``bots``).
+
+    ``hands_per_board`` > 1: a board is a game of that many hands, played as ``mj simulate``
+    plays a game (:func:`~.simulate.play_hands`: the dealer passes by the rules, the ruleset's
+    ``counters`` carry from hand to hand); a duplicate match replays the whole game per
+    rotation. With 1 (the default) a board is one hand with a dealer of its own."""
     from .extbot import open_bot
 
     rs, ev = load_cached(ruleset_ref)
@@ -158,6 +165,11 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
         raise MatchError(f"the number of hands must be positive, got {hands}")
     if duplicate and hands % n:
         raise MatchError(f"a duplicate match plays each board {n} times: --hands must be a multiple of {n}")
+    if hands_per_board < 1:
+        raise MatchError(f"--hands-per-board must be positive, got {hands_per_board}")
+    if hands % ((n if duplicate else 1) * hands_per_board):
+        raise MatchError(f"--hands must be a multiple of --hands-per-board ({hands_per_board})"
+                         + (f" × {n} rotations" if duplicate else ""))
     names = _names(seats)
     standings = [Standing(name) for name in names]
     result = MatchResult(rs.id, seed, hands, duplicate, standings)
@@ -170,7 +182,7 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
                 except ValueError as e:
                     raise MatchError(str(e)) from None
         rotations = n if duplicate else 1
-        boards = hands // rotations
+        boards = hands // (rotations * hands_per_board)
         for board in range(boards):
             dealer = random.Random(f"{seed}/{board}/dealer").randrange(n)
             board_money = [0.0] * n
@@ -187,36 +199,27 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
                         players[seat] = policies[seats[i]]
                     else:
                         players[seat] = BOTS[seats[i]](random.Random(f"{seed}/{board}/{seat}"))
-                game = Game(rs, players, seed=hand_seed(seed, 0, board), dealer=dealer, hand_no=board,
-                            emit=fan_out(*externals.values()), evaluator=ev)
-                for p in players:
-                    if hasattr(p, "attach"):  # a trained policy reads the table through its game
-                        p.attach(game)
-                try:
-                    res = game.play()
-                except Exception as e:  # an engine failure: counted, the match goes on
-                    result.abandoned += 1
-                    result.notes.append(f"board {board} rotation {r}: engine error: {type(e).__name__}: {e}")
-                    continue
-                if res.result == "abandon":
-                    result.abandoned += 1
-                for i in range(n):
-                    money = res.payments[at[i]]
-                    st = standings[i]
-                    st.hands += 1
-                    st.total += money
-                    st.wins += at[i] in res.winners
-                    board_money[i] += money
-                    board_wins[i] += at[i] in res.winners
-                    if not duplicate:
-                        st.per_sample.append(money)
-                        st.win_samples.append(1.0 if at[i] in res.winners else 0.0)
-                if progress:
-                    progress(1)
+                for res in _board_hands(rs, ev, players, seed, board, r, dealer, hands_per_board,
+                                        fan_out(*externals.values()), result):
+                    if res.result == "abandon":
+                        result.abandoned += 1
+                    for i in range(n):
+                        money = res.payments[at[i]]
+                        st = standings[i]
+                        st.hands += 1
+                        st.total += money
+                        st.wins += at[i] in res.winners
+                        board_money[i] += money
+                        board_wins[i] += at[i] in res.winners
+                        if not duplicate:
+                            st.per_sample.append(money)
+                            st.win_samples.append(1.0 if at[i] in res.winners else 0.0)
+                    if progress:
+                        progress(1)
             if duplicate:
                 for i in range(n):
-                    standings[i].per_sample.append(board_money[i] / rotations)
-                    standings[i].win_samples.append(board_wins[i] / rotations)
+                    standings[i].per_sample.append(board_money[i] / (rotations * hands_per_board))
+                    standings[i].win_samples.append(board_wins[i] / (rotations * hands_per_board))
         for bot in externals.values():
             if bot.gone not in (None, "the session ended"):
                 result.notes.append(f"{bot.name} left: {bot.gone}")
@@ -225,6 +228,33 @@ def run_match(ruleset_ref: str, seats: Sequence[str], hands: int, *, seed: int =
         for bot in externals.values():
             bot.close()
     return result
+
+
+def _board_hands(rs: Ruleset, ev: Evaluator, players: list[Any], seed: int, board: int, rotation: int,
+                 dealer: int, hands: int, emit: EventSink, result: MatchResult) -> Iterator[HandResult]:
+    """The hands of one board played by ``players`` (one rotation), each result once played.
+
+    One hand: the board's own seed and ``dealer``. More: a game of ``hands`` hands as
+    :func:`~.simulate.play_hands` plays it (the counters carried, the deal passed by the
+    rules). An engine failure is counted as an abandoned hand and ends the board's rotation."""
+
+    def attached(game: Game) -> HandResult:
+        for p in players:
+            if hasattr(p, "attach"):  # a trained policy reads the table through its game
+                p.attach(game)
+        return game.play()
+
+    try:
+        if hands == 1:
+            yield attached(Game(rs, players, seed=hand_seed(seed, 0, board), dealer=dealer, hand_no=board,
+                                emit=emit, evaluator=ev))
+            return
+        for _game, res in play_hands(rs, lambda _h: players, seed=seed, game=board, hands=hands,
+                                     first_hand_no=board * hands, emit=emit, evaluator=ev, play=attached):
+            yield res
+    except Exception as e:  # an engine failure: counted, the match goes on
+        result.abandoned += 1
+        result.notes.append(f"board {board} rotation {rotation}: engine error: {type(e).__name__}: {e}")
 
 
 __all__ = ["MatchError", "MatchResult", "Standing", "run_match"]

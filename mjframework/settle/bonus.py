@@ -2,7 +2,7 @@
 
 Pure arithmetic over the ruleset's ``bonus_tiles`` (:class:`~mjframework.rules.model.BonusTiles`);
 the game turns the tiles up (:mod:`mjframework.play.bonus`), a conformance case or
-``mj score`` gives them as the context key ``bonus_tiles``.
+``mj score`` gives them as the context key ``bonus_tiles`` (or the rule's ``key``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..core.tiles import Tile
 from ..rules.model import BonusTiles
 from .settlement import Payment
 
-CONTEXT_KEY = "bonus_tiles"  # the settlement context key holding the tiles turned up
+CONTEXT_KEY = "bonus_tiles"  # the settlement context key holding the tiles turned up (unless `key`)
 
 
 def count_for(rule: BonusTiles, tiles: Sequence[Tile], patterns: Sequence[str],
@@ -39,7 +39,7 @@ def hits(rule: BonusTiles, tiles: Sequence[Tile], *, dealer: int, winner: int, p
     for t in tiles:
         seat = rule.seat_hit(t, dealer=dealer, winner=winner, players=players)
         if seat is not None:
-            out[seat] += 1
+            out[seat] += rule.hits_of(t)
     return out
 
 
@@ -72,3 +72,12 @@ def apply(rule: BonusTiles, payments: Sequence[Payment], seat_hits: Sequence[int
         else:
             p.amount += rule.amount * n
             p.reason += f" +{rule.amount * n} {label}"
+
+
+def most_hit(seats: Sequence[int | None]) -> int | None:
+    """The seat hit most by tiles hitting ``seats`` (in the order turned up), ties going to
+    the seat of the tile turned up first; None when no tile hits a seat (``deals_next``)."""
+    hit = [s for s in seats if s is not None]
+    if not hit:
+        return None
+    return max(hit, key=lambda s: (hit.count(s), -hit.index(s)))

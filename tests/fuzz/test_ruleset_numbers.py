@@ -136,7 +136,7 @@ def test_yaml_inf_and_nan_literals_in_a_small_file(tmp_path: Path) -> None:
     for text, where in [("players: .inf", "players"), ("players: .NaN", "players"),
                         ("leave: {penalty: -.inf}", "leave.penalty"),
                         ("deal: {rounds: 1.0e+300}", "deal.rounds"),
-                        ("plugins: {zhaniao: {birds: .inf}}", "plugins.zhaniao.birds")]:
+                        ("plugins: {kaigang: {dice: .inf}}", "plugins.kaigang.dice")]:
         f.write_text(f"id: t\nname: t\nextends: changsha\n{text}\n")
         rs, problems = check_file(f)
         assert rs is None

@@ -125,7 +125,12 @@ class Endings(Moves):
         return replace(ctx, extra=extra)
 
     def _plugin_next_dealer(self, result: HandResult) -> int:
+        """The next dealer as plugins name it, unless the bonus tiles decide (``deals_next``)."""
         nxt = self.hook("mj_next_dealer", firstresult=True, hand=self.control, result=result)
+        seat = None if self.bonus is None else \
+            self.bonus.next_dealer(self.opening_winners, result.winners, result.patterns)
+        if seat is not None:
+            return seat
         return result.next_dealer if nxt is None else int(nxt) % self.ruleset.players
 
     def _next_dealer_after_win(self, winners: list[int], discarder: int | None) -> int:

@@ -36,7 +36,7 @@ class Moves(WinChecks):
                 self.seats[seat].hand.remove(t)
                 self._set_flower_aside(seat, t)
                 return self.give(seat, self.wall.take_kong(), "flower")
-            if self.laid and t in self.laid:  # laid aside as a kong, replaced from the kong end
+            if self.laid_on_sight and t in self.laid_on_sight:  # laid aside as a kong, replaced
                 self._lay_kong(seat, t)
                 return self.give(seat, self.wall.take_kong(), "kong")
         return t

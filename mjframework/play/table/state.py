@@ -289,6 +289,8 @@ class HandState:
         self.kong_money: list[tuple[st.KongRecord, list[st.Payment]]] = []  # paid at the kong
         self.patterns_won: dict[int, list[str]] = {}
         self.laid = {t: lk.name for lk in ruleset.laid_kongs for t in lk.tiles}  # laid_kongs: kind → name
+        # the kinds laid aside as soon as held (the others, `choice`, when the holder says so)
+        self.laid_on_sight = {t: lk.name for lk in ruleset.laid_kongs if not lk.choice for t in lk.tiles}
 
     # -- seats in play, declarations ------------------------------------------------
 

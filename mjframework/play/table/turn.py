@@ -113,6 +113,14 @@ class Turns(Claims):
             if extra:
                 decision = make_decision("turn", seat, tuple(options + extra), drawn)
             choice = yield from self.ask(decision)
+            if choice.kind == "lay_kong" and choice.tile in self.laid:  # laid aside by choice
+                self._lay_kong(seat, choice.tile)
+                rep = self.draw(seat, "kong")
+                if rep is None:
+                    return self.end_drawn()
+                drawn = rep
+                flags = (flags - {"first_turn", "last_tile"}) | self._after_kong_flags()
+                continue
             if choice.kind not in ("win", "kong", "discard"):
                 outcome = yield from self._handle_option(seat, choice)
                 if outcome is None:
@@ -171,6 +179,9 @@ class Turns(Claims):
             added = [m.tiles[0] for m in s.melds if m.kind == PUNG and m.tiles[0] in s.hand]
             if added and self._kong_tiles_left():
                 options.extend(Option("kong", t, (t,) * 4, ADDED_KONG) for t in added)
+        if not locked and len(self.laid) > len(self.laid_on_sight) and self._kong_tiles_left():
+            options.extend(Option("lay_kong", t) for t in kinds
+                           if t in self.laid and t not in self.laid_on_sight)
         if locked and drawn is not None:
             options.append(Option("discard", drawn))
             return options
