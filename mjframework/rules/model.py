@@ -890,7 +890,7 @@ class BonusTiles:
     amount: int = 1  # with `add`: per hit
     counts: str = "both"  # both | payee | payer: whose hits change a payment
     kongs: bool = True
-    weight: str = "one"  # one | rank: how many hits a tile that hits counts (一码全中: its rank)
+    weight: str = "one"  # one | rank: the hits a tile counts (rank: its rank; an honor honor_weight)
     honor_weight: int = 10  # with `weight: rank`: what an honor counts
     key: str = "bonus_tiles"  # their word in a case's context, `mj score -c` and the log's event type
     says: dict[str, str] = field(default_factory=dict)  # moment (win, opening) → the event text's lead
