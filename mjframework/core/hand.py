@@ -173,8 +173,16 @@ def make_hand(hand: str | list[Tile], melds: list[str] | list[Meld] | None = Non
 
 
 def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: bool = False,
-               opening_size: int = 14) -> None:
-    """Raise :class:`HandError` if ``hand`` can't exist under ``ruleset``."""
+               opening_size: int | None = None) -> None:
+    """Raise :class:`HandError` if ``hand`` can't exist under ``ruleset``.
+
+    A winning hand holds ``hand.size + 1`` tiles (14 by default), one more per kong; a dealt
+    hand (``opening``) ``opening_size`` tiles (the dealer's ``hand.size + 1`` unless given).
+    """
+    size = ruleset.hand.size
+    whole = size + 1
+    if opening_size is None:
+        opening_size = whole
     ts = ruleset.tileset
     tiles = hand.all_tiles
     try:
@@ -186,18 +194,18 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
             raise HandError(f"a dealt hand for this seat has {opening_size} tiles, "
                             f"got {len(hand.concealed)}")
         return
-    if not hand.melds and len(tiles) == 14:
+    if not hand.melds and len(tiles) == whole:
         return  # a concealed hand of the right size: the rest checks melds
     kongs = sum(m.is_kong for m in hand.melds)
     total = len(tiles)
-    if total != 14 + kongs:
+    if total != whole + kongs:
         what = f"{len(hand.concealed)} in hand + 1 winning tile"
         if hand.melds:
             what += f" + {total - len(hand.concealed) - 1} in {len(hand.melds)} meld(s)"
-        raise HandError(f"a winning hand has 14 tiles plus one per kong ({14 + kongs} here); "
+        raise HandError(f"a winning hand has {whole} tiles plus one per kong ({whole + kongs} here); "
                         f"got {total} ({what})")
-    if len(hand.melds) > 4:
-        raise HandError(f"{len(hand.melds)} melds: a hand has at most 4")
+    if len(hand.melds) > size // 3:
+        raise HandError(f"{len(hand.melds)} melds: a hand has at most {size // 3}")
     rule = ruleset.wildcard
     wilds = rule.kinds(wildcard) if rule is not None else frozenset()
     if wildcard is not None and rule is None:

@@ -508,7 +508,7 @@ class Evaluator(CompiledRuleset):
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
-        size = 14 if ctx.seat == ctx.dealer else 13
+        size = self.ruleset.hand.size + (ctx.seat == ctx.dealer)
         check_hand(Hand(tuple(tiles), (), None), self.ruleset, None, opening=True, opening_size=size)
         facts = HandFacts(0, 0, False, self._suits_in_set)
         m = Measures(tiles, None, facts, None)
