@@ -387,7 +387,7 @@ class _Searcher:
         self.seat = 0
         if p.phase == "opening":
             seat, win_by, disc, flags = self.context(p, False)
-            tiles = self.free(pool, 14 if seat == 0 else 13)
+            tiles = self.free(pool, rs.hand.size + (seat == 0))
             if tiles is None:
                 return None
             return Example(p.name, False, [], 0, tiles, [], None, None, seat, win_by, disc, flags, 0)
@@ -468,7 +468,7 @@ class _Searcher:
         elif shape.kind == "orphans":
             t = self.orphans(shape)
         else:
-            t = self.free(pool, 14)
+            t = self.free(pool, self.rs.hand.size + 1)
         return None if t is None else (t, [])
 
     # -- scoring -------------------------------------------------------------------
