@@ -164,7 +164,7 @@ async def enter(app: TableApp, pilot, p, choice: Option, turn: int, stats: dict)
 
 @pytest.mark.parametrize(("ruleset", "seed"),
                          [("yongzhou-huandiao", 17), ("yongzhou-wangba", 11), ("hongzhong", 5),
-                          ("guangdong-tuidaohu", 3)])
+                          ("guangdong-tuidaohu", 3), ("taiwan-16", 2)])
 def test_a_whole_hand_with_the_keyboard_alone(ruleset: str, seed: int) -> None:
     stats = {"ready": 0, "typed_5m": False, "discards": 0, "buttons": 0}
 
