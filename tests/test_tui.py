@@ -56,7 +56,7 @@ def engine_waits(ev: Evaluator, app: TableApp, concealed: list[int]) -> list[int
     """The engine's own answer: tiles that complete the hand by self-draw or on a discard."""
     g = app.session.game
     melds = list(g.seats[0].melds)
-    if len(concealed) + 3 * len(melds) != 13:
+    if len(concealed) + 3 * len(melds) != ev.ruleset.hand.size:
         return []
     out: set[int] = set()
     if ev.ruleset.win.self_draw:
