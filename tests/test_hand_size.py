@@ -191,7 +191,8 @@ def test_play_deals_17_and_16_and_says_so(tmp_path: Path) -> None:
 
 
 def test_mj_score_and_simulate_a_16_tile_ruleset() -> None:
-    r = CliRunner().invoke(main, ["score", str(RS / "hand-16.yaml"), "111m 222m 333p 444p 5s 666s", "-t", "5s"])
+    r = CliRunner().invoke(main, ["score", str(RS / "hand-16.yaml"), "111m 222m 333p 444p 5s 666s",
+                                  "-t", "5s"])
     assert r.exit_code == 0, r.output
     assert "all pungs" in r.output
     r = CliRunner().invoke(main, ["score", str(RS / "hand-16.yaml"), "111m 222m 333p 5s 666s", "-t", "5s"])

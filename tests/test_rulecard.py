@@ -19,7 +19,8 @@ from click.testing import CliRunner, Result
 from mjframework.cli import main
 from mjframework.rules.loader import load_ruleset
 
-RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong", "guangdong-tuidaohu", "taiwan-16"]
+RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong", "guangdong-tuidaohu",
+            "taiwan-16"]
 
 
 def mj(*args: str) -> Result:

@@ -61,6 +61,7 @@ from .model import (
     Exclusion,
     Flow,
     GroupFilter,
+    HandRule,
     IndicatorRule,
     KongPayment,
     LaidKong,
@@ -79,7 +80,6 @@ from .model import (
     TileFilter,
     VoidSuit,
     Wait,
-    HandRule,
     WallRule,
     When,
     WildcardRule,
@@ -1527,7 +1527,8 @@ class _Builder:
         if isinstance(ex, dict) and isinstance(ex.get("tiles"), int):
             k = ex["tiles"]
             if k > self.hand_size:
-                self.problem(("exchange", "tiles"), f"an exchange of {k} tiles: a hand holds only {self.hand_size}")
+                self.problem(("exchange", "tiles"),
+                             f"an exchange of {k} tiles: a hand holds only {self.hand_size}")
             direction = ex.get("direction")
             fixed: str | None = None
             dice = 0
