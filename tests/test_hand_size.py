@@ -199,3 +199,77 @@ def test_mj_score_and_simulate_a_16_tile_ruleset() -> None:
     assert r.exit_code != 0 and "17 tiles" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["simulate", str(RS / "hand-16-wild.yaml"), "--hands", "40", "--seed", "5"])
     assert r.exit_code == 0 and "abandoned         0" in r.output, r.output
+
+
+def _sets_and_pair(counts: list[int], sets: int) -> bool:
+    """Brute force: ``counts`` (one suit, 9 ranks) is ``sets`` sets and a pair."""
+    def sets_only(c: list[int], n: int) -> bool:
+        i = next((k for k in range(9) if c[k]), None)
+        if i is None:
+            return n == 0
+        if n == 0:
+            return False
+        if c[i] >= 3:
+            c[i] -= 3
+            ok = sets_only(c, n - 1)
+            c[i] += 3
+            if ok:
+                return True
+        if i <= 6 and c[i + 1] and c[i + 2]:
+            for k in (i, i + 1, i + 2):
+                c[k] -= 1
+            ok = sets_only(c, n - 1)
+            for k in (i, i + 1, i + 2):
+                c[k] += 1
+            return ok
+        return False
+    for p in range(9):
+        if counts[p] >= 2:
+            c = counts[:]
+            c[p] -= 2
+            if sets_only(c, sets):
+                return True
+    return False
+
+
+def test_one_suit_17_tile_hands_outside_the_win_tables_are_exact() -> None:
+    """A suit block of 15–17 tiles is beyond the precomputed tables (14 tiles at most) and
+    falls back to the on-demand programme: is_win and waits against a brute force."""
+    ev = Evaluator(load_ruleset(RS / "hand-16.yaml"))
+    ctx = WinContext(seat=1, win_by="self_draw", dealer=0)
+    rng = random.Random("one suit")
+    wins = checked_waits = 0
+    for _ in range(300):
+        while True:
+            counts = [0] * 9
+            for _ in range(17):
+                counts[rng.randrange(9)] += 1
+            if max(counts) <= 4:
+                break
+        tiles = [r for r in range(9) for _ in range(counts[r])]  # 万 (m): kinds 0-8
+        rng.shuffle(tiles)
+        hand = Hand(tuple(tiles[:-1]), (), tiles[-1])
+        want = _sets_and_pair(counts, 5)
+        assert ev.is_win(hand, ctx) == want, counts
+        wins += want
+        held = tiles[:-1]
+        if checked_waits < 60:
+            hc = [held.count(r) for r in range(9)]
+            # (a kind held four times still counts, as everywhere: waits are of the shape)
+            brute = [r for r in range(9) if _sets_and_pair([*hc[:r], hc[r] + 1, *hc[r + 1:]], 5)]
+            assert ev.waits(held, [], ctx) == brute, hc
+            checked_waits += 1
+    # near-complete hands are rare at random: make some sure ones too
+    for _ in range(100):
+        counts = [0] * 9
+        for _ in range(5):
+            r = rng.randrange(7)
+            for k in ((r, r + 1, r + 2) if rng.random() < 0.7 else (r, r, r)):
+                counts[k] += 1
+        counts[rng.randrange(9)] += 2
+        if max(counts) > 4:
+            continue
+        tiles = [r for r in range(9) for _ in range(counts[r])]
+        assert ev.is_win(Hand(tuple(tiles[:-1]), (), tiles[-1]), ctx)
+        wins += 1
+    assert wins > 50
