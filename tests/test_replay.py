@@ -42,6 +42,7 @@ evaluator is used to re-score wins.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -1937,6 +1938,12 @@ class TaiwanCheck(McrCheck):
 
     def untaken(self) -> int:
         return self.taken.count(False)
+
+    def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
+                    state: bool = True) -> WinContext:
+        """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them)."""
+        ctx = super().win_context(seat, by, discarder, flags, tile, state)
+        return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]))
 
     def live_left(self) -> int:
         return min(len(self.live_slots()), max(0, self.untaken() - TW_RESERVE))

@@ -65,6 +65,7 @@ class Example:
     tries: int
     result: Result | None = field(default=None, repr=False)
     flowers: int = 0
+    flower_tiles: tuple[Tile, ...] = ()  # the flowers by name (a ruleset's example may name them)
     seat_wind: Tile | None = None
     prevalent_wind: Tile | None = None
     declared: bool = False  # the ruleset's own `example:` (not searched)
@@ -76,7 +77,7 @@ class Example:
 
     def context(self) -> WinContext:
         return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags,
-                          flowers=self.flowers, seat_wind=self.seat_wind,
+                          flowers=self.flowers, flower_tiles=self.flower_tiles, seat_wind=self.seat_wind,
                           prevalent_wind=self.prevalent_wind, seat_state=dict(self.seat_state))
 
     def hand(self) -> Hand:
@@ -108,7 +109,9 @@ class Example:
                 args.append("--robbed-kong")
         for f in sorted(self.flags):
             args += ["--flag", f]
-        if self.flowers:
+        if self.flower_tiles:
+            args += ["--flowers", format_tiles(self.flower_tiles)]
+        elif self.flowers:
             args += ["--flowers", str(self.flowers)]
         if self.seat_wind is not None:
             args += ["--seat-wind", tile_code(self.seat_wind)]
@@ -970,7 +973,8 @@ def declared_example(ev: Evaluator, p: Pattern) -> Example | None:
     ex = Example(pattern=p.name, exact=False, names=[], points=0, concealed=list(d.concealed),
                  melds=list(d.melds), win_tile=d.win_tile, wildcard=None, seat=d.seat, win_by=d.win_by,
                  discarder=d.discarder, flags=d.flags, tries=0, flowers=d.flowers,
-                 seat_wind=d.seat_wind, prevalent_wind=d.prevalent_wind, declared=True)
+                 flower_tiles=d.flower_tiles, seat_wind=d.seat_wind, prevalent_wind=d.prevalent_wind,
+                 declared=True)
     try:
         ex.result = ev.evaluate(ex.hand(), ex.context())
     except HandError:

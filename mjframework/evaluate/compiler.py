@@ -41,6 +41,7 @@ from .waits import completed_shape
 # a measure not listed here (ranks: rank_span, knitted_straights) gets 3, the whole reading.
 _MEASURE_LEVEL = {
     "wildcards": 0, "wildcards_held": 0, "flowers": 0, "waiting_tiles": 0,
+    "seat_flowers": 0, "flower_sets": 0,
     "honors": 1, "suits": 1, "missing_suits": 1, "sequences": 1, "triplets": 1, "kongs": 1,
     "claimed_melds": 1, "concealed_kongs": 1, "exposed_kongs": 1, "concealed_triplets": 1,
     "natural_wildcards": 1, "self_wild_sequences": 1,

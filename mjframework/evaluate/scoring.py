@@ -236,6 +236,7 @@ class Evaluator(CompiledRuleset):
             win_tile=hand.win_tile,
             winds=ctx.winds(self.ruleset.players),
             flowers=ctx.flowers,
+            flower_tiles=ctx.flower_tiles,
             held=tuple(hand.concealed),
             melds=len(hand.melds),
             won_on_discard=ctx.win_by != "self_draw",

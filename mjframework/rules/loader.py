@@ -101,6 +101,7 @@ COUNT_MEASURES = (
     "suits", "missing_suits", "sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
     "exposed_kongs", "concealed_triplets", "sets_of_four", "sets_of_three",
     "fours_not_kong", "distinct_kinds", "rank_span", "knitted_straights", "flowers", "waiting_tiles",
+    "seat_flowers", "flower_sets",
 )
 
 # Sections a playable ruleset must have once its `extends` chain is merged.
@@ -1212,7 +1213,7 @@ class _Builder:
         """``example: {hand, win_tile, melds, seat, win_by, discarder, flags, flowers, seat_wind,
         prevalent_wind}``: hand strings are read here, so a typo is a located error."""
         from ..core.errors import HandError
-        from ..core.hand import make_hand
+        from ..core.hand import make_hand, parse_flowers
 
         if not isinstance(d, dict):
             return None
@@ -1231,9 +1232,14 @@ class _Builder:
         for key in ("seat_wind", "prevalent_wind"):
             if d.get(key) is not None:
                 winds[key] = self.tile(str(d[key]), (*path, key))
+        try:
+            flowers, flower_tiles = parse_flowers(d.get("flowers", 0))
+        except HandError as e:
+            self.problem((*path, "flowers"), f"example: {e}")
+            return None
         return PatternExample(concealed=h.concealed, melds=h.melds, win_tile=h.win_tile or 0, seat=seat,
                               win_by=win_by, discarder=discarder, flags=frozenset(d.get("flags") or ()),
-                              flowers=int(d.get("flowers", 0)), **winds)
+                              flowers=flowers, flower_tiles=flower_tiles, **winds)
 
     def held_ranks(self, v: Any, path: tuple[Any, ...]) -> tuple[int, ...] | None:
         if not isinstance(v, str):

@@ -294,6 +294,7 @@ class PatternExample:
     discarder: int | None = None
     flags: frozenset[str] = frozenset()
     flowers: int = 0
+    flower_tiles: tuple[Tile, ...] = ()  # the flowers by name, where the example names them
     seat_wind: Tile | None = None
     prevalent_wind: Tile | None = None
 

@@ -34,7 +34,8 @@ class WinChecks(Relay):
                    if self.out else None)
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),
                           dealer=self.dealer, seat_state=dict(state) if state else {}, in_play=in_play,
-                          prevalent_wind=self._prevalent_wind(), flowers=len(self.seats[seat].flowers))
+                          prevalent_wind=self._prevalent_wind(), flowers=len(self.seats[seat].flowers),
+                          flower_tiles=tuple(self.seats[seat].flowers))
 
     def _last_copy(self, seat: int, tile: Tile, win_by: str) -> bool:
         """The other copies of ``tile`` are all in sight: discarded (still in a river) or in
