@@ -243,14 +243,14 @@ class Measures:
         return self.facts.flowers
 
     def _m_seat_flowers(self) -> int:
-        """Flowers of the winner's own seat (正花): 春 夏 秋 冬 and 梅 兰 竹 菊 each count for
+        """Flowers of the winner's own seat: 1f–4f and 5f–8f each count for the seat winds
         东 南 西 北 in that order."""
         winds = self.facts.winds
         seat = (winds["seat"] - HONOR_BASE) if winds else 0
         return sum((t - FLOWER_BASE) % 4 == seat for t in self.facts.flower_tiles)
 
     def _m_flower_sets(self) -> int:
-        """Whole sets of four flowers (花杠): 春夏秋冬, 梅兰竹菊."""
+        """Whole sets of four flowers: 1f–4f, 5f–8f."""
         held = set(self.facts.flower_tiles)
         return sum(all(FLOWER_BASE + 4 * g + i in held for i in range(4)) for g in (0, 1))
 
