@@ -1996,3 +1996,37 @@ def test_replay_taiwan_16(tmp_path: Path) -> None:
     assert checker.results["abandon"] == 0 and checker.results["win"] > HANDS // 2
     assert checker.events["flower"] > HANDS and checker.events["kong"] > 0
     assert checker.results["draw"] > 0
+
+
+def test_the_taiwan_checker_catches_doctored_logs(tmp_path: Path) -> None:
+    """The 台湾十六张 checks are not vacuous: a payment without its 连庄 money, a count not
+    carried, a drawn hand that passes the deal and a 17th tile dealt to a non-dealer are caught."""
+    log = tmp_path / "tw.jsonl"
+    simulate("taiwan-16", 120, seed=SEED, log=log, workers=1)
+    lines = log.read_text("utf-8").splitlines()
+    per_game = json.loads(lines[0])["hands_per_game"]
+    p = tmp_path / "bad.jsonl"
+
+    def problems(doctored: list[str]) -> list[str]:
+        p.write_text("\n".join(doctored) + "\n", "utf-8")
+        TaiwanCheck.hands_per_game, TaiwanCheck.carried = per_game, None
+        return LogChecker().check(p)
+
+    assert problems(lines) == []
+    # a settlement of a hand the dealer had kept: its 连庄 money taken off both sides
+    k = next(k for k, line in enumerate(lines) if '"type":"settlement"' in line and "lianzhuang" in line)
+    e = json.loads(lines[k])
+    items = [dict(it, amount=it["amount"] - 2) for it in e["items"]]
+    pays = [0] * 4
+    for it in items:
+        pays[it["payer"]] -= it["amount"]
+        pays[it["payee"]] += it["amount"]
+    assert any("连庄" in q for q in problems(_rewrite(lines, k, items=items, payments=pays)))
+    # the count at a hand's start
+    s = next(s for s, line in enumerate(lines)
+             if '"type":"hand_start"' in line and json.loads(line)["counters"]["lianzhuang"] == 1)
+    assert any("连庄 count" in q for q in problems(_rewrite(lines, s, counters={"lianzhuang": 0})))
+    # a drawn hand keeps the dealer (流局连庄)
+    d = next(d for d, line in enumerate(lines) if '"type":"hand_end"' in line and '"result":"draw"' in line)
+    nxt = json.loads(lines[d])["next_dealer"]
+    assert any("dealer" in q for q in problems(_rewrite(lines, d, next_dealer=(nxt + 1) % 4)))
