@@ -98,6 +98,21 @@ def test_an_exchange_may_pass_up_to_the_hand(tmp_path: Path) -> None:
     assert any("exchange.tiles" in p and "holds only 16" in p for p in problems), problems
 
 
+def test_held_ranks_lists_the_declared_size(tmp_path: Path) -> None:
+    nine_gates = {"name": "gates", "shape": "standard", "require": {"held_ranks": "1112345678999"}, "points": 8}
+    problems = _problems(tmp_path, {"patterns": [nine_gates]})
+    assert any("patterns[0].require.held_ranks" in p and "a hand holds 16" in p for p in problems), problems
+    f = tmp_path / "g.yaml"
+    f.write_text(yaml.safe_dump({"format": 1, "id": "g", "name": "g", "extends": str(RS / "hand-16.yaml"),
+                                 "patterns": [dict(nine_gates, require={"held_ranks": "1112345666678999"})]}),
+                 encoding="utf-8")
+    rs, problems = check_file(f)
+    assert rs is not None, [str(p) for p in problems]
+    ev = Evaluator(rs)
+    score = ev.score(make_hand("1112345666678999m", win_tile="5m"), WinContext(seat=1, dealer=0))
+    assert "gates" in score.pattern_names
+
+
 def test_check_hand_counts_the_declared_size() -> None:
     rs = load_ruleset(RS / "hand-16.yaml")
     check_hand(make_hand("123m 456m 789m 123p 456p 5s", win_tile="5s"), rs, None)

@@ -1247,6 +1247,10 @@ class _Builder:
         if not v.isdigit() or "0" in v:
             self.problem(path, f"held_ranks {v!r}: digits 1-9, one per tile ('1112345678999')")
             return None
+        if len(v) != self.hand_size:
+            self.problem(path, f"held_ranks {v!r} lists {len(v)} tiles; a hand holds {self.hand_size} "
+                         "(`hand.size`)")
+            return None
         per = [0] * 9
         for ch in v:
             per[int(ch) - 1] += 1
