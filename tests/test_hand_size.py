@@ -99,7 +99,8 @@ def test_an_exchange_may_pass_up_to_the_hand(tmp_path: Path) -> None:
 
 
 def test_held_ranks_lists_the_declared_size(tmp_path: Path) -> None:
-    nine_gates = {"name": "gates", "shape": "standard", "require": {"held_ranks": "1112345678999"}, "points": 8}
+    nine_gates = {"name": "gates", "shape": "standard", "require": {"held_ranks": "1112345678999"},
+                  "points": 8}
     problems = _problems(tmp_path, {"patterns": [nine_gates]})
     assert any("patterns[0].require.held_ranks" in p and "a hand holds 16" in p for p in problems), problems
     f = tmp_path / "g.yaml"
