@@ -707,6 +707,8 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
         ("suits", ", ".join(suits) or "—"),
         ("honors", format_tiles(honors, "chinese") if honors else "none"),
         ("players", str(rs.players)),
+        *([("hand", f"{rs.hand.size} tiles held, {rs.hand.winning} to win (`hand.size`)")]
+          if rs.hand.size != 13 else []),
     ]))
     w = rs.wildcard
     if w is None:
