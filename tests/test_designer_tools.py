@@ -30,7 +30,7 @@ def mj(*args: str, input: str | None = None):
 
 
 @pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong",
-                                 "guangdong-tuidaohu"])
+                                 "guangdong-tuidaohu", "taiwan-16"])
 def test_shipped_ruleset_copied_elsewhere_validates_unchanged(tmp_path: Path, rid: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     copy = tmp_path / "elsewhere" / f"{rid}.yaml"

@@ -37,7 +37,7 @@ from mjframework.rules.loader import load_ruleset
 from mjframework.rules.model import FLAGS
 
 HERE = Path(__file__).resolve().parent
-RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan", "mcr",
+RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan", "mcr", "taiwan-16",
             *(str(p) for p in sorted((HERE / "rulesets").glob("*.yaml")))]
 HANDS = int(os.environ.get("MJ_FAST_PATH_HANDS", "10000"))  # is_win and discard: per ruleset
 WAIT_HANDS = max(100, HANDS // 6)  # waits (34 reference is_win calls each): per ruleset
@@ -139,7 +139,7 @@ def random_context(ev: Evaluator, rng: random.Random, seat: int) -> WinContext:
 
 
 def random_case(ev: Evaluator, rng: random.Random) -> tuple[Hand, WinContext, int | None]:
-    """One hand (13 - 3 per meld tiles + a winning tile), a context and a wildcard."""
+    """One hand (``hand.size`` - 3 per meld tiles + a winning tile), a context and a wildcard."""
     rs = ev.ruleset
     kinds = list(ev.kinds)
     rule = rs.wildcard
@@ -153,19 +153,20 @@ def random_case(ev: Evaluator, rng: random.Random) -> tuple[Hand, WinContext, in
     while True:
         pool = rs.tileset.full_wall()
         rng.shuffle(pool)
-        n_melds = rng.choice([0, 0, 0, 1, 1, 2, 3, 4])
+        most = rs.hand.max_melds  # (4 for 13-tile hands, 5 for 16)
+        n_melds = rng.choice([0, 0, 0, 1, 1, 2, 3, 4] + ([most] if most > 4 else []))
         melds = []
         for _ in range(n_melds):
             m = _meld(rng, pool, kinds)
             if m is not None:
                 melds.append(m)
-        size = 14 - 3 * len(melds)
+        size = rs.hand.winning - 3 * len(melds)
         style = rng.random()
         if style < 0.45:
             tiles = _complete(rng, pool, kinds, (size - 2) // 3)
-        elif style < 0.55 and not melds:
+        elif style < 0.55 and not melds and size == 14:
             tiles = _pairs(rng, pool, kinds, 7)
-        elif style < 0.62 and not melds:
+        elif style < 0.62 and not melds and size == 14:
             tiles = _singles(rng, pool, kinds)
         else:
             tiles = [pool.pop() for _ in range(size)]

@@ -117,7 +117,7 @@ def test_wangba_tie_is_real_and_declared(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("rid", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong",
-                                 "guangdong-tuidaohu"])
+                                 "guangdong-tuidaohu", "taiwan-16"])
 def test_every_shipped_ruleset_declares_its_ties_and_the_rule_card_shows_it(rid: str) -> None:
     text = (Path(mjframework_rulesets.__file__).parent / f"{rid}.yaml").read_text(encoding="utf-8")
     assert "\n  ties: first_declared" in text

@@ -18,9 +18,10 @@ RULESETS = ["changsha", "yongzhou-wangba", "yongzhou-huandiao", "sichuan-xuezhan
             *(str(p) for p in sorted((HERE / "rulesets").glob("*.yaml")))]
 
 
-def _hand(rng: random.Random, kinds: list[int]) -> tuple[list[int], tuple[Meld, ...]]:
-    """A full hand (14 tiles less 3 per meld): random tiles, or melds and a pair / pairs with a
-    tile or two changed, or terminals and honors; sometimes with declared melds."""
+def _hand(rng: random.Random, kinds: list[int], full: int = 14) -> tuple[list[int], tuple[Meld, ...]]:
+    """A full hand (``full`` tiles — ``hand.size`` + 1 — less 3 per meld): random tiles, or
+    melds and a pair / pairs with a tile or two changed, or terminals and honors; sometimes with
+    declared melds."""
     pool = [t for t in kinds for _ in range(4)]
     rng.shuffle(pool)
     melds: list[Meld] = []
@@ -30,7 +31,7 @@ def _hand(rng: random.Random, kinds: list[int]) -> tuple[list[int], tuple[Meld, 
             for _ in range(3):
                 pool.remove(t)
             melds.append(Meld("pung", (t, t, t), 1))
-    n = 14 - 3 * len(melds)
+    n = full - 3 * len(melds)
     style = rng.random()
     tiles: list[int] = []
     if style < 0.4:
@@ -59,7 +60,7 @@ def test_possible_any_is_possible_of_some_tile(rid: str) -> None:
     rng = random.Random(f"possible_any {rid}")
     ruled_out = kept = 0
     for i in range(1000):
-        tiles, melds = _hand(rng, kinds)
+        tiles, melds = _hand(rng, kinds, ev.ruleset.hand.winning)
         wildcard = rng.choice([None, *kinds]) if i % 3 else None
         per_tile = any(screen.possible(tuple(tiles[:k] + tiles[k + 1:]), melds, t, wildcard)
                        for k, t in enumerate(tiles))

@@ -42,6 +42,7 @@ evaluator is used to re-score wins.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -136,6 +137,7 @@ class HandCheck:
     def __init__(self, rid: str, start: dict[str, Any], problems: list[str], ev: Evaluator) -> None:
         self.rid = rid
         self.rules = RULES[rid]
+        self.held = self.rules.get("hand", 13)  # tiles held between turns (`hand.size`)
         self.plugins = dict(ev.ruleset.plugins)
         self.ev = ev
         self.start = start
@@ -320,10 +322,10 @@ class HandCheck:
                     self.bad(f"deal: slot {s} dealt twice")
                 self.taken[s] = True
             self.seats[seat].concealed.update(got)
-        self.live = 53
-        self.check_sizes(self.dealer, 14, "the deal")
+        self.live = max(s for slots in self.rules["deal"].values() for s in slots) + 1
+        self.check_sizes(self.dealer, self.held + 1, "the deal")
         for k in range(1, 4):
-            self.check_sizes((self.dealer + k) % 4, 13, "the deal")
+            self.check_sizes((self.dealer + k) % 4, self.held, "the deal")
         self.seats[self.dealer].turns = 1
         self.expect = ("turn", self.dealer)
 
@@ -422,7 +424,7 @@ class HandCheck:
             self.kong_haidi = seat
         # (tile, source, took the 海底): a replacement draw of the last tile is no 海底.
         self.last_draw[seat] = (tile, src, empty and src == "wall")
-        self.check_sizes(seat, 14, f"a {src} draw")
+        self.check_sizes(seat, self.held + 1, f"a {src} draw")
         self.expect = ("turn", seat)
 
     def on_discard(self, e: dict[str, Any]) -> None:
@@ -436,7 +438,7 @@ class HandCheck:
         if h.locked and (drawn is None or drawn[0] != tile or self.last_event != "draw"):
             self.bad(f"locked seat {seat} discards {e['tile']}, not the tile it drew")
         for s in range(4):
-            self.check_sizes(s, 13, f"seat {seat}'s discard")
+            self.check_sizes(s, self.held, f"seat {seat}'s discard")
         self.last_discard = (seat, tile)
         self.haidi_discard = (self.last_event == "draw" and drawn is not None and drawn[2]
                               and self.live_left() == 0)
@@ -497,7 +499,7 @@ class HandCheck:
         self.last_draw.pop(seat, None)
         if kind == "kong":
             self.kongs.append((seat, "kong", dseat))
-            self.check_sizes(seat, 13, "a claimed kong")
+            self.check_sizes(seat, self.held, "a claimed kong")
             self.expect = ("kong_draw", seat)
             if opened:
                 assert self.open_kong is not None
@@ -506,7 +508,7 @@ class HandCheck:
                 h.locked = True
                 self.expect = ("open_kong_draw", seat)
         else:
-            self.check_sizes(seat, 14, f"a claimed {kind}")
+            self.check_sizes(seat, self.held + 1, f"a claimed {kind}")
             self.expect = ("turn", seat)
 
     def on_open_kong(self, e: dict[str, Any]) -> None:
@@ -545,7 +547,7 @@ class HandCheck:
         else:
             self.bad(f"kong kind {kind!r}")
         self.kongs.append((seat, kind, None))
-        self.check_sizes(seat, 13, f"a {kind} kong")
+        self.check_sizes(seat, self.held, f"a {kind} kong")
         if self.open_kong is not None and self.open_kong[0] == seat:
             if self.open_kong[1] != tile:
                 self.bad("开杠 of one tile, kong of another")
@@ -639,7 +641,7 @@ class HandCheck:
             self.groups[-1].append(e)
         else:
             self.groups.append([e])
-        if h.size() != 13:
+        if h.size() != self.held:
             self.bad(f"winner seat {seat} holds {h.size()} + the winning tile")
         self.wins.append(e)
         self.expect = None
@@ -665,7 +667,7 @@ class HandCheck:
                     break
                 o = self.seats[other]
                 oc = self.win_context(other, "discard", discarder, flags, tile, state=False)
-                if o.size() == 13 and self.ev.is_win(Hand(tuple(o.tiles()), tuple(o.melds), tile), oc,
+                if o.size() == self.held and self.ev.is_win(Hand(tuple(o.tiles()), tuple(o.melds), tile), oc,
                                                      self.wildcard):
                     self.bad(f"seat {seat} won on the discard, but seat {other} comes first and could")
         if by == "self_draw":
@@ -1899,3 +1901,134 @@ def test_replay_guangdong_tuidaohu(tmp_path: Path) -> None:
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
     assert checker.results["abandon"] == 0 and checker.results["win"] > HANDS // 2
     assert checker.events["bonus_tiles"] > HANDS // 2 and checker.events["kong"] > 0
+
+
+# 台湾十六张 (docs/rules/taiwan-16.md): the 144-tile wall with 8 flowers (as 国标), three break
+# dice, 16-tile hands (four rounds of 4 and the dealer's 17th), the last 16 tiles never drawn
+# (留尾), 吃 from the left, one winner per discard; each payer pays 底 5 + 台, + 1 and + 2 per
+# hand kept (连庄拉庄) where the dealer pays or is paid; the dealer stays on its own win or a
+# drawn hand, and the count of hands kept goes up by one each time and back to 0 when the deal
+# passes.
+_TW_ROUNDS = {rel: [r * 16 + rel * 4 + i for r in range(4) for i in range(4)] for rel in range(4)}
+TW_RESERVE = 16
+RULES["taiwan-16"] = dict(
+    size=144, kinds=42, chow=True, discard_win=True, multi_win=False, robbed_kong=True,
+    after_draw="dealer", first="random", deal={0: [*_TW_ROUNDS[0], 64], 1: _TW_ROUNDS[1],
+                                                2: _TW_ROUNDS[2], 3: _TW_ROUNDS[3]},
+    brk=_cs_break, wildcard=False, kongs_void=True, dealer_bonus=0, dealer_or_next=True,
+    prevalent_every=4, hand=16)
+
+
+class TaiwanCheck(McrCheck):
+    """:class:`McrCheck` (flowers, winds) with 16-tile hands, the reserved tail, 底 + 台
+    payments with 庄家 and 连庄拉庄, and the count of hands the dealer kept."""
+
+    # (game, dealer named for the next hand, the count that hand must start with)
+    carried: tuple[int, int, int] | None = None
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        counters = self.start.get("counters") or {}
+        self.kept = counters.get("lianzhuang")
+        if self.start.get("hand_size") != 16:
+            self.bad(f"hand_start says hand_size {self.start.get('hand_size')}, not 16")
+        game = self.start["hand"] // self.hands_per_game
+        c = TaiwanCheck.carried
+        want = c[2] if c is not None and c[0] == game else 0
+        if self.kept != want:
+            self.bad(f"连庄 count {self.kept} at the hand's start, expected {want}")
+
+    def untaken(self) -> int:
+        return self.taken.count(False)
+
+    def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
+                    state: bool = True) -> WinContext:
+        """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them)."""
+        ctx = super().win_context(seat, by, discarder, flags, tile, state)
+        return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]))
+
+    def live_left(self) -> int:
+        return min(len(self.live_slots()), max(0, self.untaken() - TW_RESERVE))
+
+    def kong_left(self) -> int:
+        return min(super().kong_left(), max(0, self.untaken() - TW_RESERVE))
+
+    def next_live(self) -> int | None:
+        return super().next_live() if self.untaken() > TW_RESERVE else None
+
+    def next_kong(self) -> int | None:
+        return super().next_kong() if self.untaken() > TW_RESERVE else None
+
+    def check_items(self, win: dict[str, Any], by: str, items: list[dict[str, Any]], birds: list[int],
+                    kongs: bool) -> None:
+        w, pts = win["seat"], win["points"]
+        payers = [p for p in range(4) if p != w] if by == "self_draw" else [win["from_seat"]]
+        n = self.kept or 0
+        want = sorted((p, w, 5 + pts + ((1 + 2 * n) if self.dealer in (p, w) else 0)) for p in payers)
+        got = sorted((it["payer"], it["payee"], it["amount"]) for it in items)
+        if got != want:
+            self.bad(f"payments {got}, expected {want} ({by}, {pts} 台, 连庄 {n})")
+
+    def _drawn_hand_dealer(self) -> int | None:
+        super()._drawn_hand_dealer()  # (its checks; a drawn hand keeps the dealer here: 流局连庄)
+        return self.dealer
+
+    def on_hand_end(self, e: dict[str, Any]) -> None:
+        super().on_hand_end(e)
+        game = self.start["hand"] // self.hands_per_game
+        stays = e.get("next_dealer") == self.dealer
+        TaiwanCheck.carried = (game, e.get("next_dealer", -1), (self.kept or 0) + 1 if stays else 0)
+
+
+HAND_CHECKS["taiwan-16"] = TaiwanCheck
+
+
+def test_replay_taiwan_16(tmp_path: Path) -> None:
+    """2,000 hands of 台湾十六张 replay from the log: 16-tile hands dealt from the right slots,
+    flowers set aside and replaced, the 16 reserved tiles never drawn, every win re-scored,
+    every payment 底 + 台 (+ 庄家 and 连庄拉庄), the dealer kept or passed and the count carried."""
+    log = tmp_path / "taiwan-16.jsonl"
+    simulate("taiwan-16", HANDS, seed=SEED, log=log, workers=1)
+    with open(log, encoding="utf-8") as f:
+        TaiwanCheck.hands_per_game = json.loads(f.readline())["hands_per_game"]
+    TaiwanCheck.carried = None
+    checker = LogChecker()
+    problems = checker.check(log)
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:15])
+    assert checker.results["abandon"] == 0 and checker.results["win"] > HANDS // 2
+    assert checker.events["flower"] > HANDS and checker.events["kong"] > 0
+    assert checker.results["draw"] > 0
+
+
+def test_the_taiwan_checker_catches_doctored_logs(tmp_path: Path) -> None:
+    """The 台湾十六张 checks are not vacuous: a payment without its 连庄 money, a count not
+    carried, a drawn hand that passes the deal and a 17th tile dealt to a non-dealer are caught."""
+    log = tmp_path / "tw.jsonl"
+    simulate("taiwan-16", 120, seed=SEED, log=log, workers=1)
+    lines = log.read_text("utf-8").splitlines()
+    per_game = json.loads(lines[0])["hands_per_game"]
+    p = tmp_path / "bad.jsonl"
+
+    def problems(doctored: list[str]) -> list[str]:
+        p.write_text("\n".join(doctored) + "\n", "utf-8")
+        TaiwanCheck.hands_per_game, TaiwanCheck.carried = per_game, None
+        return LogChecker().check(p)
+
+    assert problems(lines) == []
+    # a settlement of a hand the dealer had kept: its 连庄 money taken off both sides
+    k = next(k for k, line in enumerate(lines) if '"type":"settlement"' in line and "lianzhuang" in line)
+    e = json.loads(lines[k])
+    items = [dict(it, amount=it["amount"] - 2) for it in e["items"]]
+    pays = [0] * 4
+    for it in items:
+        pays[it["payer"]] -= it["amount"]
+        pays[it["payee"]] += it["amount"]
+    assert any("连庄" in q for q in problems(_rewrite(lines, k, items=items, payments=pays)))
+    # the count at a hand's start
+    s = next(s for s, line in enumerate(lines)
+             if '"type":"hand_start"' in line and json.loads(line)["counters"]["lianzhuang"] == 1)
+    assert any("连庄 count" in q for q in problems(_rewrite(lines, s, counters={"lianzhuang": 0})))
+    # a drawn hand keeps the dealer (流局连庄)
+    d = next(d for d, line in enumerate(lines) if '"type":"hand_end"' in line and '"result":"draw"' in line)
+    nxt = json.loads(lines[d])["next_dealer"]
+    assert any("dealer" in q for q in problems(_rewrite(lines, d, next_dealer=(nxt + 1) % 4)))

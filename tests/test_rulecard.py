@@ -19,7 +19,8 @@ from click.testing import CliRunner, Result
 from mjframework.cli import main
 from mjframework.rules.loader import load_ruleset
 
-RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong", "guangdong-tuidaohu"]
+RULESETS = ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong", "guangdong-tuidaohu",
+            "taiwan-16"]
 
 
 def mj(*args: str) -> Result:
@@ -113,6 +114,12 @@ def test_examples_rescore_through_mj_score(ruleset: str) -> None:
             assert stated and stated.group(1) == name, status
             assert sorted(names) == sorted([name, stated.group(2)]), (name, args, names)
             assert got["points"] == int(stated.group(3))
+            exact += 1
+        elif status.startswith("the ruleset's example scores"):  # (the designer's own `example:`)
+            stated = re.fullmatch(r"the ruleset's example scores (.+) \((\d+) points\)", status)
+            assert stated and name in stated.group(1).split(" + "), status
+            assert names == stated.group(1).split(" + "), (name, args, names)
+            assert got["points"] == int(stated.group(2))
             exact += 1
         else:
             stated = re.search(r"smallest pattern set found is (.+) \((\d+) points\)", status)

@@ -26,6 +26,7 @@ from mjframework.rules.model import (
     DealerRule,
     DealRule,
     Flow,
+    HandRule,
     IndicatorRule,
     LeaveRule,
     Scoring,
@@ -47,6 +48,7 @@ SECTIONS: dict[tuple[str, ...], type[Section]] = {
     ("$defs", "wildcard", "properties", "indicator"): IndicatorRule,
     ("$defs", "declarations", "properties", "void_suit"): VoidSuit,
     ("properties", "leave"): LeaveRule,
+    ("properties", "hand"): HandRule,
 }
 
 

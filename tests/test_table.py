@@ -90,7 +90,7 @@ def _play_watched(ruleset: str, seed: int, viewer: int, check) -> Game:
 
 
 @pytest.mark.parametrize("ruleset", ["changsha", "yongzhou-huandiao", "yongzhou-wangba", "hongzhong",
-                                     "guangdong-tuidaohu"])
+                                     "guangdong-tuidaohu", "taiwan-16"])
 def test_the_model_follows_the_hand_and_hides_what_the_viewer_cannot_see(ruleset: str) -> None:
     """At every event: the viewer's hand, every river and the hidden counts match the engine;
     another seat's concealed kong is face down (no tiles) until the hand ends."""

@@ -56,7 +56,7 @@ def engine_waits(ev: Evaluator, app: TableApp, concealed: list[int]) -> list[int
     """The engine's own answer: tiles that complete the hand by self-draw or on a discard."""
     g = app.session.game
     melds = list(g.seats[0].melds)
-    if len(concealed) + 3 * len(melds) != 13:
+    if len(concealed) + 3 * len(melds) != ev.ruleset.hand.size:
         return []
     out: set[int] = set()
     if ev.ruleset.win.self_draw:
@@ -164,7 +164,7 @@ async def enter(app: TableApp, pilot, p, choice: Option, turn: int, stats: dict)
 
 @pytest.mark.parametrize(("ruleset", "seed"),
                          [("yongzhou-huandiao", 17), ("yongzhou-wangba", 11), ("hongzhong", 5),
-                          ("guangdong-tuidaohu", 3)])
+                          ("guangdong-tuidaohu", 3), ("taiwan-16", 2)])
 def test_a_whole_hand_with_the_keyboard_alone(ruleset: str, seed: int) -> None:
     stats = {"ready": 0, "typed_5m": False, "discards": 0, "buttons": 0}
 

@@ -579,7 +579,7 @@ def test_rulesets_lists_the_shipped_ids() -> None:
     assert result.exit_code == 0
     ids = [ln.split()[0] for ln in result.stdout.splitlines() if ln.strip()]
     assert ids == ["changsha", "guangdong-tuidaohu", "hongzhong", "mcr", "sichuan-xuezhan",
-                   "yongzhou-huandiao", "yongzhou-wangba"]
+                   "taiwan-16", "yongzhou-huandiao", "yongzhou-wangba"]
     result = run("rulesets", "--json")
     assert [json.loads(ln)["id"] for ln in result.stdout.splitlines()] == ids
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import HandError
-from ..core.hand import WinContext, make_hand
+from ..core.hand import WinContext, make_hand, parse_flowers
 from ..core.kinds import MELD_WORDS
 from ..core.tiles import TileParseError, format_tiles, parse_tile, tile_name
 from ..evaluate.scoring import Evaluator
@@ -111,8 +111,9 @@ def _other_seats(seat_melds: tuple[str, ...], seat_states: tuple[str, ...], winn
 @click.option("--seat-wind",
               help="The winner's seat wind (东/1z …; default: 东 for the dealer, then in turn).")
 @click.option("--prevalent-wind", help="The prevalent (round) wind (东/1z …; default 东).")
-@click.option("--flowers", type=click.IntRange(0, 99), default=0, show_default=True,
-              help="Bonus tiles (flowers) the winner set aside.")
+@click.option("--flowers", default="0", show_default=True,
+              help="Bonus tiles (flowers) the winner set aside: how many, or which (1f 5f / 春梅: "
+                   "read by `seat_flowers` and `flower_sets`).")
 @click.option("--opening", is_flag=True, help="Judge HAND as dealt tiles (opening declarations).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
@@ -123,7 +124,7 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
           indicator: str | None, seat: int, discard_from: int | None, robbed_kong: bool,
           flags: tuple[str, ...], context: tuple[str, ...], seat_state: tuple[str, ...],
           seat_melds: tuple[str, ...], seat_states: tuple[str, ...], seat_wind: str | None,
-          prevalent_wind: str | None, flowers: int, lang: str, opening: bool, as_json: bool,
+          prevalent_wind: str | None, flowers: str, lang: str, opening: bool, as_json: bool,
           sets: tuple[str, ...], preset: str | None) -> None:
     """Score HAND (the tiles held before the winning tile) under RULESET (an id or a path).
 
@@ -151,9 +152,13 @@ def score(ruleset: str, hand: str, win_tile: str | None, melds: tuple[str, ...],
         if not sep or not key:
             raise HandError(f"--seat-state {item!r}: write KEY=VALUE")
         state[key.strip()] = state_value(value.strip())
+    n_flowers, flower_tiles = parse_flowers(flowers)
+    if n_flowers > 99:
+        raise HandError(f"--flowers {n_flowers}: at most 99")
     ctx = WinContext(seat=seat, win_by=win_by, discarder=discard_from, flags=frozenset(flags),
                      extra=extra, seat_state=state, seat_wind=_tile_opt(seat_wind, "--seat-wind"),
-                     prevalent_wind=_tile_opt(prevalent_wind, "--prevalent-wind"), flowers=flowers)
+                     prevalent_wind=_tile_opt(prevalent_wind, "--prevalent-wind"),
+                     flowers=n_flowers, flower_tiles=flower_tiles)
     if opening:
         if win_tile or melds:
             raise HandError("--opening judges dealt tiles: no --win-tile or --melds")

@@ -21,6 +21,7 @@ from .tiles import (
     TileParseError,
     counts_of,
     format_tiles,
+    is_flower,
     is_honor,
     parse_tiles,
     tile_code,
@@ -124,6 +125,9 @@ class WinContext:
     prevalent_wind: Tile | None = None
     # Bonus tiles (flowers) the winner set aside this hand: the `flowers` measure.
     flowers: int = 0
+    # Which flowers, where known (play knows; a case may name them): `seat_flowers` and
+    # `flower_sets` read them. Empty: only the count is known (those measures are then 0).
+    flower_tiles: tuple[Tile, ...] = ()
 
     def winds(self, players: int = 4) -> dict[str, Tile]:
         """The ``seat`` and ``prevalent`` wind tiles of this win (defaults filled in)."""
@@ -173,8 +177,16 @@ def make_hand(hand: str | list[Tile], melds: list[str] | list[Meld] | None = Non
 
 
 def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: bool = False,
-               opening_size: int = 14) -> None:
-    """Raise :class:`HandError` if ``hand`` can't exist under ``ruleset``."""
+               opening_size: int | None = None) -> None:
+    """Raise :class:`HandError` if ``hand`` can't exist under ``ruleset``.
+
+    A winning hand holds ``hand.size + 1`` tiles (14 by default), one more per kong; a dealt
+    hand (``opening``) ``opening_size`` tiles (the dealer's ``hand.size + 1`` unless given).
+    """
+    size = ruleset.hand.size
+    whole = size + 1
+    if opening_size is None:
+        opening_size = whole
     ts = ruleset.tileset
     tiles = hand.all_tiles
     try:
@@ -186,18 +198,18 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
             raise HandError(f"a dealt hand for this seat has {opening_size} tiles, "
                             f"got {len(hand.concealed)}")
         return
-    if not hand.melds and len(tiles) == 14:
+    if not hand.melds and len(tiles) == whole:
         return  # a concealed hand of the right size: the rest checks melds
     kongs = sum(m.is_kong for m in hand.melds)
     total = len(tiles)
-    if total != 14 + kongs:
+    if total != whole + kongs:
         what = f"{len(hand.concealed)} in hand + 1 winning tile"
         if hand.melds:
             what += f" + {total - len(hand.concealed) - 1} in {len(hand.melds)} meld(s)"
-        raise HandError(f"a winning hand has 14 tiles plus one per kong ({14 + kongs} here); "
+        raise HandError(f"a winning hand has {whole} tiles plus one per kong ({whole + kongs} here); "
                         f"got {total} ({what})")
-    if len(hand.melds) > 4:
-        raise HandError(f"{len(hand.melds)} melds: a hand has at most 4")
+    if len(hand.melds) > size // 3:
+        raise HandError(f"{len(hand.melds)} melds: a hand has at most {size // 3}")
     rule = ruleset.wildcard
     wilds = rule.kinds(wildcard) if rule is not None else frozenset()
     if wildcard is not None and rule is None:
@@ -212,6 +224,27 @@ def check_hand(hand: Hand, ruleset: Ruleset, wildcard: Tile | None, *, opening: 
     for m in hand.melds:
         if m.kind == "chow" and not ruleset.claims.chow:
             raise HandError(f"meld {m}: this ruleset has no 吃 (chow)")
+
+
+def parse_flowers(value: Any) -> tuple[int, tuple[Tile, ...]]:
+    """Flowers set aside as a count (``2``, ``"2"``) or by name (``"1f 5f"``, ``"春梅"``):
+    ``(count, tiles)``, the tiles empty when only the count is given."""
+    if isinstance(value, bool):
+        raise HandError(f"flowers {value!r}: a number or flower tiles (1f–8f: 春夏秋冬 梅兰竹菊)")
+    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
+        n = int(value)
+        if n < 0:
+            raise HandError(f"flowers {n}: not negative")
+        return n, ()
+    if not isinstance(value, str):
+        raise HandError(f"flowers {value!r}: a number or flower tiles (1f–8f: 春夏秋冬 梅兰竹菊)")
+    try:
+        tiles = parse_tiles(value)
+    except TileParseError as e:
+        raise HandError(f"flowers {value!r}: {e.reason} at column {e.position + 1}") from None
+    if not all(is_flower(t) for t in tiles) or len(set(tiles)) != len(tiles):
+        raise HandError(f"flowers {value!r}: each a different flower (1f–8f: 春夏秋冬 梅兰竹菊)")
+    return len(tiles), tuple(sorted(tiles))
 
 
 def check_context(ctx: WinContext, players: int, flags: tuple[str, ...] = ()) -> None:
@@ -230,10 +263,16 @@ def check_context(ctx: WinContext, players: int, flags: tuple[str, ...] = ()) ->
             raise HandError(f"{what} {w!r}: a wind tile (东 南 西 北)")
     if ctx.flowers < 0:
         raise HandError(f"flowers {ctx.flowers}: not negative")
+    if ctx.flower_tiles:
+        ft = ctx.flower_tiles
+        if not all(is_flower(t) for t in ft) or len(set(ft)) != len(ft):
+            raise HandError("flower tiles: each a different flower (1f–8f: 春夏秋冬 梅兰竹菊)")
+        if len(ft) != ctx.flowers:
+            raise HandError(f"{len(ft)} flower tiles but flowers {ctx.flowers}: give the same number")
     unknown = set(ctx.flags) - set(FLAGS) - set(flags) if ctx.flags else None
     if unknown:
         raise HandError(f"unknown flag(s) {', '.join(sorted(unknown))}; known: {', '.join((*FLAGS, *flags))}")
 
 
 __all__ = ["Hand", "Meld", "WinContext", "check_context", "check_hand", "counts_of", "make_hand",
-           "parse_meld", "tile_code"]
+           "parse_flowers", "parse_meld", "tile_code"]

@@ -65,6 +65,7 @@ class Example:
     tries: int
     result: Result | None = field(default=None, repr=False)
     flowers: int = 0
+    flower_tiles: tuple[Tile, ...] = ()  # the flowers by name (a ruleset's example may name them)
     seat_wind: Tile | None = None
     prevalent_wind: Tile | None = None
     declared: bool = False  # the ruleset's own `example:` (not searched)
@@ -76,7 +77,7 @@ class Example:
 
     def context(self) -> WinContext:
         return WinContext(seat=self.seat, win_by=self.win_by, discarder=self.discarder, flags=self.flags,
-                          flowers=self.flowers, seat_wind=self.seat_wind,
+                          flowers=self.flowers, flower_tiles=self.flower_tiles, seat_wind=self.seat_wind,
                           prevalent_wind=self.prevalent_wind, seat_state=dict(self.seat_state))
 
     def hand(self) -> Hand:
@@ -108,7 +109,9 @@ class Example:
                 args.append("--robbed-kong")
         for f in sorted(self.flags):
             args += ["--flag", f]
-        if self.flowers:
+        if self.flower_tiles:
+            args += ["--flowers", format_tiles(self.flower_tiles)]
+        elif self.flowers:
             args += ["--flowers", str(self.flowers)]
         if self.seat_wind is not None:
             args += ["--seat-wind", tile_code(self.seat_wind)]
@@ -387,7 +390,7 @@ class _Searcher:
         self.seat = 0
         if p.phase == "opening":
             seat, win_by, disc, flags = self.context(p, False)
-            tiles = self.free(pool, 14 if seat == 0 else 13)
+            tiles = self.free(pool, rs.hand.size + (seat == 0))
             if tiles is None:
                 return None
             return Example(p.name, False, [], 0, tiles, [], None, None, seat, win_by, disc, flags, 0)
@@ -468,7 +471,7 @@ class _Searcher:
         elif shape.kind == "orphans":
             t = self.orphans(shape)
         else:
-            t = self.free(pool, 14)
+            t = self.free(pool, self.rs.hand.size + 1)
         return None if t is None else (t, [])
 
     # -- scoring -------------------------------------------------------------------
@@ -704,6 +707,8 @@ def _sections(rs: Ruleset) -> list[tuple[str, list[tuple[str, str]]]]:
         ("suits", ", ".join(suits) or "—"),
         ("honors", format_tiles(honors, "chinese") if honors else "none"),
         ("players", str(rs.players)),
+        *([("hand", f"{rs.hand.size} tiles held, {rs.hand.winning} to win (`hand.size`)")]
+          if rs.hand.size != 13 else []),
     ]))
     w = rs.wildcard
     if w is None:
@@ -980,7 +985,8 @@ def declared_example(ev: Evaluator, p: Pattern) -> Example | None:
     ex = Example(pattern=p.name, exact=False, names=[], points=0, concealed=list(d.concealed),
                  melds=list(d.melds), win_tile=d.win_tile, wildcard=None, seat=d.seat, win_by=d.win_by,
                  discarder=d.discarder, flags=d.flags, tries=0, flowers=d.flowers,
-                 seat_wind=d.seat_wind, prevalent_wind=d.prevalent_wind, declared=True)
+                 flower_tiles=d.flower_tiles, seat_wind=d.seat_wind, prevalent_wind=d.prevalent_wind,
+                 declared=True)
     try:
         ex.result = ev.evaluate(ex.hand(), ex.context())
     except HandError:

@@ -31,7 +31,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core.hand import WinContext
-from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile, is_honor
+from ..core.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS, Tile, is_honor
 from ..rules import measures
 from ..rules.model import (
     CLAIMED_MELDS,
@@ -92,6 +92,7 @@ class HandFacts:
     win_tile: Tile | None = None  # for `win_wait`
     winds: dict[str, Tile] | None = None  # the win's seat and prevalent wind (tile filters' `wind`)
     flowers: int = 0
+    flower_tiles: tuple[Tile, ...] = ()  # which flowers, where known (`seat_flowers`, `flower_sets`)
     held: tuple[Tile, ...] = ()  # the tiles held before the winning tile
     melds: int = 0  # declared melds (concealed kongs included)
     won_on_discard: bool = False  # the winning tile was another player's (discard or robbed kong)
@@ -241,6 +242,18 @@ class Measures:
 
     def _m_flowers(self) -> int:
         return self.facts.flowers
+
+    def _m_seat_flowers(self) -> int:
+        """Flowers of the winner's own seat: 1f–4f and 5f–8f each count for the seat winds
+        东 南 西 北 in that order."""
+        winds = self.facts.winds
+        seat = (winds["seat"] - HONOR_BASE) if winds else 0
+        return sum((t - FLOWER_BASE) % 4 == seat for t in self.facts.flower_tiles)
+
+    def _m_flower_sets(self) -> int:
+        """Whole sets of four flowers: 1f–4f, 5f–8f."""
+        held = set(self.facts.flower_tiles)
+        return sum(all(FLOWER_BASE + 4 * g + i in held for i in range(4)) for g in (0, 1))
 
     def _m_waiting_tiles(self) -> int:
         """Tile kinds that would complete the 13 held tiles (see ``Evaluator.waiting_tiles``)."""

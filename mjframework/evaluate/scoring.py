@@ -257,6 +257,7 @@ class Evaluator(CompiledRuleset):
             win_tile=hand.win_tile,
             winds=ctx.winds(self.ruleset.players),
             flowers=ctx.flowers,
+            flower_tiles=ctx.flower_tiles,
             held=tuple(hand.concealed),
             melds=len(hand.melds),
             won_on_discard=ctx.win_by != "self_draw",
@@ -442,7 +443,7 @@ class Evaluator(CompiledRuleset):
 
     def score_opening(self, tiles: Sequence[Tile], ctx: WinContext) -> Score:
         """Opening declarations on dealt tiles: every opening pattern that holds."""
-        size = 14 if ctx.seat == ctx.dealer else 13
+        size = self.ruleset.hand.size + (ctx.seat == ctx.dealer)
         check_hand(Hand(tuple(tiles), (), None), self.ruleset, None, opening=True, opening_size=size)
         facts = HandFacts(0, 0, False, self._suits_in_set)
         m = Measures(tiles, None, facts, None)

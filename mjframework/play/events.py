@@ -223,6 +223,7 @@ class HandStart(EventBase):
     dealer: Seat
     seed: int
     counters: dict[str, Any] | None = field(default=None, metadata=OPTIONAL)
+    hand_size: int | None = field(default=None, metadata=OPTIONAL)  # `hand.size` when not 13
 
 
 @_event(EventType.DICE)

@@ -71,7 +71,8 @@ class Game(Turns):
         rs = self.ruleset
         try:
             self.send(evt.HandStart(hand=self.hand_no, ruleset=rs.id, dealer=self.dealer, seed=self.seed,
-                                    counters=cnt.table_view(rs, self.counters) if self.counters else None))
+                                    counters=cnt.table_view(rs, self.counters) if self.counters else None,
+                                    hand_size=rs.hand.size if rs.hand.size != 13 else None))
             result = yield from self._play()
         except GeneratorExit:
             # A hand nobody finishes is closed (also by the collector at interpreter exit, when

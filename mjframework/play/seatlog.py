@@ -83,10 +83,11 @@ class SeatStream:
         if t == "deal":
             s = self._start or {}
             hands = e["hands"]
-            tehais = [[HIDDEN] * 13 if h is None else _pais(h) for h in hands]
+            size = int(s.get("hand_size") or 13)  # (`hand_size`: a ruleset's `hand.size` not 13)
+            tehais = [[HIDDEN] * size if h is None else _pais(h) for h in hands]
             dealer = s.get("dealer", 0)
-            if hands[dealer] is None:  # the dealer's 14th is unseen too
-                tehais[dealer] = [HIDDEN] * 14
+            if hands[dealer] is None:  # the dealer's extra tile is unseen too
+                tehais[dealer] = [HIDDEN] * (size + 1)
             out.append({"type": "start_kyoku", "bakaze": "E", "kyoku": int(s.get("hand", 0)) + 1,
                         "honba": 0, "kyotaku": 0, "oya": dealer, "dora_marker": None,
                         "scores": [0] * len(hands), "tehais": tehais,

@@ -64,6 +64,7 @@ from .model import (
     Exclusion,
     Flow,
     GroupFilter,
+    HandRule,
     IndicatorRule,
     KongPayment,
     LaidKong,
@@ -90,7 +91,8 @@ from .model import (
 )
 from .yamlsource import MAX_NODES, SourceList, SourceMap, file_path, load_yaml_file, location_of, to_plain
 
-HAND_TILES = 14  # a winning hand, one tile per kong aside (the deal check asks for the same)
+HAND_TILES = 14  # a winning hand of the default `hand.size` (13), one tile per kong aside
+HAND_SIZES = range(4, 23, 3)  # `hand.size`: 4, 7, … 22 (1 more than a multiple of 3; docs/limits.md)
 
 # `require` keys that are not counts, and those only a win's reading has.
 NOT_COUNTS = ("all_tiles", "no_tiles", "pair", "every_group", "any_group", "groups", "win_wait",
@@ -805,6 +807,23 @@ class _Builder:
         self.problems = problems
         self.broken = broken or set()
 
+    @property
+    def hand_size(self) -> int:
+        """``hand.size`` as declared (13 when absent or invalid: its own error is reported once)."""
+        h = self.data.get("hand") if isinstance(self.data, dict) else None
+        size = h.get("size") if isinstance(h, dict) else None
+        if isinstance(size, int) and not isinstance(size, bool) and size in HAND_SIZES:
+            return size
+        return HAND_TILES - 1
+
+    def hand_checks(self) -> None:
+        """``hand.size`` is one more than a multiple of 3 (sets of three and a pair win)."""
+        h = self.data.get("hand")
+        size = h.get("size") if isinstance(h, dict) and "hand" not in self.broken else None
+        if isinstance(size, int) and not isinstance(size, bool) and size not in HAND_SIZES:
+            self.problem(("hand", "size"), f"a hand of {size} tiles can't win with sets and a pair: "
+                         f"the size is one of {', '.join(map(str, HAND_SIZES))} (3 per set + 1)")
+
     def problem(self, path: tuple[Any, ...], message: str, *, key: bool = False) -> None:
         self.problems.append(Problem(location_of(self.data, path, key=key),
                                      file_path(self.data, path), message))
@@ -935,9 +954,16 @@ class _Builder:
         # A winning hand has 14 tiles (a kong's 4th tile aside); a wait's rest, the tiles
         # besides the free wildcards and the winning tile. A shape that can't hold them
         # could never win (and the design tools would have no hand to show).
-        size = HAND_TILES - 1 - free_wildcards if free_wildcards is not None else HAND_TILES
+        whole = self.hand_size + 1  # `hand.size` + the winning tile
+        size = whole - 1 - free_wildcards if free_wildcards is not None else whole
         of = f"the {size} tiles besides the free wildcards and the winning tile" \
-            if free_wildcards is not None else f"a {HAND_TILES}-tile hand"
+            if free_wildcards is not None else f"a {whole}-tile hand"
+        if kind in ("knitted", "knitted_straight") and whole != HAND_TILES:
+            # Knitted shapes are 14 single tiles (or a 9-tile straight + sets): they exist only
+            # for the standard hand size. Another size declares its own shapes.
+            self.problem(path, f"a {kind.replace('_', ' ')} shape reads a 14-tile hand: it can't be "
+                         f"used with `hand: {{size: {whole - 1}}}` (a {whole}-tile hand)")
+            return None
         if kind == "knitted_straight":
             melds, pair = int(d.get("melds", 0)), int(d.get("pair", 0))
             if melds > 1:
@@ -970,8 +996,8 @@ class _Builder:
             if len(set(tiles)) != len(tiles):
                 self.problem((*path, "orphans"), "each orphan tile should be listed once")
             blank = not tiles and not str(d["orphans"] or "").strip()
-            if blank or len(set(tiles)) >= HAND_TILES:
-                self.problem((*path, "orphans"), f"list 1 to {HAND_TILES - 1} orphan tiles "
+            if blank or len(set(tiles)) >= whole:
+                self.problem((*path, "orphans"), f"list 1 to {whole - 1} orphan tiles "
                              f"(the hand holds each once, and one of them twice)")
                 return None
             return Shape("orphans", orphans=tuple(sorted(set(tiles))))
@@ -1184,7 +1210,7 @@ class _Builder:
         """``example: {hand, win_tile, melds, seat, win_by, discarder, flags, flowers, seat_wind,
         prevalent_wind}``: hand strings are read here, so a typo is a located error."""
         from ..core.errors import HandError
-        from ..core.hand import make_hand
+        from ..core.hand import make_hand, parse_flowers
 
         if not isinstance(d, dict):
             return None
@@ -1203,15 +1229,24 @@ class _Builder:
         for key in ("seat_wind", "prevalent_wind"):
             if d.get(key) is not None:
                 winds[key] = self.tile(str(d[key]), (*path, key))
+        try:
+            flowers, flower_tiles = parse_flowers(d.get("flowers", 0))
+        except HandError as e:
+            self.problem((*path, "flowers"), f"example: {e}")
+            return None
         return PatternExample(concealed=h.concealed, melds=h.melds, win_tile=h.win_tile or 0, seat=seat,
                               win_by=win_by, discarder=discarder, flags=frozenset(d.get("flags") or ()),
-                              flowers=int(d.get("flowers", 0)), **winds)
+                              flowers=flowers, flower_tiles=flower_tiles, **winds)
 
     def held_ranks(self, v: Any, path: tuple[Any, ...]) -> tuple[int, ...] | None:
         if not isinstance(v, str):
             return None
         if not v.isdigit() or "0" in v:
             self.problem(path, f"held_ranks {v!r}: digits 1-9, one per tile ('1112345678999')")
+            return None
+        if len(v) != self.hand_size:
+            self.problem(path, f"held_ranks {v!r} lists {len(v)} tiles; a hand holds {self.hand_size} "
+                         "(`hand.size`)")
             return None
         per = [0] * 9
         for ch in v:
@@ -1498,8 +1533,9 @@ class _Builder:
         ex = d.get("exchange")
         if isinstance(ex, dict) and isinstance(ex.get("tiles"), int):
             k = ex["tiles"]
-            if k > 13:
-                self.problem(("exchange", "tiles"), f"an exchange of {k} tiles: a hand holds only 13")
+            if k > self.hand_size:
+                self.problem(("exchange", "tiles"),
+                             f"an exchange of {k} tiles: a hand holds only {self.hand_size}")
             direction = ex.get("direction")
             fixed: str | None = None
             dice = 0
@@ -1747,9 +1783,10 @@ class _Builder:
             if total_stacks * wall.height != tileset.size:
                 self.problem(("wall",), f"the wall holds {total_stacks * wall.height} tiles "
                              f"but the tile set has {tileset.size}")
-            playable = tileset.size - (13 * players + 1) - wall.reserve
+            dealt = self.hand_size * players + 1
+            playable = tileset.size - dealt - wall.reserve
             if wall.reserve and playable < 1:
-                self.problem(("wall", "reserve"), f"after the deal ({13 * players + 1} tiles) and the "
+                self.problem(("wall", "reserve"), f"after the deal ({dealt} tiles) and the "
                              f"reserved {wall.reserve}, the {tileset.size}-tile wall leaves nothing to draw")
         if (self.data.get("break") or {}).get("wall") and "break" not in self.broken:
             brk = BreakRule.from_yaml(self.data["break"])
@@ -1765,8 +1802,10 @@ class _Builder:
             for step in deal.then:
                 if step.seat < players:
                     per[step.seat] += step.tiles + len(step.take)
-            if per[0] != 14 or any(x != 13 for x in per[1:]):
-                self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs 14 and the others 13")
+            size = self.hand_size
+            if per[0] != size + 1 or any(x != size for x in per[1:]):
+                self.problem(("deal",), f"the deal gives {per} tiles; the dealer needs {size + 1} and the "
+                             f"others {size}" + ("" if size == 13 else f" (`hand: {{size: {size}}}`)"))
 
 
 # Where a ruleset names a seat ("*": every item of a list or value of a mapping).
@@ -1879,6 +1918,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
     _guard(b.never_claimed, tileset)
     laid = _guard(b.laid_kongs, tileset, wildcard) or ()
     if "fragment" not in data:
+        _guard(b.hand_checks)
         _guard(b.table_checks, tileset)
         _guard(b.seat_checks)
     if not problems:  # (a ruleset already wrong elsewhere would get a second, confusing message)
@@ -1902,7 +1942,7 @@ def check_file(path: str | Path, *, options: dict[str, Any] | None = None,
         plugins=plugins, data=data, flags=flags, flow=flow,
         leave=LeaveRule.from_yaml(data.get("leave")), options=chosen, option_decls=opts, preset_decls=presets,
         bonus_tiles=bonus, counters=counters, laid_kongs=laid,
-        win_require=win_require,
+        win_require=win_require, hand=HandRule.from_yaml(data.get("hand")),
     )
     return rs, problems
 

@@ -74,6 +74,11 @@ MEASURES: tuple[Measure, ...] = (
     Measure("knitted_straights", "1 if the tiles hold a knitted straight (147, 258, 369 of three different "
             "suits), else 0.", "reading", 3),
     Measure("flowers", "Bonus tiles (flowers) the winner set aside.", "hand", 0),
+    Measure("seat_flowers", "Flowers of the winner's own seat: 春夏秋冬 and 梅兰竹菊 each count for "
+            "东 南 西 北 in that order. Needs the flowers by name (play gives them; a case names them).",
+            "hand", 0),
+    Measure("flower_sets", "Whole sets of four flowers the winner set aside: 春夏秋冬, 梅兰竹菊 (0–2).",
+            "hand", 0),
     Measure("waiting_tiles", "Tile kinds that complete the 13 held tiles to a standard, pairs or "
             "knitted-straight shape (1: waiting on one tile only).", "hand", 0),
 )

@@ -294,6 +294,7 @@ class PatternExample:
     discarder: int | None = None
     flags: frozenset[str] = frozenset()
     flowers: int = 0
+    flower_tiles: tuple[Tile, ...] = ()  # the flowers by name, where the example names them
     seat_wind: Tile | None = None
     prevalent_wind: Tile | None = None
 
@@ -470,6 +471,27 @@ class DealerRule(Section):
     after_multiple_winners: str = "first_winner"  # first_winner | discarder
     after_draw: str = "dealer"  # dealer | last_tile_drawer | next
     which_win: str = "first"  # first | last: the win of a hand that names the next dealer
+
+
+@dataclass(frozen=True)
+class HandRule(Section):
+    """How many tiles a hand holds (``hand:``): ``size`` between turns, one more on a turn.
+
+    A complete (winning) hand holds ``size + 1`` tiles, one more per kong: 13 → four sets and
+    a pair (14), 16 → five sets and a pair (17). Sizes are 1 more than a multiple of 3.
+    """
+
+    size: int = 13
+
+    @property
+    def winning(self) -> int:
+        """Tiles of a complete hand, a kong's fourth tile aside (``size + 1``)."""
+        return self.size + 1
+
+    @property
+    def max_melds(self) -> int:
+        """The most declared melds a hand can hold (every set but the pair)."""
+        return self.size // 3
 
 
 @dataclass(frozen=True)
@@ -951,6 +973,7 @@ class Ruleset:
     counters: tuple[CounterRule, ...] = ()  # counts that last across the hands of a game
     laid_kongs: tuple[LaidKong, ...] = ()  # kinds laid aside as kongs on sight
     win_require: tuple[WinRequirement, ...] = ()  # `win.require`: what every win must meet
+    hand: HandRule = field(default_factory=lambda: HandRule())  # `hand.size`: tiles held (13)
 
     def options_declared(self) -> dict[str, Any]:
         """The ``options`` declarations (name → mapping), as written (``option_decls``: typed)."""

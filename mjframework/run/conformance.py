@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import HandError, MJError, RulesetError
-from ..core.hand import WinContext, make_hand
+from ..core.hand import WinContext, make_hand, parse_flowers
 from ..core.tiles import TileParseError, format_tiles, parse_tile, parse_tiles
 from ..evaluate.scoring import Evaluator, Result
 from ..rules.loader import load_ruleset
@@ -295,15 +295,17 @@ def _run(ev: Evaluator, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise CaseError("missing `win_tile`")
     hand = make_hand(str(case["hand"]), [str(m) for m in melds],
                      str(case["win_tile"]))
-    flowers = case.get("flowers", 0)
-    if not isinstance(flowers, int) or isinstance(flowers, bool) or flowers < 0:
-        raise CaseError("`flowers` must be a number of flowers set aside (0 or more)")
+    try:  # a count, or the flowers by name (`1f 5f`: `seat_flowers`, `flower_sets` read them)
+        flowers, flower_tiles = parse_flowers(case.get("flowers", 0))
+    except HandError as e:
+        raise CaseError(f"`flowers` must be a number of flowers set aside (0 or more) or flower tiles: {e}") \
+            from None
     winds = {k: parse_tile(str(case[k])) for k in ("seat_wind", "prevalent_wind") if case.get(k) is not None}
     ctx = WinContext(seat=seat, win_by=str(case.get("win_by", "self_draw")),
                      discarder=case.get("discarder"), flags=frozenset(flags), extra=context,
                      seat_state=dict(seat_state),
                      in_play=frozenset(in_play) if in_play is not None else None,
-                     flowers=flowers, **winds)
+                     flowers=flowers, flower_tiles=flower_tiles, **winds)
     result: Result = ev.evaluate(hand, ctx, wildcard, seats=case_seats(case.get("seats"), ev.ruleset.players))
     got = {"win": result.score.win}
     if result.score.win:

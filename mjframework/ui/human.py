@@ -320,9 +320,10 @@ class HumanPlayer:
         w = view.wildcard
         melds = list(view.melds)
         held = list(view.hand)
+        size = self.evaluator.ruleset.hand.size  # tiles held between turns (13)
 
         def waits(concealed: list[Tile]) -> str:
-            if len(concealed) + 3 * len(melds) != 13 or any(t >= 34 for t in concealed):
+            if len(concealed) + 3 * len(melds) != size or any(t >= 34 for t in concealed):
                 return ""
             found = ready_waits(self.evaluator, concealed, melds, seat=self.seat, dealer=view.dealer,
                                 players=view.players, wildcard=w)

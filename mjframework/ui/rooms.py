@@ -256,14 +256,14 @@ class Room:
                 "waits": [tile_code(x) for x in self._waits(seat, hand)]}
 
     def _waits(self, seat: int, concealed: list[int]) -> list[int]:
-        """听: the tiles that complete ``seat``'s hand when it holds 13 (less 3 per meld).
+        """听: the tiles that complete ``seat``'s hand when it holds ``hand.size`` (13; less 3 per meld).
 
         Remembered for the hand (the same tiles and melds wait the same way): a state is
         sent at every decision of the table, and a scorer with many patterns is not free."""
         g = self.game
         assert g is not None
         melds = list(g.seats[seat].melds)
-        if len(concealed) + 3 * len(melds) != 13 or seat in g.out:
+        if len(concealed) + 3 * len(melds) != self.rs.hand.size or seat in g.out:
             return []
         key = (seat, tuple(sorted(concealed)), repr(melds), g.dealer, g.wildcard)
         found = self._waits_cache.get(key)

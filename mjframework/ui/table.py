@@ -202,7 +202,7 @@ def prompt_words(decision: Any) -> str:
 
 def ready_waits(ev: Any, concealed: Sequence[Tile], melds: Sequence[Meld], *, seat: int, dealer: int,
                 players: int, wildcard: Tile | None) -> list[Tile]:
-    """The tiles that complete this hand (13 held, less 3 per meld): the engine's own waits.
+    """The tiles that complete this hand (``hand.size`` held, less 3 per meld): the engine's own waits.
 
     A tile counts if it wins by self-draw, or on a discard where the ruleset
     allows that (:meth:`Evaluator.waits` in each of those contexts).
@@ -293,6 +293,7 @@ class TableState:
         self.hand_no = 0
         self.ruleset = ""
         self.dealer = 0
+        self.hand_size = 13  # tiles held between turns (`hand.size`; the hand_start event says so)
         self.wildcard: Tile | None = None
         self.indicator: Tile | None = None
         self.drawn: Tile | None = None  # the viewer's drawn tile, kept apart from the hand
@@ -349,6 +350,7 @@ class TableState:
     def _on_hand_start(self, e: Event) -> None:
         self._new_hand()
         self.hand_no, self.ruleset, self.dealer = e["hand"], e["ruleset"], e["dealer"]
+        self.hand_size = int(e.get("hand_size") or 13)  # tiles held (`hand.size`)
         self.calls.clear()
 
     def _on_deal(self, e: Event) -> None:
@@ -358,8 +360,8 @@ class TableState:
                 sv.hand = sorted(parse_tile(c) for c in hand)
             elif hand is not None:
                 sv.hidden = len(hand)
-            else:  # masked: the deal gives the dealer 14 tiles, the others 13
-                sv.hidden = 14 if s == self.dealer else 13
+            else:  # masked: the deal gives the dealer one more than the others (13: 14)
+                sv.hidden = self.hand_size + (s == self.dealer)
         self.turn = self.dealer
 
     def _on_wildcard(self, e: Event) -> None:

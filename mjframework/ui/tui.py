@@ -357,13 +357,13 @@ class Session:
 
     def waits_of(self, concealed: list[Tile]) -> list[Tile] | None:
         """The viewer's waits with these concealed tiles; ``None`` when the hand cannot wait
-        (only 13 tiles, less 3 per meld, with no flower still to lay aside, wait)."""
+        (only ``hand.size`` tiles — 13 —, less 3 per meld, with no flower still to lay aside, wait)."""
         me = self.viewer
         if me is None:
             return []
         g = self.game
         melds = list(g.seats[me].melds)
-        if len(concealed) + 3 * len(melds) != 13 or any(is_flower(t) for t in concealed):
+        if len(concealed) + 3 * len(melds) != self.rs.hand.size or any(is_flower(t) for t in concealed):
             return None
         return ready_waits(self.recorder, concealed, melds, seat=me, dealer=g.dealer,
                            players=self.rs.players, wildcard=g.wildcard)

@@ -32,9 +32,11 @@ class WinChecks(Relay):
             flags = {*flags, "last_copy"}
         in_play = (frozenset(s for s in range(self.ruleset.players) if s not in self.out)
                    if self.out else None)
+        flowers = self.seats[seat].flowers
         return WinContext(seat=seat, win_by=win_by, discarder=discarder, flags=frozenset(flags),
                           dealer=self.dealer, seat_state=dict(state) if state else {}, in_play=in_play,
-                          prevalent_wind=self._prevalent_wind(), flowers=len(self.seats[seat].flowers))
+                          prevalent_wind=self._prevalent_wind(), flowers=len(flowers),
+                          flower_tiles=tuple(flowers) if flowers else ())
 
     def _last_copy(self, seat: int, tile: Tile, win_by: str) -> bool:
         """The other copies of ``tile`` are all in sight: discarded (still in a river) or in
