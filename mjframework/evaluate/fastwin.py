@@ -401,15 +401,28 @@ class WinScreen(RuleCompiler):
         kind held. Where :meth:`_fresh` would look further (a stand-in held, a shape that
         fits, the rest of the shapes), True: ask :meth:`possible` per tile.
         """
+        c = bytearray(NUM_KINDS)
+        for t in tiles:
+            c[t] += 1
+        return self.possible_any_of(c, len(tiles), melds, wildcard)
+
+    def possible_any_of(self, c: bytearray, n: int, melds: Sequence[Meld], wildcard: Tile | None) -> bool:
+        """:meth:`possible_any` for the full hand given by its counts per kind (``c``: a fresh
+        ``bytearray`` of :data:`NUM_KINDS`, changed here) and its size ``n``: a seat's kept
+        counts, not recounted from its tiles."""
         info = self._wild.get(wildcard)
         if info is None:
             info = self.wild_info(wildcard)
         wild, stand, _eff = info
-        c, w = _natural_counts(tiles, None, wild)
+        w = 0
+        for k in wild:
+            x = c[k]
+            if x:
+                w += x
+                c[k] = 0
         if stand is not None and c[stand]:
             return True
         e = len(melds)
-        n = len(tiles)
         b = bytes(c)
         if n + 3 * e in self.std_n and _is_standard_win(b, w):
             return True
@@ -588,13 +601,20 @@ class WinScreen(RuleCompiler):
         always candidates, never sure. With ``sure_too`` False, *sure* is left empty
         (the game's claim screen needs only the candidates).
         """
+        c = bytearray(NUM_KINDS)
+        for t in concealed:
+            c[t] += 1
+        return self.wait_sets_of(c, len(concealed), melds, wildcard, sure_too)
+
+    def wait_sets_of(self, c: bytearray, size: int, melds: Sequence[Meld], wildcard: Tile | None,
+                     sure_too: bool = True) -> tuple[set[Tile], set[Tile] | None]:
+        """:meth:`wait_sets` for the held tiles given by their counts per kind (``c``: a fresh
+        ``bytearray`` of :data:`NUM_KINDS`, changed here) and their number ``size``: a seat's
+        kept counts, not recounted from its tiles."""
         info = self._wild.get(wildcard)
         if info is None:
             info = self.wild_info(wildcard)
         wild, stand, eff = info
-        c = bytearray(NUM_KINDS)
-        for t in concealed:
-            c[t] += 1
         w = 0
         for k in wild:
             w += c[k]
@@ -603,7 +623,7 @@ class WinScreen(RuleCompiler):
         if stand is not None:
             s, c[stand] = c[stand], 0
         e = len(melds)
-        n = len(concealed) + 1
+        n = size + 1
         # Each reading of the stand-ins as bytes, made once for every test below.
         views = [bytes(c2) for c2 in self._splits(c, s, stand, eff)] if s else [bytes(c)]
         every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
