@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from mjframework.core.hand import Meld
 from mjframework.core.tiles import NUM_KINDS
+from mjframework.evaluate.readings import KNITTED_STRAIGHTS
+from mjframework.evaluate.waits import straight_kinds_held
 from mjframework.play.counted import count_tiles
 from mjframework.play.players import Decision
 from mjframework.play.stepper import Table
@@ -42,7 +44,8 @@ def _same(ev: Any, held: list[int], melds: list[Meld], wildcard: int | None, whe
 
 
 @st.composite
-def _hands(draw: Any, kinds: tuple[int, ...], wild_kinds: tuple[int, ...]) -> tuple[list[int], list[Meld], int | None]:
+def _hands(draw: Any, kinds: tuple[int, ...],
+           wild_kinds: tuple[int, ...]) -> tuple[list[int], list[Meld], int | None]:
     """A complete-looking hand (runs, triples, a pair, or random tiles), some groups declared
     as melds, then one tile taken out (13-tile side) or kept (14: a self-draw)."""
     kind = st.sampled_from(kinds)
@@ -112,3 +115,11 @@ def test_counts_paths_match_tile_paths_in_play(rid: str) -> None:
             claims = [o for o in pending.options if o.kind in ("pung", "kong", "chow")]
             pending = table.step(claims[0] if claims and rng.random() < 0.7 else rng.choice(pending.options))
     assert asked > 200
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=NUM_KINDS, max_size=NUM_KINDS))
+def test_straight_kinds_held_counts_as_the_reference(counts: list[int]) -> None:
+    """The bit-count form (waits.straight_kinds_held) against counting each straight's kinds."""
+    want = max(sum(1 for x in ks if counts[x]) for ks in KNITTED_STRAIGHTS)
+    assert straight_kinds_held(bytes(counts)) == want

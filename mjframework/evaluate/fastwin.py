@@ -50,8 +50,7 @@ from ..core.tiles import NUM_KINDS, Tile
 from ..rules.model import Shape
 from . import wintable
 from .fastwin_rules import _NO_SLACK, RuleCompiler, _getter, _precheck, _slack  # (compile step)
-from .readings import KNITTED_STRAIGHTS
-from .waits import shape_possible, wait_holds
+from .waits import shape_possible, straight_kinds_held, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring import Evaluator, Score
@@ -638,7 +637,7 @@ class WinScreen(RuleCompiler):
             elif kind == "knitted_straight":
                 # Nine kinds of one straight in the 14 tiles, so eight of them in the 13 already
                 # (natural tiles: the screen never fits it with a wildcard held).
-                if any(sum(1 for x in ks if v[x]) >= 8 for ks in KNITTED_STRAIGHTS for v in views):
+                if any(straight_kinds_held(v) >= 8 for v in views):
                     every = True
             else:
                 every = True  # other standard shapes: every kind is checked
