@@ -78,13 +78,18 @@ def _natural_counts(tiles: Sequence[Tile], win: Tile | None,
         c[t] += 1
     if win is not None:
         c[win] += 1
+    return c, _take_out(c, wild)
+
+
+def _take_out(c: bytearray, wild: Collection[Tile]) -> int:
+    """Zero the counts of the ``wild`` kinds in ``c``: how many tiles they held."""
     w = 0
     for k in wild:
         x = c[k]
         if x:
             w += x
             c[k] = 0
-    return c, w
+    return w
 
 
 class WinScreen(RuleCompiler):
@@ -400,25 +405,13 @@ class WinScreen(RuleCompiler):
         kind held. Where :meth:`_fresh` would look further (a stand-in held, a shape that
         fits, the rest of the shapes), True: ask :meth:`possible` per tile.
         """
-        c = bytearray(NUM_KINDS)
-        for t in tiles:
-            c[t] += 1
-        return self.possible_any_of(c, len(tiles), melds, wildcard)
+        return self.possible_any_of(_natural_counts(tiles, None, ())[0], len(tiles), melds, wildcard)
 
     def possible_any_of(self, c: bytearray, n: int, melds: Sequence[Meld], wildcard: Tile | None) -> bool:
-        """:meth:`possible_any` for the full hand given by its counts per kind (``c``: a fresh
-        ``bytearray`` of :data:`NUM_KINDS`, changed here) and its size ``n``: a seat's kept
-        counts, not recounted from its tiles."""
-        info = self._wild.get(wildcard)
-        if info is None:
-            info = self.wild_info(wildcard)
-        wild, stand, _eff = info
-        w = 0
-        for k in wild:
-            x = c[k]
-            if x:
-                w += x
-                c[k] = 0
+        """:meth:`possible_any` for the hand's counts per kind (``c``: a fresh ``bytearray`` of
+        :data:`NUM_KINDS`, changed here) and size ``n``: a seat's kept counts, not recounted."""
+        wild, stand, _eff = self._wild.get(wildcard) or self.wild_info(wildcard)
+        w = _take_out(c, wild)
         if stand is not None and c[stand]:
             return True
         e = len(melds)
@@ -600,24 +593,15 @@ class WinScreen(RuleCompiler):
         always candidates, never sure. With ``sure_too`` False, *sure* is left empty
         (the game's claim screen needs only the candidates).
         """
-        c = bytearray(NUM_KINDS)
-        for t in concealed:
-            c[t] += 1
-        return self.wait_sets_of(c, len(concealed), melds, wildcard, sure_too)
+        return self.wait_sets_of(_natural_counts(concealed, None, ())[0], len(concealed), melds, wildcard,
+                                 sure_too)
 
     def wait_sets_of(self, c: bytearray, size: int, melds: Sequence[Meld], wildcard: Tile | None,
                      sure_too: bool = True) -> tuple[set[Tile], set[Tile] | None]:
-        """:meth:`wait_sets` for the held tiles given by their counts per kind (``c``: a fresh
-        ``bytearray`` of :data:`NUM_KINDS`, changed here) and their number ``size``: a seat's
-        kept counts, not recounted from its tiles."""
-        info = self._wild.get(wildcard)
-        if info is None:
-            info = self.wild_info(wildcard)
-        wild, stand, eff = info
-        w = 0
-        for k in wild:
-            w += c[k]
-            c[k] = 0
+        """:meth:`wait_sets` for the held tiles' counts per kind (``c``, changed here, as in
+        :meth:`possible_any_of`) and their number ``size``."""
+        wild, stand, eff = self._wild.get(wildcard) or self.wild_info(wildcard)
+        w = _take_out(c, wild)
         s = 0
         if stand is not None:
             s, c[stand] = c[stand], 0

@@ -551,13 +551,7 @@ class Evaluator(CompiledRuleset):
         return (self._screen or self.screen).wait_sets(tuple(concealed), tuple(melds), wildcard,
                                                        sure_too=False)[1]
 
-    # The same two questions asked of a seat's kept counts per kind (play/counted.py: a
-    # bytes-like vector indexed by tile, flowers beyond the standard kinds never held), not
-    # recounted from its tiles. The tile-list methods above are their reference
-    # (tests/test_counts_paths.py). Not remembered: a seat's 13 or 14 held tiles are seldom
-    # seen again in the same evaluator (3,528 of 3,629 win_candidates calls distinct over
-    # 150 changsha hands, all distinct for mcr and wangba).
-
+    # Asked of a seat's kept counts (play/counted.py); reference: the methods above (not memoised).
     def may_win_any_of(self, counts: bytes | bytearray, melds: Sequence[Meld],
                        wildcard: Tile | None = None) -> bool:
         """:meth:`may_win_any` for the full hand given by its counts per kind."""
