@@ -50,8 +50,7 @@ from ..core.tiles import NUM_KINDS, Tile
 from ..rules.model import Shape
 from . import wintable
 from .fastwin_rules import _NO_SLACK, RuleCompiler, _getter, _precheck, _slack  # (compile step)
-from .readings import KNITTED_STRAIGHTS
-from .waits import shape_possible, wait_holds
+from .waits import shape_possible, straight_kinds_held, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring import Evaluator, Score
@@ -79,13 +78,18 @@ def _natural_counts(tiles: Sequence[Tile], win: Tile | None,
         c[t] += 1
     if win is not None:
         c[win] += 1
+    return c, _take_out(c, wild)
+
+
+def _take_out(c: bytearray, wild: Collection[Tile]) -> int:
+    """Zero the counts of the ``wild`` kinds in ``c``: how many tiles they held."""
     w = 0
     for k in wild:
         x = c[k]
         if x:
             w += x
             c[k] = 0
-    return c, w
+    return w
 
 
 class WinScreen(RuleCompiler):
@@ -403,15 +407,16 @@ class WinScreen(RuleCompiler):
         kind held. Where :meth:`_fresh` would look further (a stand-in held, a shape that
         fits, the rest of the shapes), True: ask :meth:`possible` per tile.
         """
-        info = self._wild.get(wildcard)
-        if info is None:
-            info = self.wild_info(wildcard)
-        wild, stand, _eff = info
-        c, w = _natural_counts(tiles, None, wild)
+        return self.possible_any_of(_natural_counts(tiles, None, ())[0], len(tiles), melds, wildcard)
+
+    def possible_any_of(self, c: bytearray, n: int, melds: Sequence[Meld], wildcard: Tile | None) -> bool:
+        """:meth:`possible_any` for the hand's counts per kind (``c``: a fresh ``bytearray`` of
+        :data:`NUM_KINDS`, changed here) and size ``n``: a seat's kept counts, not recounted."""
+        wild, stand, _eff = self._wild.get(wildcard) or self.wild_info(wildcard)
+        w = _take_out(c, wild)
         if stand is not None and c[stand]:
             return True
         e = len(melds)
-        n = len(tiles)
         b = bytes(c)
         if n + 3 * e in self.std_n and _is_standard_win(b, w):
             return True
@@ -590,22 +595,20 @@ class WinScreen(RuleCompiler):
         always candidates, never sure. With ``sure_too`` False, *sure* is left empty
         (the game's claim screen needs only the candidates).
         """
-        info = self._wild.get(wildcard)
-        if info is None:
-            info = self.wild_info(wildcard)
-        wild, stand, eff = info
-        c = bytearray(NUM_KINDS)
-        for t in concealed:
-            c[t] += 1
-        w = 0
-        for k in wild:
-            w += c[k]
-            c[k] = 0
+        return self.wait_sets_of(_natural_counts(concealed, None, ())[0], len(concealed), melds, wildcard,
+                                 sure_too)
+
+    def wait_sets_of(self, c: bytearray, size: int, melds: Sequence[Meld], wildcard: Tile | None,
+                     sure_too: bool = True) -> tuple[set[Tile], set[Tile] | None]:
+        """:meth:`wait_sets` for the held tiles' counts per kind (``c``, changed here, as in
+        :meth:`possible_any_of`) and their number ``size``."""
+        wild, stand, eff = self._wild.get(wildcard) or self.wild_info(wildcard)
+        w = _take_out(c, wild)
         s = 0
         if stand is not None:
             s, c[stand] = c[stand], 0
         e = len(melds)
-        n = len(concealed) + 1
+        n = size + 1
         # Each reading of the stand-ins as bytes, made once for every test below.
         views = [bytes(c2) for c2 in self._splits(c, s, stand, eff)] if s else [bytes(c)]
         every = self.free_any or (self.min_free is not None and w >= self.min_free and not self.waits_ok)
@@ -620,7 +623,7 @@ class WinScreen(RuleCompiler):
             elif kind == "knitted_straight":
                 # Nine kinds of one straight in the 14 tiles, so eight of them in the 13 already
                 # (natural tiles: the screen never fits it with a wildcard held).
-                if any(sum(1 for x in ks if v[x]) >= 8 for ks in KNITTED_STRAIGHTS for v in views):
+                if any(straight_kinds_held(v) >= 8 for v in views):
                     every = True
             else:
                 every = True  # other standard shapes: every kind is checked

@@ -29,7 +29,7 @@ import pluggy
 
 from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
-from ..core.tiles import Tile, is_honor, tile_code, tile_name
+from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import laid
@@ -485,6 +485,19 @@ class Evaluator(CompiledRuleset):
         is no win (as :meth:`may_win_on`)."""
         return (self._screen or self.screen).wait_sets(tuple(concealed), tuple(melds), wildcard,
                                                        sure_too=False)[1]
+
+    # Asked of a seat's kept counts (play/counted.py); reference: the methods above (not memoised).
+    def may_win_any_of(self, counts: bytes | bytearray, melds: Sequence[Meld],
+                       wildcard: Tile | None = None) -> bool:
+        """:meth:`may_win_any` for the full hand given by its counts per kind."""
+        c = bytearray(counts[:NUM_KINDS])
+        return (self._screen or self.screen).possible_any_of(c, sum(c), melds, wildcard)
+
+    def win_candidates_of(self, counts: bytes | bytearray, melds: Sequence[Meld],
+                          wildcard: Tile | None = None) -> set[Tile] | None:
+        """:meth:`win_candidates` for the 13-tile hand given by its counts per kind."""
+        c = bytearray(counts[:NUM_KINDS])
+        return (self._screen or self.screen).wait_sets_of(c, sum(c), melds, wildcard, sure_too=False)[1]
 
     def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
         """Cheap necessary test that some pattern could read the hand as ``shape``.

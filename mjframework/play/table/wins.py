@@ -1,8 +1,9 @@
 """May a seat win: a win's context, refusals, waits, and the screens before scoring.
 
 Most checks are answered by the evaluator's table screens
-(:meth:`Evaluator.may_win_on`, :meth:`Evaluator.may_win_any`,
-:meth:`Evaluator.win_candidates`: "no" is certain) before any context is built;
+(:meth:`Evaluator.may_win_on`, :meth:`Evaluator.may_win_any_of`,
+:meth:`Evaluator.win_candidates_of`: "no" is certain; the last two read the seat's
+kept counts) before any context is built;
 a seat's candidates are remembered while its held tiles stay the same
 (:class:`~.state.SeatWaits`).
 """
@@ -112,7 +113,7 @@ class WinChecks(Relay):
         # (_may_win_after_draw) would say no. (The dealer's first turn: one screen instead of
         # one per kind held; a draw with no kinds remembered from the claim screen — a
         # ruleset with no wins on discards —: the same answer without copying the hand.)
-        if not self.ev.may_win_any(hand, s.melds, self.wildcard):
+        if not self.ev.may_win_any_of(hand.counts, s.melds, self.wildcard):
             return None
         best: tuple[int, Tile, list[Tile]] | None = None
         for t in candidates:
@@ -145,7 +146,8 @@ class WinChecks(Relay):
         if (got is None or got.counts != s.hand.counts or got.melds != s.melds
                 or got.wildcard != self.wildcard):
             got = SeatWaits(list(s.hand), list(s.melds), self.wildcard,
-                            self.ev.win_candidates(s.hand, s.melds, self.wildcard), bytes(s.hand.counts))
+                            self.ev.win_candidates_of(s.hand.counts, s.melds, self.wildcard),
+                            bytes(s.hand.counts))
             self._win_cands[seat] = got
         if got.kinds is None:
             return self.ev.may_win_on(s.hand, s.melds, tile, self.wildcard)
