@@ -1,6 +1,6 @@
-"""Several seats deciding at once: the claims on a discard are one decision set
-(``Table.pending_set``), answered together (``Table.step_all``) or seat by seat (``step``)
-with the same hand, event for event."""
+"""Several seats deciding at once: the claims on a discard, an exchange (换三张), a
+declaration at the deal (定缺) are each one decision set (``Table.pending_set``), answered
+together (``Table.step_all``) or seat by seat (``step``) with the same hand, event for event."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _pick(rng: random.Random, d: Decision) -> Option:
 @pytest.mark.parametrize("rid", SHIPPED)
 def test_a_decision_set_answered_at_once_plays_as_seat_by_seat(rid: str) -> None:
     rs, ev = load_cached(rid)
-    sets = 0
+    sets: dict[str, int] = {}
     for seed in range(5):
         rng = random.Random(seed)
         together = Table(rs, seed=seed, evaluator=ev)
@@ -35,9 +35,15 @@ def test_a_decision_set_answered_at_once_plays_as_seat_by_seat(rid: str) -> None
             assert group[0] is pending
             assert len({d.seat for d in group}) == len(group)
             if len(group) > 1:
-                sets += 1
-                assert {d.kind for d in group} == {"claim"}
-                assert len({(d.tile, d.from_seat) for d in group}) == 1  # one discard
+                kinds = {d.kind for d in group}
+                assert len(kinds) == 1 and kinds <= {"claim", "exchange", "declare"}
+                kind = kinds.pop()
+                sets[kind] = sets.get(kind, 0) + 1
+                if kind == "claim":
+                    assert len({(d.tile, d.from_seat) for d in group}) == 1  # one discard
+                else:  # every seat at once (at the deal)
+                    assert len(group) == rs.players
+                    assert all(o.kind == kind for d in group for o in d.options)
                 chosen = {d.seat: _pick(rng, d) for d in group}
                 before = len(answers)
                 pending = together.step_all(chosen)
@@ -60,7 +66,9 @@ def test_a_decision_set_answered_at_once_plays_as_seat_by_seat(rid: str) -> None
         assert p == pending
         assert one_by_one.events == together.events
     if rs.claims.chow:  # a chow and a pung on one discard: several seats decide at once
-        assert sets > 0
+        assert sets.get("claim", 0) > 0
+    assert sets.get("exchange", 0) == (5 if rs.flow.exchange is not None else 0)
+    assert sets.get("declare", 0) == (5 if rs.flow.void_suit is not None else 0)
 
 
 def test_step_all_refuses_an_incomplete_or_wrong_answer_and_changes_nothing() -> None:

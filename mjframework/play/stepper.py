@@ -25,10 +25,12 @@ included. A hand is exactly as deterministic as a bot-driven
 While the caller holds a pending decision the engine is paused at that
 ``yield``, so :meth:`Table.view` and :attr:`Table.game` read a consistent state.
 
-Seats that decide at once — the claims on a discard — form one decision set:
-:attr:`Table.pending_set` lists it from the pending decision on, and
-:meth:`Table.step_all` takes every seat's answer together (the engine still
-takes them in turn order, so the hand is the one stepped seat by seat).
+Seats that decide at once — the claims on a discard, an exchange (every seat
+passes tiles), a declaration at the deal (every seat names a void suit) — form
+one decision set: :attr:`Table.pending_set` lists it from the pending decision
+on, and :meth:`Table.step_all` takes every seat's answer together (the engine
+still takes them in order, and applies none before the last, so the hand is the
+one stepped seat by seat).
 
 :func:`play_hand` is the adapter the other way round: it drives a table with
 :class:`~mjframework.play.players.Player` objects, with the engine's own rules
@@ -109,11 +111,12 @@ class Table:
     @property
     def pending_set(self) -> tuple[Decision, ...]:
         """The decision set the pending decision belongs to: the seats deciding at once (the
-        claims on a discard, one decision per seat that may claim, in the order they are
-        asked), from the pending one on; ``(pending,)`` for a decision put to one seat;
-        ``()`` when none is pending. Answer it with :meth:`step_all`, or seat by seat with
-        :meth:`step`. (A later seat's decision is shown as the engine made it; a plugin's
-        ``mj_restrict_options`` narrows it when that seat is asked.)"""
+        claims on a discard, one decision per seat that may claim, in turn order; an
+        exchange or a declaration at the deal, every seat from the dealer on), from the
+        pending one on; ``(pending,)`` for a decision put to one seat; ``()`` when none is
+        pending. Every decision is final as shown (plugins' ``mj_restrict_options``
+        applied; a seat left one option isn't asked and isn't in the set). Answer it with
+        :meth:`step_all`, or seat by seat with :meth:`step`."""
         d = self.pending
         if d is None:
             return ()

@@ -156,16 +156,36 @@ class Relay(HandState):
 
     # -- players ----------------------------------------------------------------------
 
-    def ask(self, decision: Decision) -> Steps[Option]:
-        """The seat's choice among the decision's options (plugins' restrictions applied;
-        a single option of a claim or other non-turn decision is taken without asking).
+    def ask_set(self, decisions: Sequence[Decision]) -> Steps[list[Option]]:
+        """Several seats deciding at once — the claims on a discard, an exchange, a
+        declaration at the deal: one decision set. Every decision is made (plugins'
+        restrictions applied) before any seat is asked, and the set is shown as
+        :attr:`deciding` (the decisions actually put to a seat, in the order they are
+        asked) while they are asked; the answers come back in the order of ``decisions``.
+        The caller applies them only after the last (no seat's answer changes what another
+        is offered or sees), so answering them together or one by one is the same hand."""
+        if self._restricts:
+            decisions = [self._restrict(d) for d in decisions]
+        self.deciding = tuple(d for d in decisions if len(d.options) > 1 or d.kind == "turn")
+        answers: list[Option] = []
+        try:
+            for d in decisions:
+                answers.append((yield from self.ask(d, restricted=True)))
+        finally:
+            self.deciding = ()
+        return answers
+
+    def ask(self, decision: Decision, restricted: bool = False) -> Steps[Option]:
+        """The seat's choice among the decision's options (plugins' restrictions applied,
+        unless ``restricted`` says they were; a single option of a claim or other non-turn
+        decision is taken without asking).
 
         A generator: a seat played from :data:`OUTSIDE` is asked by *yielding* the
         decision up to whoever drives the hand (:meth:`Game.steps`), who sends the
         choice back (or throws the player's exception in); any other seat's player
         decides right here, so a hand of bots never yields."""
         seat = decision.seat
-        if self._restricts:
+        if self._restricts and not restricted:
             decision = self._restrict(decision)
         if len(decision.options) == 1 and decision.kind != "turn":
             return decision.options[0]
