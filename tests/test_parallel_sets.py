@@ -1,0 +1,167 @@
+"""PettingZoo's Parallel env answers a decision set in one step: the claims on a discard,
+an exchange (a tile a step, every seat at once), a declaration at the deal — every seat of
+the set with its own mask, in the same ``step(actions)`` — and the hand is the one the
+one-seat core env plays seat by seat, event for event."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
+
+from mjframework.rules.loader import available_rulesets  # noqa: E402
+from mjframework.run.env import EnvError, IllegalAction, MahjongEnv  # noqa: E402
+from mjframework.run.envs.pz import MahjongParallelEnv  # noqa: E402
+
+SHIPPED = sorted(available_rulesets())
+
+
+def _play_parallel(rid: str, seed: int) -> tuple[list[dict[int, int]], list[list[int]], MahjongParallelEnv, dict]:
+    """A hand of random legal actions in the Parallel env: each step's actions (seat →
+    action) and deciding seats; the env at the end and the count of sets by kind."""
+    env = MahjongParallelEnv(rid, options={"events": True})
+    obs, infos = env.reset(seed=seed)
+    rng = random.Random(seed)
+    steps: list[dict[int, int]] = []
+    deciding: list[list[int]] = []
+    kinds: dict[str, int] = {}
+    while env.agents:
+        acting = env.agents_to_act
+        seats = [env.possible_agents.index(a) for a in acting]
+        # every deciding seat has its own non-empty mask, every other seat an empty one
+        for a in env.agents:
+            assert obs[a]["action_mask"].any() == (a in acting), (a, acting)
+            assert infos[a]["seats"] == seats if a in acting else True
+        if len(acting) > 1:
+            kind = infos[acting[0]]["decision"]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in acting}
+        steps.append({env.possible_agents.index(a): x for a, x in actions.items()})
+        deciding.append(seats)
+        # the others' entries are ignored, whatever they hold
+        obs, _rew, term, _trunc, infos = env.step({**dict.fromkeys(env.agents, 10_000), **actions})
+        if any(term.values()):
+            break
+    return steps, deciding, env, kinds
+
+
+def _replay_seat_by_seat(rid: str, seed: int, steps: list[dict[int, int]],
+                         deciding: list[list[int]]) -> MahjongEnv:
+    """The same choices in the one-seat core env: a set's seats one after another (an
+    exchange: each seat's picks together, in the set's order)."""
+    env = MahjongEnv(rid, options={"events": True})
+    env.reset(seed)
+    picks: dict[int, list[int]] = {}
+    for actions, seats in zip(steps, deciding, strict=True):
+        assert env.decision is not None and env.decision.seat == seats[0]
+        if env.decision.kind == "exchange" and len(seats) > 1:
+            for s in seats:
+                picks.setdefault(s, []).append(actions[s])
+            if len(picks[seats[0]]) < env.codec.exchange:
+                continue
+            for s in seats:
+                for a in picks.pop(s):
+                    assert env.decision is not None and env.decision.seat == s
+                    env.step(a)
+            continue
+        for s in seats:
+            assert env.decision is not None and env.decision.seat == s  # the set, as the engine asks it
+            env.step(actions[s])
+    assert env.done
+    return env
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_a_decision_set_is_one_parallel_step_and_the_same_hand(rid: str) -> None:
+    kinds: dict[str, int] = {}
+    env = MahjongParallelEnv(rid)
+    for seed in range(3):
+        steps, deciding, env, got = _play_parallel(rid, seed)
+        for k, v in got.items():
+            kinds[k] = kinds.get(k, 0) + v
+        one = _replay_seat_by_seat(rid, seed, steps, deciding)
+        assert one.table is not None and env.env.table is not None
+        assert one.table.events == env.env.table.events
+        assert one.result is not None and env.env.result is not None
+        assert one.result.payments == env.env.result.payments
+    rs = env.env.ruleset
+    if rs.flow.exchange is not None:  # every seat picks at once, a tile a step
+        assert kinds.get("exchange", 0) == 3 * rs.flow.exchange.tiles
+    if rs.flow.void_suit is not None:
+        assert kinds.get("declare", 0) == 3
+    if rs.claims.chow:  # a chow and a pung on one discard
+        assert kinds.get("claim", 0) > 0
+
+
+def _to_claim_set(env: MahjongParallelEnv, seed: int) -> tuple[dict, dict] | None:
+    obs, infos = env.reset(seed=seed)
+    rng = random.Random(seed)
+    while env.agents:
+        acting = env.agents_to_act
+        if len(acting) > 1 and infos[acting[0]]["decision"] == "claim":
+            return obs, infos
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in acting}
+        obs, _r, term, _t, infos = env.step(actions)
+        if any(term.values()):
+            return None
+    return None
+
+
+def test_a_claim_set_is_answered_in_one_step_and_checked_before_anything_changes() -> None:
+    env = MahjongParallelEnv("changsha", options={"illegal": "raise", "events": True})
+    for seed in range(40):
+        got = _to_claim_set(env, seed)
+        if got is None:
+            continue
+        obs, infos = got
+        acting = env.agents_to_act
+        table = env.env.table
+        assert table is not None
+        group = table.pending_set
+        assert [env.possible_agents[d.seat] for d in group] == acting
+        before = len(table.events)
+        passes = {a: env.env.codec.names.index("pass") for a in acting}
+        with pytest.raises(KeyError):  # every seat of the set must act
+            env.step({acting[0]: passes[acting[0]]})
+        bad = next(i for i in range(env.env.action_size) if not obs[acting[-1]]["action_mask"][i])
+        with pytest.raises(IllegalAction):
+            env.step({**passes, acting[-1]: bad})
+        assert len(table.events) == before and table.pending_set == group and env.agents_to_act == acting
+        env.step(passes)  # every seat passes: one step, and the set is gone
+        assert not any(d in table.pending_set for d in group)
+        assert len(table.events) > before
+        return
+    pytest.fail("no claim set in 40 changsha hands")
+
+
+def test_a_set_with_an_illegal_action_forfeits_that_seat() -> None:
+    env = MahjongParallelEnv("changsha")  # the standard forms' default: an illegal action terminates
+    for seed in range(40):
+        got = _to_claim_set(env, seed)
+        if got is None:
+            continue
+        obs, _infos = got
+        acting = env.agents_to_act
+        passes = {a: env.env.codec.names.index("pass") for a in acting}
+        bad = next(i for i in range(env.env.action_size) if not obs[acting[-1]]["action_mask"][i])
+        _o, rew, term, _t, infos = env.step({**passes, acting[-1]: bad})
+        assert all(term.values()) and not env.agents
+        offender = env.possible_agents.index(acting[-1])
+        assert infos[acting[-1]]["offender"] == offender
+        assert rew[acting[-1]] == -1.0 and sum(rew.values()) == -1.0
+        return
+    pytest.fail("no claim set in 40 changsha hands")
+
+
+def test_the_core_env_refuses_a_set_without_every_seat() -> None:
+    env = MahjongEnv("sichuan-xuezhan")
+    env.sets = True
+    obs, info = env.reset(3)
+    assert info["decision"] == "exchange" and info["seats"] == env.pending_seats == [0, 1, 2, 3]
+    for s in env.pending_seats:  # each seat its own mask and its own decision in its observation
+        assert env.action_mask(s).any()
+    with pytest.raises(EnvError, match="no action for seat 3"):
+        env.step_set({0: 0, 1: 0, 2: 0})
