@@ -12,14 +12,15 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
 
-from mjframework.rules.loader import available_rulesets  # noqa: E402
-from mjframework.run.env import EnvError, IllegalAction, MahjongEnv  # noqa: E402
-from mjframework.run.envs.pz import MahjongParallelEnv  # noqa: E402
+from mjframework.rules.loader import available_rulesets
+from mjframework.run.env import EnvError, IllegalAction, MahjongEnv
+from mjframework.run.envs.pz import MahjongParallelEnv
 
 SHIPPED = sorted(available_rulesets())
 
 
-def _play_parallel(rid: str, seed: int) -> tuple[list[dict[int, int]], list[list[int]], MahjongParallelEnv, dict]:
+def _play_parallel(rid: str, seed: int) -> tuple[list[dict[int, int]], list[list[int]],
+                                                 MahjongParallelEnv, dict[str, int]]:
     """A hand of random legal actions in the Parallel env: each step's actions (seat →
     action) and deciding seats; the env at the end and the count of sets by kind."""
     env = MahjongParallelEnv(rid, options={"events": True})
@@ -116,7 +117,7 @@ def test_a_claim_set_is_answered_in_one_step_and_checked_before_anything_changes
         got = _to_claim_set(env, seed)
         if got is None:
             continue
-        obs, infos = got
+        obs, _infos = got
         acting = env.agents_to_act
         table = env.env.table
         assert table is not None
@@ -159,7 +160,7 @@ def test_a_set_with_an_illegal_action_forfeits_that_seat() -> None:
 def test_the_core_env_refuses_a_set_without_every_seat() -> None:
     env = MahjongEnv("sichuan-xuezhan")
     env.sets = True
-    obs, info = env.reset(3)
+    _obs, info = env.reset(3)
     assert info["decision"] == "exchange" and info["seats"] == env.pending_seats == [0, 1, 2, 3]
     for s in env.pending_seats:  # each seat its own mask and its own decision in its observation
         assert env.action_mask(s).any()

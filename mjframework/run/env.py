@@ -271,8 +271,8 @@ class MahjongEnv:
             return self._pickable() if self._exchanging() else self._legal
         return pickable(d.options, self._seat_picks(seat)) if _is_exchange(d) else self.codec.legal(d)
 
-    def _forfeit(self, action: int,
-                 seat: int | None = None) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
+    def _forfeit(self, action: int, seat: int | None = None) -> tuple[dict[str, np.ndarray], np.ndarray, bool,
+                                                                       bool, dict[str, Any]]:
         assert self.table is not None and self.decision is not None
         if seat is None:
             seat = self.decision.seat
