@@ -5,12 +5,16 @@ together (``Table.step_all``) or seat by seat (``step``) with the same hand, eve
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
+from mjframework.hooks.registry import register_plugin, unregister_plugin
+from mjframework.hooks.specs import hookimpl
 from mjframework.play.players import Decision, IllegalDecision, Option
 from mjframework.play.stepper import Table
-from mjframework.rules.loader import available_rulesets
+from mjframework.rules.loader import available_rulesets, load_ruleset
 from mjframework.run.simulate import load_cached
 
 SHIPPED = sorted(available_rulesets())
@@ -93,3 +97,47 @@ def test_step_all_refuses_an_incomplete_or_wrong_answer_and_changes_nothing() ->
         assert after is not group[0] and len(table.events) > before
         return
     pytest.fail("no decision set in 40 changsha hands")
+
+
+class _OnlyManzuVoidForSeat1NoPung:
+    """Leaves seat 1 one void suit to declare (so it is not asked) and removes every pung."""
+
+    options_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @hookimpl
+    def mj_restrict_options(self, hand: Any, seat: int, decision: Decision) -> list[Option]:
+        if decision.kind == "declare" and seat == 1:
+            return [o for o in decision.options if o.value != "m"]
+        return [o for o in decision.options if o.kind == "pung"]
+
+
+def test_a_set_shows_the_decisions_as_restricted_and_leaves_out_a_seat_with_one_option(
+        tmp_path: Path) -> None:
+    from test_hand_flow import BLOOD, merged, write
+
+    register_plugin("t-set-restrict", _OnlyManzuVoidForSeat1NoPung)
+    try:
+        rs = load_ruleset(write(tmp_path, merged(BLOOD, {"plugins": {"t-set-restrict": {}}})))
+        claim_sets = 0
+        for seed in range(6):
+            table = Table(rs, seed=seed)
+            rng = random.Random(seed)
+            pending = table.reset()
+            declared = False
+            while isinstance(pending, Decision):
+                group = table.pending_set
+                for d in group:
+                    assert not any(o.kind == "pung" for o in d.options)  # restricted as shown
+                if group[0].kind == "declare":
+                    assert [d.seat for d in group] == [0, 2, 3]  # seat 1 has one option: not asked
+                    declared = True
+                claim_sets += len(group) > 1 and group[0].kind == "claim"
+                pending = table.step_all({d.seat: rng.choice(d.options) for d in group})
+            assert declared
+            void = [e for e in table.events if e["type"] == "declare"]
+            assert [e["seat"] for e in void] == [0, 1, 2, 3] and void[1]["value"] == "m"
+    finally:
+        unregister_plugin("t-set-restrict")

@@ -142,12 +142,14 @@ class Table:
                 raise IllegalDecision(f"seat {d.seat} chose {answers[d.seat]!r}, which was not offered "
                                       f"for {d.kind}")
         pending: Pending = self.step(answers[group[0].seat])
-        answered = {group[0].seat}
-        # The rest of the set as the engine asks it (a seat a plugin's restriction leaves one
-        # option is not asked; a hand that ends stops it).
-        while (isinstance(pending, Decision) and pending.seat not in answered and self.game is not None
-               and any(x.seat == pending.seat for x in self.game.deciding)):
-            answered.add(pending.seat)
+        # The rest of the set as the engine asks it: the very decisions it showed (a hand that
+        # ends, or a seat that leaves and is played by a bot, stops it; the next set is not this).
+        rest = list(group[1:])
+        while rest and isinstance(pending, Decision):
+            i = next((i for i, d in enumerate(rest) if d is pending), None)
+            if i is None:
+                break
+            del rest[:i + 1]
             pending = self.step(answers[pending.seat])
         return pending
 
