@@ -141,3 +141,39 @@ def test_a_set_shows_the_decisions_as_restricted_and_leaves_out_a_seat_with_one_
             assert [e["seat"] for e in void] == [0, 1, 2, 3] and void[1]["value"] == "m"
     finally:
         unregister_plugin("t-set-restrict")
+
+
+def test_a_plugins_decision_set_is_asked_at_once_and_plays_as_seat_by_seat(tmp_path: Path) -> None:
+    """opening-wins with ``declare: ask`` returns one Ask a seat that may declare: the seats
+    are one set (kind ``opening``); answered together or one by one, the same hand."""
+    ask = tmp_path / "changsha-ask.yaml"
+    ask.write_text("format: 1\nid: changsha-ask\nextends: changsha\n"
+                   "plugins: {opening-wins: {declare: ask}}\n", encoding="utf-8")
+    rs = load_ruleset(ask)
+    sets = 0
+    for seed in range(300):  # the deal and the opening only (two seats may declare in ~1 hand of 300)
+        table = Table(rs, seed=seed)
+        pending = table.reset()
+        answers: list[Option] = []
+        while isinstance(pending, Decision) and pending.kind in ("opening", "exchange", "declare"):
+            group = table.pending_set
+            if group[0].kind == "opening":
+                assert not [e for e in table.events if e["type"] == "opening_win"]  # none told yet
+                sets += len(group) > 1
+                chosen = {d.seat: d.options[i % 2] for i, d in enumerate(group)}  # declare, pass, …
+                pending = table.step_all(chosen)
+                answers.extend(chosen[d.seat] for d in group)
+                declared = [e["seat"] for e in table.events if e["type"] == "opening_win"]
+                assert declared == [d.seat for i, d in enumerate(group) if i % 2 == 0]
+            else:
+                answers.append(pending.options[0])
+                pending = table.step(answers[-1])
+        if not answers:
+            continue
+        one = Table(rs, seed=seed)
+        p = one.reset()
+        for a in answers:
+            assert isinstance(p, Decision)
+            p = one.step(a)
+        assert one.events == table.events and p == pending
+    assert sets > 0  # two seats at once

@@ -102,13 +102,17 @@ def mj_plugin_info() -> dict[str, Any] | None:
 
 
 @hookspec
-def mj_after_deal(hand: HandControl) -> Ask | None:
+def mj_after_deal(hand: HandControl) -> Ask | tuple[Ask, ...] | None:
     """After the deal and the wildcard flip, before the dealer's first turn.
 
     Opening declarations go here: look at each seat with
     ``hand.evaluate_opening(seat)`` and settle with ``hand.settle_opening``.
     To ask a seat first, return an :class:`~mjframework.play.outcomes.Ask` (its
-    ``mj_answer`` goes on from there and ends by returning ``None``).
+    ``mj_answer`` goes on from there and ends by returning ``None``); to ask
+    several seats at once, a tuple of ``Ask`` s, one a seat (a decision set:
+    every seat is asked before ``mj_answer`` hears any answer, then it hears
+    each in the tuple's order). A hook that may return an ``Ask`` may return a
+    tuple of them.
     """
 
 

@@ -146,13 +146,35 @@ class Relay(HandState):
 
         Each ``Ask`` is put to its seat like any decision; the choice goes to
         ``mj_answer``, whose result is followed in turn, until a plugin returns
-        something that is not an ``Ask`` (its hook's result, or ``None``). The
-        engine owns the waiting, so a plugin never blocks on a player: the one
-        place a hand pauses for a decision is :meth:`ask`."""
-        while isinstance(value, Ask):
-            choice = yield from self.ask(value.decision())
-            value = self.hook("mj_answer", firstresult=True, hand=self.control, ask=value, choice=choice)
-        return value
+        something that is not an ``Ask`` (its hook's result, or ``None``). A tuple
+        of ``Ask`` s is a decision set (:meth:`follow_set`). The engine owns the
+        waiting, so a plugin never blocks on a player: the one place a hand pauses
+        for a decision is :meth:`ask`."""
+        while True:
+            if isinstance(value, Ask):
+                choice = yield from self.ask(value.decision())
+                value = self.hook("mj_answer", firstresult=True, hand=self.control, ask=value, choice=choice)
+            elif isinstance(value, tuple) and value and all(isinstance(a, Ask) for a in value):
+                value = yield from self.follow_set(value)
+            else:
+                return value
+
+    def follow_set(self, asks: tuple[Ask, ...]) -> Steps[Any]:
+        """A plugin's decision set: several seats (one ``Ask`` each) asked at once
+        (:meth:`ask_set`); only then each answer goes to ``mj_answer``, in the tuple's
+        order, and what it returns is followed. The set ends in the last of those
+        results that is not ``None`` (``None`` if none is)."""
+        seats = [a.seat for a in asks]
+        if len(set(seats)) != len(seats):
+            raise HandAbandoned(f"a plugin's decision set asks a seat twice (seats {seats})")
+        choices = yield from self.ask_set([a.decision() for a in asks])
+        out: Any = None
+        for ask, choice in zip(asks, choices, strict=True):
+            said = yield from self.follow(
+                self.hook("mj_answer", firstresult=True, hand=self.control, ask=ask, choice=choice))
+            if said is not None:
+                out = said
+        return out
 
     # -- players ----------------------------------------------------------------------
 
