@@ -166,3 +166,44 @@ def test_the_core_env_refuses_a_set_without_every_seat() -> None:
         assert env.action_mask(s).any()
     with pytest.raises(EnvError, match="no action for seat 3"):
         env.step_set({0: 0, 1: 0, 2: 0})
+
+
+def test_a_room_offers_a_set_to_every_person_at_once() -> None:
+    """Rooms take simultaneous answers through the same decision sets: every person of a set
+    (the exchange, the void suits, the claims on a discard) is sent their decision before
+    anyone answers, and answers in their own time — here the last seat first."""
+    import threading
+    import time
+
+    from mjframework.run.simulate import load_cached
+    from mjframework.ui.rooms import Room
+
+    rs, ev = load_cached("sichuan-xuezhan")
+    room = Room(rs, ev, humans=[0, 1, 2, 3], seed=5, hands=1, away_timeout=300)
+    inbox: list[list[dict]] = [[] for _ in range(4)]
+    lock = threading.Lock()
+    for slot in room.seats:
+        room.attach(slot, lambda m, s=slot.seat: (lock.acquire(), inbox[s].append(m), lock.release()))
+    room.start()
+    offered: dict[int, set[int]] = {}  # decision number → the seats it was put to
+    answered: set[tuple[int, int]] = set()
+    read = [0, 0, 0, 0]
+    deadline = time.monotonic() + 120  # a guard against a hang only
+    while not room.finished.is_set() and time.monotonic() < deadline:
+        new: list[tuple[int, dict]] = []
+        with lock:
+            for s in range(4):
+                new += [(s, m) for m in inbox[s][read[s]:] if m["type"] == "decision"]
+                read[s] = len(inbox[s])
+        for s, m in new:
+            offered.setdefault(m["decision"], set()).add(s)
+        # the last seat first: a seat before it would wait for ever if the room asked in turn
+        for s, m in sorted(new, key=lambda x: -x[0]):
+            if (m["decision"], s) not in answered:
+                answered.add((m["decision"], s))
+                room.receive(room.seats[s], {"type": "choose", "decision": m["decision"], "index": 0})
+        time.sleep(0.005)
+    room.close()
+    assert room.finished.wait(30) and room.error is None and room.played == 1
+    sets = [seats for seats in offered.values() if len(seats) > 1]
+    assert sets.count({0, 1, 2, 3}) == 2  # the exchange and the void suits, every seat at once
