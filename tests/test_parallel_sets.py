@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
 
+from mjframework.play.seatlog import seat_log
 from mjframework.rules.loader import available_rulesets
 from mjframework.run.env import EnvError, IllegalAction, MahjongEnv
 from mjframework.run.envs.pz import MahjongParallelEnv
@@ -29,13 +30,22 @@ def _play_parallel(rid: str, seed: int) -> tuple[list[dict[int, int]], list[list
     steps: list[dict[int, int]] = []
     deciding: list[list[int]] = []
     kinds: dict[str, int] = {}
+    heard: list[list[dict]] = [[] for _ in env.possible_agents]  # the events each seat was told
     while env.agents:
         acting = env.agents_to_act
         seats = [env.possible_agents.index(a) for a in acting]
         # every deciding seat has its own non-empty mask, every other seat an empty one
         for a in env.agents:
             assert obs[a]["action_mask"].any() == (a in acting), (a, acting)
-            assert infos[a]["seats"] == seats if a in acting else True
+            s = env.possible_agents.index(a)
+            if a in acting:  # its own decision, and not who else decides with it
+                assert infos[a]["seat"] == s and "seats" not in infos[a] and "set" not in infos[a]
+                assert infos[a]["decision"] == env.env.table.pending_set[seats.index(s)].kind
+                assert isinstance(infos[a]["events"], list)
+            else:
+                assert infos[a] == ({"seat": seats[0]} if len(seats) == 1 else {})
+        for a in acting:
+            heard[env.possible_agents.index(a)].extend(infos[a]["events"])
         if len(acting) > 1:
             kind = infos[acting[0]]["decision"]
             kinds[kind] = kinds.get(kind, 0) + 1
@@ -46,6 +56,11 @@ def _play_parallel(rid: str, seed: int) -> tuple[list[dict[int, int]], list[list
         obs, _rew, term, _trunc, infos = env.step({**dict.fromkeys(env.agents, 10_000), **actions})
         if any(term.values()):
             break
+    # each seat was told its own seat log, no more: while it decided, then at the end
+    table = env.env.table
+    assert table is not None
+    for s in range(len(heard)):
+        assert heard[s] + infos[env.possible_agents[s]]["events_by_seat"][s] == list(seat_log(table.events, s))
     return steps, deciding, env, kinds
 
 

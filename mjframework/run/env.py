@@ -512,10 +512,16 @@ class MahjongEnv:
         seat = self.decision.seat
         info["seat"] = seat
         info["decision"] = self.decision.kind
-        if self.sets:
-            info["seats"] = self.pending_seats
         if self._events:  # what this seat has seen since it last acted (docs/seat-log.md)
             info["events"] = self._stream(seat)
+        if self.sets:  # the set's seats, each its decision's kind (and its own events)
+            group = self._pending_group()
+            info["seats"] = list(group)
+            info["set"] = {s: {"seat": s, "decision": d.kind,
+                               **({"events": self._stream(s)} if self._events and s != seat else {})}
+                           for s, d in group.items()}
+            if self._events:
+                info["set"][seat]["events"] = info["events"]
         return self.observe(seat), rewards, False, False, info
 
 

@@ -21,7 +21,9 @@ In the Parallel form every live agent gets an observation each step, and the sea
 pending *decision set* act together: the claims on a discard (every seat that may claim),
 an exchange (every seat, a tile a step), a declaration at the deal (every seat) — each
 seat with its own mask — else the one seat to act. Seats not deciding have a zero mask and
-their actions are ignored; ``infos[agent]["seats"]`` lists the deciding seats. A set is one
+their actions are ignored; :attr:`MahjongParallelEnv.agents_to_act` lists the deciding
+agents, and each deciding agent's info holds its own ``seat`` and ``decision`` only (who else
+may claim a discard is not told). A set is one
 :meth:`MahjongParallelEnv.step` (``MahjongEnv.step_set``; the hand is the one the AEC form
 plays seat by seat). Needs ``pettingzoo`` (the ``env`` extra).
 """
@@ -226,9 +228,15 @@ class MahjongParallelEnv(_Seats, ParallelEnv):
         return {a: self.env.observe(i) for i, a in enumerate(self.possible_agents) if a in self.agents}
 
     def _info(self, seat: int, info: dict[str, Any]) -> dict[str, Any]:
-        if info.get("seat") is None or seat in info.get("seats", ()):
+        """What ``seat`` is told: at the end, the hand's result; a deciding seat, its own
+        decision (``seat``, ``decision``, its own ``events``), never who else decides at once;
+        while one other seat acts, that seat (a turn is seen by all), else nothing."""
+        if info.get("seat") is None:
             return dict(info)
-        return {"seat": info.get("seat"), "seats": info.get("seats", [])}
+        own = info.get("set", {}).get(seat)
+        if own is not None:
+            return dict(own)
+        return {"seat": info["seat"]} if len(info.get("seats", ())) == 1 else {}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, Any]]:
