@@ -60,7 +60,8 @@ def _play_parallel(rid: str, seed: int) -> tuple[list[dict[int, int]], list[list
     table = env.env.table
     assert table is not None
     for s in range(len(heard)):
-        assert heard[s] + infos[env.possible_agents[s]]["events_by_seat"][s] == list(seat_log(table.events, s))
+        told = heard[s] + infos[env.possible_agents[s]]["events_by_seat"][s]
+        assert told == list(seat_log(table.events, s))
     return steps, deciding, env, kinds
 
 
