@@ -9,6 +9,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo", reason="the env extra (pettingzoo) is not installed")
 
@@ -223,3 +225,42 @@ def test_a_room_offers_a_set_to_every_person_at_once() -> None:
     assert room.finished.wait(30) and room.error is None and room.played == 1
     sets = [seats for seats in offered.values() if len(seats) > 1]
     assert sets.count({0, 1, 2, 3}) == 2  # the exchange and the void suits, every seat at once
+
+
+_ANY = st.one_of(st.none(), st.booleans(), st.integers(-3, 500), st.integers(), st.floats(), st.text(max_size=3),
+                 st.lists(st.integers(0, 5), max_size=2))
+_SET_ENV = MahjongParallelEnv("sichuan-xuezhan", options={"illegal": "raise", "events": True})
+
+
+@settings(max_examples=120, deadline=None)
+@given(values=st.lists(_ANY, min_size=4, max_size=4), which=st.integers(0, 3))
+def test_any_action_in_a_set_is_acted_on_or_refused_cleanly(values: list[object], which: int) -> None:
+    """The exchange set (every seat at once): any value for one seat, legal actions for the
+    others — acted on only when it is an integer legal in that seat's own mask, refused with
+    EnvError otherwise, and a refusal changes nothing."""
+    import operator
+
+    env = _SET_ENV
+    obs, _ = env.reset(seed=3)
+    acting = env.agents_to_act
+    assert len(acting) == 4
+    actions: dict[str, object] = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in acting}
+    bad = acting[which]
+    actions[bad] = values[which]
+    table = env.env.table
+    assert table is not None
+    before, group = len(table.events), table.pending_set
+    try:
+        i = None if isinstance(values[which], bool) else operator.index(values[which])  # type: ignore[arg-type]
+    except TypeError:
+        i = None
+    legal = i is not None and 0 <= i < env.env.action_size and obs[bad]["action_mask"][i] == 1
+    try:
+        env.step(actions)
+    except EnvError:
+        assert not legal
+        assert len(table.events) == before and table.pending_set == group
+        assert all(np.array_equal(env._observations()[a]["action_mask"], obs[a]["action_mask"])
+                   for a in acting)  # no pick was kept
+    else:
+        assert legal
