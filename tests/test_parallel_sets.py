@@ -227,8 +227,8 @@ def test_a_room_offers_a_set_to_every_person_at_once() -> None:
     assert sets.count({0, 1, 2, 3}) == 2  # the exchange and the void suits, every seat at once
 
 
-_ANY = st.one_of(st.none(), st.booleans(), st.integers(-3, 500), st.integers(), st.floats(), st.text(max_size=3),
-                 st.lists(st.integers(0, 5), max_size=2))
+_ANY = st.one_of(st.none(), st.booleans(), st.integers(-3, 500), st.integers(), st.floats(),
+                 st.text(max_size=3), st.lists(st.integers(0, 5), max_size=2))
 _SET_ENV = MahjongParallelEnv("sichuan-xuezhan", options={"illegal": "raise", "events": True})
 
 
