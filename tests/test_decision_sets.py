@@ -1,5 +1,5 @@
-"""Several seats deciding at once: the claims on a discard, an exchange (换三张), a
-declaration at the deal (定缺) are each one decision set (``Table.pending_set``), answered
+"""Several seats deciding at once: the claims on a discard, the robbing of an added kong,
+an exchange (换三张), a declaration at the deal (定缺) are each one decision set (``Table.pending_set``), answered
 together (``Table.step_all``) or seat by seat (``step``) with the same hand, event for event."""
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ def test_a_decision_set_answered_at_once_plays_as_seat_by_seat(rid: str) -> None
             assert len({d.seat for d in group}) == len(group)
             if len(group) > 1:
                 kinds = {d.kind for d in group}
-                assert len(kinds) == 1 and kinds <= {"claim", "exchange", "declare"}
+                assert len(kinds) == 1 and kinds <= {"claim", "rob", "exchange", "declare"}
                 kind = kinds.pop()
                 sets[kind] = sets.get(kind, 0) + 1
-                if kind == "claim":
-                    assert len({(d.tile, d.from_seat) for d in group}) == 1  # one discard
+                if kind in ("claim", "rob"):  # one discard, one added kong
+                    assert len({(d.tile, d.from_seat) for d in group}) == 1
                 else:  # every seat at once (at the deal)
                     assert len(group) == rs.players
                     assert all(o.kind == kind for d in group for o in d.options)

@@ -117,7 +117,7 @@ def mj_after_deal(hand: HandControl) -> Ask | tuple[Ask, ...] | None:
 
 
 @hookspec(firstresult=True)
-def mj_answer(hand: HandControl, ask: Ask, choice: Option) -> Ask | OptionOutcome | None:
+def mj_answer(hand: HandControl, ask: Ask, choice: Option) -> Ask | tuple[Ask, ...] | OptionOutcome | None:
     """The answer to a decision point a plugin declared by returning ``ask``; *firstresult*.
 
     A hook that needs a player's choice (``mj_after_deal``, ``mj_last_tile``,
@@ -146,7 +146,8 @@ def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[O
 
 
 @hookspec(firstresult=True)
-def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutcome | Ask | None:
+def mj_handle_option(hand: HandControl, seat: int,
+                     option: Option) -> OptionOutcome | Ask | tuple[Ask, ...] | None:
     """Carry out a plugin option the player chose; *firstresult*.
 
     Return what happens next; the engine does it after the hook returns:
@@ -167,7 +168,7 @@ def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutc
 
 
 @hookspec(firstresult=True)
-def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | Ask | None:
+def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | Ask | tuple[Ask, ...] | None:
     """One live tile is left and ``seat`` is to draw it; *firstresult*.
 
     A plugin that runs its own procedure for the last tile (a roaming last tile)
