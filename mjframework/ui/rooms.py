@@ -430,6 +430,8 @@ class Room:
             if option is None:  # the room was closed
                 return None
             answers[d.seat] = option
+            with self.lock:  # answered: a rejoining tab is not asked it again
+                self.offered.pop(d.seat, None)
         with self.lock:
             self.pending = None
             self.offered = {}
