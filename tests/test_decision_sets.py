@@ -1,6 +1,7 @@
 """Several seats deciding at once: the claims on a discard, the robbing of an added kong,
-an exchange (换三张), a declaration at the deal (定缺) are each one decision set (``Table.pending_set``), answered
-together (``Table.step_all``) or seat by seat (``step``) with the same hand, event for event."""
+an exchange (换三张), a declaration at the deal (定缺) are each one decision set
+(``Table.pending_set``), answered together (``Table.step_all``) or seat by seat (``step``)
+with the same hand, event for event."""
 
 from __future__ import annotations
 
