@@ -141,7 +141,8 @@ class Plugin:
         return out or None
 
     @hookimpl
-    def mj_handle_option(self, hand: HandControl, seat: int, option: Option) -> OptionOutcome | Ask | None:
+    def mj_handle_option(self, hand: HandControl, seat: int,
+                         option: Option) -> OptionOutcome | Ask | tuple[Ask, ...] | None:
         if option.kind != OPEN_KONG:
             return None
         tile = option.tile
@@ -160,14 +161,11 @@ class Plugin:
                       hidden={"tile": seat})
         if added:  # 抢杠胡 where the ruleset allows it: the robbery ends the hand
             may = hand.may_rob(seat, tile)
-            if may:  # a decision point for each seat that may rob, in turn (mj_answer)
-                return self._offer_rob(seat, tile, may, 0, ())
+            if may:  # the seats that may rob decide at once: one decision point each (a set)
+                robbers: list[int] = []  # filled by mj_answer, in turn order
+                return tuple(Ask(s, [Option("win", tile), Option("pass")], ROB_POINT, kind="rob", tile=tile,
+                                 from_seat=seat, data=(len(may), i, robbers)) for i, s in enumerate(may))
         return self._open(hand, seat, tile, make=not claimed)
-
-    @staticmethod
-    def _offer_rob(seat: int, tile: int, may: tuple[int, ...], i: int, robbers: tuple[int, ...]) -> Ask:
-        return Ask(may[i], [Option("win", tile), Option("pass")], ROB_POINT, kind="rob", tile=tile,
-                   from_seat=seat, data=(may, i, robbers))
 
     @hookimpl
     def mj_answer(self, hand: HandControl, ask: Ask, choice: Option) -> OptionOutcome | Ask | None:
@@ -175,12 +173,12 @@ class Plugin:
             return None
         seat, tile = ask.from_seat, ask.tile
         assert seat is not None and tile is not None
-        may, i, robbers = ask.data
+        n, i, robbers = ask.data
         if choice.kind == "win":
-            robbers = (*robbers, ask.seat)
-        if i + 1 < len(may):
-            return self._offer_rob(seat, tile, may, i + 1, robbers)
-        robbed = hand.robbery(seat, tile, robbers)
+            robbers.append(ask.seat)
+        if i + 1 < n:  # the set's answers come in turn order: the last decides
+            return None
+        robbed = hand.robbery(seat, tile, tuple(robbers))
         if robbed is not None:
             return robbed
         return self._open(hand, seat, tile, make=True)

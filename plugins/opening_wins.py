@@ -53,28 +53,24 @@ class Plugin:
         return {"description": "起手小胡: opening patterns declared after the deal and paid at once"}
 
     @hookimpl
-    def mj_after_deal(self, hand: HandControl) -> Ask | None:
-        return self._from(hand, 0)
-
-    def _from(self, hand: HandControl, start: int) -> Ask | None:
-        """Settle (or, with ``declare: ask``, ask) the seats from the ``start``-th after the dealer on."""
+    def mj_after_deal(self, hand: HandControl) -> tuple[Ask, ...] | None:
+        """Settle every seat that can declare, from the dealer on; with ``declare: ask``,
+        ask them all at once (a decision set: one ``Ask`` a seat, answered in mj_answer)."""
         n = hand.players
-        for i in range(start, n):
+        asks: list[Ask] = []
+        for i in range(n):
             seat = (hand.dealer + i) % n
             score = hand.evaluate_opening(seat)
             if not score.win:
                 continue
             if self.declare == "ask":  # a decision point: the answer comes to mj_answer
-                return Ask(seat, [Option(DECLARE, text="报起手"), Option("pass")], POINT, kind="opening",
-                           prompt="起手: 你的牌可以报 (you may declare your dealt tiles):", data=(i, score))
-            hand.settle_opening(seat, score)
-        return None
+                asks.append(Ask(seat, [Option(DECLARE, text="报起手"), Option("pass")], POINT, kind="opening",
+                                prompt="起手: 你的牌可以报 (you may declare your dealt tiles):", data=score))
+            else:
+                hand.settle_opening(seat, score)
+        return tuple(asks) or None
 
     @hookimpl
-    def mj_answer(self, hand: HandControl, ask: Ask, choice: Option) -> Ask | None:
-        if ask.point != POINT:
-            return None
-        i, score = ask.data
-        if choice.kind == DECLARE:
-            hand.settle_opening(ask.seat, score)
-        return self._from(hand, i + 1)
+    def mj_answer(self, hand: HandControl, ask: Ask, choice: Option) -> None:
+        if ask.point == POINT and choice.kind == DECLARE:
+            hand.settle_opening(ask.seat, ask.data)

@@ -399,10 +399,13 @@ def handle(hand: FakeHand, tile: str = "5p") -> Any:
     t = parse_tiles(tile)[0]
     plugin = kaigang.Plugin({})
     out = plugin.mj_handle_option(hand=hand, seat=0, option=Option("open_kong", t, (t,) * 4))  # type: ignore[arg-type]
-    while isinstance(out, Ask):
-        d = out.decision()
-        out = plugin.mj_answer(hand=hand, ask=out,  # type: ignore[arg-type]
-                               choice=hand.ask(d.seat, list(d.options), d.tile, d.kind))
+    while isinstance(out, Ask | tuple):
+        asks = out if isinstance(out, tuple) else (out,)  # a decision set: every seat asked first
+        choices = [hand.ask(d.seat, list(d.options), d.tile, d.kind) for d in (a.decision() for a in asks)]
+        out = None
+        for ask, choice in zip(asks, choices, strict=True):
+            said = plugin.mj_answer(hand=hand, ask=ask, choice=choice)  # type: ignore[arg-type]
+            out = said if said is not None else out
     return out
 
 

@@ -102,18 +102,22 @@ def mj_plugin_info() -> dict[str, Any] | None:
 
 
 @hookspec
-def mj_after_deal(hand: HandControl) -> Ask | None:
+def mj_after_deal(hand: HandControl) -> Ask | tuple[Ask, ...] | None:
     """After the deal and the wildcard flip, before the dealer's first turn.
 
     Opening declarations go here: look at each seat with
     ``hand.evaluate_opening(seat)`` and settle with ``hand.settle_opening``.
     To ask a seat first, return an :class:`~mjframework.play.outcomes.Ask` (its
-    ``mj_answer`` goes on from there and ends by returning ``None``).
+    ``mj_answer`` goes on from there and ends by returning ``None``); to ask
+    several seats at once, a tuple of ``Ask`` s, one a seat (a decision set:
+    every seat is asked before ``mj_answer`` hears any answer, then it hears
+    each in the tuple's order). A hook that may return an ``Ask`` may return a
+    tuple of them.
     """
 
 
 @hookspec(firstresult=True)
-def mj_answer(hand: HandControl, ask: Ask, choice: Option) -> Ask | OptionOutcome | None:
+def mj_answer(hand: HandControl, ask: Ask, choice: Option) -> Ask | tuple[Ask, ...] | OptionOutcome | None:
     """The answer to a decision point a plugin declared by returning ``ask``; *firstresult*.
 
     A hook that needs a player's choice (``mj_after_deal``, ``mj_last_tile``,
@@ -142,7 +146,8 @@ def mj_extra_options(hand: HandControl, seat: int, decision: Decision) -> list[O
 
 
 @hookspec(firstresult=True)
-def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutcome | Ask | None:
+def mj_handle_option(hand: HandControl, seat: int,
+                     option: Option) -> OptionOutcome | Ask | tuple[Ask, ...] | None:
     """Carry out a plugin option the player chose; *firstresult*.
 
     Return what happens next; the engine does it after the hook returns:
@@ -163,7 +168,7 @@ def mj_handle_option(hand: HandControl, seat: int, option: Option) -> OptionOutc
 
 
 @hookspec(firstresult=True)
-def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | Ask | None:
+def mj_last_tile(hand: HandControl, seat: int) -> HandEnd | Ask | tuple[Ask, ...] | None:
     """One live tile is left and ``seat`` is to draw it; *firstresult*.
 
     A plugin that runs its own procedure for the last tile (a roaming last tile)

@@ -157,13 +157,13 @@ class Game(Turns):
             self.send(evt.Dice(purpose="exchange", values=list(dice)))
             direction = ex.by_dice[sum(dice)]
         step = {"right": 1, "across": 2, "left": n - 1}[direction]
-        chosen: dict[int, tuple[Tile, ...]] = {}
-        for i in range(n):
-            seat = (self.dealer + i) % n
-            options = self._exchange_options(self.seats[seat].hand, ex.tiles, ex.same_suit)
-            choice = yield from self.ask(Decision("exchange", seat, options,
-                                        prompt=f"pass {ex.tiles} tiles to the {direction}"))
-            chosen[seat] = choice.tiles
+        # Every seat chooses at once: one decision set (Relay.ask_set), from the dealer on.
+        order = [(self.dealer + i) % n for i in range(n)]
+        choices = yield from self.ask_set([
+            Decision("exchange", seat, self._exchange_options(self.seats[seat].hand, ex.tiles, ex.same_suit),
+                     prompt=f"pass {ex.tiles} tiles to the {direction}") for seat in order])
+        chosen: dict[int, tuple[Tile, ...]] = {
+            seat: choice.tiles for seat, choice in zip(order, choices, strict=True)}
         for seat, tiles in chosen.items():
             for t in tiles:
                 self.seats[seat].hand.remove(t)
@@ -202,10 +202,12 @@ class Game(Turns):
         """Every seat declares one suit of the tile set void."""
         n = self.ruleset.players
         suits = sorted({t // 9 for t in self.ruleset.tileset.kinds if not is_honor(t)})
-        for i in range(n):
-            seat = (self.dealer + i) % n
-            options = tuple(Option("declare", value="mps"[x]) for x in suits)
-            choice = yield from self.ask(Decision("declare", seat, options, prompt="declare a void suit"))
+        # Every seat declares at once: one decision set, from the dealer on, told after the last.
+        order = [(self.dealer + i) % n for i in range(n)]
+        options = tuple(Option("declare", value="mps"[x]) for x in suits)
+        choices = yield from self.ask_set([Decision("declare", seat, options, prompt="declare a void suit")
+                                           for seat in order])
+        for seat, choice in zip(order, choices, strict=True):
             self.seats[seat].state["void_suit"] = choice.value
             self.send(evt.Declare(seat=seat, what="void_suit", value=choice.value))
 

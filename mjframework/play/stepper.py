@@ -25,10 +25,12 @@ included. A hand is exactly as deterministic as a bot-driven
 While the caller holds a pending decision the engine is paused at that
 ``yield``, so :meth:`Table.view` and :attr:`Table.game` read a consistent state.
 
-Seats that decide at once — the claims on a discard — form one decision set:
-:attr:`Table.pending_set` lists it from the pending decision on, and
-:meth:`Table.step_all` takes every seat's answer together (the engine still
-takes them in turn order, so the hand is the one stepped seat by seat).
+Seats that decide at once — the claims on a discard, an exchange (every seat
+passes tiles), a declaration at the deal (every seat names a void suit) — form
+one decision set: :attr:`Table.pending_set` lists it from the pending decision
+on, and :meth:`Table.step_all` takes every seat's answer together (the engine
+still takes them in order, and applies none before the last, so the hand is the
+one stepped seat by seat).
 
 :func:`play_hand` is the adapter the other way round: it drives a table with
 :class:`~mjframework.play.players.Player` objects, with the engine's own rules
@@ -109,11 +111,12 @@ class Table:
     @property
     def pending_set(self) -> tuple[Decision, ...]:
         """The decision set the pending decision belongs to: the seats deciding at once (the
-        claims on a discard, one decision per seat that may claim, in the order they are
-        asked), from the pending one on; ``(pending,)`` for a decision put to one seat;
-        ``()`` when none is pending. Answer it with :meth:`step_all`, or seat by seat with
-        :meth:`step`. (A later seat's decision is shown as the engine made it; a plugin's
-        ``mj_restrict_options`` narrows it when that seat is asked.)"""
+        claims on a discard, one decision per seat that may claim, in turn order; an
+        exchange or a declaration at the deal, every seat from the dealer on), from the
+        pending one on; ``(pending,)`` for a decision put to one seat; ``()`` when none is
+        pending. Every decision is final as shown (plugins' ``mj_restrict_options``
+        applied; a seat left one option isn't asked and isn't in the set). Answer it with
+        :meth:`step_all`, or seat by seat with :meth:`step`."""
         d = self.pending
         if d is None:
             return ()
@@ -139,12 +142,14 @@ class Table:
                 raise IllegalDecision(f"seat {d.seat} chose {answers[d.seat]!r}, which was not offered "
                                       f"for {d.kind}")
         pending: Pending = self.step(answers[group[0].seat])
-        answered = {group[0].seat}
-        # The rest of the set as the engine asks it (a seat a plugin's restriction leaves one
-        # option is not asked; a hand that ends stops it).
-        while (isinstance(pending, Decision) and pending.seat not in answered and self.game is not None
-               and any(x.seat == pending.seat for x in self.game.deciding)):
-            answered.add(pending.seat)
+        # The rest of the set as the engine asks it: the very decisions it showed (a hand that
+        # ends, or a seat that leaves and is played by a bot, stops it; the next set is not this).
+        rest = list(group[1:])
+        while rest and isinstance(pending, Decision):
+            i = next((i for i, d in enumerate(rest) if d is pending), None)
+            if i is None:
+                break
+            del rest[:i + 1]
             pending = self.step(answers[pending.seat])
         return pending
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Mapping
 from typing import Any
 
 try:
@@ -139,6 +140,12 @@ class MahjongEnv:
         self._pick_cache: tuple[int, list[int]] | None = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
+        #: Decision sets (:meth:`step_set`): every seat of the pending set sees its own
+        #: decision in its mask and observation (the Parallel form sets it; the one-seat
+        #: forms leave it off: only the seat to act has a mask).
+        self.sets = False
+        self._group: dict[int, Decision] | None = None  # the pending set, seat → decision
+        self._set_picks: dict[int, list[int]] = {}  # exchange picks of the set's other seats
 
     # -- the episode -------------------------------------------------------------
 
@@ -193,12 +200,86 @@ class MahjongEnv:
             return self._forfeit(action)
         return self._out()
 
-    def _forfeit(self, action: int) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
+    @property
+    def pending_seats(self) -> list[int]:
+        """The seats of the pending decision set (:attr:`Table.pending_set
+        <mjframework.play.stepper.Table.pending_set>`), in the order the engine takes them:
+        several for the claims on a discard, an exchange or a declaration at the deal, else
+        the seat to act alone; empty when the hand is over."""
+        return list(self._pending_group())
+
+    def step_set(self, actions: Mapping[int, Any]) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool,
+                                                             dict[str, Any]]:
+        """Every seat of the pending decision set (:attr:`pending_seats`) acts at once:
+        ``actions`` maps each to an action legal in its own mask (other seats' entries are
+        ignored). An exchange is picked a tile a step, every seat of the set at once; the
+        set is answered (``Table.step_all``) when every seat has acted. A missing seat or a
+        non-integer raises :class:`EnvError`, an illegal action as :meth:`step` (the first
+        illegal seat, in the set's order, forfeits), all before anything changes. Returns
+        :meth:`step`'s 5-tuple (the observation of the next set's first seat)."""
+        if self.table is None or self.decision is None:
+            raise EnvError("no hand in progress: call reset()")
+        group = self._pending_group()
+        missing = [s for s in group if s not in actions]
+        if missing:
+            raise EnvError(f"seats {', '.join(map(str, group))} decide at once: no action for seat "
+                           f"{', '.join(map(str, missing))}")
+        if len(group) == 1:
+            return self.step(actions[self.decision.seat])
+        chosen = {s: check_action(actions[s]) for s in group}
+        for s, d in group.items():  # every action checked before any is taken
+            a = chosen[s]
+            if a not in self._seat_legal(s, d):
+                if self.illegal == "raise" or not 0 <= a < ACTION_N:
+                    name = self.names[a] if 0 <= a < ACTION_N else f"{a} (actions are 0–{ACTION_N - 1})"
+                    raise IllegalAction(f"illegal action {name} for seat {s}'s {d.kind}")
+                return self._forfeit(a, s)
+        answers: dict[int, Option] = {}
+        for s, d in group.items():
+            if _is_exchange(d):
+                picks = self._seat_picks(s)
+                picks.append(chosen[s] - EXCHANGE)
+                if len(picks) == self.codec.exchange:
+                    want = sorted(picks)
+                    answers[s] = next(o for o in d.options if sorted(o.tiles) == want)
+            else:
+                answers[s] = self.codec.legal(d)[chosen[s]]
+        self._pick_cache = None
+        if len(answers) == len(group):
+            self._arrive(self.table.step_all(answers))
+        return self._out()
+
+    def _pending_group(self) -> dict[int, Decision]:
+        """The pending decision set, seat → decision (read from the table once per decision)."""
+        g = self._group
+        if g is None:
+            d = self.decision
+            if d is None or self.table is None:
+                return {}
+            g = self._group = {x.seat: x for x in self.table.pending_set}
+        return g
+
+    def _seat_picks(self, seat: int) -> list[int]:
+        """A seat's exchange picks so far (the seat to act's are :attr:`_picks`)."""
+        if self.decision is not None and seat == self.decision.seat:
+            return self._picks
+        return self._set_picks.setdefault(seat, [])
+
+    def _seat_legal(self, seat: int, d: Decision) -> list[int] | dict[int, Option]:
+        """The legal action indices of ``seat``'s decision ``d`` in the pending set."""
+        if self.decision is not None and seat == self.decision.seat:
+            return self._pickable() if self._exchanging() else self._legal
+        return pickable(d.options, self._seat_picks(seat)) if _is_exchange(d) else self.codec.legal(d)
+
+    def _forfeit(self, action: int, seat: int | None = None) -> tuple[dict[str, np.ndarray], np.ndarray, bool,
+                                                                       bool, dict[str, Any]]:
         assert self.table is not None and self.decision is not None
-        seat = self.decision.seat
+        if seat is None:
+            seat = self.decision.seat
         self.forfeit = (seat, self.names[action])
         self.table.close()
         self.decision = None
+        self._group = None
         self._legal = {}
         rewards = np.zeros(self.players, dtype=np.float32)
         rewards[seat] = self.illegal_reward
@@ -270,6 +351,9 @@ class MahjongEnv:
         if d is not None and (seat is None or seat == d.seat):
             for i in (self._pickable() if self._exchanging() else self._legal):
                 buf[i] = 1
+        elif d is not None and self.sets and seat in self._pending_group():
+            for i in self._seat_legal(seat, self._pending_group()[seat]):
+                buf[i] = 1
         return buf
 
     def legal_options(self) -> dict[str, Option]:
@@ -289,7 +373,10 @@ class MahjongEnv:
 
     def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The flat observation of ``seat`` (:data:`~mjframework.run.envs.encoding.LAYOUT`)."""
-        return encode(self._game(), seat, self.decision, self._picks, out)
+        d = self.decision
+        if self.sets and d is not None and seat != d.seat and seat in self._pending_group():
+            return encode(self._game(), seat, self._pending_group()[seat], self._seat_picks(seat), out)
+        return encode(self._game(), seat, d, self._picks, out)
 
     def observe_dict(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees as plain data: tile codes, absolute seats."""
@@ -394,6 +481,9 @@ class MahjongEnv:
     def _arrive(self, pending: Decision | HandResult) -> None:
         self._picks = []
         self._pick_cache = None
+        self._group = None
+        if self._set_picks:
+            self._set_picks = {}
         if isinstance(pending, HandResult):
             self.decision = None
             self._legal = {}
@@ -424,7 +514,20 @@ class MahjongEnv:
         info["decision"] = self.decision.kind
         if self._events:  # what this seat has seen since it last acted (docs/seat-log.md)
             info["events"] = self._stream(seat)
+        if self.sets:  # the set's seats, each its decision's kind (and its own events)
+            group = self._pending_group()
+            info["seats"] = list(group)
+            info["set"] = {s: {"seat": s, "decision": d.kind,
+                               **({"events": self._stream(s)} if self._events and s != seat else {})}
+                           for s, d in group.items()}
+            if self._events:
+                info["set"][seat]["events"] = info["events"]
         return self.observe(seat), rewards, False, False, info
+
+
+def _is_exchange(d: Decision) -> bool:
+    """An exchange decision, picked a tile a step (see ``MahjongEnv._exchanging``)."""
+    return d.kind == "exchange" and bool(d.options) and all(o.kind == "exchange" for o in d.options)
 
 
 def _parse(code: str) -> int:

@@ -121,6 +121,9 @@ class Room:
         self.game: Any = None  # the hand being played (a Game, paused at ``pending``)
         self._steps: Any = None  # its generator (Game.steps)
         self.pending: Decision | None = None
+        # The decisions put to the seats at once (a decision set: claims, an exchange, a
+        # declaration), seat → decision, each seat answering in its own time.
+        self.offered: dict[int, Decision] = {}
         self.decision_no = 0
         self.hand_no = 0
         self._waits_cache: dict[Any, list[int]] = {}
@@ -169,10 +172,11 @@ class Room:
             send(self._hello(slot))
             for m in slot.log:
                 send(m)
-            if self.pending is not None and self.pending.seat == slot.seat:
-                send(self._decision_message(slot.seat, self.pending))
-                if self.pending.kind == "turn":
-                    send(self._waits_message(slot.seat, self.pending))
+            mine = self.offered.get(slot.seat)
+            if mine is not None:
+                send(self._decision_message(slot.seat, mine))
+                if mine.kind == "turn":
+                    send(self._waits_message(slot.seat, mine))
         self._broadcast_seats()
         if back:
             self._say_all(f"{slot.name} is back")
@@ -376,12 +380,9 @@ class Room:
                     self.pending = pending
                     self.decision_no += 1
                     self._push_states()
-                    option = self._choose(pending, bots)
-                    if option is None:  # the room was closed
+                    pending = self._answer_set(pending, game, bots, steps)
+                    if pending is None:  # the room was closed
                         return
-                    with self.lock:
-                        self.pending = None
-                    pending = steps.send(option)
             except StopIteration as end:
                 result = end.value
             self._steps = None
@@ -411,15 +412,40 @@ class Room:
                     s.log = [x for x in s.log if x.get("type") != "state"]
                 self._send(s, m)
 
-    def _choose(self, d: Decision, bots: list[Any]) -> Option | None:
-        assert self.game is not None
-        slot = self.seats[d.seat]
-        if slot.by_bot:
-            if (self.bot_pause and any(s.sends for s in self.seats) and d.kind == "turn"
-                    and self.closed.wait(self.bot_pause)):
+    def _answer_set(self, pending: Decision, game: Any, bots: list[Any], steps: Any) -> Any:
+        """The pending decision's set (``game.deciding`` from it on: the seats deciding at once,
+        as ``Table.pending_set`` shows it) offered to every seat of it together — each person
+        answers in their own time — then answered to the engine in its order, as
+        ``Table.step_all``. The engine's next decision or end (StopIteration), None if closed."""
+        deciding = list(game.deciding)
+        at = next((i for i, d in enumerate(deciding) if d is pending), None)
+        group = [pending] if at is None else deciding[at:]
+        with self.lock:
+            self.offered = {d.seat: d for d in group if not self.seats[d.seat].by_bot}
+        for d in self.offered.values():
+            self._offer(self.seats[d.seat], d)
+        answers: dict[int, Option] = {}
+        for d in group:
+            option = self._choose(d, bots, offered=True)
+            if option is None:  # the room was closed
                 return None
-            return bots[d.seat].decide(TableView(self.game, d.seat), d)
-        while True:  # drop answers to earlier decisions
+            answers[d.seat] = option
+            with self.lock:  # answered: a rejoining tab is not asked it again
+                self.offered.pop(d.seat, None)
+        with self.lock:
+            self.pending = None
+            self.offered = {}
+        nxt = steps.send(answers[group[0].seat])
+        rest = group[1:]
+        while rest and any(d is nxt for d in rest):
+            while rest[0] is not nxt:
+                rest.pop(0)
+            nxt = steps.send(answers[rest.pop(0).seat])
+        return nxt
+
+    def _offer(self, slot: SeatSlot, d: Decision) -> None:
+        """Put ``d`` to a person's seat (answers to earlier decisions are dropped)."""
+        while True:
             try:
                 slot.answers.get_nowait()
             except queue.Empty:
@@ -427,6 +453,17 @@ class Room:
         self._send(slot, self._decision_message(d.seat, d), keep=False)
         if d.kind == "turn":
             self._send(slot, self._waits_message(d.seat, d), keep=False)
+
+    def _choose(self, d: Decision, bots: list[Any], offered: bool = False) -> Option | None:
+        assert self.game is not None
+        slot = self.seats[d.seat]
+        if slot.by_bot:
+            if (self.bot_pause and any(s.sends for s in self.seats) and d.kind == "turn"
+                    and self.closed.wait(self.bot_pause)):
+                return None
+            return bots[d.seat].decide(TableView(self.game, d.seat), d)
+        if not offered:
+            self._offer(slot, d)
         while True:
             try:
                 m = slot.answers.get(timeout=0.25)

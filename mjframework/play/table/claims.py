@@ -106,19 +106,13 @@ class Claims(Kongs):
             asks.append((dist, decision, flags))
         if not asks:
             return None
-        # The seats' claims are one decision set, made before any is asked: the seats
-        # decide at once (``deciding``, read by the stepper's ``pending_set``), asked in
-        # turn order.
-        self.deciding = tuple(d for _, d, _ in asks)
-        try:
-            for dist, decision, flags in asks:
-                choice = yield from self.ask(decision)
-                if choice.kind != "pass":
-                    # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
-                    rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
-                    wants.append((rank, dist, choice, decision.seat, flags))
-        finally:
-            self.deciding = ()
+        # The seats' claims are one decision set (Relay.ask_set), asked in turn order.
+        choices = yield from self.ask_set([d for _, d, _ in asks])
+        for (dist, decision, flags), choice in zip(asks, choices, strict=True):
+            if choice.kind != "pass":
+                # A plugin's claim ranks as the claim its ``meld`` names (e.g. kong).
+                rank = self.priority.get(choice.kind, self.priority.get(choice.meld or "", 99))
+                wants.append((rank, dist, choice, decision.seat, flags))
         if not wants:
             return None
         return (yield from self._resolve(wants, discarder, tile))

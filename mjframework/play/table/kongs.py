@@ -85,13 +85,14 @@ class Kongs(Endings):
                                {r: self.win_hand(r, tile) for r in robbers})
 
     def robbers(self, kong_seat: int, tile: Tile) -> Steps[list[int]]:
-        """The seats that rob ``kong_seat``'s added kong of ``tile`` (asked in turn), if any."""
-        robbers: list[int] = []
-        for seat in self.may_rob(kong_seat, tile):
-            choice = yield from self.ask(Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat))
-            if choice.kind == "win":
-                robbers.append(seat)
-        return self.robbing(robbers)
+        """The seats that rob ``kong_seat``'s added kong of ``tile``, if any: the seats that
+        may are one decision set (asked at once, in turn order, as the claims on a discard)."""
+        may = self.may_rob(kong_seat, tile)
+        if not may:
+            return []
+        choices = yield from self.ask_set(
+            [Decision("rob", seat, (Option("win", tile), PASS), tile, kong_seat) for seat in may])
+        return self.robbing([seat for seat, c in zip(may, choices, strict=True) if c.kind == "win"])
 
     def may_rob(self, kong_seat: int, tile: Tile) -> list[int]:
         """The seats, in turn after ``kong_seat``, that may rob its added kong of ``tile``

@@ -159,26 +159,68 @@ class Relay(HandState):
 
         Each ``Ask`` is put to its seat like any decision; the choice goes to
         ``mj_answer``, whose result is followed in turn, until a plugin returns
-        something that is not an ``Ask`` (its hook's result, or ``None``). The
-        engine owns the waiting, so a plugin never blocks on a player: the one
-        place a hand pauses for a decision is :meth:`ask`."""
-        while isinstance(value, Ask):
-            choice = yield from self.ask(value.decision())
-            value = self.hook("mj_answer", firstresult=True, hand=self.control, ask=value, choice=choice)
-        return value
+        something that is not an ``Ask`` (its hook's result, or ``None``). A tuple
+        of ``Ask`` s is a decision set (:meth:`follow_set`). The engine owns the
+        waiting, so a plugin never blocks on a player: the one place a hand pauses
+        for a decision is :meth:`ask`."""
+        while True:
+            if isinstance(value, Ask):
+                choice = yield from self.ask(value.decision())
+                value = self.hook("mj_answer", firstresult=True, hand=self.control, ask=value, choice=choice)
+            elif isinstance(value, tuple) and value and all(isinstance(a, Ask) for a in value):
+                value = yield from self.follow_set(value)
+            else:
+                return value
+
+    def follow_set(self, asks: tuple[Ask, ...]) -> Steps[Any]:
+        """A plugin's decision set: several seats (one ``Ask`` each) asked at once
+        (:meth:`ask_set`); only then each answer goes to ``mj_answer``, in the tuple's
+        order, and what it returns is followed. The set ends in the last of those
+        results that is not ``None`` (``None`` if none is)."""
+        seats = [a.seat for a in asks]
+        if len(set(seats)) != len(seats):
+            raise HandAbandoned(f"a plugin's decision set asks a seat twice (seats {seats})")
+        choices = yield from self.ask_set([a.decision() for a in asks])
+        out: Any = None
+        for ask, choice in zip(asks, choices, strict=True):
+            said = yield from self.follow(
+                self.hook("mj_answer", firstresult=True, hand=self.control, ask=ask, choice=choice))
+            if said is not None:
+                out = said
+        return out
 
     # -- players ----------------------------------------------------------------------
 
-    def ask(self, decision: Decision) -> Steps[Option]:
-        """The seat's choice among the decision's options (plugins' restrictions applied;
-        a single option of a claim or other non-turn decision is taken without asking).
+    def ask_set(self, decisions: Sequence[Decision]) -> Steps[list[Option]]:
+        """Several seats deciding at once — the claims on a discard, an exchange, a
+        declaration at the deal: one decision set. Every decision is made (plugins'
+        restrictions applied) before any seat is asked, and the set is shown as
+        :attr:`deciding` (the decisions actually put to a seat, in the order they are
+        asked) while they are asked; the answers come back in the order of ``decisions``.
+        The caller applies them only after the last (no seat's answer changes what another
+        is offered or sees), so answering them together or one by one is the same hand."""
+        if self._restricts:
+            decisions = [self._restrict(d) for d in decisions]
+        self.deciding = tuple(d for d in decisions if len(d.options) > 1 or d.kind == "turn")
+        answers: list[Option] = []
+        try:
+            for d in decisions:
+                answers.append((yield from self.ask(d, restricted=True)))
+        finally:
+            self.deciding = ()
+        return answers
+
+    def ask(self, decision: Decision, restricted: bool = False) -> Steps[Option]:
+        """The seat's choice among the decision's options (plugins' restrictions applied,
+        unless ``restricted`` says they were; a single option of a claim or other non-turn
+        decision is taken without asking).
 
         A generator: a seat played from :data:`OUTSIDE` is asked by *yielding* the
         decision up to whoever drives the hand (:meth:`Game.steps`), who sends the
         choice back (or throws the player's exception in); any other seat's player
         decides right here, so a hand of bots never yields."""
         seat = decision.seat
-        if self._restricts:
+        if self._restricts and not restricted:
             decision = self._restrict(decision)
         if len(decision.options) == 1 and decision.kind != "turn":
             return decision.options[0]

@@ -217,7 +217,8 @@ class HandState:
     - ``last_drawer``, ``replacement_seat`` (whose last draw was a kong replacement),
       ``last_tile_replacement``, ``offered`` (the discard a plugin's claim takes),
       ``revealed`` (face-down melds shown), ``deciding`` (the decisions put to several
-      seats at once — the claims on a discard — while they are asked);
+      seats at once — the claims on a discard, an exchange, a declaration at the deal —
+      while they are asked: ``Relay.ask_set``);
     - ``counters`` (the ruleset's counts lasting across hands, as the hand began),
       ``laid`` (the ``laid_kongs`` kinds, each to its name).
     """
@@ -275,8 +276,8 @@ class HandState:
         #: (discarder, tile) of the discard a plugin's claim is taking (inside
         #: ``mj_handle_option`` for a claim: see :meth:`HandControl.take_discard`), else None.
         self.offered: tuple[int, Tile] | None = None
-        #: The decisions put to several seats at once (the claims on a discard), in the
-        #: order they are asked, while they are being asked; else empty.
+        #: The decisions put to several seats at once (the claims on a discard, an exchange,
+        #: a declaration), in the order they are asked, while they are being asked; else empty.
         self.deciding: tuple[Decision, ...] = ()
         # Per seat: the kinds that could complete its held tiles (see wins.may_win_on).
         self._win_cands: list[SeatWaits | None] = [None] * ruleset.players

@@ -17,10 +17,15 @@ settlement money as reward and is stepped with ``None`` once (removing it from `
 ``rewards``, ``infos`` …), as PettingZoo does; :meth:`MahjongAECEnv.last` after that still
 answers (the last agent's final state) rather than raising.
 
-In the Parallel form every live agent gets an observation each step, and only the seat to
-act has a non-zero mask: :meth:`MahjongParallelEnv.step` reads that seat's action and
-ignores the others' (there is no simultaneous move in the engine; a claim on a discard is
-asked seat by seat, each a step). Needs ``pettingzoo`` (the ``env`` extra).
+In the Parallel form every live agent gets an observation each step, and the seats of the
+pending *decision set* act together: the claims on a discard (every seat that may claim),
+an exchange (every seat, a tile a step), a declaration at the deal (every seat) — each
+seat with its own mask — else the one seat to act. Seats not deciding have a zero mask and
+their actions are ignored; :attr:`MahjongParallelEnv.agents_to_act` lists the deciding
+agents, and each deciding agent's info holds its own ``seat`` and ``decision`` only (who else
+may claim a discard is not told). A set is one
+:meth:`MahjongParallelEnv.step` (``MahjongEnv.step_set``; the hand is the one the AEC form
+plays seat by seat). Needs ``pettingzoo`` (the ``env`` extra).
 """
 
 from __future__ import annotations
@@ -191,7 +196,8 @@ class MahjongAECEnv(_Seats, AECEnv):
 
 
 class MahjongParallelEnv(_Seats, ParallelEnv):
-    """PettingZoo's Parallel environment: every live agent observes each step; the seat to act moves."""
+    """PettingZoo's Parallel environment: every live agent observes each step; the seats of the
+    pending decision set (one, or several deciding at once) move together."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "mjframework_parallel_v1", "render_modes": RENDER_MODES,
                                           "render_fps": RENDER_FPS}
@@ -199,11 +205,18 @@ class MahjongParallelEnv(_Seats, ParallelEnv):
     def __init__(self, ruleset: Any, seed: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
         self._sit(ruleset, seed, options, render_mode)
+        self.env.sets = True
 
     @property
     def agent_to_act(self) -> str | None:
+        """The first agent of the pending decision set (see :attr:`agents_to_act`)."""
         seat = self.env.agent_to_act
         return None if seat is None else self.possible_agents[seat]
+
+    @property
+    def agents_to_act(self) -> list[str]:
+        """The agents deciding in the next :meth:`step` (the pending decision set)."""
+        return [self.possible_agents[s] for s in self.env.pending_seats]
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -215,18 +228,28 @@ class MahjongParallelEnv(_Seats, ParallelEnv):
         return {a: self.env.observe(i) for i, a in enumerate(self.possible_agents) if a in self.agents}
 
     def _info(self, seat: int, info: dict[str, Any]) -> dict[str, Any]:
-        return dict(info) if info.get("seat") in (seat, None) else {"seat": info.get("seat")}
+        """What ``seat`` is told: at the end, the hand's result; a deciding seat, its own
+        decision (``seat``, ``decision``, its own ``events``), never who else decides at once;
+        while one other seat acts, that seat (a turn is seen by all), else nothing."""
+        if info.get("seat") is None:
+            return dict(info)
+        own = info.get("set", {}).get(seat)
+        if own is not None:
+            return dict(own)
+        return {"seat": info["seat"]} if len(info.get("seats", ())) == 1 else {}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, Any]]:
-        """Only the seat to act's entry of ``actions`` is read (it must be there)."""
+        """Every agent of the pending decision set (:attr:`agents_to_act`) acts; its entry of
+        ``actions`` must be there, the others' are ignored."""
         if not self.agents:
             raise RuntimeError("the hand is over: reset() the environment")
-        acting = self.agent_to_act
-        assert acting is not None
-        if acting not in actions:
-            raise KeyError(f"{acting} is to act: actions must hold its action")
-        _obs, rewards, done, trunc, info = self.env.step(actions[acting])
+        acting = self.agents_to_act
+        missing = [a for a in acting if a not in actions]
+        if missing:
+            raise KeyError(f"{', '.join(acting)} act together: actions must hold {', '.join(missing)}")
+        _obs, rewards, done, trunc, info = self.env.step_set(
+            {self.possible_agents.index(a): actions[a] for a in acting})
         obs = self._observations()
         rew = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
         term = dict.fromkeys(self.agents, done)
