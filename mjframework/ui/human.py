@@ -173,9 +173,13 @@ class TranslatedConsole(Console):
         return None if line is None else self.words.typed(line)
 
 
-def ruleset_words(rs: Any) -> list[str]:
-    """The ruleset's own words, shown as written in every language: its name, its patterns'."""
-    return [rs.name, *(p.name for p in rs.patterns)]
+def ruleset_words(rs: Any) -> dict[str, str]:
+    """The ruleset's own words, shown as written in every language — its name, its patterns' —
+    each with its designer's English where the ruleset gives one (a pattern's ``en``)."""
+    words = {rs.name: ""}
+    for p in rs.patterns:
+        words[p.name] = words.get(p.name) or getattr(p, "en", "") or ""
+    return words
 
 
 class HumanPlayer:
