@@ -692,6 +692,26 @@ class TableApp(App):
                 why += f"  ({', '.join(terms)})"
         return f"  {st.name(item['payer'])} → {payee} {item['amount']}  {why}\n"
 
+    def _hand_width(self) -> int:
+        """The hand line's width in cells (the screen's, less the box's border and padding)."""
+        return max(1, self.size.width - 4)
+
+    def _hand_text(self, p: Pending, w: Tile | None, sep: str, gap: str) -> Text:
+        """The hand, the picked tile reversed, the drawn tile ``gap`` apart, the others ``sep``."""
+        hand = Text()
+        tiles = p.tiles
+        for i, t in enumerate(tiles):
+            if p.drawn is not None and i == len(tiles) - 1:
+                hand.append(gap)
+            elif i:
+                hand.append(sep)
+            picked = not p.buttons_mode and i == self.pick
+            style = "reverse" if picked else ("" if p.pickable(t) else "dim")
+            if i in p.chosen:
+                style += " underline bold"
+            hand.append_text(_tile_text(t, w, style))
+        return hand
+
     def _draw_hand(self) -> None:
         st = self.session.state
         p = self.pending
@@ -700,17 +720,9 @@ class TableApp(App):
         ting = Text()
         me = st.viewer
         if p is not None:
-            tiles = p.tiles
-            for i, t in enumerate(tiles):
-                if p.drawn is not None and i == len(tiles) - 1:
-                    hand.append("   ")
-                elif i:
-                    hand.append(" ")
-                picked = not p.buttons_mode and i == self.pick
-                style = "reverse" if picked else ("" if p.pickable(t) else "dim")
-                if i in p.chosen:
-                    style += " underline bold"
-                hand.append_text(_tile_text(t, w, style))
+            hand = self._hand_text(p, w, " ", "   ")
+            if self._tr(hand).cell_len > self._hand_width():  # 17 tiles on 80 columns: written closer
+                hand = self._hand_text(p, w, "", " ")
             sel = self._picked_tile()
             if p.sets:
                 k = p.set_size
@@ -737,6 +749,8 @@ class TableApp(App):
                 ting.append("   " + prompt_words(p.decision))
         elif me is not None and st.seats[me].hand is not None:
             hand.append_text(_tiles_text(st.seats[me].hand, w))
+            if self._tr(hand).cell_len > self._hand_width():
+                hand = _tiles_text(st.seats[me].hand, w, sep="")
             if self.session.waits and st.result is None:
                 ting.append_text(self._waits_text(self.session.waits))
         self._show("#hand", self._tr(hand))
