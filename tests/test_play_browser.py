@@ -227,19 +227,22 @@ def test_two_people_in_two_browsers_one_rejoins_and_the_hand_is_kept(server: tup
         assert me == [row["deltas"][0]]
 
 
-def test_the_hand_fits_a_phone_screen(server: tuple[str, Path], browser: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("rid", "seed", "held", "least"), [("mcr", 9, 14, 20), ("taiwan-16", 5, 17, 18)])
+def test_the_hand_fits_a_phone_screen(rid: str, seed: int, held: int, least: int, server: tuple[str, Path],
+                                      browser: Any, tmp_path: Path) -> None:
+    """A turn's hand on a phone (390 px): 14 tiles (国标), 17 (taiwan-16) — all in view, one row."""
     base, _ = server
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                               has_touch=True)
     page = ctx.new_page()
-    _start(page, base, "mcr", seed=9)
+    _start(page, base, rid, seed=seed)
     page.wait_for_function("document.querySelector('#hand .mj-tile.can')", timeout=STEP)
     boxes = page.eval_on_selector_all("#hand .mj-tile",
                                       "els => els.map(e => e.getBoundingClientRect().toJSON())")
-    assert len(boxes) == 14
-    assert all(b["right"] <= 390 and b["width"] >= 20 for b in boxes), boxes  # all in view, a readable size
+    assert len(boxes) == held
+    assert all(b["right"] <= 390 and b["width"] >= least for b in boxes), boxes  # all in view, readable
     assert len({round(b["top"]) for b in boxes}) == 1  # on one row
-    page.screenshot(path=str(tmp_path / "phone.png"))
+    page.screenshot(path=str(tmp_path / f"phone-{rid}.png"))
     ctx.close()
 
 

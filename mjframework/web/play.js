@@ -224,6 +224,9 @@
     let drawn = null;
     if (d && d.kind === "turn" && d.tile && hand.includes(d.tile)) { hand.splice(hand.lastIndexOf(d.tile), 1); drawn = d.tile; }
     const order = drawn ? hand.concat([drawn]) : hand;
+    // the room the hand needs at a turn (13 + 1, taiwan-16's 16 + 1): a phone sizes the tiles by it
+    const held = st.hand.length + 3 * x.melds.length + (d && d.kind === "turn" ? 0 : 1);
+    $("#hand").style.setProperty("--slots", String(Math.max(14, held) + 0.4));
     const discards = {};
     const others = [];
     if (d) d.options.forEach((o) => {
