@@ -271,9 +271,25 @@ def test_the_table_in_english_and_its_language_switch(server: tuple[str, Path], 
     assert "discards" in page.inner_text("#log")
     assert "this hand" in page.inner_text("#over-lines")
     assert page.inner_text("#over-totals").startswith("total")
+    # the replay says each event in the table's words, in the page's language (its last: the next dealer)
+    page.keyboard.press("r")
+    page.wait_for_selector("#replay .rp-seat")
+    said = page.inner_text("#rp-pos")
+    assert re.search(r"next dealer: (You|Right|Across|Left)", said), said
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert not re.search(r"[\u4e00-\u9fff]", page.inner_text("#rp-pos")), page.inner_text("#rp-pos")
+    page.keyboard.press("Escape")
+    page.click("#room-hands button.hand-replay")  # the records' copy: the same words
+    page.wait_for_selector("#replay .rp-seat")
+    assert re.search(r"next dealer: (You|Right|Across|Left)", page.inner_text("#rp-pos"))
+    page.keyboard.press("Escape")
     page.click("#lang-switch")  # the same seat, in Chinese
     page.wait_for_function("document.querySelector('#over-lines') && "
                            "document.querySelector('#over-lines').textContent.includes('本手')", timeout=STEP)
     assert "lang=zh" in page.url and page.inner_text("#lang-switch") == "English"
+    page.keyboard.press("r")
+    page.wait_for_selector("#replay .rp-seat")
+    assert "下一手庄家: " in page.inner_text("#rp-pos")
     assert not errors, errors
     page.close()

@@ -524,6 +524,22 @@ class Announcer:
                 self.echo(f"      读法 {' '.join(groups)}")
 
 
+def narration(events: Sequence[Event], seat: int | None, players: int, *, after_win: str = "end",
+              scoring: Any = None) -> list[str]:
+    """What the table said of each event to ``seat`` (the :class:`Announcer`'s lines, in Chinese:
+    a :class:`~mjframework.ui.words.Words` puts them in another language), one entry per event —
+    ``""`` for an event it says nothing of. The browser's replay shows these (the same words as
+    the tables), not words of its own."""
+    said: list[str] = []
+    lines: list[str] = []
+    tell = Announcer(lines.append, seat, players, after_win=after_win, scoring=scoring)
+    for e in events:
+        lines.clear()
+        tell(e)
+        said.append(" · ".join(x.strip() for x in lines if x.strip() and set(x.strip()) - set("═─ ")))
+    return said
+
+
 class Speaker:
     """Says calls aloud with espeak-ng (Mandarin voice) when it is installed; otherwise silent.
 

@@ -89,7 +89,8 @@ PHRASES: dict[str, str] = {
     "输入: ": "typed: ",
     # the person's own moves, said in the first person's grammar
     "你 打": "You discard", "你 摸": "You draw", "你 胡": "You win", "你 补花": "You lay aside a flower:",
-    "你 补牌": "You draw a replacement", "你 碰": "You pung", "你 吃": "You chow", "你 杠": "You kong",
+    "你 补牌": "You draw a replacement", "你 补": "You draw",
+    "你 碰": "You pung", "你 吃": "You chow", "你 杠": "You kong",
     # seats
     "东家": "East", "南家": "South", "西家": "West", "北家": "North",
     "下家": "Right", "对家": "Across", "上家": "Left", "你": "You",
