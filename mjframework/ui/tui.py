@@ -241,8 +241,9 @@ class Session:
         # External programs and trained policies (``--bot``) by seat: they sit, hear events and
         # decide as in the line mode (ui/human.play_session); the caller opens and closes them.
         self.externals: dict[int, Any] = dict(externals or {})
-        # A bot decides on this thread, off the screen's loop: a slow one (a program, a policy)
-        # never freezes the screen. One worker: decisions stay in order, one at a time.
+        # A seated program or policy decides on this thread, off the screen's loop: a slow one
+        # never freezes the screen. One worker: decisions stay in order, one at a time. (The
+        # built-in bots answer on the loop: a few ms, less than the hop — benchmarks/README.md.)
         self.thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mj-bot")
         self.thinking = 0  # bot decisions under way off the loop (0 or 1)
 
@@ -320,9 +321,11 @@ class Session:
                 try:
                     if pending.seat == me:
                         answer = await self.human.decide(TableView(game, me), pending)
-                    else:
-                        answer = await self._bot_decides(self.bots[pending.seat],
+                    elif pending.seat in self.externals:  # a program or a policy: maybe slow
+                        answer = await self._bot_decides(self.externals[pending.seat],
                                                          TableView(game, pending.seat), pending)
+                    else:  # a built-in bot: a few ms, answered here (a thread hop costs more)
+                        answer = self.bots[pending.seat].decide(TableView(game, pending.seat), pending)
                 except Exception as e:  # the engine's rule: a player failing leaves the table
                     failed = e
                 pending = steps.throw(failed) if failed is not None else steps.send(answer)
