@@ -26,7 +26,9 @@ rule); a failure closes the table and ``mj play`` exits 1 saying why.
 How it fits: no thread. The hand is the engine's generator
 (:meth:`~mjframework.play.game.Game.steps`, every seat played from outside),
 stepped by an async worker on the screen's own event loop (:class:`Session`):
-a bot's decision is answered at once, the person's
+a built-in bot's decision is answered at once; a program or a trained policy
+seated by ``--bot`` (as in the line mode) thinks on a worker thread while the
+screen goes on taking keys and drawing; the person's
 :class:`~mjframework.play.players.Decision` is shown and awaited, so any option a
 plugin offers shows as a button. What is drawn comes from a
 :class:`~mjframework.ui.table.TableState` fed by the events as the viewer may
