@@ -227,19 +227,22 @@ def test_two_people_in_two_browsers_one_rejoins_and_the_hand_is_kept(server: tup
         assert me == [row["deltas"][0]]
 
 
-def test_the_hand_fits_a_phone_screen(server: tuple[str, Path], browser: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("rid", "seed", "held", "least"), [("mcr", 9, 14, 20), ("taiwan-16", 5, 17, 18)])
+def test_the_hand_fits_a_phone_screen(rid: str, seed: int, held: int, least: int, server: tuple[str, Path],
+                                      browser: Any, tmp_path: Path) -> None:
+    """A turn's hand on a phone (390 px): 14 tiles (国标), 17 (taiwan-16) — all in view, one row."""
     base, _ = server
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                               has_touch=True)
     page = ctx.new_page()
-    _start(page, base, "mcr", seed=9)
+    _start(page, base, rid, seed=seed)
     page.wait_for_function("document.querySelector('#hand .mj-tile.can')", timeout=STEP)
     boxes = page.eval_on_selector_all("#hand .mj-tile",
                                       "els => els.map(e => e.getBoundingClientRect().toJSON())")
-    assert len(boxes) == 14
-    assert all(b["right"] <= 390 and b["width"] >= 20 for b in boxes), boxes  # all in view, a readable size
+    assert len(boxes) == held
+    assert all(b["right"] <= 390 and b["width"] >= least for b in boxes), boxes  # all in view, readable
     assert len({round(b["top"]) for b in boxes}) == 1  # on one row
-    page.screenshot(path=str(tmp_path / "phone.png"))
+    page.screenshot(path=str(tmp_path / f"phone-{rid}.png"))
     ctx.close()
 
 
@@ -268,9 +271,25 @@ def test_the_table_in_english_and_its_language_switch(server: tuple[str, Path], 
     assert "discards" in page.inner_text("#log")
     assert "this hand" in page.inner_text("#over-lines")
     assert page.inner_text("#over-totals").startswith("total")
+    # the replay says each event in the table's words, in the page's language (its last: the next dealer)
+    page.keyboard.press("r")
+    page.wait_for_selector("#replay .rp-seat")
+    said = page.inner_text("#rp-pos")
+    assert re.search(r"next dealer: (You|Right|Across|Left)", said), said
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert not re.search(r"[\u4e00-\u9fff]", page.inner_text("#rp-pos")), page.inner_text("#rp-pos")
+    page.keyboard.press("Escape")
+    page.click("#room-hands button.hand-replay")  # the records' copy: the same words
+    page.wait_for_selector("#replay .rp-seat")
+    assert re.search(r"next dealer: (You|Right|Across|Left)", page.inner_text("#rp-pos"))
+    page.keyboard.press("Escape")
     page.click("#lang-switch")  # the same seat, in Chinese
     page.wait_for_function("document.querySelector('#over-lines') && "
                            "document.querySelector('#over-lines').textContent.includes('本手')", timeout=STEP)
     assert "lang=zh" in page.url and page.inner_text("#lang-switch") == "English"
+    page.keyboard.press("r")
+    page.wait_for_selector("#replay .rp-seat")
+    assert "下一手庄家: " in page.inner_text("#rp-pos")
     assert not errors, errors
     page.close()

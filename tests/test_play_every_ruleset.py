@@ -340,6 +340,35 @@ def test_lang_en_line_mode_speaks_english(ruleset: str, monkeypatch) -> None:
     assert out[-1].startswith("1 hand ") and any(" discards " in x for x in out)
 
 
+_GLUED = __import__("re").compile(r"[\u3400-\u9fff][A-Za-z]|[A-Za-z][\u3400-\u9fff]")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_lang_en_never_half_translates_a_word(ruleset: str) -> None:
+    """The narration of a few simulated hands (``mj play --watch --plain --lang en``: every event,
+    the win screens with their patterns and payments, a bonus's and a plugin's texts) has no Chinese
+    character written against a Latin letter ("扎bird"): a word is translated whole or kept whole."""
+    from mjframework.ui import human as line
+
+    out: list[str] = []
+    line.play_session(ruleset, seed=feature_seed(ruleset), hands=3, watch=True, lang="en",
+                      console=line.Console(read_line=lambda prompt: None, echo=out.append))
+    glued = sorted({x for x in out if _GLUED.search(x)})
+    assert glued == [], glued[:10]
+    assert any("→" in x for x in out)  # payments were told (the win screens were rendered)
+
+
+def test_words_translate_whole_runs_or_keep_them() -> None:
+    from mjframework.ui.words import Words
+
+    say = Words("en", {"平胡": "", "三色三步高": "Mixed Shifted Chows"})
+    assert say("扎鸟  3s→南家") == "扎鸟  3s→South"  # 扎 unknown: the whole word as written
+    assert say("东家 → 南家 40  平胡 ×4 鸟") == "East → South 40  平胡 ×4 bird"
+    assert say("三色三步高 8") == "Mixed Shifted Chows 8"  # a pattern's English from its ruleset
+    assert say("下一手庄家 东家") == "next dealer East"
+    assert say("明杠暗杠") == "added kong concealed kong"  # two phrases of one run: two words
+
+
 def test_lang_en_full_screen_speaks_english() -> None:
     """The full-screen table in English, at its first decision and at the win screen."""
     from mjframework.ui.tui import TableApp

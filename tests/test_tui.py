@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import os
 import random
 from pathlib import Path
@@ -410,3 +411,54 @@ def test_a_button_can_be_clicked() -> None:
 
     events = asyncio.run(run())
     assert any(e["type"] == "claim" and e["seat"] == 0 and e["kind"] == "pung" for e in events)
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
+def test_mj_play_seats_external_programs_and_policies_in_the_full_screen(tmp_path) -> None:
+    """``--bot`` no longer falls back to the line mode: a program and a trained policy sit at the
+    full-screen table (seats 0 and 1 with --watch), hear the hand and answer its requests."""
+    import shlex
+    import sys
+
+    np = pytest.importorskip("numpy", reason="a trained policy needs the env extra (numpy)")
+    from mjframework.run.envs.encoding import OBS_SIZE
+    from mjframework.run.envs.policy import MLPPolicy
+
+    policy = tmp_path / "tiny.npz"
+    MLPPolicy.init(8, np.random.default_rng(1), np.zeros(OBS_SIZE), np.ones(OBS_SIZE)).save(policy)
+    heard = tmp_path / "heard.jsonl"
+    echo = os.path.join(os.path.dirname(__file__), "..", "examples", "echo_bot.py")
+    program = f"sh -c {shlex.quote(f'tee {heard} | {sys.executable} {echo}')}"
+    code, out = _run_in_pty(["play", "changsha", "--seed", "3", "--watch", "--speed", "0", "--no-records",
+                             "--bot", f"echo={program}", "--bot", f"pol={policy}"],
+                            [("牌局结束", b"q")])
+    assert code == 0, out[-2000:]
+    assert "\x1b[?1049h" in out  # the full screen, not the line mode
+    lines = [json.loads(x) for x in heard.read_text().splitlines()]
+    assert any(x["type"] == "request" for x in lines)  # the program was asked and answered
+    assert {x.get("seat") for x in lines if x["type"] == "start_kyoku"} == {0}  # the first --bot: seat 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_seventeen_tiles_fit_on_80_columns(lang: str) -> None:
+    """taiwan-16's turn holds 17 tiles: on an 80-column terminal each is on screen (written
+    closer when spaced tiles would not fit), the drawn one still apart."""
+    from mjframework.core.tiles import tile_name
+    from mjframework.ui.words import tile_en
+
+    async def run() -> tuple[str, list[int]]:
+        app = TableApp("taiwan-16", seed=5, hands=1, speed=0, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(40):
+                await next_stop(app, pilot)
+                p = app.pending
+                if p is not None and p.discards and len(p.tiles) == 17:
+                    return screen_text(app), p.tiles
+                app.answer(GreedyBot(random.Random(1)).decide(TableView(app.session.game, 0), p.decision))
+            raise AssertionError("no turn with 17 tiles")
+
+    screen, tiles = asyncio.run(run())
+    name = tile_name if lang == "zh" else tile_en
+    line = next(x for x in screen.splitlines() if x.startswith("│ ") and name(tiles[0]) in x)
+    assert "".join(name(t) for t in tiles) in line.replace(" ", "")  # all 17, in order, none cut
+    assert line.rstrip().endswith("│")

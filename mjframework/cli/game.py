@@ -210,12 +210,13 @@ def play_cmd(ruleset: str, seed: str | None, hands: str, watch: bool, speak: boo
         specs = parse_bot_specs(bots)
         record = None if no_records else _play_recorder(ruleset, records, s, watch, specs, parse_sets(sets),
                                                          preset)
-        if not plain and not specs and _on_a_terminal():
+        if not plain and _on_a_terminal():
             if _textual_installed():
                 from ..ui.tui import play_table
 
                 play_table(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause,
-                           options=parse_sets(sets), preset=preset, record=record, lang=lang)
+                           options=parse_sets(sets), preset=preset, record=record, lang=lang,
+                           bots=specs, bot_timeout=timeout)
                 return
             click.echo(NO_TUI, err=True)
         play_session(ruleset, seed=s, hands=n, watch=watch, speak=speak, speed=pause or 0.0,

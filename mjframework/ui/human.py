@@ -173,9 +173,13 @@ class TranslatedConsole(Console):
         return None if line is None else self.words.typed(line)
 
 
-def ruleset_words(rs: Any) -> list[str]:
-    """The ruleset's own words, shown as written in every language: its name, its patterns'."""
-    return [rs.name, *(p.name for p in rs.patterns)]
+def ruleset_words(rs: Any) -> dict[str, str]:
+    """The ruleset's own words, shown as written in every language — its name, its patterns' —
+    each with its designer's English where the ruleset gives one (a pattern's ``en``)."""
+    words = {rs.name: ""}
+    for p in rs.patterns:
+        words[p.name] = words.get(p.name) or getattr(p, "en", "") or ""
+    return words
 
 
 class HumanPlayer:
@@ -518,6 +522,22 @@ class Announcer:
             groups, _ = reading_parts(rec[1], self.recorder.stand_in_for(w))
             if groups:
                 self.echo(f"      读法 {' '.join(groups)}")
+
+
+def narration(events: Sequence[Event], seat: int | None, players: int, *, after_win: str = "end",
+              scoring: Any = None) -> list[str]:
+    """What the table said of each event to ``seat`` (the :class:`Announcer`'s lines, in Chinese:
+    a :class:`~mjframework.ui.words.Words` puts them in another language), one entry per event —
+    ``""`` for an event it says nothing of. The browser's replay shows these (the same words as
+    the tables), not words of its own."""
+    said: list[str] = []
+    lines: list[str] = []
+    tell = Announcer(lines.append, seat, players, after_win=after_win, scoring=scoring)
+    for e in events:
+        lines.clear()
+        tell(e)
+        said.append(" · ".join(x.strip() for x in lines if x.strip() and set(x.strip()) - set("═─ ")))
+    return said
 
 
 class Speaker:

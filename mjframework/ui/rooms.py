@@ -45,7 +45,7 @@ from ..core.tiles import tile_code, tile_name
 from ..play.players import OUTSIDE, Decision, Option, TableView
 from ..play.seatlog import SeatStream
 from ..play.visibility import view_for
-from .human import Announcer
+from .human import Announcer, narration
 from .table import payment_reason, ready_waits, seat_word
 
 Message = dict[str, Any]
@@ -499,8 +499,13 @@ class Room:
                  "payments": list(result.payments), "totals": list(self.totals), "lines": lines,
                  "next_dealer": seat_word(result.next_dealer, s.seat, n),
                  "hand_id": self.hand_ids[-1] if self.hand_ids and self._store is not None else None,
-                 "log": self._masked[s.seat], "last": h + 1 >= self.hands}
+                 "log": self._masked[s.seat], "said": self.narration(self._masked[s.seat], s.seat),
+                 "last": h + 1 >= self.hands}
             self._send(s, m)
+
+    def narration(self, log: list[Message], seat: int) -> list[str]:
+        """The replay's words for ``seat``'s log of a hand, one per event, as the table said them."""
+        return narration(log, seat, self.rs.players, after_win=self.rs.win.after_win, scoring=self.rs.scoring)
 
     def _explain(self, seat: int) -> list[str]:
         """The settlement line by line, as the terminal table tells it: each win and its
@@ -584,7 +589,8 @@ def in_language(words: Callable[[str], str]) -> Callable[[Message], Message]:
         if t == "say":
             return {**m, "text": words(m["text"])}
         if t == "hand_over":
-            return {**m, "lines": [words(x) for x in m["lines"]], "next_dealer": words(m["next_dealer"])}
+            return {**m, "lines": [words(x) for x in m["lines"]], "next_dealer": words(m["next_dealer"]),
+                    "said": [words(x) for x in m.get("said", ())]}
         if t in ("hello", "state"):
             out = {**m, "seats": seats(m["seats"])}
             if isinstance(m.get("prevalent"), str):

@@ -26,7 +26,9 @@ rule); a failure closes the table and ``mj play`` exits 1 saying why.
 How it fits: no thread. The hand is the engine's generator
 (:meth:`~mjframework.play.game.Game.steps`, every seat played from outside),
 stepped by an async worker on the screen's own event loop (:class:`Session`):
-a bot's decision is answered at once, the person's
+a built-in bot's decision is answered at once; a program or a trained policy
+seated by ``--bot`` (as in the line mode) thinks on a worker thread while the
+screen goes on taking keys and drawing; the person's
 :class:`~mjframework.play.players.Decision` is shown and awaited, so any option a
 plugin offers shows as a button. What is drawn comes from a
 :class:`~mjframework.ui.table.TableState` fed by the events as the viewer may
@@ -40,6 +42,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,7 +204,8 @@ class Session:
 
     def __init__(self, app: TableApp, ruleset_ref: str, *, seed: int, hands: int, watch: bool,
                  speak: bool, speed: float, options: dict[str, Any] | None = None,
-                 preset: str | None = None, lang: str = "zh") -> None:
+                 preset: str | None = None, lang: str = "zh",
+                 externals: dict[int, Any] | None = None) -> None:
         from ..run.simulate import load_cached
 
         self.app = app
@@ -235,6 +240,14 @@ class Session:
         self.running.set()
         self.go_on: asyncio.Queue[bool] = asyncio.Queue()  # after a hand: continue (True) or stop
         self.record: Any = None  # an extra event sink (the records file: mj play's --records)
+        # External programs and trained policies (``--bot``) by seat: they sit, hear events and
+        # decide as in the line mode (ui/human.play_session); the caller opens and closes them.
+        self.externals: dict[int, Any] = dict(externals or {})
+        # A seated program or policy decides on this thread, off the screen's loop: a slow one
+        # never freezes the screen. One worker: decisions stay in order, one at a time. (The
+        # built-in bots answer on the loop: a few ms, less than the hop — benchmarks/README.md.)
+        self.thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mj-bot")
+        self.thinking = 0  # bot decisions under way off the loop (0 or 1)
 
     # -- the game, on the screen's event loop -------------------------------------------------
 
@@ -249,6 +262,8 @@ class Session:
             self.error = f"{type(e).__name__}: {e}"
             self.quit.set()
             self.app.exit(None, 1)
+        finally:  # a bot still thinking finishes on its thread (play_table closes the programs)
+            self.thinker.shutdown(wait=False)
 
     async def _run(self) -> None:
         from ..play.events import fan_out
@@ -259,10 +274,14 @@ class Session:
 
         def seats(h: int) -> list[Any]:
             self.bots = make_bots(("greedy",) * rs.players, self.seed, 0, h)
+            for s, bot in self.externals.items():
+                bot.sit(s)
+                self.bots[s] = bot
             return [OUTSIDE] * rs.players
 
         series = hand_series(rs, seats, seed=self.seed, hands=self.hands,
-                             emit=fan_out(self.record, self.on_event), evaluator=self.recorder)
+                             emit=fan_out(self.record, self.on_event, *self.externals.values()),
+                             evaluator=self.recorder)
         game = next(series, None)
         h = 0
         while game is not None:
@@ -288,6 +307,9 @@ class Session:
     async def play(self, game: Any) -> Any:
         """Step one hand to its result: bots answer at once, the person from the screen."""
         self.game = game
+        for bot in self.externals.values():
+            if hasattr(bot, "attach"):  # a trained policy reads the table through its game
+                bot.attach(game)
         self.waits = []
         self._told = self._moved = False
         steps = game.steps()
@@ -301,7 +323,10 @@ class Session:
                 try:
                     if pending.seat == me:
                         answer = await self.human.decide(TableView(game, me), pending)
-                    else:
+                    elif pending.seat in self.externals:  # a program or a policy: maybe slow
+                        answer = await self._bot_decides(self.externals[pending.seat],
+                                                         TableView(game, pending.seat), pending)
+                    else:  # a built-in bot: a few ms, answered here (a thread hop costs more)
                         answer = self.bots[pending.seat].decide(TableView(game, pending.seat), pending)
                 except Exception as e:  # the engine's rule: a player failing leaves the table
                     failed = e
@@ -310,6 +335,18 @@ class Session:
             return end.value
         finally:
             steps.close()
+
+    async def _bot_decides(self, bot: Any, view: TableView, decision: Decision) -> Option:
+        """A bot's answer, thought on :attr:`thinker` while the screen's loop goes on (keys,
+        redraws). The engine waits meanwhile — nothing steps the hand — so the bot reads a
+        table that does not move; the events it hears come only when the hand steps again."""
+        self.thinking += 1
+        try:
+            answer: Option = await asyncio.get_running_loop().run_in_executor(
+                self.thinker, bot.decide, view, decision)
+        finally:
+            self.thinking -= 1
+        return answer
 
     async def _pause(self) -> None:
         """Between two steps: stop if the spectator left; show a bot's move and wait ``speed``."""
@@ -422,10 +459,11 @@ class TableApp(App):
 
     def __init__(self, ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False,
                  speak: bool = False, speed: float = 0.0, options: dict[str, Any] | None = None,
-                 preset: str | None = None, lang: str = "zh") -> None:
+                 preset: str | None = None, lang: str = "zh",
+                 externals: dict[int, Any] | None = None) -> None:
         super().__init__()
         self.session = Session(self, ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
-                               speed=speed, options=options, preset=preset, lang=lang)
+                               speed=speed, options=options, preset=preset, lang=lang, externals=externals)
         self.pending: Pending | None = None
         self.pick = 0  # index into the hand (tiles mode) or the buttons
         self._shown_buttons: list[tuple[Button, Option]] = []
@@ -659,6 +697,26 @@ class TableApp(App):
                 why += f"  ({', '.join(terms)})"
         return f"  {st.name(item['payer'])} → {payee} {item['amount']}  {why}\n"
 
+    def _hand_width(self) -> int:
+        """The hand line's width in cells (the screen's, less the box's border and padding)."""
+        return max(1, self.size.width - 4)
+
+    def _hand_text(self, p: Pending, w: Tile | None, sep: str, gap: str) -> Text:
+        """The hand, the picked tile reversed, the drawn tile ``gap`` apart, the others ``sep``."""
+        hand = Text()
+        tiles = p.tiles
+        for i, t in enumerate(tiles):
+            if p.drawn is not None and i == len(tiles) - 1:
+                hand.append(gap)
+            elif i:
+                hand.append(sep)
+            picked = not p.buttons_mode and i == self.pick
+            style = "reverse" if picked else ("" if p.pickable(t) else "dim")
+            if i in p.chosen:
+                style += " underline bold"
+            hand.append_text(_tile_text(t, w, style))
+        return hand
+
     def _draw_hand(self) -> None:
         st = self.session.state
         p = self.pending
@@ -667,17 +725,9 @@ class TableApp(App):
         ting = Text()
         me = st.viewer
         if p is not None:
-            tiles = p.tiles
-            for i, t in enumerate(tiles):
-                if p.drawn is not None and i == len(tiles) - 1:
-                    hand.append("   ")
-                elif i:
-                    hand.append(" ")
-                picked = not p.buttons_mode and i == self.pick
-                style = "reverse" if picked else ("" if p.pickable(t) else "dim")
-                if i in p.chosen:
-                    style += " underline bold"
-                hand.append_text(_tile_text(t, w, style))
+            hand = self._hand_text(p, w, " ", "   ")
+            if self._tr(hand).cell_len > self._hand_width():  # 17 tiles on 80 columns: written closer
+                hand = self._hand_text(p, w, "", " ")
             sel = self._picked_tile()
             if p.sets:
                 k = p.set_size
@@ -704,6 +754,8 @@ class TableApp(App):
                 ting.append("   " + prompt_words(p.decision))
         elif me is not None and st.seats[me].hand is not None:
             hand.append_text(_tiles_text(st.seats[me].hand, w))
+            if self._tr(hand).cell_len > self._hand_width():
+                hand = _tiles_text(st.seats[me].hand, w, sep="")
             if self.session.waits and st.result is None:
                 ting.append_text(self._waits_text(self.session.waits))
         self._show("#hand", self._tr(hand))
@@ -1041,17 +1093,35 @@ class TableApp(App):
 
 def play_table(ruleset_ref: str, *, seed: int, hands: int = 1, watch: bool = False, speak: bool = False,
                speed: float | None = None, options: dict[str, Any] | None = None,
-               preset: str | None = None, record: Any = None, lang: str = "zh") -> list[int]:
+               preset: str | None = None, record: Any = None, lang: str = "zh",
+               bots: Sequence[tuple[str, str]] = (), bot_timeout: float | None = None) -> list[int]:
     """Run the full-screen table; return the totals (printed when the screen closes).
 
-    ``record``: an extra event sink that sees every event (the records file)."""
+    ``record``: an extra event sink that sees every event (the records file).
+    ``bots``: (name, command) of external programs or trained policies (``FILE.npz``), seated
+    after the person (from seat 0 with ``watch``) as in the line mode; each program's decision
+    waits at most ``bot_timeout`` seconds. A bad ``--bot`` raises ``ValueError``."""
     import click
 
-    app = TableApp(ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
-                   speed=(0.6 if watch else 0.3) if speed is None else speed, options=options, preset=preset,
-                   lang=lang)
-    app.session.record = record
-    app.run()
+    from ..run.extbot import DEFAULT_TIMEOUT, open_bot
+    from ..run.simulate import load_cached
+
+    rs, _ = load_cached(ruleset_ref, options or (), preset)
+    first = 0 if watch else 1
+    if len(bots) > rs.players - first:
+        raise ValueError(f"{len(bots)} bots but only {rs.players - first} free seats")
+    externals: dict[int, Any] = {}
+    try:
+        for i, (name, command) in enumerate(bots):
+            externals[first + i] = open_bot(command, rs, name=name, timeout=bot_timeout or DEFAULT_TIMEOUT)
+        app = TableApp(ruleset_ref, seed=seed, hands=hands, watch=watch, speak=speak,
+                       speed=(0.6 if watch else 0.3) if speed is None else speed, options=options,
+                       preset=preset, lang=lang, externals=externals)
+        app.session.record = record
+        app.run()
+    finally:
+        for bot in externals.values():  # a program still thinking stops here, and its thread returns
+            bot.close()
     s = app.session
     if s.error is not None:  # the table failed: say what, exit non-zero (the CLI turns MJError into exit 1)
         raise MJError(f"the table stopped: {s.error} (seed {seed}; `mj play --plain` plays the same hands)")

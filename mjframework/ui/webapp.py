@@ -304,7 +304,11 @@ def make_app(host: str = "127.0.0.1", *, options: dict[str, Any] | None = None, 
             return refuse(404, "no such hand in this room")
         events = await run_in_threadpool(store.log, hand_id)
         masked = [view_for(e, slot.seat) for e in events]
-        return JSONResponse({"hand": hand_id, "seat": slot.seat, "log": masked},
+        said = await run_in_threadpool(room.narration, masked, slot.seat)  # as the table said them
+        if request.query_params.get("lang") == "en":
+            words = Words("en", ruleset_words(room.rs))
+            said = [words(x) for x in said]
+        return JSONResponse({"hand": hand_id, "seat": slot.seat, "log": masked, "said": said},
                             headers={"Cache-Control": "no-store"})
 
     async def room_socket(ws: WebSocket) -> None:

@@ -20,7 +20,7 @@ English tile names are the compact codes for suited tiles (``5m`` 五万, ``3p``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from ..core.tiles import FLOWER_BASE, HONOR_BASE, tile_code, tile_name
 
@@ -89,7 +89,8 @@ PHRASES: dict[str, str] = {
     "输入: ": "typed: ",
     # the person's own moves, said in the first person's grammar
     "你 打": "You discard", "你 摸": "You draw", "你 胡": "You win", "你 补花": "You lay aside a flower:",
-    "你 补牌": "You draw a replacement", "你 碰": "You pung", "你 吃": "You chow", "你 杠": "You kong",
+    "你 补牌": "You draw a replacement", "你 补": "You draw",
+    "你 碰": "You pung", "你 吃": "You chow", "你 杠": "You kong",
     # seats
     "东家": "East", "南家": "South", "西家": "West", "北家": "North",
     "下家": "Right", "对家": "Across", "上家": "Left", "你": "You",
@@ -139,16 +140,25 @@ _COUNTED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
 _SAID = re.compile(r"(「[^」]*」)")
 
 
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+
+
 class Words:
     """Messages as shown in ``lang`` (``zh``: unchanged). ``keep``: the ruleset's own words (its
-    pattern names), shown as written in either language — they match before any phrase inside them."""
+    pattern names), shown as written in either language — they match before any phrase inside
+    them; a mapping gives a word its designer's English (a pattern's ``en``), shown for ``en``.
 
-    def __init__(self, lang: str = "zh", keep: Iterable[str] = ()) -> None:
+    A run of Chinese characters is translated only when the table's phrases cover all of it;
+    otherwise it is shown whole, as written: a word the table does not know (a plugin's event
+    text, a bonus's name: 扎 + 鸟) is never half-translated ("扎bird")."""
+
+    def __init__(self, lang: str = "zh", keep: Iterable[str] | Mapping[str, str] = ()) -> None:
         self.lang = check_lang(lang)
         self._table = PHRASES
         self._re = re.compile("|".join(re.escape(p) for p in sorted(self._table, key=len, reverse=True)))
         # The ruleset's own words are set apart before any phrase is read: a phrase that starts
         # before one of them ("   胡" before a pattern whose name starts with 胡) must not take part of it.
+        self._english = {w: e for w, e in keep.items() if w and e} if isinstance(keep, Mapping) else {}
         kept = sorted({w for w in keep if w}, key=len, reverse=True)
         self._keep = re.compile("(" + "|".join(map(re.escape, kept)) + ")") if kept else None
 
@@ -161,17 +171,42 @@ class Words:
     def _mixed(self, text: str) -> str:
         if self._keep is None:
             return self._plain(text)
-        # (re.split with one group: the ruleset's words at the odd places, shown as written)
-        return "".join(part if i % 2 else self._plain(part) for i, part in enumerate(self._keep.split(text)))
+        # (re.split with one group: the ruleset's words at the odd places, shown as written
+        # or in their designer's English)
+        return "".join(self._english.get(part, part) if i % 2 else self._plain(part)
+                       for i, part in enumerate(self._keep.split(text)))
 
     def _plain(self, text: str) -> str:
         for pattern, repl in _COUNTED:
             text = pattern.sub(repl, text)
-        return self._re.sub(lambda m: self._table[m.group(0)], text)
+        found = list(self._re.finditer(text))
+        covered = bytearray(len(text))
+        for m in found:
+            covered[m.start():m.end()] = b"\1" * (m.end() - m.start())
+        # the runs of Chinese the phrases do not cover whole: kept as written
+        kept = [(r.start(), r.end()) for r in _HAN.finditer(text) if not all(covered[r.start():r.end()])]
+        out: list[str] = []
+        at = 0
+        for m in found:
+            if any(a < m.end() and m.start() < b for a, b in kept):
+                continue  # it touches a word kept whole: not translated
+            out.append(text[at:m.start()])
+            said = self._table[m.group(0)]
+            if out and at == m.start() and _glued(text, m.start()) and said[:1].isalnum():
+                out.append(" ")  # two phrases of one Chinese run: two English words
+            out.append(said)
+            at = m.end()
+        out.append(text[at:])
+        return "".join(out)
 
     def typed(self, text: str) -> str:
         """A typed answer, English honor names read as tiles (``east`` → ``1z``)."""
         return typed(text) if self.lang == "en" else text
+
+
+def _glued(text: str, i: int) -> bool:
+    """Chinese on both sides of position ``i`` (two phrases written together)."""
+    return 0 < i < len(text) and bool(_HAN.match(text[i - 1])) and bool(_HAN.match(text[i]))
 
 
 _TYPED = {name.lower(): f"{i + 1}z" for i, name in enumerate(HONORS_EN)}

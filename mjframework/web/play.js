@@ -224,6 +224,9 @@
     let drawn = null;
     if (d && d.kind === "turn" && d.tile && hand.includes(d.tile)) { hand.splice(hand.lastIndexOf(d.tile), 1); drawn = d.tile; }
     const order = drawn ? hand.concat([drawn]) : hand;
+    // the room the hand needs at a turn (13 + 1, taiwan-16's 16 + 1): a phone sizes the tiles by it
+    const held = st.hand.length + 3 * x.melds.length + (d && d.kind === "turn" ? 0 : 1);
+    $("#hand").style.setProperty("--slots", String(Math.max(14, held) + 0.4));
     const discards = {};
     const others = [];
     if (d) d.options.forEach((o) => {
@@ -341,12 +344,15 @@
     } catch (err) { /* records off: no list */ }
   }
   async function replayHand(id) {
-    const r = await fetch(`/api/rooms/${encodeURIComponent(params.get("room"))}/hands/${id}?token=${encodeURIComponent(params.get("token"))}`);
+    const r = await fetch(withLang(`/api/rooms/${encodeURIComponent(params.get("room"))}/hands/${id}?token=${encodeURIComponent(params.get("token"))}`));
     const out = await r.json();
-    if (r.ok) openReplay(out.log);
+    if (r.ok) openReplay(out.log, out.said);
   }
-  function openReplay(log) {
+  // The replay says each event in the table's words, in the page's language (`said`, one line per
+  // event from the server: ui/human.narration); an event the table says nothing of shows none.
+  function openReplay(log, said) {
     S.frames = window.MJReplay.buildFrames(log, S.hello.seat);
+    if (said && said.length === S.frames.length) S.frames.forEach((f, i) => { f.narration = said[i]; });
     S.at = S.frames.length - 1;
     $("#replay").hidden = false;
     showFrame();
@@ -354,7 +360,7 @@
   function showFrame() {
     const f = S.frames[S.at];
     if (!f) return;
-    $("#rp-pos").textContent = `${S.at + 1}/${S.frames.length}: ${f.narration}`;
+    $("#rp-pos").textContent = `${S.at + 1}/${S.frames.length}` + (f.narration ? `: ${f.narration}` : "");
     const box = $("#rp-table");
     box.textContent = "";
     f.seats.forEach((st, i) => {
@@ -406,7 +412,7 @@
   });
 
   $("#next-btn").addEventListener("click", () => { send({ type: "next" }); $("#next-btn").disabled = true; $("#over").hidden = true; });
-  $("#replay-btn").addEventListener("click", () => { if (S.over) openReplay(S.over.log); });
+  $("#replay-btn").addEventListener("click", () => { if (S.over) openReplay(S.over.log, S.over.said); });
   $("#close-over").addEventListener("click", () => { $("#over").hidden = true; });
   $("#rp-prev").addEventListener("click", () => { if (S.at > 0) { S.at--; showFrame(); } });
   $("#rp-next").addEventListener("click", () => { if (S.at < S.frames.length - 1) { S.at++; showFrame(); } });
