@@ -1,4 +1,4 @@
-"""The newer variants' conformance cases checked by an independent brute-force scorer
+"""The newer variants' conformance cases (hongzhong, guangdong-tuidaohu, taiwan-16) checked by an independent brute-force scorer
 (tests/brute_reference.py: its own tile parser, every wildcard assignment, every reading,
 the rules pages' pattern lists; no engine code), so that a case is not only the engine
 checked against itself."""
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from brute_reference import SCORERS, guangdong, hongzhong, parse
+from brute_reference import SCORERS, guangdong, hongzhong, parse, parse_flowers, parse_meld, taiwan16
 
 CASES = Path(__file__).parent / "conformance"
 
@@ -75,3 +75,24 @@ def test_the_reference_is_not_vacuous() -> None:
     assert frozenset({"清一色", "碰碰胡"}) in qing.patterns
     assert not guangdong({**base, "hand": "123m 456m 789p 234s 5s", "win_tile": "5s", "win_by": "discard",
                           "discarder": 2}).win
+
+
+def test_the_reference_reads_17_tile_hands_and_flowers() -> None:
+    """taiwan-16: five sets and a pair, 台 by the page, flowers by name, 庄家 and 连庄 money."""
+    assert parse_meld("chow 867s from 1").tiles == ("6s", "7s", "8s")
+    with pytest.raises(ValueError):
+        parse_meld("chow 135s")
+    assert parse_flowers("春 5f") == (2, ["1f", "5f"]) and parse_flowers(3) == (3, [])
+    base = {"seat": 1, "win_by": "discard", "discarder": 2}
+    # 门清 + 独听 (单吊 9s): 底 5 + 2
+    got = taiwan16({**base, "hand": "123m 456m 789m 234p 567p 9s", "win_tile": "9s"})
+    assert got.payments == [0, 7, -7, 0] and frozenset({"胡牌", "门清", "独听"}) in got.patterns
+    # the same tiles less a set are no win: 14 tiles are not a 17-tile hand
+    assert not taiwan16({**base, "hand": "123m 456m 789m 234p 9s", "win_tile": "9s"}).win
+    # 夏 is 南's flower: seat 1's 正花; 冬 is not
+    assert taiwan16({**base, "hand": "123m 456m 789m 234p 567p 9s", "win_tile": "9s",
+                     "flowers": "夏 冬"}).payments == [0, 8, -8, 0]
+    # the dealer pays 底 + 台 + 庄家 1 + 2 × 连庄 on a self-draw of another seat
+    got = taiwan16({"seat": 1, "win_by": "self_draw", "hand": "234m 567p 99s 45m", "win_tile": "3m",
+                    "melds": ["pung 5s from 0", "chow 678s from 0"], "seat_state": {"lianzhuang": 2}})
+    assert got.payments == [-11, 23, -6, -6]
