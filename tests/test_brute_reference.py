@@ -1,8 +1,7 @@
 """The newer variants' conformance cases (hongzhong, guangdong-tuidaohu, taiwan-16) checked by
 an independent brute-force scorer (tests/brute_reference.py: its own tile parser, every wildcard
-assignment, every reading,
-the rules pages' pattern lists; no engine code), so that a case is not only the engine
-checked against itself."""
+assignment, every reading, the rules pages' pattern lists; no engine code), so that a case is
+not only the engine checked against itself."""
 
 from __future__ import annotations
 
