@@ -1923,8 +1923,9 @@ class TaiwanCheck(McrCheck):
     """:class:`McrCheck` (flowers, winds) with 16-tile hands, the reserved tail, 底 + 台
     payments with 庄家 and 连庄拉庄, and the count of hands the dealer kept."""
 
-    # (game, dealer named for the next hand, the count that hand must start with)
-    carried: tuple[int, int, int] | None = None
+    # (game, dealer named for the next hand, the count that hand must start with, the times the
+    # deal has passed in the game: the prevalent wind moves every 4 — `prevalent_counts: deal_passes`)
+    carried: tuple[int, int, int, int] | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -1935,6 +1936,7 @@ class TaiwanCheck(McrCheck):
         game = self.start["hand"] // self.hands_per_game
         c = TaiwanCheck.carried
         want = c[2] if c is not None and c[0] == game else 0
+        self.passes = c[3] if c is not None and c[0] == game else 0
         if self.kept != want:
             self.bad(f"连庄 count {self.kept} at the hand's start, expected {want}")
 
@@ -1943,9 +1945,11 @@ class TaiwanCheck(McrCheck):
 
     def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
                     state: bool = True) -> WinContext:
-        """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them)."""
+        """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them) and the
+        prevalent wind of the times the deal has passed (not of the hand's place)."""
         ctx = super().win_context(seat, by, discarder, flags, tile, state)
-        return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]))
+        return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]),
+                                   prevalent_wind=27 + (self.passes // 4) % 4)
 
     def live_left(self) -> int:
         return min(len(self.live_slots()), max(0, self.untaken() - TW_RESERVE))
@@ -1977,7 +1981,8 @@ class TaiwanCheck(McrCheck):
         super().on_hand_end(e)
         game = self.start["hand"] // self.hands_per_game
         stays = e.get("next_dealer") == self.dealer
-        TaiwanCheck.carried = (game, e.get("next_dealer", -1), (self.kept or 0) + 1 if stays else 0)
+        TaiwanCheck.carried = (game, e.get("next_dealer", -1), (self.kept or 0) + 1 if stays else 0,
+                               self.passes + (not stays))
 
 
 HAND_CHECKS["taiwan-16"] = TaiwanCheck
