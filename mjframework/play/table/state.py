@@ -346,6 +346,11 @@ class HandState:
     def _kong_tiles_left(self) -> bool:
         return self.wall.kong_remaining() > 0 and self.wall.live_remaining() > 0
 
+    @property
+    def prevalent_wind(self) -> Tile | None:
+        """This hand's prevalent wind (东 … 北), or None when the ruleset has no ``winds``."""
+        return self._prevalent_wind()
+
     def _prevalent_wind(self) -> Tile | None:
         every = self.flow.prevalent_every
         if not every:
