@@ -19,7 +19,8 @@ page directly, and keeps the reading that pays most. The pages followed:
   once more; kong money as above, unchanged by 马.
 - docs/rules/taiwan-16.md — 17 tiles to win (five sets and a pair, chows and melds included);
   the 台 table (正花 by the flowers' names, 花杠, 独听 by the kinds the held 16 wait on, 平胡's
-  two-sided wait and 暗刻 by where the winning tile sits), the patterns each counts in place
+  two-sided wait and 暗刻 by where the winning tile sits, 杠上开花 on a kong's or a flower's
+  replacement), the patterns each counts in place
   of; each payer pays 底 5 + 台, and 庄家 1 + 2 × 连庄 more where the dealer pays or is paid.
 """
 
@@ -411,7 +412,7 @@ def taiwan_patterns(r: Reading, placed: int, melds: list[Meld], *, win_tile: str
         out.add("字一色")
     if "last_tile" in flags:
         out.add("海底捞月" if win_by == "self_draw" else "河底捞鱼" if win_by == "discard" else "")
-    if "after_kong" in flags and win_by == "self_draw":
+    if flags & {"after_kong", "after_flower"} and win_by == "self_draw":  # (花上自摸 too)
         out.add("杠上开花")
     if win_by == "robbed_kong":
         out.add("抢杠胡")

@@ -1929,6 +1929,7 @@ class TaiwanCheck(McrCheck):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
+        self.flower_rep = [False] * 4
         counters = self.start.get("counters") or {}
         self.kept = counters.get("lianzhuang")
         if self.start.get("hand_size") != 16:
@@ -1943,11 +1944,18 @@ class TaiwanCheck(McrCheck):
     def untaken(self) -> int:
         return self.taken.count(False)
 
+    def on_draw(self, e: dict[str, Any]) -> None:
+        """Whether each seat's last tile in play replaced a flower (``after_flower``: 花上自摸)."""
+        super().on_draw(e)
+        self.flower_rep[e["seat"]] = e["source"] == "flower" and self.played
+
     def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
                     state: bool = True) -> WinContext:
         """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them) and the
         prevalent wind of the times the deal has passed (not of the hand's place)."""
         ctx = super().win_context(seat, by, discarder, flags, tile, state)
+        if by == "self_draw" and self.flower_rep[seat]:
+            ctx = dataclasses.replace(ctx, flags=ctx.flags | {"after_flower"})
         return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]),
                                    prevalent_wind=27 + (self.passes // 4) % 4)
 

@@ -97,7 +97,7 @@ def _other_seats(seat_melds: tuple[str, ...], seat_states: tuple[str, ...], winn
 @click.option("--robbed-kong", is_flag=True, help="Won by robbing the --discard-from seat's kong.")
 @click.option("--flag", "-f", "flags", multiple=True,
               help="after_kong, open_kong, last_tile, first_turn, no_claims_yet, after_kong_discard, "
-                   "or a flag the ruleset declares (`flags:`).")
+                   "last_copy, after_flower, or a flag the ruleset declares (`flags:`).")
 @click.option("--context", "-c", "context", multiple=True, metavar="KEY=VALUE",
               help="Plugin input, e.g. birds='3m 4s' (tile strings become tiles; repeat).")
 @click.option("--seat-state", "seat_state", multiple=True, metavar="KEY=VALUE",
