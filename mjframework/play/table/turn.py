@@ -107,7 +107,7 @@ class Turns(Claims):
         """A player holding a full hand acts: win, kong, or discard. Loops over kongs."""
         while True:
             if drawn is not None and self.flower_replaced == (seat, drawn):
-                flags = {*flags, "after_flower"}  # the tile replaced a flower (花上自摸)
+                flags = {*flags, "after_flower"}  # the tile replaced a flower
             win = self._self_win(seat, drawn, flags)
             options = self._turn_options(seat, drawn, win)
             decision = make_decision("turn", seat, tuple(options), drawn)
