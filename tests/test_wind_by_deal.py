@@ -70,3 +70,4 @@ def test_bad_winds_are_located_errors(winds: dict[str, Any], message: str, tmp_p
     rs, problems = check_file(f)
     assert rs is None
     assert any(message in str(p) and p.path[0] == "winds" for p in problems), problems
+
