@@ -17,6 +17,11 @@ page directly, and keeps the reading that pays most. The pages followed:
   self-draw (and 抢杠胡, paid by the konger for all three) only; each 马 on the winner
   (counted from the winner: 1/5/9, 东, 中 are its own) makes every payer pay the win
   once more; kong money as above, unchanged by 马.
+- docs/rules/taiwan-16.md — 17 tiles to win (five sets and a pair, chows and melds included);
+  the 台 table (正花 by the flowers' names, 花杠, 独听 by the kinds the held 16 wait on, 平胡's
+  two-sided wait and 暗刻 by where the winning tile sits, 杠上开花 on a kong's or a flower's
+  replacement), the patterns each counts in place
+  of; each payer pays 底 5 + 台, and 庄家 1 + 2 × 连庄 more where the dealer pays or is paid.
 """
 
 from __future__ import annotations
@@ -55,21 +60,39 @@ def parse(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Meld:
-    kind: str  # pung | kong | added-kong | concealed-kong
-    tile: str
+    kind: str  # chow | pung | kong | added-kong | concealed-kong
+    tile: str  # a chow's lowest tile
     from_seat: int | None = None
 
     @property
     def size(self) -> int:
-        return 3 if self.kind == "pung" else 4
+        return 3 if self.kind in ("chow", "pung") else 4
+
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        if self.kind == "chow":
+            return tuple(f"{int(self.tile[0]) + i}{self.tile[1]}" for i in range(3))
+        return (self.tile,) * self.size
+
+    @property
+    def claimed(self) -> bool:
+        """Made with a claimed tile (or added to one): every meld but a concealed kong."""
+        return self.kind != "concealed-kong"
 
 
 def parse_meld(text: str) -> Meld:
     words = text.split()
-    (tile,) = parse(words[1])
-    from_seat = int(words[3]) if len(words) == 4 and words[2] == "from" else None
-    if words[0] not in ("pung", "kong", "added-kong", "concealed-kong") or len(words) not in (2, 4):
+    if words[0] not in ("chow", "pung", "kong", "added-kong", "concealed-kong") or len(words) not in (2, 4):
         raise ValueError(f"cannot read the meld {text!r}")
+    tiles = parse(words[1])
+    from_seat = int(words[3]) if len(words) == 4 and words[2] == "from" else None
+    if words[0] == "chow":
+        ranks = sorted(int(t[0]) for t in tiles)
+        if len(tiles) != 3 or len({t[1] for t in tiles}) != 1 or tiles[0][1] == "z" \
+                or ranks != list(range(ranks[0], ranks[0] + 3)):
+            raise ValueError(f"not a chow: {text!r}")
+        return Meld("chow", f"{ranks[0]}{tiles[0][1]}", from_seat)
+    (tile,) = tiles
     return Meld(words[0], tile, from_seat)
 
 
@@ -81,11 +104,15 @@ class Reading:
 
 
 def readings(concealed: list[str], melds: list[Meld]) -> Iterator[Reading]:
-    """Every reading of 14 concrete tiles (``concealed`` with the winning tile, plus ``melds``)."""
-    every = concealed + [m.tile for m in melds for _ in range(m.size)]
+    """Every reading of the concrete tiles (``concealed`` with the winning tile, plus ``melds``):
+    sets and a pair for any hand size (14 tiles: four sets, 17: five), seven pairs and thirteen
+    orphans for 14. A reading's groups list the concealed ones first, then the melds."""
+    every = concealed + [t for m in melds for t in m.tiles]
     counts = Counter(concealed)
-    for split in _splits(counts, 4 - len(melds)):
-        yield Reading("standard", every, split + [(m.tile,) * m.size for m in melds])
+    if len(concealed) % 3 != 2:
+        return
+    for split in _splits(counts, (len(concealed) - 2) // 3):
+        yield Reading("standard", every, split + [m.tiles for m in melds])
     if not melds and len(concealed) == 14 and all(n % 2 == 0 for n in counts.values()):
         yield Reading("seven_pairs", every)
     if not melds and len(concealed) == 14 and set(counts) == ORPHANS:
@@ -256,4 +283,188 @@ def guangdong(case: dict[str, Any]) -> Outcome:
     return Outcome(True, [a + b for a, b in zip(pay, kongs, strict=True)], sets)
 
 
-SCORERS = {"hongzhong": hongzhong, "guangdong-tuidaohu": guangdong}
+# -- taiwan-16 (docs/rules/taiwan-16.md) ----------------------------------------------------
+
+FLOWER_NAMES = dict(zip("春夏秋冬梅兰竹菊", (f"{n}f" for n in range(1, 9)), strict=True))
+DRAGONS = {"5z", "6z", "7z"}
+WINDS = {"1z", "2z", "3z", "4z"}
+
+# 台 of each pattern, as in the page's table; and what each counts in place of.
+TAIWAN_TAI = {"胡牌": 0, "门清": 1, "自摸": 1, "门清自摸": 3, "全求人": 2, "独听": 1, "正花": 1, "花杠": 2,
+              "八仙过海": 8, "三元牌": 1, "门风": 1, "圈风": 1, "小三元": 4, "大三元": 8, "小四喜": 8,
+              "大四喜": 16, "平胡": 2, "碰碰胡": 4, "三暗刻": 2, "四暗刻": 5, "五暗刻": 8, "混一色": 4,
+              "清一色": 8, "字一色": 16, "海底捞月": 1, "河底捞鱼": 1, "杠上开花": 1, "抢杠胡": 1,
+              "天胡": 24, "地胡": 16}
+TAIWAN_IN_PLACE_OF = {"门清自摸": {"门清", "自摸"}, "全求人": {"独听"}, "八仙过海": {"正花", "花杠"},
+                      "小三元": {"三元牌"}, "大三元": {"三元牌"}, "小四喜": {"门风", "圈风"},
+                      "大四喜": {"门风", "圈风"}, "字一色": {"碰碰胡"},
+                      "天胡": {"门清", "自摸", "门清自摸", "独听"},
+                      "地胡": {"门清", "自摸", "门清自摸", "独听"}}
+
+
+def parse_flowers(value: Any) -> tuple[int, list[str]]:
+    """A case's ``flowers``: a count (which ones unknown) or the flowers by code or name."""
+    if value is None:
+        return 0, []
+    if isinstance(value, int):
+        return value, []
+    named: list[str] = []
+    for token in str(value).split():
+        digits = ""
+        for ch in token:
+            if ch.isdigit():
+                digits += ch
+            elif ch == "f" and digits:
+                named += [d + "f" for d in digits]
+                digits = ""
+            elif ch in FLOWER_NAMES and not digits:
+                named.append(FLOWER_NAMES[ch])
+            else:
+                raise ValueError(f"cannot read the flowers {token!r}")
+        if digits:
+            raise ValueError(f"cannot read the flowers {token!r}")
+    return len(named), named
+
+
+def _wait_kinds(held: list[str], melds: list[Meld]) -> int:
+    """How many tile kinds make the held tiles (without the winning one) a hand of sets and a pair."""
+    return sum(1 for k in SUITED + HONORS if next(readings([*held, k], melds), None) is not None)
+
+
+def _wait_of(group: tuple[str, ...], tile: str) -> str:
+    if len(group) == 2:
+        return "single"
+    if len(set(group)) == 1:
+        return "pair_pair"
+    low = int(group[0][0])
+    rank = int(tile[0])
+    if rank == low + 1:
+        return "closed"
+    if (rank == low and low == 7) or (rank == low + 2 and low == 1):
+        return "edge"
+    return "open"
+
+
+def taiwan_patterns(r: Reading, placed: int, melds: list[Meld], *, win_tile: str, win_by: str,
+                    flags: set[str], seat_wind: int, prevalent: str, dealer: bool, waits: int,
+                    flower_count: int, flowers: list[str]) -> dict[str, int]:
+    """The patterns of one reading, the winning tile in concealed group ``placed``, with their 台
+    (a pattern counted "each" once per flower, set or 刻)."""
+    concealed_groups = r.groups[: len(r.groups) - len(melds)]
+    sets = [g for g in r.groups if len(g) != 2]
+    (pair,) = [g for g in r.groups if len(g) == 2]
+    triplets = [g for g in sets if len(set(g)) == 1]
+    sequences = [g for g in sets if len(set(g)) == 3]
+    concealed_triplets = sum(1 for i, g in enumerate(concealed_groups) if len(g) == 3 and len(set(g)) == 1
+                             and not (i == placed and win_by != "self_draw"))
+    concealed_triplets += sum(1 for m in melds if m.kind == "concealed-kong")
+    claimed = sum(1 for m in melds if m.claimed)
+    suits = {t[1] for t in r.tiles if t[1] != "z"}
+    honors = sum(1 for t in r.tiles if t[1] == "z")
+    dragon_triplets = sum(1 for g in triplets if g[0] in DRAGONS)
+    wind_triplets = sum(1 for g in triplets if g[0] in WINDS)
+    own_wind = f"{seat_wind + 1}z"
+    first = {"first_turn", "no_claims_yet"} <= flags
+
+    out = {"胡牌"}
+    if claimed == 0 and win_by != "self_draw":
+        out.add("门清")
+    if win_by == "self_draw":
+        out.add("自摸")
+        if claimed == 0:
+            out.add("门清自摸")
+    if claimed == 5 and win_by == "discard":
+        out.add("全求人")
+    if waits == 1:
+        out.add("独听")
+    own_flowers = sum(1 for f in flowers if (int(f[0]) - 1) % 4 == seat_wind)
+    flower_sets = sum(1 for whole in ({"1f", "2f", "3f", "4f"}, {"5f", "6f", "7f", "8f"})
+                      if whole <= set(flowers))
+    if own_flowers:
+        out.add("正花")
+    if flower_sets:
+        out.add("花杠")
+    if flower_count == 8:
+        out.add("八仙过海")
+    if dragon_triplets:
+        out.add("三元牌")
+    if any(g[0] == own_wind for g in triplets):
+        out.add("门风")
+    if any(g[0] == prevalent for g in triplets):
+        out.add("圈风")
+    if dragon_triplets == 2 and pair[0] in DRAGONS:
+        out.add("小三元")
+    if dragon_triplets == 3:
+        out.add("大三元")
+    if wind_triplets == 3 and pair[0] in WINDS:
+        out.add("小四喜")
+    if wind_triplets == 4:
+        out.add("大四喜")
+    if (len(sequences) == 5 and pair[0][1] != "z" and flower_count == 0 and win_by == "discard"
+            and _wait_of(concealed_groups[placed], win_tile) == "open"):
+        out.add("平胡")
+    if not sequences:
+        out.add("碰碰胡")
+    out |= {3: {"三暗刻"}, 4: {"四暗刻"}, 5: {"五暗刻"}}.get(concealed_triplets, set())
+    if len(suits) == 1:
+        out.add("混一色" if honors else "清一色")
+    if not suits:
+        out.add("字一色")
+    if "last_tile" in flags:
+        out.add("海底捞月" if win_by == "self_draw" else "河底捞鱼" if win_by == "discard" else "")
+    if flags & {"after_kong", "after_flower"} and win_by == "self_draw":  # (花上自摸 too)
+        out.add("杠上开花")
+    if win_by == "robbed_kong":
+        out.add("抢杠胡")
+    if first and win_by == "self_draw":
+        out.add("天胡" if dealer else "地胡")
+    out.discard("")
+    for big, small in TAIWAN_IN_PLACE_OF.items():
+        if big in out:
+            out -= small
+    each = {"正花": own_flowers, "花杠": flower_sets, "三元牌": dragon_triplets}
+    return {n: TAIWAN_TAI[n] * each.get(n, 1) for n in out}
+
+
+def taiwan16(case: dict[str, Any]) -> Outcome:
+    """Every reading, every place of the winning tile; the one paying most. Each payer pays 底 5
+    + 台, and 1 + 2 × 连庄 more where the dealer pays or is paid."""
+    concealed, melds, seat, win_by, discarder, flags, _bonus = _case_parts(case)
+    win_tile = parse(case["win_tile"])[0]
+    dealer = int(case.get("dealer", 0))
+    seat_wind = (seat - dealer) % 4
+    prevalent = parse(str(case.get("prevalent_wind", "东")))[0]
+    flower_count, flowers = parse_flowers(case.get("flowers"))
+    state = {**(case.get("counters") or {}), **(case.get("seat_state") or {})}
+    lianzhuang = int(state.get("lianzhuang", 0))
+    if len(concealed) + 3 * len(melds) != 17:  # 16 held (a kong as three) and the winning tile
+        return Outcome(False)
+    waits = _wait_kinds(parse(case["hand"]), melds)
+    best: int | None = None
+    sets: list[frozenset[str]] = []
+    for r in readings(concealed, melds):
+        concealed_groups = r.groups[: len(r.groups) - len(melds)]
+        for placed, g in enumerate(concealed_groups):
+            if win_tile not in g:
+                continue
+            names = taiwan_patterns(r, placed, melds, win_tile=win_tile, win_by=win_by, flags=flags,
+                                    seat_wind=seat_wind, prevalent=prevalent, dealer=seat == dealer,
+                                    waits=waits, flower_count=flower_count, flowers=flowers)
+            tai = sum(names.values())
+            if best is None or tai > best:
+                best, sets = tai, [frozenset(names)]
+            elif tai == best and frozenset(names) not in sets:
+                sets.append(frozenset(names))
+    if best is None:
+        return Outcome(False)
+    payers = [s for s in range(4) if s != seat] if win_by == "self_draw" else [discarder]
+    net = [0] * 4
+    for p in payers:
+        assert p is not None
+        amount = 5 + best + ((1 + 2 * lianzhuang) if dealer in (p, seat) else 0)
+        net[p] -= amount
+        net[seat] += amount
+    return Outcome(True, net, sets)
+
+
+SCORERS = {"hongzhong": hongzhong, "guangdong-tuidaohu": guangdong, "taiwan-16": taiwan16}

@@ -491,3 +491,16 @@ def test_liability_may_read_the_plugin_context_patterns_may_not(tmp_path: Path) 
         """, name="w.yaml")
     assert any("patterns[0].when" in x and "`context` is what plugins give when the win is settled" in x
                for x in problems(q)), problems(q)
+
+
+def test_mj_score_does_not_explain_a_taiwan_16_payment_as_a_multiple() -> None:
+    """A payment with the 底 and the dealer's 台 added (`scoring.bonuses`) is no multiple of the
+    台: `mj score` printed "7 = 1 ×7" for 底 5 + 1 台 + 庄家 1; now the amount alone."""
+    from click.testing import CliRunner
+
+    from mjframework.cli import main
+
+    out = CliRunner().invoke(main, ["score", "taiwan-16", "234m 567p 99s 45m", "-m", "pung 5s from 1",
+                                    "-m", "chow 678s from 1", "-t", "3m", "-s", "2"])
+    assert out.exit_code == 0, out.output
+    assert "×" not in out.output and "  7   胡牌+自摸" in out.output

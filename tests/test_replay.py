@@ -1923,11 +1923,13 @@ class TaiwanCheck(McrCheck):
     """:class:`McrCheck` (flowers, winds) with 16-tile hands, the reserved tail, 底 + 台
     payments with 庄家 and 连庄拉庄, and the count of hands the dealer kept."""
 
-    # (game, dealer named for the next hand, the count that hand must start with)
-    carried: tuple[int, int, int] | None = None
+    # (game, dealer named for the next hand, the count that hand must start with, the times the
+    # deal has passed in the game: the prevalent wind moves every 4 — `prevalent_counts: deal_passes`)
+    carried: tuple[int, int, int, int] | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
+        self.flower_rep = [False] * 4
         counters = self.start.get("counters") or {}
         self.kept = counters.get("lianzhuang")
         if self.start.get("hand_size") != 16:
@@ -1935,17 +1937,27 @@ class TaiwanCheck(McrCheck):
         game = self.start["hand"] // self.hands_per_game
         c = TaiwanCheck.carried
         want = c[2] if c is not None and c[0] == game else 0
+        self.passes = c[3] if c is not None and c[0] == game else 0
         if self.kept != want:
             self.bad(f"连庄 count {self.kept} at the hand's start, expected {want}")
 
     def untaken(self) -> int:
         return self.taken.count(False)
 
+    def on_draw(self, e: dict[str, Any]) -> None:
+        """Whether each seat's last tile in play replaced a flower (``after_flower``: 花上自摸)."""
+        super().on_draw(e)
+        self.flower_rep[e["seat"]] = e["source"] == "flower" and self.played
+
     def win_context(self, seat: int, by: str, discarder: int | None, flags: set[str], tile: int,
                     state: bool = True) -> WinContext:
-        """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them)."""
+        """:class:`McrCheck`'s, with the flowers by name (正花 and 花杠 read them) and the
+        prevalent wind of the times the deal has passed (not of the hand's place)."""
         ctx = super().win_context(seat, by, discarder, flags, tile, state)
-        return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]))
+        if by == "self_draw" and self.flower_rep[seat]:
+            ctx = dataclasses.replace(ctx, flags=ctx.flags | {"after_flower"})
+        return dataclasses.replace(ctx, flower_tiles=tuple(self.flowers[seat]),
+                                   prevalent_wind=27 + (self.passes // 4) % 4)
 
     def live_left(self) -> int:
         return min(len(self.live_slots()), max(0, self.untaken() - TW_RESERVE))
@@ -1977,7 +1989,8 @@ class TaiwanCheck(McrCheck):
         super().on_hand_end(e)
         game = self.start["hand"] // self.hands_per_game
         stays = e.get("next_dealer") == self.dealer
-        TaiwanCheck.carried = (game, e.get("next_dealer", -1), (self.kept or 0) + 1 if stays else 0)
+        TaiwanCheck.carried = (game, e.get("next_dealer", -1), (self.kept or 0) + 1 if stays else 0,
+                               self.passes + (not stays))
 
 
 HAND_CHECKS["taiwan-16"] = TaiwanCheck

@@ -97,7 +97,7 @@ def _other_seats(seat_melds: tuple[str, ...], seat_states: tuple[str, ...], winn
 @click.option("--robbed-kong", is_flag=True, help="Won by robbing the --discard-from seat's kong.")
 @click.option("--flag", "-f", "flags", multiple=True,
               help="after_kong, open_kong, last_tile, first_turn, no_claims_yet, after_kong_discard, "
-                   "or a flag the ruleset declares (`flags:`).")
+                   "last_copy, after_flower, or a flag the ruleset declares (`flags:`).")
 @click.option("--context", "-c", "context", multiple=True, metavar="KEY=VALUE",
               help="Plugin input, e.g. birds='3m 4s' (tile strings become tiles; repeat).")
 @click.option("--seat-state", "seat_state", multiple=True, metavar="KEY=VALUE",
@@ -226,8 +226,13 @@ def _tile(t: int, lang: str) -> str:
 _ADDED = re.compile(r" \+(\d+) (\S+)$")
 
 
-def explain_payment(pay, points: int, dealer_bonus: int, lang: str) -> str:
-    """``80 = (10 + 10 dealer) ×4`` for a win payment, from the score and the amount paid."""
+def explain_payment(pay, points: int, dealer_bonus: int, lang: str, *, added_bonuses: bool = False) -> str:
+    """``80 = (10 + 10 dealer) ×4`` for a win payment, from the score and the amount paid.
+
+    ``added_bonuses``: the ruleset adds `scoring.bonuses` (a 底, a dealer's 台) to payments, so
+    an amount is no multiple of the points: it is shown alone rather than as a wrong ``×N``."""
+    if added_bonuses:
+        return f"{pay.amount}"
     L = LABELS[lang]
     base = points + (dealer_bonus if dealer_bonus and 0 in (pay.payer, pay.payee) else 0)
     parts = f"{points}" + (f" + {base - points} {L['dealer_bonus']}" if base != points else "")
@@ -279,9 +284,10 @@ def _print_score(ev, result, h, dealt, wild, win_by: str, seat: int, discarder, 
     items = result.settlement.payments if result.settlement else []
     if items:
         click.echo(f"{L['payments']}")
+        added = bool(rs.scoring.bonuses)
         for pay in items:
             click.echo(f"  {seat_label(pay.payer, lang)} → {seat_label(pay.payee, lang)}  "
-                       f"{explain_payment(pay, s.points, rs.scoring.dealer_bonus, lang)}"
+                       f"{explain_payment(pay, s.points, rs.scoring.dealer_bonus, lang, added_bonuses=added)}"
                        + (f"   {pay.reason}" if pay.reason else ""))
     if result.payments:
         click.echo(f"{L['net']}  " + "   ".join(f"{seat_label(i, lang)} {a:+d}"

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # only annotations: the ruleset model (mjframework.rules.mode
 # Win contexts and flags (the conformance format uses the same words).
 WIN_BY = ("self_draw", "discard", "robbed_kong")
 FLAGS = ("after_kong", "open_kong", "last_tile", "first_turn", "no_claims_yet", "after_kong_discard",
-         "last_copy")
+         "last_copy", "after_flower")
 
 # Plain str values: ``Meld.claimed`` / ``is_kong`` run in the scorer's hot path.
 CLAIMED_KINDS = tuple(m.value for m in CLAIMED_MELDS)

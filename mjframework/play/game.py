@@ -43,11 +43,11 @@ class Game(Turns):
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
                  last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
-                 counters: cnt.Counts | None = None) -> None:
+                 counters: cnt.Counts | None = None, deal_passes: int | None = None) -> None:
         self.control = HandControl(self)
         super().__init__(ruleset, players, seed=seed, dealer=dealer, hand_no=hand_no, emit=emit,
                          evaluator=evaluator, last_winner_call=last_winner_call, hand_in_game=hand_in_game,
-                         counters=counters)
+                         counters=counters, deal_passes=deal_passes)
         # Each seat's view (it reads the game live: one per seat serves every decision).
         self._views = [TableView(self, seat) for seat in range(ruleset.players)]
 

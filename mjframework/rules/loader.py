@@ -1600,6 +1600,7 @@ class _Builder:
             exchange=exchange, void_suit=void, ready=isinstance(decl.get("ready"), dict),
             kongs_paid=paid, kong_refund=refund, on_draw=tuple(on_draw),
             prevalent_every=(d.get("winds") or {}).get("prevalent_every"),
+            prevalent_counts=(d.get("winds") or {}).get("prevalent_counts", "hands"),
         )
 
     def never_claimed(self, tileset: TileSet | None) -> None:

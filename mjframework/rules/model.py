@@ -804,6 +804,7 @@ class Flow:
     kong_refund: str | None = None  # None | not_ready
     on_draw: tuple[DrawnPayment, ...] = ()
     prevalent_every: int | None = None  # winds: the prevalent wind advances every N hands of a game
+    prevalent_counts: str = "hands"  # winds: what prevalent_every counts: hands | deal_passes
 
     @property
     def continues(self) -> bool:

@@ -415,16 +415,18 @@ def hand_series(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, 
     dealer = first_dealer(rs, seed, game)
     last_call: tuple[int, str] | None = None
     tally = counters.start(rs)  # the ruleset's counters last across the hands of the game
+    passes = 0  # times the deal went to another seat (`winds.prevalent_counts: deal_passes`)
     for h in range(hands):
         g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
                  emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h,
-                 counters=tally)
+                 counters=tally, deal_passes=passes)
         calls.clear()
         result = yield g
         last_call = calls[0] if len(calls) == 1 else None
         if tally:
             tally = counters.after_hand(rs, tally, dealer=dealer, next_dealer=result.next_dealer,
                                          result=result.result, winners=result.winners)
+        passes += result.next_dealer != dealer
         dealer = result.next_dealer
 
 

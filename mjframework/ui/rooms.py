@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.tiles import tile_code, tile_name
+from ..core.tiles import HONOR_BASE, tile_code, tile_name
 from ..play.players import OUTSIDE, Decision, Option, TableView
 from ..play.seatlog import SeatStream
 from ..play.visibility import view_for
@@ -249,8 +249,8 @@ class Room:
                 "flowers": [tile_code(x) for x in st.flowers],
                 "declared": v.declared_of(s), "total": self.totals[s],
             })
-        every = g.flow.prevalent_every
-        prevalent = WIND_NAMES[(g.hand_in_game // every) % 4] if every else None
+        wind = g.prevalent_wind  # (by hands or by the deal's passes: `winds.prevalent_counts`)
+        prevalent = WIND_NAMES[(wind - HONOR_BASE) % 4] if wind is not None else None
         hand = list(v.hand)
         return {"type": "state", "seat": seat, "hand_no": self.hand_no, "dealer": v.dealer,
                 "hand": [tile_code(x) for x in hand],

@@ -12,6 +12,9 @@ from .wins import WinChecks
 class Moves(WinChecks):
     """Draws and discards (see the module's docstring)."""
 
+    # (seat, tile) of the last tile given that replaced a flower (the turn's ``after_flower``)
+    flower_replaced: tuple[int, Tile] | None = None
+
     def draw(self, seat: int, source: str) -> Tile | None:
         """Give ``seat`` the next tile from the live end (``wall``) or the kong end (``kong``)."""
         return self.give(seat, self.wall.take_live() if source == "wall" else self.wall.take_kong(),
@@ -24,6 +27,7 @@ class Moves(WinChecks):
         if t is not None:
             self.seats[seat].hand.append(t)
             self.last_drawer = seat
+            self.flower_replaced = (seat, t) if source == "flower" else None
             if source != "flower":
                 self.replacement_seat = seat if source == "kong" else None
             if source != "wall" and self.wall.live_remaining() == 0:

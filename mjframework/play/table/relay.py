@@ -61,9 +61,10 @@ class Relay(HandState):
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, emit: EventSink | None = None, evaluator: Evaluator | None = None,
                  last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
-                 counters: Counts | None = None) -> None:
+                 counters: Counts | None = None, deal_passes: int | None = None) -> None:
         super().__init__(ruleset, players, seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
-                         last_winner_call=last_winner_call, hand_in_game=hand_in_game, counters=counters)
+                         last_winner_call=last_winner_call, hand_in_game=hand_in_game, counters=counters,
+                         deal_passes=deal_passes)
         self.emit: EventSink = emit if emit is not None else _no_sink
         # The bonus tiles turned up this hand (``bonus_tiles``: play/bonus.py), told as events.
         self.bonus = None if ruleset.bonus_tiles is None else BonusFlips(

@@ -202,7 +202,7 @@ class HandState:
     environment and :class:`HandControl` read them); the engine's own lists are
     never handed out (a view or a plugin gets copies):
 
-    - ``ruleset``, ``players``, ``seed``, ``hand_no``, ``hand_in_game``, ``dealer``,
+    - ``ruleset``, ``players``, ``seed``, ``hand_no``, ``hand_in_game``, ``deal_passes``, ``dealer``,
       ``ev`` (the evaluator), ``pm`` (its plugin manager), ``wall``;
     - ``seats``: a :class:`SeatState` per seat (held tiles, melds, discards,
       declarations and plugins' per-seat state, tiles won on, flowers);
@@ -229,7 +229,7 @@ class HandState:
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *, seed: int, dealer: int = 0,
                  hand_no: int = 0, evaluator: Evaluator | None = None,
                  last_winner_call: tuple[int, str] | None = None, hand_in_game: int | None = None,
-                 counters: cnt.Counts | None = None) -> None:
+                 counters: cnt.Counts | None = None, deal_passes: int | None = None) -> None:
         self.ruleset = ruleset
         self.players = list(players)
         if len(self.players) != ruleset.players:
@@ -245,6 +245,9 @@ class HandState:
         self.hand_no = hand_no
         # The hand's place in its game (the prevalent wind advances with it: `winds`).
         self.hand_in_game = hand_no if hand_in_game is None else hand_in_game
+        # How often the deal went to another seat before this hand (`winds.prevalent_counts:
+        # deal_passes`); unknown outside a series of hands: then as many as the hands before.
+        self.deal_passes = self.hand_in_game if deal_passes is None else deal_passes
         self.dealer = dealer
         self.counters = counters if counters is not None else cnt.start(ruleset)  # play/counters.py
         self.rng = random.Random(seed)
@@ -344,9 +347,17 @@ class HandState:
     def _kong_tiles_left(self) -> bool:
         return self.wall.kong_remaining() > 0 and self.wall.live_remaining() > 0
 
+    @property
+    def prevalent_wind(self) -> Tile | None:
+        """This hand's prevalent wind (东 … 北), or None when the ruleset has no ``winds``."""
+        return self._prevalent_wind()
+
     def _prevalent_wind(self) -> Tile | None:
         every = self.flow.prevalent_every
-        return HONOR_BASE + (self.hand_in_game // every) % 4 if every else None
+        if not every:
+            return None
+        n = self.deal_passes if self.flow.prevalent_counts == "deal_passes" else self.hand_in_game
+        return HONOR_BASE + (n // every) % 4
 
 
 # The meld kinds as their plain ``str`` values, for the engine's melds and comparisons: in

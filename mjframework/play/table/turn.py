@@ -106,6 +106,8 @@ class Turns(Claims):
     def _turn(self, seat: int, drawn: Tile | None, flags: set[str]) -> Steps[TurnEnd]:
         """A player holding a full hand acts: win, kong, or discard. Loops over kongs."""
         while True:
+            if drawn is not None and self.flower_replaced == (seat, drawn):
+                flags = {*flags, "after_flower"}  # the tile replaced a flower
             win = self._self_win(seat, drawn, flags)
             options = self._turn_options(seat, drawn, win)
             decision = make_decision("turn", seat, tuple(options), drawn)
@@ -119,7 +121,7 @@ class Turns(Claims):
                 if rep is None:
                     return self.end_drawn()
                 drawn = rep
-                flags = (flags - {"first_turn", "last_tile"}) | self._after_kong_flags()
+                flags = (flags - {"first_turn", "last_tile", "after_flower"}) | self._after_kong_flags()
                 continue
             if choice.kind not in ("win", "kong", "discard"):
                 outcome = yield from self._handle_option(seat, choice)
@@ -145,7 +147,7 @@ class Turns(Claims):
                 if rep is None:
                     return self.end_drawn()
                 drawn = rep
-                flags = (flags - {"first_turn", "last_tile"}) | self._after_kong_flags()
+                flags = (flags - {"first_turn", "last_tile", "after_flower"}) | self._after_kong_flags()
                 continue
             assert choice.kind == "discard" and choice.tile is not None
             if choice.value == "ready":
