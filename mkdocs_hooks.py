@@ -32,10 +32,12 @@ def _unset_defaults_to_none() -> int:
     todo: list[Any] = [main]  # every command, those of sub-groups (`mj records list`) too
     while todo:
         command = todo.pop()
+        ctx = click.Context(command)
         if isinstance(command, click.Group):
-            ctx = click.Context(command)
             todo.extend(command.get_command(ctx, name) for name in command.list_commands(ctx))
-        for param in getattr(command, "params", []):
+        # get_params: the declared ones and the help option click makes (and keeps) per command,
+        # whose default is the sentinel too since click 8.5
+        for param in command.get_params(ctx):
             if isinstance(param.default, unset) or repr(param.default).endswith("UNSET"):
                 param.default = None
                 fixed += 1
