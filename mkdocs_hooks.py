@@ -8,7 +8,7 @@ variant's page needs no edit to mkdocs.yml.
 Click 8.3+ marks an option given no default with a sentinel (``Sentinel.UNSET``),
 which mkdocs-click 0.9 prints as the default (mkdocs/mkdocs-click#95); in the
 documentation build only, those options get ``None`` (mkdocs-click then shows
-"None", or "_required" for a required one).
+"None", or "_required" for a required one), flags ``False``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _unset_defaults_to_none() -> int:
         # whose default is the sentinel too since click 8.5
         for param in command.get_params(ctx):
             if isinstance(param.default, unset) or repr(param.default).endswith("UNSET"):
-                param.default = None
+                param.default = False if getattr(param, "is_flag", False) else None
                 fixed += 1
     return fixed
 
