@@ -388,6 +388,9 @@ class Announcer:
             echo("═" * 60)
             echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
                  f"   种子 {e['seed']}")
+            self.table.prevalent = getattr(self.game, "prevalent_wind", None)  # (None: no winds)
+            if self.table.prevalent is not None:
+                echo(self.table.winds_text())
         elif t == "deal" and self.seat is None:  # a spectator sees every hand
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
