@@ -247,7 +247,8 @@ def test_the_line_mode_says_the_winds_where_the_ruleset_has_them() -> None:
     assert len(shown) == 6
     rs, ev = load_cached(rules, (), None)
     games = [(g.dealer, g.prevalent_wind) for g, _r in play_hands(
-        rs, lambda h: make_bots(("greedy",) * 4, 11, 0, h), seed=11, hands=6, emit=lambda e: None, evaluator=ev)]
+        rs, lambda h: make_bots(("greedy",) * 4, 11, 0, h), seed=11, hands=6, emit=lambda e: None,
+        evaluator=ev)]
     winds = "东南西北"
     assert [w[0] for w in shown] == [winds[(p or 27) - 27] for _d, p in games]
     assert [w[0] for w in shown][-1] == "东"  # the sixth hand: 南 if hands were counted

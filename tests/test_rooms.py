@@ -9,6 +9,7 @@ and every hand is in the records file, replayable.
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from pathlib import Path
@@ -409,7 +410,7 @@ def test_a_rooms_hands_follow_on_as_mj_plays_do(ruleset: str, hands: int) -> Non
     state = next(m for m in room.seats[0].log if m["type"] == "state")  # the last hand's table
     starts = [e for e in theirs if e["type"] == "hand_start"]
     if rs.flow.prevalent_counts == "deal_passes":  # the wind moves by the deal's passes, not by hands
-        passes = sum(a["dealer"] != b["dealer"] for a, b in zip(starts, starts[1:], strict=False))
+        passes = sum(a["dealer"] != b["dealer"] for a, b in itertools.pairwise(starts))
         assert passes < 4 and state["hand_no"] == hands - 1 and state["prevalent"] == "东"
     elif rs.flow.prevalent_every:  # 国标: 东 for four hands, then 南
         assert state["hand_no"] == hands - 1 and state["prevalent"] == "南"

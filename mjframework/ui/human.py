@@ -174,11 +174,16 @@ class TranslatedConsole(Console):
 
 
 def ruleset_words(rs: Any) -> dict[str, str]:
-    """The ruleset's own words, shown as written in every language — its name, its patterns' —
-    each with its designer's English where the ruleset gives one (a pattern's ``en``)."""
+    """The ruleset's own words, shown as written in every language — its name, its patterns',
+    its bonus tiles' — each with its designer's English where the ruleset gives one (a
+    pattern's ``en``, the bonus tiles' ``en``)."""
     words = {rs.name: ""}
     for p in rs.patterns:
         words[p.name] = words.get(p.name) or getattr(p, "en", "") or ""
+    bonus = getattr(rs, "bonus_tiles", None)
+    if bonus is not None:
+        for word in (bonus.name, *bonus.says.values()):
+            words[word] = words.get(word) or bonus.en.get(word, "")
     return words
 
 
