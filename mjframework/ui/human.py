@@ -533,17 +533,27 @@ class Announcer:
 
 
 def narration(events: Sequence[Event], seat: int | None, players: int, *, after_win: str = "end",
-              scoring: Any = None) -> list[str]:
+              scoring: Any = None, doubtful: bool = False) -> list[str]:
     """What the table said of each event to ``seat`` (the :class:`Announcer`'s lines, in Chinese:
     a :class:`~mjframework.ui.words.Words` puts them in another language), one entry per event —
     ``""`` for an event it says nothing of. The browser's replay shows these (the same words as
-    the tables), not words of its own."""
+    the tables), not words of its own.
+
+    ``doubtful``: the events come from outside (a log uploaded to the playground, maybe
+    doctored): an event the table cannot read is said as its type in brackets, and the rest
+    still said, instead of raising."""
     said: list[str] = []
     lines: list[str] = []
     tell = Announcer(lines.append, seat, players, after_win=after_win, scoring=scoring)
     for e in events:
         lines.clear()
-        tell(e)
+        if doubtful:
+            try:
+                tell(e)
+            except Exception:  # (any reading of a doctored event: a missing field, a bad tile, a seat)
+                lines[:] = [f"[{str(e.get('type'))[:40]}]"]
+        else:
+            tell(e)
         said.append(" · ".join(x.strip() for x in lines if x.strip() and set(x.strip()) - set("═─ ")))
     return said
 
