@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import strategies as hs
 
 from mjframework.cli import main
 from mjframework.run.replay import Replay, read_hands
@@ -172,7 +172,8 @@ def test_narrate_says_each_event_as_the_tables_do(log: Path) -> None:
     en = narrate({"events": events, "seat": None, "lang": "en"})["lines"]
     assert any(" discards " in x for x in en) and not any(" 打 " in x for x in en)
     # a seat's view: another seat's drawn tile is not named
-    draws = [(e, x) for e, x in zip(events, zh["lines"], strict=True) if e["type"] == "draw" and e["seat"] == 2]
+    draws = [(e, x) for e, x in zip(events, zh["lines"], strict=True)
+             if e["type"] == "draw" and e["seat"] == 2]
     assert draws and all(e["tile"] not in x and tile_name_of(e["tile"]) not in x for e, x in draws)
 
 
@@ -241,13 +242,13 @@ def test_narrate_says_doctored_events_without_failing(log: Path) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(junk=st.lists(st.dictionaries(st.sampled_from(
+@given(junk=hs.lists(hs.dictionaries(hs.sampled_from(
     ["type", "seat", "tile", "tiles", "hands", "kind", "from_seat", "payments", "items", "dealer", "hand",
      "patterns", "result", "next_dealer", "ruleset", "seed", "wildcard", "hidden"]),
-    st.recursive(st.none() | st.booleans() | st.integers(-9, 99) | st.sampled_from(
+    hs.recursive(hs.none() | hs.booleans() | hs.integers(-9, 99) | hs.sampled_from(
         ["draw", "discard", "deal", "win", "claim", "kong", "settlement", "hand_end", "hand_start", "1m",
          "5z", "9f", "zz", "", "mcr", "changsha"]),
-        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.sampled_from(["a", "seat", "tile"]), c,
+        lambda c: hs.lists(c, max_size=4) | hs.dictionaries(hs.sampled_from(["a", "seat", "tile"]), c,
                                                               max_size=3), max_leaves=8), max_size=8),
     max_size=12))
 def test_narrate_answers_any_junk_with_lines_or_a_clear_refusal(junk: list[dict]) -> None:

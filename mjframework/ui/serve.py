@@ -458,7 +458,7 @@ def narrate(req: Any) -> dict[str, Any]:
     start = events[0] if events and events[0]["type"] == "hand_start" else {}
     rid = start.get("ruleset")
     rs = load_ruleset(rid) if isinstance(rid, str) and rid in available_rulesets() else None
-    deal = next((e for e in events if e["type"] == "deal"), {})
+    deal: dict[str, Any] = next((e for e in events if e["type"] == "deal"), {})
     hands = deal.get("hands")
     players = rs.players if rs is not None else (
         len(hands) if isinstance(hands, list) and 2 <= len(hands) <= 4 else 4)
