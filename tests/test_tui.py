@@ -301,7 +301,7 @@ def test_the_winds_are_shown_where_the_ruleset_has_them(ruleset: str, winds: boo
         assert sorted(seat_winds) == list(range(27, 31))  # type: ignore[type-var]
         for name in ("东家", "南家", "西家", "北家"):
             s = ["东家", "南家", "西家", "北家"].index(name)
-            assert f"{name} {tile_name(seat_winds[s] or 0)}" in text
+            assert f"{name} ({tile_name(seat_winds[s] or 0)})" in text
     else:
         assert prevalent is None and "圈风" not in text and seat_winds == [None] * 4
 

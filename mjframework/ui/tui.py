@@ -585,8 +585,8 @@ class TableApp(App):
         out = Text()
         out.append(st.name(s), style="bold")
         wind = st.seat_wind(s)
-        if wind is not None:
-            out.append(f" {tile_name(wind)}")
+        if wind is not None:  # its own wind (门风), apart from the seat's name (东家 is a seat, not a wind)
+            out.append(f" ({tile_name(wind)})")
         bot = self.session.externals.get(s)
         if bot is not None:  # a program or a trained policy seated by --bot: its name
             out.append(f" ‹{bot.name}›", style="italic")
