@@ -230,3 +230,30 @@ def test_ready_and_declare_labels() -> None:
 def test_watch_with_a_speed_in_line_mode() -> None:
     code, out = play("yongzhou-wangba", "--watch", "--seed", "5", "--speed", "0.01")
     assert code == 0 and ("结算" in out or "流局" in out)
+
+
+def test_the_line_mode_says_the_winds_where_the_ruleset_has_them() -> None:
+    """Each hand starts with 圈风 and every seat's 门风 (the engine's prevalent wind: by the
+    deal's passes for wind-by-deal.yaml, so 东 lasts while the dealer keeps the deal); nothing
+    of winds for a ruleset without them."""
+    import re
+
+    from mjframework.run.simulate import load_cached, make_bots, play_hands
+
+    rules = os.path.join(os.path.dirname(__file__), "rulesets", "wind-by-deal.yaml")
+    code, out = play(rules, "--plain", "--watch", "--seed", "11", "--hands", "6", "--no-records")
+    assert code == 0, out
+    shown = re.findall(r"圈风 (\S)   门风 东家 (\S) · 南家 (\S) · 西家 (\S) · 北家 (\S)", out)
+    assert len(shown) == 6
+    rs, ev = load_cached(rules, (), None)
+    games = [(g.dealer, g.prevalent_wind) for g, _r in play_hands(
+        rs, lambda h: make_bots(("greedy",) * 4, 11, 0, h), seed=11, hands=6, emit=lambda e: None,
+        evaluator=ev)]
+    winds = "东南西北"
+    assert [w[0] for w in shown] == [winds[(p or 27) - 27] for _d, p in games]
+    assert [w[0] for w in shown][-1] == "东"  # the sixth hand: 南 if hands were counted
+    assert all(w[1 + d] == "东" for w, (d, _p) in zip(shown, games, strict=True))  # the dealer sits 东
+    code, out = play("changsha", "--plain", "--watch", "--seed", "3", "--no-records")
+    assert code == 0 and "圈风" not in out and "门风" not in out
+    code, out = play("mcr", "--plain", "--watch", "--seed", "3", "--no-records", "--lang", "en")
+    assert code == 0 and "round wind East   seat winds" in out, out[:400]

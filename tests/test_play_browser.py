@@ -147,6 +147,8 @@ def test_one_person_plays_a_hand_of_every_ruleset_in_the_browser(rid: str, serve
         assert "圈风" in page.inner_text("#info")
         assert page.locator("#me-head .wind").count() == 1
         assert page.locator(".meld.flowers .mj-tile").count() > 0
+    elif rid == "changsha":  # no winds in the ruleset: neither 圈风 nor a seat's wind
+        assert "圈风" not in page.inner_text("#info") and page.locator(".wind").count() == 0
     page.keyboard.press("r")  # the replay, at the hand's end; ← steps back
     page.wait_for_selector("#replay .rp-seat")
     last = page.inner_text("#rp-pos")

@@ -9,6 +9,7 @@ and every hand is in the records file, replayable.
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from pathlib import Path
@@ -389,7 +390,8 @@ class _Logged(Room):
 
 
 @pytest.mark.parametrize(("ruleset", "hands"),
-                         [("mcr", 5), (str(Path(__file__).parent / "rulesets" / "counters.yaml"), 4)])
+                         [("mcr", 5), (str(Path(__file__).parent / "rulesets" / "counters.yaml"), 4),
+                          (str(Path(__file__).parent / "rulesets" / "wind-by-deal.yaml"), 6)])
 def test_a_rooms_hands_follow_on_as_mj_plays_do(ruleset: str, hands: int) -> None:
     """A room of several hands is the same series as ``mj play``'s / ``mj simulate``'s (one loop,
     ``hand_series``): dealer, prevalent wind, repeat calls and the ruleset's counters carried from
@@ -406,10 +408,13 @@ def test_a_rooms_hands_follow_on_as_mj_plays_do(ruleset: str, hands: int) -> Non
         pass
     assert json.dumps(room.truth) == json.dumps(theirs)
     state = next(m for m in room.seats[0].log if m["type"] == "state")  # the last hand's table
-    if rs.flow.prevalent_every:  # 国标: 东 for four hands, then 南
+    starts = [e for e in theirs if e["type"] == "hand_start"]
+    if rs.flow.prevalent_counts == "deal_passes":  # the wind moves by the deal's passes, not by hands
+        passes = sum(a["dealer"] != b["dealer"] for a, b in itertools.pairwise(starts))
+        assert passes < 4 and state["hand_no"] == hands - 1 and state["prevalent"] == "东"
+    elif rs.flow.prevalent_every:  # 国标: 东 for four hands, then 南
         assert state["hand_no"] == hands - 1 and state["prevalent"] == "南"
     else:
-        starts = [e for e in theirs if e["type"] == "hand_start"]
         assert any(e.get("counters") for e in starts[1:])  # counters carried into later hands
 
 

@@ -282,6 +282,30 @@ def test_watch_shows_four_bots_on_the_same_table() -> None:
     assert "胡" in text or "流局" in text
 
 
+@pytest.mark.parametrize(("ruleset", "winds"), [("mcr", True), ("yongzhou-huandiao", False)])
+def test_the_winds_are_shown_where_the_ruleset_has_them(ruleset: str, winds: bool) -> None:
+    """圈风 on the top line and each seat's own wind (门风) beside its name: the engine's own
+    (``Game.prevalent_wind``, by hands or by the deal's passes); neither without ``winds``."""
+    async def run() -> tuple[str, int | None, list[int | None]]:
+        app = TableApp(ruleset, seed=7, hands=1, watch=True, speed=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await next_stop(app, pilot)
+            g = app.session.game
+            st = app.session.state
+            return screen_text(app), g.prevalent_wind, [st.seat_wind(s) for s in range(4)]
+
+    text, prevalent, seat_winds = asyncio.run(run())
+    top = text.splitlines()[1] if text.startswith("┌") else next(x for x in text.splitlines() if "庄家" in x)
+    if winds:
+        assert prevalent is not None and f"圈风 {tile_name(prevalent)}" in top
+        assert sorted(seat_winds) == list(range(27, 31))  # type: ignore[type-var]
+        for name in ("东家", "南家", "西家", "北家"):
+            s = ["东家", "南家", "西家", "北家"].index(name)
+            assert f"{name} ({tile_name(seat_winds[s] or 0)})" in text
+    else:
+        assert prevalent is None and "圈风" not in text and seat_winds == [None] * 4
+
+
 # -- in a real terminal ------------------------------------------------------------------------
 
 
@@ -434,6 +458,7 @@ def test_mj_play_seats_external_programs_and_policies_in_the_full_screen(tmp_pat
                             [("牌局结束", b"q")])
     assert code == 0, out[-2000:]
     assert "\x1b[?1049h" in out  # the full screen, not the line mode
+    assert "‹echo›" in out and "‹pol›" in out  # the seated programs' names beside their seats
     lines = [json.loads(x) for x in heard.read_text().splitlines()]
     assert any(x["type"] == "request" for x in lines)  # the program was asked and answered
     assert {x.get("seat") for x in lines if x["type"] == "start_kyoku"} == {0}  # the first --bot: seat 0

@@ -71,3 +71,78 @@ def test_bad_winds_are_located_errors(winds: dict[str, Any], message: str, tmp_p
     assert rs is None
     assert any(message in str(p) and p.path[0] == "winds" for p in problems), problems
 
+
+
+# -- every path that plays a game of hands counts the passes the same way (play.series.Carry) --
+
+def _by_deal(hands: list[tuple[int, int | None]]) -> None:
+    """``hands``: (dealer, prevalent wind) of each hand of one game, in order. The wind is
+    东 + (passes so far) // 4, and counting hands instead would have shown otherwise."""
+    passes = 0
+    for h, (dealer, wind) in enumerate(hands):
+        assert wind == EAST + (passes // 4) % 4, (h, hands)
+        if h + 1 < len(hands):
+            passes += hands[h + 1][0] != dealer
+    assert any(w != EAST + (h // 4) % 4 for h, (_d, w) in enumerate(hands)), hands  # the test can tell
+
+
+@pytest.fixture
+def dealt(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every hand built while the test runs (its dealer and prevalent wind are read after)."""
+    from mjframework.play.table.state import HandState
+
+    made: list[Any] = []
+    init = HandState.__init__
+
+    def recording(self: Any, *a: Any, **kw: Any) -> None:
+        init(self, *a, **kw)
+        made.append(self)
+
+    monkeypatch.setattr(HandState, "__init__", recording)
+    return made
+
+
+def test_match_boards_of_several_hands(dealt: list[Any]) -> None:
+    from mjframework.run.match import run_match
+
+    result = run_match(str(RS / "wind-by-deal.yaml"), ["greedy"] * 4, 24, seed=5, hands_per_board=12)
+    assert result.abandoned == 0 and len(dealt) == 24
+    for board in (dealt[:12], dealt[12:]):
+        _by_deal([(g.dealer, g.prevalent_wind) for g in board])
+
+
+def test_the_stepper_plays_a_game_with_a_carry() -> None:
+    from mjframework.play.series import Carry
+    from mjframework.play.stepper import Table, play_hand
+    from mjframework.run.simulate import hand_seed
+
+    rs = load_ruleset(str(RS / "wind-by-deal.yaml"))
+    ev = Evaluator(rs)
+    table = Table(rs, seed=0, evaluator=ev, carry=Carry(rs, 0))
+    seen = []
+    for h in range(14):
+        table.reset(seed=hand_seed(5, 0, h))
+        assert table.game is not None and table.game.hand_no == h
+        seen.append((table.game.dealer, table.game.prevalent_wind))
+        play_hand(table, make_bots(("greedy",) * 4, 5, 0, h))
+    _by_deal(seen)
+    # the same hands as mj simulate's game (one loop: hand_series)
+    assert seen == [(d, w) for d, w, _n in _series(rs, 5, 14)]
+
+
+def test_the_env_plays_the_hands_of_a_game() -> None:
+    pytest.importorskip("numpy")
+    from mjframework.run.env import make_env
+
+    rs = load_ruleset(str(RS / "wind-by-deal.yaml"))
+    env = make_env(rs, seed=3, options={"dealer": "game"})
+    seen = []
+    for _h in range(16):
+        env.reset()
+        g = env.table.game
+        seen.append((g.dealer, g.prevalent_wind))
+        while env.result is None:
+            env.step(int(env.observe(env.agent_to_act)["action_mask"].argmax()))
+    _by_deal(seen)
+    env.reset(seed=3)  # a given seed starts a new game
+    assert (env.table.game.dealer, env.table.game.hand_in_game) == (0, 0)

@@ -46,6 +46,7 @@ from typing import Any
 from .events import Collector, EventSink, fan_out
 from .game import Game, HandResult
 from .players import OUTSIDE, Decision, IllegalDecision, Option, Player, PlayerLeft, TableView
+from .series import Carry, watching
 
 Pending = Decision | HandResult
 
@@ -69,10 +70,13 @@ class Table:
     def __init__(self, ruleset: Any, *, seed: int, dealer: int = 0, hand_no: int = 0,
                  emit: EventSink | None = None, evaluator: Any = None,
                  last_winner_call: tuple[int, str] | None = None, backend: str | None = None,
-                 keep_events: bool = True) -> None:
+                 keep_events: bool = True, carry: Carry | None = None) -> None:
         self.ruleset = ruleset
         self._kw = dict(seed=seed, dealer=dealer, hand_no=hand_no, evaluator=evaluator,
                         last_winner_call=last_winner_call)
+        # A game of hands (:class:`~mjframework.play.series.Carry`): each reset() deals the
+        # game's next hand — its dealer, counters, deal passes and call from the last one.
+        self.carry = carry
         self._emit = emit
         self.keep_events = keep_events
         # ``backend`` chose a worker in earlier releases; there is none now, so any value
@@ -86,15 +90,23 @@ class Table:
 
     # -- the caller's side ---------------------------------------------------------
 
-    def reset(self) -> Pending:
-        """Start the hand (closing any unfinished one); the first decision or the result."""
+    def reset(self, seed: int | None = None) -> Pending:
+        """Start the hand (closing any unfinished one); the first decision or the result.
+
+        ``seed`` replaces the table's seed from this hand on. With a ``carry`` each reset
+        is the game's next hand (``hand_no`` counts on from the first)."""
         self.close()
         self.events = Collector()
         self.result = None
         self.pending = None
-        self.game = Game(self.ruleset, [OUTSIDE] * self.ruleset.players,
-                         emit=fan_out(self.events, self._emit) if self.keep_events else self._emit,
-                         **self._kw)
+        if seed is not None:
+            self._kw["seed"] = seed
+        kw = dict(self._kw)
+        emit = fan_out(self.events, self._emit) if self.keep_events else self._emit
+        if self.carry is not None:
+            kw.update(self.carry.game_kwargs(), hand_no=self._kw["hand_no"] + self.carry.hand)
+            emit = watching(self.carry, emit)
+        self.game = Game(self.ruleset, [OUTSIDE] * self.ruleset.players, emit=emit, **kw)
         self._steps = self.game.steps()
         return self._advance(None, None)
 
@@ -203,6 +215,8 @@ class Table:
             self._steps = None
             result: HandResult = e.value
             self.result = result
+            if self.carry is not None:
+                self.carry.after(result)
             return result
         except BaseException:
             self._steps = None

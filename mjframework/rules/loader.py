@@ -1714,6 +1714,15 @@ class _Builder:
         for moment in sorted(says.keys() - at):
             self.problem((*path, "says", moment), f"nothing is turned up at `{moment}` (`at` lists "
                          f"{', '.join(sorted(at))})")
+        en_d = d.get("en") or {}
+        called = str(d.get("name") or "bonus tiles")
+        en = {called: str(en_d["name"])} if en_d.get("name") else {}
+        for moment, english in (en_d.get("says") or {}).items():
+            if moment not in says:
+                self.problem((*path, "en", "says", moment), f"`says` gives no text at `{moment}` "
+                             f"to translate (its text there is `name`: translate it with `en.name`)")
+            else:
+                en[says[moment]] = str(english)
         deals_next = None
         if isinstance(d.get("deals_next"), dict):
             dn = d["deals_next"]
@@ -1727,13 +1736,13 @@ class _Builder:
             deals_next = BonusDealer(at=dn_at, winners=int(dn.get("winners", 1)),
                                      also=frozenset(dn.get("also") or ()))
         bonus = BonusTiles(
-            count=int(d["count"]), name=str(d.get("name") or "bonus tiles"), more=tuple(more),
+            count=int(d["count"]), name=called, more=tuple(more),
             source=d.get("source", "live"), at=at,
             anchor=hit.get("from", "dealer"), honors=honors, tiles=only,
             weight=hit.get("weight", "one"), honor_weight=int(hit.get("honor_weight", 10)),
             effect=effect.get("kind", "double"), amount=int(effect.get("amount", 1)),
             counts=effect.get("counts", "both"), kongs=bool(effect.get("kongs", True)),
-            key=key, says=says, deals_next=deals_next)
+            key=key, says=says, en=en, deals_next=deals_next)
         if "honor_weight" in hit and bonus.weight != "rank":
             self.problem((*path, "hit", "honor_weight"), "`honor_weight` counts only with `weight: rank`")
         if bonus.most > 16:

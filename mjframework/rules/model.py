@@ -917,6 +917,8 @@ class BonusTiles:
     honor_weight: int = 10  # with `weight: rank`: what an honor counts
     key: str = "bonus_tiles"  # their word in a case's context, `mj score -c` and the log's event type
     says: dict[str, str] = field(default_factory=dict)  # moment (win, opening) → the event text's lead
+    # their own words' English (``en``: name, says): word as written → its English, for --lang en
+    en: dict[str, str] = field(default_factory=dict)
     deals_next: BonusDealer | None = None  # the seat they hit deals next
 
     @property

@@ -38,6 +38,7 @@ from ..play.actions import ActionSpace, EnvError, option_name
 from ..play.game import HandResult
 from ..play.players import Decision, Option
 from ..play.seatlog import SeatStream
+from ..play.series import Carry
 from ..play.stepper import Table
 from ..play.visibility import meld_for, view_for
 from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, ObsLayout, encode, pickable
@@ -78,7 +79,8 @@ class MahjongEnv:
     """One hand per episode of a ruleset; the seat to act steps (see the module doc).
 
     ``options``: ``dealer`` (the
-    first dealer, default 0, or ``"random"``: drawn from the seed), ``events`` (``True``:
+    first dealer, default 0, or ``"random"``: drawn from the seed, or ``"game"``: the
+    episodes are the hands of one game, :class:`~mjframework.play.series.Carry`), ``events`` (``True``:
     ``info["events"]``, what the acting seat saw since it last acted, as a seat log; off by
     default: it costs about as much as the step), ``illegal``: what an integer action in
     range whose mask entry is 0 does — ``"raise"`` (the default here: :class:`EnvError`,
@@ -112,9 +114,10 @@ class MahjongEnv:
         if unknown:
             raise EnvError(f"unknown env options: {', '.join(sorted(unknown))}")
         dealer = self.options.get("dealer", 0)
-        if dealer != "random" and (isinstance(dealer, bool) or not isinstance(dealer, int)
+        if dealer not in ("random", "game") and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                    or not 0 <= dealer < ruleset.players):
-            raise EnvError(f"option dealer: a seat 0–{ruleset.players - 1} or 'random', got {dealer!r}")
+            raise EnvError(f"option dealer: a seat 0–{ruleset.players - 1}, 'random' or 'game', "
+                           f"got {dealer!r}")
         self.illegal = self.options.get("illegal", "raise")
         if self.illegal not in ("raise", "terminate"):
             raise EnvError(f"option illegal: 'raise' or 'terminate', got {self.illegal!r}")
@@ -133,6 +136,7 @@ class MahjongEnv:
         self._episode = 0
         self._events = bool(self.options.get("events", False))
         self.table: Table | None = None
+        self._carry: Carry | None = None  # option dealer: game — what the game carries on
         self.decision: Decision | None = None
         self.result: HandResult | None = None
         self._legal: dict[int, Option] = {}
@@ -170,12 +174,17 @@ class MahjongEnv:
         dealer = self.options.get("dealer", 0)
         if dealer == "random":
             dealer = random.Random(f"dealer/{seed}").randrange(self.players)
+        carry = None
+        if dealer == "game":  # the episodes are the hands of one game (restarted by a given seed)
+            if self._carry is None or self._episode == 1:
+                self._carry = Carry(self.ruleset, 0)
+            carry, dealer = self._carry, self._carry.dealer
         if self.table is not None:
             self.table.close()
         # The table keeps the events only for the ``events`` option (info["events"],
         # seat_events): otherwise the hand builds none, as a silent simulation.
         self.table = Table(self.ruleset, seed=seed, dealer=int(dealer), evaluator=self.evaluator,
-                           backend=self.options.get("backend"), keep_events=self._events)
+                           backend=self.options.get("backend"), keep_events=self._events, carry=carry)
         self.result = None
         self.forfeit = None
         self._cursor = [0] * self.players

@@ -52,10 +52,10 @@ from ..core.fileio import commit, is_stdio, temp_beside
 from ..evaluate import wintable
 from ..evaluate.scoring import Evaluator
 from ..hooks.registry import HandDeadline
-from ..play import counters
 from ..play.bots import BOTS, GreedyBot
 from ..play.events import Event, EventSink, counting, counting_of
 from ..play.game import Game, HandResult
+from ..play.series import Carry, watching
 from ..rules.loader import load_ruleset
 from ..rules.model import Ruleset
 from .runner import ProcessPool, kill_pool, return_free_memory, run_alone, run_windowed, usable_workers
@@ -401,33 +401,16 @@ def hand_series(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, 
     full-screen table drives :meth:`Game.steps` from its event loop) uses this form; a
     caller with a plain ``play(game)`` uses :func:`play_hands`. Stop early by leaving it.
     """
-    calls: list[tuple[int, str]] = []  # this hand's win calls (for the next hand's repeat calls)
-
-    def tracked(e: Event) -> None:
-        if e["type"] == "win" and e.get("call"):
-            calls.append((e["seat"], e["call"]))
-        emit(e)
-
+    carry = Carry(rs, first_dealer(rs, seed, game))  # dealer, counters, deal passes, last call
     # A counting sink stays one through the wrapper (reading wins too).
     counts = counting_of(emit)
-    sink: EventSink = tracked if counts is None else counting(tracked, counts[0] | {"win"}, counts[1])
-
-    dealer = first_dealer(rs, seed, game)
-    last_call: tuple[int, str] | None = None
-    tally = counters.start(rs)  # the ruleset's counters last across the hands of the game
-    passes = 0  # times the deal went to another seat (`winds.prevalent_counts: deal_passes`)
+    sink: EventSink = watching(carry, emit)
+    if counts is not None:
+        sink = counting(sink, counts[0] | {"win"}, counts[1])
     for h in range(hands):
-        g = Game(rs, players(h), seed=hand_seed(seed, game, h), dealer=dealer, hand_no=first_hand_no + h,
-                 emit=sink, evaluator=evaluator, last_winner_call=last_call, hand_in_game=h,
-                 counters=tally, deal_passes=passes)
-        calls.clear()
-        result = yield g
-        last_call = calls[0] if len(calls) == 1 else None
-        if tally:
-            tally = counters.after_hand(rs, tally, dealer=dealer, next_dealer=result.next_dealer,
-                                         result=result.result, winners=result.winners)
-        passes += result.next_dealer != dealer
-        dealer = result.next_dealer
+        g = Game(rs, players(h), seed=hand_seed(seed, game, h), hand_no=first_hand_no + h,
+                 emit=sink, evaluator=evaluator, **carry.game_kwargs())
+        carry.after((yield g))
 
 
 def play_hands(rs: Ruleset, players: Callable[[int], list[Any]], *, seed: int, game: int = 0,

@@ -174,11 +174,16 @@ class TranslatedConsole(Console):
 
 
 def ruleset_words(rs: Any) -> dict[str, str]:
-    """The ruleset's own words, shown as written in every language — its name, its patterns' —
-    each with its designer's English where the ruleset gives one (a pattern's ``en``)."""
+    """The ruleset's own words, shown as written in every language — its name, its patterns',
+    its bonus tiles' — each with its designer's English where the ruleset gives one (a
+    pattern's ``en``, the bonus tiles' ``en``)."""
     words = {rs.name: ""}
     for p in rs.patterns:
         words[p.name] = words.get(p.name) or getattr(p, "en", "") or ""
+    bonus = getattr(rs, "bonus_tiles", None)
+    if bonus is not None:
+        for word in (bonus.name, *bonus.says.values()):
+            words[word] = words.get(word) or bonus.en.get(word, "")
     return words
 
 
@@ -388,6 +393,9 @@ class Announcer:
             echo("═" * 60)
             echo(f"第 {e['hand'] + 1} 手   {e['ruleset']}   庄家: {self.name(e['dealer'])}"
                  f"   种子 {e['seed']}")
+            self.table.prevalent = getattr(self.game, "prevalent_wind", None)  # (None: no winds)
+            if self.table.prevalent is not None:
+                echo(self.table.winds_text())
         elif t == "deal" and self.seat is None:  # a spectator sees every hand
             for s, hand in enumerate(e["hands"]):
                 echo(f"  {self.name(s)}  {tiles_label([_code_tile(c) for c in hand], None)}")
@@ -525,17 +533,27 @@ class Announcer:
 
 
 def narration(events: Sequence[Event], seat: int | None, players: int, *, after_win: str = "end",
-              scoring: Any = None) -> list[str]:
+              scoring: Any = None, doubtful: bool = False) -> list[str]:
     """What the table said of each event to ``seat`` (the :class:`Announcer`'s lines, in Chinese:
     a :class:`~mjframework.ui.words.Words` puts them in another language), one entry per event —
     ``""`` for an event it says nothing of. The browser's replay shows these (the same words as
-    the tables), not words of its own."""
+    the tables), not words of its own.
+
+    ``doubtful``: the events come from outside (a log uploaded to the playground, maybe
+    doctored): an event the table cannot read is said as its type in brackets, and the rest
+    still said, instead of raising."""
     said: list[str] = []
     lines: list[str] = []
     tell = Announcer(lines.append, seat, players, after_win=after_win, scoring=scoring)
     for e in events:
         lines.clear()
-        tell(e)
+        if doubtful:
+            try:
+                tell(e)
+            except Exception:  # (any reading of a doctored event: a missing field, a bad tile, a seat)
+                lines[:] = [f"[{str(e.get('type'))[:40]}]"]
+        else:
+            tell(e)
         said.append(" · ".join(x.strip() for x in lines if x.strip() and set(x.strip()) - set("═─ ")))
     return said
 

@@ -236,12 +236,14 @@ class Room:
         v = TableView(g, seat)
         n = self.rs.players
         wild = sorted(v.wildcards) if v.wildcards else ([] if v.wildcard is None else [v.wildcard])
+        wind = g.prevalent_wind  # (by hands or by the deal's passes: `winds.prevalent_counts`)
+        has_winds = wind is not None and n <= 4  # 门风 only where the ruleset has winds
         seats = []
         for s in range(n):
             st = g.seats[s]
             seats.append({
                 "seat": s, "word": seat_word(s, seat, n), "name": self.seats[s].name,
-                "wind": WIND_NAMES[(s - v.dealer) % 4] if n == 4 else None,
+                "wind": WIND_NAMES[(s - v.dealer) % n] if has_winds else None,
                 "concealed": len(st.hand), "out": v.has_left(s),
                 "melds": [{"kind": m.kind, "tiles": [tile_code(x) for x in m.tiles], "from": m.from_seat}
                           for m in v.melds_of(s)],
@@ -249,7 +251,6 @@ class Room:
                 "flowers": [tile_code(x) for x in st.flowers],
                 "declared": v.declared_of(s), "total": self.totals[s],
             })
-        wind = g.prevalent_wind  # (by hands or by the deal's passes: `winds.prevalent_counts`)
         prevalent = WIND_NAMES[(wind - HONOR_BASE) % 4] if wind is not None else None
         hand = list(v.hand)
         return {"type": "state", "seat": seat, "hand_no": self.hand_no, "dealer": v.dealer,

@@ -423,7 +423,53 @@ def _strip(text: str, prefixes: list[str]) -> str:
 # --------------------------------------------------------------------------
 # worker processes: API calls with a deadline and a memory limit
 
-API_CALLS = {"score": score, "validate": validate}
+MAX_NARRATED = 10_000  # events of one hand /api/narrate says (docs/limits.md)
+
+NARRATE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "events": ((list,), "a list of events (one hand of an `mj simulate --log` file)"),
+    "seat": ((int,), "a seat number, or null for everyone"),
+    "lang": ((str,), "zh or en"),
+}
+
+
+def narrate(req: Any) -> dict[str, Any]:
+    """The replay tab's words: each event of one hand as the tables say it (``lines``, one per
+    event, "" for an event they say nothing of) to ``seat`` (null: a spectator), in ``lang``.
+
+    The events come from an uploaded file: they are data, never trusted. Their ruleset is
+    looked up by the id the hand_start gives among the known ids (no path is opened); an
+    unknown one is narrated without its own words. An event the table cannot read is said as
+    its type."""
+    from .human import narration, ruleset_words
+    from .words import LANGS, Words
+
+    if not isinstance(req, dict):
+        raise BadRequest("send a JSON object")
+    _check_fields(req, NARRATE_FIELDS)
+    events = req.get("events") or []
+    if len(events) > MAX_NARRATED:
+        raise BadRequest(f"events: at most {MAX_NARRATED} (one hand of a log)")
+    for i, e in enumerate(events):
+        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+            raise BadRequest(f"events[{i}]: an event is an object with a type")
+    lang = req.get("lang") or "zh"
+    if lang not in LANGS:
+        raise BadRequest(f"lang: one of {', '.join(LANGS)}, not {_short(lang)}")
+    start = events[0] if events and events[0]["type"] == "hand_start" else {}
+    rid = start.get("ruleset")
+    rs = load_ruleset(rid) if isinstance(rid, str) and rid in available_rulesets() else None
+    deal: dict[str, Any] = next((e for e in events if e["type"] == "deal"), {})
+    hands = deal.get("hands")
+    players = rs.players if rs is not None else (
+        len(hands) if isinstance(hands, list) and 2 <= len(hands) <= 4 else 4)
+    seat = _opt_seat(req.get("seat"), "seat", players)
+    said = narration(events, seat, players, after_win=rs.win.after_win if rs is not None else "end",
+                     scoring=rs.scoring if rs is not None else None, doubtful=True)
+    words = Words(lang, ruleset_words(rs) if rs is not None else ())
+    return {"lines": [words(x) for x in said], "ruleset": rs.id if rs is not None else None}
+
+
+API_CALLS = {"score": score, "validate": validate, "narrate": narrate}
 
 
 def _worker_main(conn: Any, parent: int, memory_mb: int) -> None:
@@ -751,7 +797,7 @@ class Playground:
 
     def _post(self, path: str, body: bytes) -> Response:
         route = urlsplit(path).path
-        if route not in ("/api/score", "/api/validate"):
+        if route not in ("/api/score", "/api/validate", "/api/narrate"):
             return self.error(HTTPStatus.NOT_FOUND, f"no such endpoint: POST {route[:200]}")
         try:
             req = json.loads(body.decode("utf-8") or "null")

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core.hand import Hand, Meld, WinContext
 from ..core.kinds import KONG_MELDS, MELD_WORDS, KongKind, MeldKind
-from ..core.tiles import Tile, TileParseError, parse_tile, parse_tiles, tile_name
+from ..core.tiles import HONOR_BASE, Tile, TileParseError, parse_tile, parse_tiles, tile_name
 from ..play.events import Event
 from ..play.players import Option
 from ..play.visibility import view_for
@@ -300,6 +300,9 @@ class TableState:
         self.turn: int | None = None
         self.last_discard: tuple[int, Tile] | None = None
         self.wall_left: int | None = None  # live tiles left: set by whoever runs the game
+        # The hand's prevalent wind (圈风; None when the ruleset has no `winds`): set by whoever
+        # runs the game from its Game.prevalent_wind (by hands or by the deal's passes).
+        self.prevalent: Tile | None = None
         self.wins: list[WinView] = []
         self.other_settlements: list[dict[str, Any]] = []  # opening, kongs on a draw, plugins'
         self.net = [0] * self.players
@@ -325,6 +328,20 @@ class TableState:
         if self.viewer is None:
             return WATCH_WORDS[seat]
         return SEAT_WORDS[(seat - self.viewer) % 4]
+
+    def seat_wind(self, seat: int) -> Tile | None:
+        """``seat``'s own wind (门风: the dealer's is 东, then round the table), or None when
+        the ruleset has no winds (no prevalent wind was set)."""
+        if self.prevalent is None:
+            return None
+        return HONOR_BASE + (seat - self.dealer) % self.players
+
+    def winds_text(self) -> str:
+        """``圈风 东   门风 你 南 · 下家 西 · …``, or "" when the ruleset has no winds."""
+        if self.prevalent is None:
+            return ""
+        seats = " · ".join(f"{self.name(s)} {tile_name(self.seat_wind(s) or 0)}" for s in range(self.players))
+        return f"圈风 {tile_name(self.prevalent)}   门风 {seats}"
 
     def knows(self, seat: int) -> bool:
         return self.viewer is None or seat == self.viewer

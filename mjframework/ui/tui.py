@@ -373,6 +373,7 @@ class Session:
         g = self.game
         if e["type"] == "hand_start":
             self._wall_up = False
+            self.state.prevalent = g.prevalent_wind  # 圈风 (by hands or by the deal's passes)
         elif e["type"] == "wall":
             self._wall_up = True  # the wall is built and broken: it can be counted
         if self._wall_up:
@@ -528,6 +529,8 @@ class TableApp(App):
                 top.append(" (翻 ")
                 top.append_text(_tile_text(st.indicator, None))
                 top.append(")")
+        if st.prevalent is not None:
+            top.append(f"   圈风 {tile_name(st.prevalent)}")
         top.append(f"   庄家 {st.name(st.dealer)}")
         top.append(f"   余牌 {st.wall_left if st.wall_left is not None else '-'}")
         if self.session.watch:
@@ -581,6 +584,12 @@ class TableApp(App):
         w = st.wildcard
         out = Text()
         out.append(st.name(s), style="bold")
+        wind = st.seat_wind(s)
+        if wind is not None:  # its own wind (门风), apart from the seat's name (东家 is a seat, not a wind)
+            out.append(f" ({tile_name(wind)})")
+        bot = self.session.externals.get(s)
+        if bot is not None:  # a program or a trained policy seated by --bot: its name
+            out.append(f" ‹{bot.name}›", style="italic")
         if s == st.dealer:
             out.append(" 庄", style="bold red")
         out.append(f"   {sv.total:+d}")

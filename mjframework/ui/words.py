@@ -96,6 +96,7 @@ PHRASES: dict[str, str] = {
     "下家": "Right", "对家": "Across", "上家": "Left", "你": "You",
     # the table
     "庄家: ": "dealer: ", "下一手庄家: ": "next dealer: ", "下一手庄家 ": "next dealer ",
+    "圈风": "round wind", "门风": "seat winds",
     "庄家": "dealer", "庄": "dealer", "余牌": "wall", "每步": "step", " 秒": " s",
     "种子": "seed", "报牌": "calls", "副露": "melds", "手牌": "hand", "河  ": "river  ",
     "弃 ": "discards ", "摸到": "drew", "王 作 ": "wild stood for ",

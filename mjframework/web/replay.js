@@ -43,31 +43,11 @@
     return hands;
   }
 
-  // Can `seat` (null: everyone) see field `name` of event `e`? (docs/events.md, hidden)
-  function sees(e, name, seat, index) {
-    if (seat === null || !e.hidden || !(name in e.hidden)) return true;
-    const who = e.hidden[name];
-    if (who === "by_seat") return index === seat;
-    return who === seat;
-  }
-
-  function narrate(e, seat) {
-    const s = e.seat;
-    switch (e.type) {
-      case "draw": return `seat ${s} draws ${sees(e, "tile", seat) ? tileName(e.tile) : "a tile"}`;
-      case "discard": return `seat ${s} discards ${tileName(e.tile)}`;
-      case "claim": return `seat ${s} claims ${e.kind} ${e.tiles.map(tileName).join(" ")} from seat ${e.from_seat}`;
-      case "kong": return `seat ${s} declares a ${e.kind} kong` + (sees(e, "tile", seat) ? ` of ${tileName(e.tile)}` : "");
-      case "win": return `seat ${s} wins (${e.win_by}) with ${tileName(e.tile)}: ${(e.patterns || []).join(", ")}`;
-      case "settlement": return "settlement " + (e.payments || []).map((x) => (x >= 0 ? "+" : "") + x).join(" ");
-      case "hand_end": return `hand ends: ${e.result}, next dealer seat ${e.next_dealer}`;
-      case "deal": return "the deal";
-      case "wildcard": return `wildcard ${tileName(e.wildcard)}`;
-      case "bonus_tiles": return `${e.name}: ` + e.tiles.map((t, i) =>
-        tileName(t) + (e.seats[i] === null ? "" : ` → seat ${e.seats[i]}`)).join(", ");
-      case "flower": return `seat ${s} sets the flower ${tileName(e.tile)} aside`;
-      default: return e.type;
-    }
+  // The page's language: ?lang=en or ?lang=zh, else the page's own (<html lang>).
+  function pageLang() {
+    const asked = typeof location !== "undefined" ? new URLSearchParams(location.search).get("lang") : null;
+    if (asked === "en" || asked === "zh") return asked;
+    return typeof document !== "undefined" && document.documentElement.lang === "en" ? "en" : "zh";
   }
 
   // One frame per event: the table after it, as `seat` (null: everyone) saw it.
@@ -102,7 +82,7 @@
       else if (e.type === "settlement") (e.items || []).forEach((it) => { S[it.payer].money -= it.amount; if (it.payee !== null) S[it.payee].money += it.amount; });
       else if (e.type === "reveal") revealed = true;
       frames.push({
-        narration: narrate(e, seat),
+        narration: "", // said by the server in the table's words (POST /api/narrate: see load())
         actor: e.seat === undefined ? null : e.seat,
         wild: wild.slice(),
         seats: S.map((st, i) => ({
@@ -117,9 +97,9 @@
     return frames;
   }
 
-  const api = { parseLog, buildFrames, tileName };
-  if (typeof module !== "undefined" && module.exports) module.exports = api;
-  root.MJReplay = api;
+  const exported = { parseLog, buildFrames, tileName, pageLang };
+  if (typeof module !== "undefined" && module.exports) module.exports = exported;
+  root.MJReplay = exported;
 
   // -- the tab (only in a page) ----------------------------------------------------
   if (typeof document === "undefined") return;
@@ -136,7 +116,7 @@
     box.textContent = "";
     if (!frames.length) return;
     const f = frames[at];
-    $("#replay-pos").textContent = `event ${at + 1}/${frames.length}: ${f.narration}`;
+    $("#replay-pos").textContent = `event ${at + 1}/${frames.length}` + (f.narration ? `: ${f.narration}` : "");
     f.seats.forEach((st, i) => {
       const row = document.createElement("div");
       row.className = "replay-seat" + (f.actor === i ? " acting" : "");
@@ -155,11 +135,23 @@
       box.append(row);
     });
   }
-  function load() {
+  let asked = 0; // the latest narration asked for (an older answer arriving late is dropped)
+  async function load() {
     const h = Number($("#replay-hand").value || 0);
     const seat = $("#replay-seat").value === "" ? null : Number($("#replay-seat").value);
     frames = hands[h] ? buildFrames(hands[h], seat) : [];
     at = 0; show();
+    if (!hands[h] || typeof api !== "function") return;
+    // Each event as the tables say it, to this seat, in the page's language (ui/human.narration)
+    const mine = ++asked, these = frames;
+    try {
+      const out = await api("/api/narrate", { events: hands[h], seat, lang: pageLang() });
+      if (mine !== asked || out.lines.length !== these.length) return;
+      these.forEach((f, i) => { f.narration = out.lines[i]; });
+      show();
+    } catch (err) {
+      $("#replay-error").textContent = `narration: ${err.message}`; $("#replay-error").hidden = false;
+    }
   }
   document.addEventListener("DOMContentLoaded", () => {
     if (!$("#replay-file")) return;
