@@ -28,7 +28,9 @@ import statistics
 import subprocess
 import sys
 
-RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha", "sichuan-xuezhan", "mcr")
+RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha", "sichuan-xuezhan", "mcr")  # the default set
+# Every shipped ruleset may be asked for with --only.
+SHIPPED = (*RULESETS, "guangdong-tuidaohu", "hongzhong", "taiwan-16")
 
 # A worker, with the build's directory first on sys.path: reads "ruleset kind first_seed
 # hands" lines, plays those hands, answers the CPU seconds they took.
@@ -121,7 +123,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=60, help="hands per ruleset and round")
     ap.add_argument("--batch", type=int, default=5, help="hands per alternation")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", action="append", choices=RULESETS, help="a ruleset (repeatable)")
+    ap.add_argument("--only", action="append", choices=SHIPPED, help="a ruleset (repeatable)")
     ap.add_argument("--kind", action="append", choices=("silent", "stats", "env", "vec"),
                     help="what is timed (repeatable; default: silent and stats)")
     args = ap.parse_args()

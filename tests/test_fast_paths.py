@@ -341,3 +341,22 @@ def test_score_after_is_win_is_a_fresh_score() -> None:
             other = random_context(ev, rng, ctx.seat)
             assert ev.score(hand, other, wildcard) == ev._score(hand, other, wildcard), (i, hand, other)
     assert reused > 10, reused
+
+
+def test_a_free_pattern_of_a_few_wildcards_screens_out_hands_with_fewer() -> None:
+    """A free pattern (``shape: any``) that requires N wildcards (红中's 四红中) fits no hand
+    holding fewer: the screen says no without scoring, yet every hand holding them wins, and
+    a 13-tile hand holding N-1 waits on a wildcard only, one holding N on every kind."""
+    from mjframework.core.tiles import parse_tiles
+
+    ev = _evaluator("hongzhong")
+    ctx = WinContext(win_by="self_draw")
+    junk = parse_tiles("19m 258p 147s")  # fits no standard or seven-pairs reading
+    for wilds, wins in ((3, False), (4, True)):
+        held = [*junk, *parse_tiles("中" * wilds), *parse_tiles("39m 69s")[:13 - len(junk) - wilds]]
+        win = parse_tiles("5m")[0]
+        hand = Hand(tuple(held), (), win)
+        assert ev.screen.possible(held, [], win, None) is wins
+        assert ev.is_win(hand, ctx) is wins is ref.is_win(ev, hand, ctx)
+        assert ev.waits(held, [], ctx) == ref.waits(ev, held, [], ctx)
+    assert ev.waits([*junk, *parse_tiles("中中中 39m 6s")], [], ctx) == parse_tiles("中")

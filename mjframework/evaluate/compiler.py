@@ -117,6 +117,11 @@ class CompiledRuleset:
         self._free_banned: list[frozenset[int] | None] = [
             None if p.all_tiles is None else frozenset(t for t in self.kinds if not p.all_tiles.match(t))
             for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
+        # … and, in the same order, the fewest wildcards its ``require`` asks for (0: none):
+        # a free pattern of a few wildcards (all four of a fixed wildcard) fits only the hands holding them.
+        self._free_min_wild: list[int] = [
+            max((c.min or 0 for m, c in p.counts if m == "wildcards"), default=0)
+            for p in self.win_patterns if any(s.kind == "free" for s in p.shapes)]
         # Per-seat state keys some pattern reads: part of the context's memo key.
         self._state_keys = sorted({k for p in self.win_patterns for k in p.when.state_keys()})
         # `win.require`: what every win must meet, judged on each reading after combining

@@ -115,11 +115,11 @@ class WinScreen(RuleCompiler):
                 self.free = True
             else:
                 self.other.append((s, _precheck(s), _slack(s)))
-        self.free_banned = ev._free_banned
-        # (banned kinds, getter of their counts) per filtered free pattern
-        self.free_getters = [(b, _getter(b)) for b in self.free_banned if b is not None]
-        # A free shape some pattern reads with no tile filter fits every hand.
-        self.free_any = self.free and any(b is None for b in self.free_banned)
+        # (banned kinds, their counts' getter, fewest wildcards) per free pattern with a tile filter
+        # or a wildcard count (a hand with fewer fits none of its readings); free_any: with neither.
+        free = list(zip(ev._free_banned, ev._free_min_wild, strict=True))
+        self.free_getters = [(b or frozenset(), _getter(b or ()), w) for b, w in free if b is not None or w]
+        self.free_any = self.free and any(b is None and not mw for b, mw in free)
         self.uncond_std = {s.melds for s in ev._unconditional if s.kind == "standard" and s.pair == 1}
         self.uncond_pairs = {s.pairs for s in ev._unconditional if s.kind == "pairs"}
         self.uncond_other = [s for s in ev._unconditional if any(s is o for o, _, _ in self.other)]
@@ -389,9 +389,9 @@ class WinScreen(RuleCompiler):
                 else:
                     return False
             elif self.free_only:  # (what _rest does when free shapes' tile filters are all that's left)
-                for banned, held_of in self.free_getters:
-                    if not any(held_of(b)) and not (melds and any(t in banned for m in melds
-                                                                   for t in m.tiles)):
+                for banned, held_of, mw in self.free_getters:
+                    if w >= mw and not any(held_of(b)) and not (
+                            melds and any(t in banned for m in melds for t in m.tiles)):
                         return None
                 return False
         return self._rest(c, (b,), w, 0, n, e, concealed, melds, win, eff, possible)
@@ -433,9 +433,9 @@ class WinScreen(RuleCompiler):
             return any(dups <= slack and not (e and shape.kind in _CONCEALED_ONLY) and may_fit(b, n)
                        for shape, may_fit, slack in self.other)
         if self.free_only:
-            return any(not any(held_of(b))
+            return any(w >= mw and not any(held_of(b))
                        and not (melds and any(t in banned for m in melds for t in m.tiles))
-                       for banned, held_of in self.free_getters)
+                       for banned, held_of, mw in self.free_getters)
         return True
 
     def possible(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
@@ -526,8 +526,9 @@ class WinScreen(RuleCompiler):
         if self.free:
             if self.free_any:
                 return None
-            for banned, held_of in self.free_getters:
-                if not any(held_of(c)) and not (melds and any(t in banned for m in melds for t in m.tiles)):
+            for banned, held_of, mw in self.free_getters:
+                if w + s >= mw and not any(held_of(c)) and not (
+                        melds and any(t in banned for m in melds for t in m.tiles)):
                     return None
         if self.min_free is not None and w >= self.min_free and not self.waits_ok:
             split = self.ev.split(concealed, wildcard)
@@ -657,9 +658,8 @@ class WinScreen(RuleCompiler):
             out.add(stand)  # the winning tile may be a wildcard or a stand-in
         if self.free:
             meld_tiles = [t for m in melds for t in m.tiles]
-            for banned in self.free_banned:
-                if banned is not None and not any(c[t] for t in banned) and not any(
-                        t in banned for t in meld_tiles):
+            for banned, _held_of, mw in self.free_getters:
+                if w + s >= mw and not any(c[t] for t in banned) and not any(t in banned for t in meld_tiles):
                     out.update(t for t in self.kinds if t not in banned)
         return sure, out
 

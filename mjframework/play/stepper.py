@@ -51,6 +51,16 @@ from .series import Carry, watching
 Pending = Decision | HandResult
 
 
+def _offered(option: Option, options: Sequence[Option]) -> bool:
+    """Is ``option`` one of ``options``? The very object first: a caller answers with one
+    it was given, and an ``in`` test compares fields with each option before it (a
+    dataclass ``==`` builds two tuples: ~0.2 µs an option, a 14-tile discard's ~1.5 µs)."""
+    for o in options:
+        if o is option:
+            return True
+    return option in options
+
+
 class TableClosed(BaseException):
     """Kept for callers that caught it: closing a table no longer raises anything
     (the paused hand's generator is closed)."""
@@ -115,7 +125,7 @@ class Table:
 
         An option that wasn't offered raises :class:`IllegalDecision` and changes nothing."""
         d = self._need_pending()
-        if option not in d.options:
+        if not _offered(option, d.options):
             raise IllegalDecision(f"seat {d.seat} chose {option!r}, which was not offered for "
                                   f"{d.kind} (options: {', '.join(o.label() for o in d.options)})")
         return self._advance(option, None)
@@ -150,7 +160,7 @@ class Table:
             if d.seat not in answers:
                 raise IllegalDecision(f"no answer for seat {d.seat}'s {d.kind} (seats to answer: "
                                       f"{', '.join(str(x.seat) for x in group)})")
-            if answers[d.seat] not in d.options:
+            if not _offered(answers[d.seat], d.options):
                 raise IllegalDecision(f"seat {d.seat} chose {answers[d.seat]!r}, which was not offered "
                                       f"for {d.kind}")
         pending: Pending = self.step(answers[group[0].seat])

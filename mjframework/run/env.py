@@ -61,9 +61,14 @@ def check_seed(seed: Any) -> int | None:
     return s
 
 
+_BOOLS = (bool, np.bool_)
+
+
 def check_action(action: Any) -> int:
     """An action index as an ``int``: integers only (``2.9``, ``2.0``, ``"2"``, ``True`` refused)."""
-    if isinstance(action, bool | np.bool_):
+    if type(action) is int:  # the usual case, first (a bool's type is bool)
+        return action
+    if isinstance(action, _BOOLS):
         raise EnvError(f"an action is an integer index, got {action!r}")
     try:
         return operator.index(action)
@@ -141,6 +146,7 @@ class MahjongEnv:
         self.result: HandResult | None = None
         self._legal: dict[int, Option] = {}
         self._picks: list[int] = []
+        self._exch = False  # the pending decision is an exchange, picked a tile a step (_arrive)
         self._pick_cache: tuple[int, list[int]] | None = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
@@ -170,6 +176,12 @@ class MahjongEnv:
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start a hand (see :meth:`hand_seed`); ``options`` is accepted for the standards and unused."""
+        self._begin(seed)
+        obs, _rewards, _term, _trunc, info = self._out()
+        return obs, info
+
+    def _begin(self, seed: int | None = None) -> None:
+        """:meth:`reset` without building the observation (the vector env writes its own)."""
         seed = self.hand_seed(seed)
         dealer = self.options.get("dealer", 0)
         if dealer == "random":
@@ -190,8 +202,6 @@ class MahjongEnv:
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
         self._arrive(self.table.reset())
-        obs, _rewards, _term, _trunc, info = self._out()
-        return obs, info
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
         """The seat to act takes ``action`` (an integer whose mask entry is 1).
@@ -288,6 +298,7 @@ class MahjongEnv:
         self.forfeit = (seat, self.names[action])
         self.table.close()
         self.decision = None
+        self._exch = False
         self._group = None
         self._legal = {}
         rewards = np.zeros(self.players, dtype=np.float32)
@@ -337,6 +348,7 @@ class MahjongEnv:
         if self.table is not None:
             self.table.close()
         self.decision = None
+        self._exch = False
 
     @property
     def done(self) -> bool:
@@ -471,9 +483,8 @@ class MahjongEnv:
         return self.table.game
 
     def _exchanging(self) -> bool:
-        d = self.decision
-        return d is not None and d.kind == "exchange" and bool(d.options) and all(
-            o.kind == "exchange" for o in d.options)
+        """Is the pending decision an exchange, picked a tile a step? (set by :meth:`_arrive`)"""
+        return self._exch
 
     def _pickable(self) -> list[int]:
         """The exchange actions that extend the picks so far towards some offered exchange
@@ -495,11 +506,13 @@ class MahjongEnv:
             self._set_picks = {}
         if isinstance(pending, HandResult):
             self.decision = None
+            self._exch = False
             self._legal = {}
             self.result = pending
             return
         self.decision = pending
-        if self._exchanging():
+        self._exch = _is_exchange(pending)
+        if self._exch:
             if not self.codec.exchange:
                 raise EnvError("an exchange decision in a ruleset without an exchange")
             self._legal = {}

@@ -68,7 +68,7 @@ class VectorMahjongEnv:
         env = self.envs[i]
         k = self._counts[i]
         self._counts[i] = k + 1
-        env.reset(self.seed + k * self.stride + self.offset + i)
+        env._begin(self.seed + k * self.stride + self.offset + i)
 
     def _write_all(self) -> None:
         """Every table's acting seat's observation and mask into the batch arrays.
