@@ -205,3 +205,22 @@ def test_mj_compile_source_of_a_bad_ruleset_is_a_clear_error(tmp_path: Path) -> 
     res = CliRunner().invoke(main, ["compile", str(bad), "--source"])
     assert res.exit_code == 1
     assert "Traceback" not in res.output
+
+
+def test_tile_measures_written_as_expressions_are_measures_own() -> None:
+    """The generated holding's tile measures (one expression each) against
+    ``Measures._tile_measures``, on random tiles of every count 0–4 per kind."""
+    from mjframework.core.tiles import NUM_KINDS
+    from mjframework.evaluate.patterns import HandFacts, Measures
+
+    rng = random.Random("tile measures")
+    ns = {"Z9": [0] * 9, "AT_LEAST_3": codegen._AT_LEAST[3], "AT_LEAST_4": codegen._AT_LEAST[4]}
+    exprs = {name: compile(expr, name, "eval") for name, expr in codegen._TILE_EXPR.items()}
+    for i in range(500):
+        tiles = [k for k in range(NUM_KINDS) for _ in range(rng.choice([0, 0, 0, 1, 2, 3, 4]))]
+        tiles = rng.sample(tiles, min(len(tiles), rng.choice([0, 1, 5, 14, 17, 40])))
+        m = Measures(tiles, None, HandFacts(0, 0, False, rng.choice([2, 3])), None)
+        m._tile_measures()
+        for name, code in exprs.items():
+            assert eval(code, {**ns, "c": m.counts, "m": m}) == m._cache[name], (i, name, tiles)
+    assert set(codegen._TILE_EXPR) | {"rank_span"} == set(codegen.TILE_MEASURES)

@@ -47,7 +47,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
-from ..core.tiles import NUM_KINDS
+from ..core.tiles import HONOR_BASE, NUM_KINDS
 from .bulkjudge import BulkJudge
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
 from .readings import READERS, pairs_readings, standard_readings
@@ -59,11 +59,24 @@ if TYPE_CHECKING:
     from .scoring import Evaluator
 
 # Bumped whenever the generated source changes shape (part of the cache key).
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 
 # Hand-level measures read straight from the hand's facts (as Measures._m_<name> does).
 _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wildcards_held",
                "flowers": "m.facts.flowers"}
+
+# Tile measures (Measures._tile_measures) as one expression each over the reading's counts
+# per kind `c` (NUM_KINDS of them); rank_span has none (a ruleset reading it computes them all).
+_SUITS = " + ".join(f"(c[{b}:{b + 9}] != Z9)" for b in range(0, HONOR_BASE, 9))
+_TILE_EXPR = {
+    "honors": f"sum(c[{HONOR_BASE}:])",
+    "distinct_honors": f"{NUM_KINDS - HONOR_BASE} - c[{HONOR_BASE}:].count(0)",
+    "distinct_kinds": f"{NUM_KINDS} - c.count(0)",
+    "suits": _SUITS,
+    "missing_suits": f"m.facts.suits_in_set - ({_SUITS})",
+    "sets_of_three": "bytes(c).translate(AT_LEAST_3).count(1)",
+    "sets_of_four": "bytes(c).translate(AT_LEAST_4).count(1)",
+}
 
 _CODE: dict[str, CodeType] = {}  # (version, source digest) -> compiled module
 # Per set of patterns a reading keeps: those left after the tiers, whether counting them reads
@@ -109,7 +122,15 @@ def source(ev: CompiledRuleset) -> str:
         elif name in _PACKED:
             group_measures |= mask
     if tile_measures:
-        out += [f"    if alive & {_hex(tile_measures)}:", "        m._tile_measures()"]
+        out += [f"    if alive & {_hex(tile_measures)}:"]
+        used = sorted({name for name, _m, _k, _b in bulk.cheap_tables if name in TILE_MEASURES})
+        if all(name in _TILE_EXPR for name in used):
+            # only the measures the ruleset reads, each one expression (Measures._tile_measures'
+            # values: tests/test_codegen.py compares them), kept in the reading's cache
+            out.append("        c = m.counts")
+            out += [f"        cache[{name!r}] = {_TILE_EXPR[name]}" for name in used]
+        else:
+            out.append("        m._tile_measures()")
     fam = bulk.group_family_mask | group_measures
     if fam:
         out += [f"    if alive & {_hex(fam)}:", "        alive = group_families(m, alive)"]
@@ -306,7 +327,8 @@ class Generated:
             return hit
 
         namespace: dict[str, Any] = {
-            "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max},
+            "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max, "bytes": bytes},
+            "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
             "group_families": bulk._group_families, "win_wait_hit": win_wait_hit,
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
@@ -339,6 +361,10 @@ class Generated:
                 masks[self._shape_index[id(shape)]] = self._mask_of(todo)
             got = self._masks[id(shapes)] = tuple(masks)
         return got
+
+
+# bytes.translate tables: 1 for a count of at least 3 (4), else 0
+_AT_LEAST = {n: bytes(int(x >= n) for x in range(256)) for n in (3, 4)}
 
 
 class _NoMeasures:
