@@ -168,14 +168,15 @@ def test_a_hostile_pattern_name_stays_data(tmp_path: Path, name: str) -> None:
     assert got.win and [p.name for p in got.patterns] == [name] == [p.name for p in want.patterns]
 
 
-def test_the_generated_module_has_no_builtins_beyond_its_few() -> None:
-    ev = Evaluator(load_ruleset("mcr"))
+@pytest.mark.parametrize("rid", ["mcr", "yongzhou-wangba"])
+def test_the_generated_module_has_no_builtins_beyond_its_few(rid: str) -> None:
+    ev = Evaluator(load_ruleset(rid))
     tree = ast.parse(codegen.source(ev))
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     assert called <= {"holding", "judge", "Measures", "group_families", "win_wait_hit", "make_plan", "count",
                       "meets_win_require", "order_of", "condition_holds", "key_of", "sorted", "len",
                       "tuple", "judge_keyed", "could_be", "standard_readings", "pairs_readings",
-                      "need_pairs", "sum", "max"}, called
+                      "need_pairs", "sum", "max", "bytes"}, called
 
 
 def test_equal_rulesets_share_one_compiled_module() -> None:

@@ -327,7 +327,8 @@ class Generated:
             return hit
 
         namespace: dict[str, Any] = {
-            "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max, "bytes": bytes},
+            "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max,
+                             "bytes": bytes},
             "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
             "group_families": bulk._group_families, "win_wait_hit": win_wait_hit,
