@@ -168,7 +168,7 @@ def test_a_hostile_pattern_name_stays_data(tmp_path: Path, name: str) -> None:
     assert got.win and [p.name for p in got.patterns] == [name] == [p.name for p in want.patterns]
 
 
-@pytest.mark.parametrize("rid", ["mcr", "yongzhou-wangba"])
+@pytest.mark.parametrize("rid", ["mcr", "yongzhou-wangba", "changsha"])
 def test_the_generated_module_has_no_builtins_beyond_its_few(rid: str) -> None:
     ev = Evaluator(load_ruleset(rid))
     tree = ast.parse(codegen.source(ev))
@@ -176,7 +176,7 @@ def test_the_generated_module_has_no_builtins_beyond_its_few(rid: str) -> None:
     assert called <= {"holding", "judge", "Measures", "group_families", "win_wait_hit", "make_plan", "count",
                       "meets_win_require", "order_of", "condition_holds", "key_of", "sorted", "len",
                       "tuple", "judge_keyed", "could_be", "standard_readings", "pairs_readings",
-                      "need_pairs", "sum", "max", "bytes"}, called
+                      "need_pairs", "sum", "max", "bytes", "wind_tables"}, called
 
 
 def test_equal_rulesets_share_one_compiled_module() -> None:
@@ -194,7 +194,9 @@ def test_mj_compile_source_prints_the_module(rid: str) -> None:
     assert res.output == Evaluator(load_ruleset(rid)).generated().source
     tree = ast.parse(res.output)
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-    assert functions == ["holding", "key_of", "judge", "judge_keyed", "best_plain"]
+    written = codegen._writes_families(Evaluator(load_ruleset(rid))._bulk)
+    assert functions == ["holding", *(["group_families"] if written else []), "key_of", "judge", "judge_keyed",
+                         "best_plain"]
     # every win pattern is named (as data) once, in its bit's comment
     for p in load_ruleset(rid).patterns_for("win"):
         assert f": {p.name!r}" in res.output or f": {p.name!a}" in res.output

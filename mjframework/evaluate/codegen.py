@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from .scoring import Evaluator
 
 # Bumped whenever the generated source changes shape (part of the cache key).
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 
 # Hand-level measures read straight from the hand's facts (as Measures._m_<name> does).
 _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wildcards_held",
@@ -159,11 +159,61 @@ def source(ev: CompiledRuleset) -> str:
         out += [f"    if alive & {_hex(bounded.mask)}:  # {_comment(repr(name))}",
                 f"        alive &= COSTLY_KEEP_FOR[{k}](m.get({name!r}))"]
     out += ["    return alive", ""]
+    out += _families_source(bulk)
     out += _key_source(ev, sc.ties)
     out += _judge_source(ev, "judge", keyed=False)
     out += _judge_source(ev, "judge_keyed", keyed=True)
     out += _plain_source(ev)
     return "\n".join(out) + "\n"
+
+
+def _writes_families(bulk: BulkJudge) -> bool:
+    """Is ``group_families`` written out for this ruleset? Where no pattern counts groups
+    and none combines sets; else the bulk judge's own (``BulkJudge._group_families``)."""
+    return bool(bulk.group_family_mask or bulk.group_measure_mask) and not (
+        bulk.group_count_mask or bulk.sets)
+
+
+def _families_source(bulk: BulkJudge) -> list[str]:
+    """``group_families``: ``BulkJudge._group_families`` with only the families the ruleset
+    uses (tile, every-group, any-group and pair filters, the group measures), as literals."""
+    if not _writes_families(bulk):
+        return []
+    tile, every, anyg, pair = bulk.tile_mask, bulk.every_group_mask, bulk.any_group_mask, bulk.pair_mask
+    out = ["", "def group_families(m, alive):",
+           "    \"\"\"As BulkJudge._group_families, with the families this ruleset uses only.\"\"\"",
+           "    tables = wind_tables(m) or FREE",
+           "    memo = tables.groups",
+           "    packed = dead = anyhit = pairs = pair_dead = 0",
+           f"    every = {_hex(every)}",
+           "    for g in m._groups():",
+           "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
+           "        if f is None:",
+           "            f = tables.group_facts(BULK, g, False)"]
+    if bulk.group_measure_mask:
+        out.append("        packed += f[7]")
+    if tile:
+        out.append("        dead |= f[0]")
+    if every:
+        out.append("        every &= f[1]")
+    if anyg:
+        out.append("        anyhit |= f[2]")
+    if pair:
+        out += ["        if f[4] >= 0:", "            pairs += 1", "            pair_dead = f[4]"]
+    if bulk.group_measure_mask:
+        out += [f"    if alive & {_hex(bulk.group_measure_mask)}:", "        cache = m._cache"]
+        out += [f"        cache[{name!r}] = packed >> {8 * k} & 255" for k, name in enumerate(_PACKED)]
+    gone = []
+    if tile:
+        gone.append(f"(dead & {_hex(tile)})")
+    if every:
+        gone.append(f"({_hex(every)} & ~every)")
+    if anyg:
+        gone.append(f"({_hex(anyg)} & ~anyhit)")
+    if pair:
+        gone.append(f"(pair_dead & {_hex(pair)} if pairs == 1 else 0)")
+    out.append(f"    return alive & ~({' | '.join(gone)})" if gone else "    return alive")
+    return [*out, ""]
 
 
 def _plain_source(ev: CompiledRuleset) -> list[str]:
@@ -331,7 +381,8 @@ class Generated:
                              "bytes": bytes},
             "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
-            "group_families": bulk._group_families, "win_wait_hit": win_wait_hit,
+            "win_wait_hit": win_wait_hit,
+            "wind_tables": bulk._wind_tables, "FREE": bulk._free, "BULK": bulk,
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
             "COSTLY_KEEP_FOR": tuple(b.keep_for for _n, b in bulk.costly),
             "CONDITIONS": tuple(c for _b, c in bulk.conditions),
@@ -342,6 +393,8 @@ class Generated:
             "standard_readings": standard_readings, "pairs_readings": pairs_readings,
             "need_pairs": need_pairs,
         }
+        if not _writes_families(bulk):
+            namespace["group_families"] = bulk._group_families
         exec(code, namespace)  # our own generated source (see the module's docstring)
         self.holding: Callable[[Measures, int], int] = namespace["holding"]
         self.judge: Callable[..., tuple[int, list[Any]] | None] = namespace["judge"]
