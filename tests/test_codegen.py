@@ -195,8 +195,8 @@ def test_mj_compile_source_prints_the_module(rid: str) -> None:
     tree = ast.parse(res.output)
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
     written = codegen._writes_families(Evaluator(load_ruleset(rid))._bulk)
-    assert functions == ["holding", *(["group_families"] if written else []), "key_of", "judge", "judge_keyed",
-                         "best_plain"]
+    assert functions == ["holding", *(["group_families"] if written else []), "key_of", "judge",
+                         "judge_keyed", "best_plain"]
     # every win pattern is named (as data) once, in its bit's comment
     for p in load_ruleset(rid).patterns_for("win"):
         assert f": {p.name!r}" in res.output or f": {p.name!a}" in res.output
