@@ -62,6 +62,48 @@ def test_generated_judge_gives_what_the_interpreted_one_gives(rid: str) -> None:
     assert wins > 0
 
 
+PLAIN_HANDS = 400
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_generated_search_of_a_hand_with_no_wildcard_gives_what_the_loop_gives(rid: str) -> None:
+    """``best_plain`` (the search of a hand with no wildcard, generated per ruleset) against
+    ``Evaluator._best_plain``'s loop: the whole result (win, reason, points, patterns, the
+    reading picked, payments) of hands holding no wildcard — complete, seven pairs, singles,
+    with melds and kongs, near-wins — on every shipped ruleset."""
+    rs = load_ruleset(rid)
+    gen, ref = Evaluator(rs), Evaluator(rs, generated=False)
+    rng = random.Random(f"best_plain {rid}")
+    done = wins = 0
+    shapes_won: set[str] = set()
+    def plain() -> tuple:
+        while True:
+            hand, ctx, wildcard = random_case(gen, rng)
+            held = gen.split(hand.concealed, wildcard)
+            if not (held.wilds or held.stand_ins or gen._is_wild(hand.win_tile, wildcard)):
+                return hand, ctx, wildcard
+
+    while done < PLAIN_HANDS:
+        hand, ctx, wildcard = plain()
+        for _ in range(3):  # prefer hands that win (most random ones don't)
+            if gen.is_win(hand, ctx, wildcard):
+                break
+            hand, ctx, wildcard = plain()
+        r, want = gen.evaluate(hand, ctx, wildcard), ref.evaluate(hand, ctx, wildcard)
+        s, w = r.score, want.score
+        assert (s.win, s.reason, s.points, s.uncapped, [(p.name, p.points, p.times) for p in s.patterns],
+                s.reading, r.payments, r.call) == (
+            w.win, w.reason, w.points, w.uncapped, [(p.name, p.points, p.times) for p in w.patterns],
+            w.reading, want.payments, want.call), (done, hand, ctx, wildcard)
+        done += 1
+        if s.win:
+            wins += 1
+            shapes_won.add(s.reading.shape.kind if s.reading is not None else "")
+    assert gen._gen is not None and gen._gen._masks and ref._gen is None  # each searched its own way
+    assert wins >= PLAIN_HANDS // 10, wins
+    assert "standard" in shapes_won
+
+
 def _tokens(src: str) -> list[tokenize.TokenInfo]:
     return list(tokenize.generate_tokens(io.StringIO(src).readline))
 
@@ -126,13 +168,15 @@ def test_a_hostile_pattern_name_stays_data(tmp_path: Path, name: str) -> None:
     assert got.win and [p.name for p in got.patterns] == [name] == [p.name for p in want.patterns]
 
 
-def test_the_generated_module_has_no_builtins_beyond_its_few() -> None:
-    ev = Evaluator(load_ruleset("mcr"))
+@pytest.mark.parametrize("rid", ["mcr", "yongzhou-wangba", "changsha"])
+def test_the_generated_module_has_no_builtins_beyond_its_few(rid: str) -> None:
+    ev = Evaluator(load_ruleset(rid))
     tree = ast.parse(codegen.source(ev))
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     assert called <= {"holding", "judge", "Measures", "group_families", "win_wait_hit", "make_plan", "count",
                       "meets_win_require", "order_of", "condition_holds", "key_of", "sorted", "len",
-                      "tuple"}, called
+                      "tuple", "judge_keyed", "could_be", "standard_readings", "pairs_readings",
+                      "need_pairs", "sum", "max", "bytes", "wind_tables"}, called
 
 
 def test_equal_rulesets_share_one_compiled_module() -> None:
@@ -150,7 +194,9 @@ def test_mj_compile_source_prints_the_module(rid: str) -> None:
     assert res.output == Evaluator(load_ruleset(rid)).generated().source
     tree = ast.parse(res.output)
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-    assert functions == ["holding", "key_of", "judge", "judge_keyed"]
+    written = codegen._writes_families(Evaluator(load_ruleset(rid))._bulk)
+    assert functions == ["holding", *(["group_families"] if written else []), "key_of", "judge",
+                         "judge_keyed", "best_plain"]
     # every win pattern is named (as data) once, in its bit's comment
     for p in load_ruleset(rid).patterns_for("win"):
         assert f": {p.name!r}" in res.output or f": {p.name!a}" in res.output
@@ -162,3 +208,22 @@ def test_mj_compile_source_of_a_bad_ruleset_is_a_clear_error(tmp_path: Path) -> 
     res = CliRunner().invoke(main, ["compile", str(bad), "--source"])
     assert res.exit_code == 1
     assert "Traceback" not in res.output
+
+
+def test_tile_measures_written_as_expressions_are_measures_own() -> None:
+    """The generated holding's tile measures (one expression each) against
+    ``Measures._tile_measures``, on random tiles of every count 0–4 per kind."""
+    from mjframework.core.tiles import NUM_KINDS
+    from mjframework.evaluate.patterns import HandFacts, Measures
+
+    rng = random.Random("tile measures")
+    ns = {"Z9": [0] * 9, "AT_LEAST_3": codegen._AT_LEAST[3], "AT_LEAST_4": codegen._AT_LEAST[4]}
+    exprs = {name: compile(expr, name, "eval") for name, expr in codegen._TILE_EXPR.items()}
+    for i in range(500):
+        tiles = [k for k in range(NUM_KINDS) for _ in range(rng.choice([0, 0, 0, 1, 2, 3, 4]))]
+        tiles = rng.sample(tiles, min(len(tiles), rng.choice([0, 1, 5, 14, 17, 40])))
+        m = Measures(tiles, None, HandFacts(0, 0, False, rng.choice([2, 3])), None)
+        m._tile_measures()
+        for name, code in exprs.items():
+            assert eval(code, {**ns, "c": m.counts, "m": m}) == m._cache[name], (i, name, tiles)
+    assert set(codegen._TILE_EXPR) | {"rank_span"} == set(codegen.TILE_MEASURES)

@@ -17,7 +17,14 @@ as template engines and ``attrs`` do, this module writes the walk out once per r
   combination counted once, no partial exclusion), else counted by the interpreted
   ``_count``; ``win.require`` last;
 * ``judge_keyed(...)``: the same with the result's order key (``Evaluator.order`` and
-  ``tie_key``, specialised), which is what the scorer compares readings by.
+  ``tie_key``, specialised), which is what the scorer compares readings by;
+* ``best_plain(full, hand, masks, facts, wildcard)``: the whole search of a hand with no
+  wildcard (``Evaluator._best_plain``, its reference) unrolled over the ruleset's shapes:
+  per shape, its cheap pre-check written for its kind (a pairs shape's tile count and odd
+  counts, an orphans shape's other kinds as literal indices, a knitted shape's singles),
+  its reader called directly (no dispatch on the shape's kind, and an orphans or knitted
+  shape's readings found once, not once for the pre-check and again to read them), and
+  ``judge_keyed`` on each reading.
 
 Safety: the source holds numbers, masks and value tables only. Every string that comes
 from a ruleset (a pattern's name in a comment, a measure's name as a key) is written with
@@ -40,19 +47,36 @@ from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
+from ..core.tiles import HONOR_BASE, NUM_KINDS
 from .bulkjudge import BulkJudge
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
+from .readings import READERS, pairs_readings, standard_readings
+from .wintable import need_pairs
 
 if TYPE_CHECKING:
+    from ..rules.model import Pattern, Shape
     from .compiler import CompiledRuleset
     from .scoring import Evaluator
 
 # Bumped whenever the generated source changes shape (part of the cache key).
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 4
 
 # Hand-level measures read straight from the hand's facts (as Measures._m_<name> does).
 _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wildcards_held",
                "flowers": "m.facts.flowers"}
+
+# Tile measures (Measures._tile_measures) as one expression each over the reading's counts
+# per kind `c` (NUM_KINDS of them); rank_span has none (a ruleset reading it computes them all).
+_SUITS = " + ".join(f"(c[{b}:{b + 9}] != Z9)" for b in range(0, HONOR_BASE, 9))
+_TILE_EXPR = {
+    "honors": f"sum(c[{HONOR_BASE}:])",
+    "distinct_honors": f"{NUM_KINDS - HONOR_BASE} - c[{HONOR_BASE}:].count(0)",
+    "distinct_kinds": f"{NUM_KINDS} - c.count(0)",
+    "suits": _SUITS,
+    "missing_suits": f"m.facts.suits_in_set - ({_SUITS})",
+    "sets_of_three": "bytes(c).translate(AT_LEAST_3).count(1)",
+    "sets_of_four": "bytes(c).translate(AT_LEAST_4).count(1)",
+}
 
 _CODE: dict[str, CodeType] = {}  # (version, source digest) -> compiled module
 # Per set of patterns a reading keeps: those left after the tiers, whether counting them reads
@@ -98,7 +122,15 @@ def source(ev: CompiledRuleset) -> str:
         elif name in _PACKED:
             group_measures |= mask
     if tile_measures:
-        out += [f"    if alive & {_hex(tile_measures)}:", "        m._tile_measures()"]
+        out += [f"    if alive & {_hex(tile_measures)}:"]
+        used = sorted({name for name, _m, _k, _b in bulk.cheap_tables if name in TILE_MEASURES})
+        if all(name in _TILE_EXPR for name in used):
+            # only the measures the ruleset reads, each one expression (Measures._tile_measures'
+            # values: tests/test_codegen.py compares them), kept in the reading's cache
+            out.append("        c = m.counts")
+            out += [f"        cache[{name!r}] = {_TILE_EXPR[name]}" for name in used]
+        else:
+            out.append("        m._tile_measures()")
     fam = bulk.group_family_mask | group_measures
     if fam:
         out += [f"    if alive & {_hex(fam)}:", "        alive = group_families(m, alive)"]
@@ -127,10 +159,98 @@ def source(ev: CompiledRuleset) -> str:
         out += [f"    if alive & {_hex(bounded.mask)}:  # {_comment(repr(name))}",
                 f"        alive &= COSTLY_KEEP_FOR[{k}](m.get({name!r}))"]
     out += ["    return alive", ""]
+    out += _families_source(bulk)
     out += _key_source(ev, sc.ties)
     out += _judge_source(ev, "judge", keyed=False)
     out += _judge_source(ev, "judge_keyed", keyed=True)
+    out += _plain_source(ev)
     return "\n".join(out) + "\n"
+
+
+def _writes_families(bulk: BulkJudge) -> bool:
+    """Is ``group_families`` written out for this ruleset? Where no pattern counts groups
+    and none combines sets; else the bulk judge's own (``BulkJudge._group_families``)."""
+    return bool(bulk.group_family_mask or bulk.group_measure_mask) and not (
+        bulk.group_count_mask or bulk.sets)
+
+
+def _families_source(bulk: BulkJudge) -> list[str]:
+    """``group_families``: ``BulkJudge._group_families`` with only the families the ruleset
+    uses (tile, every-group, any-group and pair filters, the group measures), as literals."""
+    if not _writes_families(bulk):
+        return []
+    tile, every, anyg, pair = bulk.tile_mask, bulk.every_group_mask, bulk.any_group_mask, bulk.pair_mask
+    out = ["", "def group_families(m, alive):",
+           "    \"\"\"As BulkJudge._group_families, with the families this ruleset uses only.\"\"\"",
+           "    tables = wind_tables(m) or FREE",
+           "    memo = tables.groups",
+           "    packed = dead = anyhit = pairs = pair_dead = 0",
+           f"    every = {_hex(every)}",
+           "    for g in m._groups():",
+           "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
+           "        if f is None:",
+           "            f = tables.group_facts(BULK, g, False)"]
+    if bulk.group_measure_mask:
+        out.append("        packed += f[7]")
+    if tile:
+        out.append("        dead |= f[0]")
+    if every:
+        out.append("        every &= f[1]")
+    if anyg:
+        out.append("        anyhit |= f[2]")
+    if pair:
+        out += ["        if f[4] >= 0:", "            pairs += 1", "            pair_dead = f[4]"]
+    if bulk.group_measure_mask:
+        out += [f"    if alive & {_hex(bulk.group_measure_mask)}:", "        cache = m._cache"]
+        out += [f"        cache[{name!r}] = packed >> {8 * k} & 255" for k, name in enumerate(_PACKED)]
+    gone = []
+    if tile:
+        gone.append(f"(dead & {_hex(tile)})")
+    if every:
+        gone.append(f"({_hex(every)} & ~every)")
+    if anyg:
+        gone.append(f"({_hex(anyg)} & ~anyhit)")
+    if pair:
+        gone.append(f"(pair_dead & {_hex(pair)} if pairs == 1 else 0)")
+    out.append(f"    return alive & ~({' | '.join(gone)})" if gone else "    return alive")
+    return [*out, ""]
+
+
+def _plain_source(ev: CompiledRuleset) -> list[str]:
+    """``best_plain``: ``Evaluator._best_plain`` unrolled over the ruleset's shapes (in
+    ``_by_shape`` order, which is the order readings are compared in: the first best wins)."""
+    out = ["", "def best_plain(full, hand, masks, facts, wildcard):",
+           "    \"\"\"The best (key, reading, picked, points) of a hand with no wildcard, or None;",
+           "    masks[i]: the patterns to judge on shape i (0: not judged). As Evaluator._best_plain.\"\"\"",
+           "    best = None",
+           "    melds = hand.melds",
+           "    c = full.counts"]
+    for i, (shape, _patterns) in enumerate(ev._by_shape):
+        kind = shape.kind
+        out += ["", f"    # shape {i}: {_comment(repr(shape.name))} ({_comment(repr(kind))})",
+                f"    alive = masks[{i}]"]
+        if kind == "standard":  # (no pre-check: a hand no reading fits has none)
+            out += ["    if alive:",
+                    f"        found = standard_readings(full, melds, SHAPES[{i}], KINDS, None, False)"]
+        elif kind == "pairs":  # waits.rest_holds on a hand with no wildcard
+            out += [f"    if alive and not melds and sum(c) == {2 * shape.pairs} and need_pairs(c) <= 0:",
+                    f"        found = pairs_readings(full, melds, SHAPES[{i}], KINDS, None, False)"]
+        elif kind == "orphans":  # waits.shape_possible: no tile of another kind, all concealed
+            others = [k for k in range(NUM_KINDS) if k not in shape.orphans]
+            test = " or ".join(f"c[{k}]" for k in others) or "False"
+            out += [f"    if alive and not melds and not ({test}):",
+                    f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
+        elif kind == "knitted":  # waits.shape_possible: all singles, all concealed
+            out += ["    if alive and not melds and max(c) <= 1:",
+                    f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
+        else:  # knitted straight, free: the evaluator's own pre-check
+            out += [f"    if alive and could_be(full, hand, SHAPES[{i}]):",
+                    f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
+        out += ["        for reading in found:",
+                "            keyed = judge_keyed(reading, alive, facts, wildcard)",
+                "            if keyed is not None and (best is None or keyed[0] < best[0]):",
+                "                best = (keyed[0], reading, keyed[2], keyed[1])"]
+    return [*out, "    return best", ""]
 
 
 def _judge_source(ev: CompiledRuleset, name: str, keyed: bool) -> list[str]:
@@ -212,6 +332,7 @@ class Generated:
         if code is None:
             code = _CODE[key] = compile(self.source, f"<mjframework generated: {ev.ruleset.id!r}>", "exec")
         bulk = ev._bulk
+        self._mask_of = bulk.mask_of
         plans: dict[int, _Plan] = {}
 
         def make_plan(held: int) -> _Plan:
@@ -256,20 +377,48 @@ class Generated:
             return hit
 
         namespace: dict[str, Any] = {
-            "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple},
+            "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max,
+                             "bytes": bytes},
+            "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
-            "group_families": bulk._group_families, "win_wait_hit": win_wait_hit,
+            "win_wait_hit": win_wait_hit,
+            "wind_tables": bulk._wind_tables, "FREE": bulk._free, "BULK": bulk,
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
             "COSTLY_KEEP_FOR": tuple(b.keep_for for _n, b in bulk.costly),
             "CONDITIONS": tuple(c for _b, c in bulk.conditions),
             "PLANS": plans, "make_plan": make_plan, "count": ev._count,
             "meets_win_require": ev._meets_win_require, "order_of": ev.order,
+            "SHAPES": tuple(s for s, _p in ev._by_shape), "KINDS": ev.kinds,
+            "READ": tuple(READERS[s.kind] for s, _p in ev._by_shape), "could_be": ev._could_be,
+            "standard_readings": standard_readings, "pairs_readings": pairs_readings,
+            "need_pairs": need_pairs,
         }
+        if not _writes_families(bulk):
+            namespace["group_families"] = bulk._group_families
         exec(code, namespace)  # our own generated source (see the module's docstring)
         self.holding: Callable[[Measures, int], int] = namespace["holding"]
         self.judge: Callable[..., tuple[int, list[Any]] | None] = namespace["judge"]
         self.judge_keyed: Callable[..., tuple[tuple[Any, Any], int, list[Any]] | None] = \
             namespace["judge_keyed"]
+        self.best_plain: Callable[..., Any] = namespace["best_plain"]
+        self._shape_index = {id(s): i for i, (s, _p) in enumerate(ev._by_shape)}
+        self._masks: dict[int, tuple[int, ...]] = {}
+
+    def masks(self, shapes: list[tuple[Shape, list[Pattern]]]) -> tuple[int, ...]:
+        """``best_plain``'s masks for the scorer's list of (shape, patterns to judge): per
+        shape of the ruleset, its patterns' mask (0: not judged). Kept per list: the scorer
+        keeps its lists (``Evaluator._todo``), so their ids stay theirs."""
+        got = self._masks.get(id(shapes))
+        if got is None:
+            masks = [0] * len(self._shape_index)
+            for shape, todo in shapes:
+                masks[self._shape_index[id(shape)]] = self._mask_of(todo)
+            got = self._masks[id(shapes)] = tuple(masks)
+        return got
+
+
+# bytes.translate tables: 1 for a count of at least 3 (4), else 0
+_AT_LEAST = {n: bytes(int(x >= n) for x in range(256)) for n in (3, 4)}
 
 
 class _NoMeasures:

@@ -299,6 +299,9 @@ class Evaluator(CompiledRuleset):
         """The best (key, reading, picked, points) of a hand with no wildcard: every reading
         of each shape is judged (there are few, from the per-block tables); a standard shape
         no reading fits has none, so it needs no pre-check."""
+        if self._use_generated:  # (this loop, unrolled over the ruleset's shapes: .codegen)
+            gen = self._gen or self.generated()
+            return gen.best_plain(full, hand, gen.masks(shapes), facts, wildcard)  # type: ignore[no-any-return]
         best: Ranked | None = None
         judge = self._keyed_judge()
         mask_of = self._bulk.mask_of
