@@ -117,11 +117,10 @@ class Turns(Claims):
             choice = yield from self.ask(decision)
             if choice.kind == "lay_kong" and choice.tile in self.laid:  # laid aside by choice
                 self._lay_kong(seat, choice.tile)
-                rep = self.draw(seat, "kong")
-                if rep is None:
+                after = self._kong_replacement(seat, flags)
+                if after is None:
                     return self.end_drawn()
-                drawn = rep
-                flags = (flags - {"first_turn", "last_tile", "after_flower"}) | self._after_kong_flags()
+                drawn, flags = after
                 continue
             if choice.kind not in ("win", "kong", "discard"):
                 outcome = yield from self._handle_option(seat, choice)
@@ -143,11 +142,10 @@ class Turns(Claims):
                 robbed = yield from self.make_kong(seat, choice.tile, robbable=True)
                 if robbed is not None:
                     return robbed
-                rep = self.draw(seat, "kong")
-                if rep is None:
+                after = self._kong_replacement(seat, flags)
+                if after is None:
                     return self.end_drawn()
-                drawn = rep
-                flags = (flags - {"first_turn", "last_tile", "after_flower"}) | self._after_kong_flags()
+                drawn, flags = after
                 continue
             assert choice.kind == "discard" and choice.tile is not None
             if choice.value == "ready":
@@ -155,6 +153,14 @@ class Turns(Claims):
                 self.locked.add(seat)
                 self.send(evt.Declare(seat=seat, what="ready", value=True))
             return self._discard(seat, choice.tile, self._after_kong_discard())
+
+    def _kong_replacement(self, seat: int, flags: set[str]) -> tuple[Tile, set[str]] | None:
+        """The tile drawn after a kong (made or laid aside) and the turn's flags with it; None
+        when the wall has no tile left."""
+        rep = self.draw(seat, "kong")
+        if rep is None:
+            return None
+        return rep, (flags - {"first_turn", "last_tile", "after_flower"}) | self._after_kong_flags()
 
     def _turn_options(self, seat: int, drawn: Tile | None,
                       win: tuple[Tile, list[Tile]] | None) -> list[Option]:
