@@ -300,7 +300,7 @@ class SimSpec:
         return out
 
 
-_EVALUATORS: dict[tuple, tuple[Ruleset, Evaluator]] = {}
+_EVALUATORS: dict[tuple[object, ...], tuple[Ruleset, Evaluator]] = {}
 
 
 def options_key(options: Any) -> tuple[tuple[str, str], ...]:
@@ -559,7 +559,10 @@ class SimResult:
         d = self.to_dict()
         s = self.stats
         n = max(s.hands, 1)
-        pct = lambda x: f"{100 * x / n:5.1f}%"  # noqa: E731
+
+        def pct(x: float) -> str:
+            return f"{100 * x / n:5.1f}%"
+
         lines = [
             f"{self.ruleset_name} ({self.ruleset_id}) — {s.hands} hands in {s.games} games of "
             f"≤{self.spec.hands_per_game}, seed {self.spec.seed}, bots {','.join(self.spec.bots)}",
