@@ -14,7 +14,10 @@ median ratio and its min–max over the rounds are reported.
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -229,3 +232,27 @@ def summary_table(rows: Sequence[Row], width: int = 52) -> str:
         out.append(f"{r.label:<{width}} {r.rate:>11,.0f} {ref:>12} {r.ratio_text:>22}"
                    f"  {r.target:<14} {met:>10}")
     return "\n".join(out)
+
+
+class BuildProcess:
+    """A child Python process running ``code`` (with ``args``) against the source tree ``build``
+    (its PYTHONPATH and folder; hash seed fixed): two builds side by side, each in its own
+    process, asked alternately (``ab_sim.py``, ``ab_score.py``). The child reads one request a
+    line and answers one line."""
+
+    def __init__(self, build: str, code: str, *args: str) -> None:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(build), "PYTHONHASHSEED": "0"}
+        self.proc = subprocess.Popen([sys.executable, "-c", code, *args], env=env, cwd=os.path.abspath(build),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, request: str) -> str:
+        """The child's answer to one request line."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(request + "\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline()
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()

@@ -16,10 +16,9 @@ each build from the same seed (the generators are the same code in both builds).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
-import sys
+
+from _timing import BuildProcess  # (the folder's shared timing; the script's folder is on sys.path)
 
 LINES = (("yongzhou-wangba", 0), ("yongzhou-huandiao", 0), ("changsha", 0), ("yongzhou-wangba", 2),
          ("yongzhou-huandiao", 4), ("mcr", -1))
@@ -58,23 +57,12 @@ for line in sys.stdin:
 """
 
 
-class _Worker:
+class _Worker(BuildProcess):
     def __init__(self, build: str, seed: int, hands: int) -> None:
-        env = {**os.environ, "PYTHONPATH": os.path.abspath(build), "PYTHONHASHSEED": "0"}
-        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(seed), str(hands)], env=env,
-                                     cwd=os.path.abspath(build), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
+        super().__init__(build, _CHILD, str(seed), str(hands))
 
     def run(self, rid: str, w: int, part: int, parts: int) -> float:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{rid} {w} {part} {parts}\n")
-        self.proc.stdin.flush()
-        return float(self.proc.stdout.readline())
-
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        self.proc.wait()
+        return float(self.ask(f"{rid} {w} {part} {parts}"))
 
 
 def main() -> None:

@@ -23,10 +23,9 @@ are printed too, min–max over rounds.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
-import sys
+
+from _timing import BuildProcess  # (the folder's shared timing; the script's folder is on sys.path)
 
 RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha", "sichuan-xuezhan", "mcr")  # the default set
 # Every shipped ruleset may be asked for with --only.
@@ -94,25 +93,15 @@ for line in sys.stdin:
 """
 
 
-class _Worker:
+class _Worker(BuildProcess):
     def __init__(self, build: str) -> None:
-        env = {**os.environ, "PYTHONPATH": os.path.abspath(build), "PYTHONHASHSEED": "0"}
-        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD], env=env, cwd=os.path.abspath(build),
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        super().__init__(build, _CHILD)
 
     def run(self, rid: str, kind: str, first: int, hands: int) -> float:
         """CPU seconds of the hands (their steps, for ``env``, in :attr:`steps`)."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{rid} {kind} {first} {hands}\n")
-        self.proc.stdin.flush()
-        secs, steps = self.proc.stdout.readline().split()
+        secs, steps = self.ask(f"{rid} {kind} {first} {hands}").split()
         self.steps = int(steps)
         return float(secs)
-
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        self.proc.wait()
 
 
 def main() -> None:
