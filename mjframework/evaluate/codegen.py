@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from .scoring import Evaluator
 
 # Bumped whenever the generated source changes shape (part of the cache key).
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 
 # Hand-level measures read straight from the hand's facts (as Measures._m_<name> does).
 _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wildcards_held",
@@ -168,28 +168,40 @@ def source(ev: CompiledRuleset) -> str:
 
 
 def _writes_families(bulk: BulkJudge) -> bool:
-    """Is ``group_families`` written out for this ruleset? Where no pattern counts groups
-    and none combines sets; else the bulk judge's own (``BulkJudge._group_families``)."""
-    return bool(bulk.group_family_mask or bulk.group_measure_mask) and not (
-        bulk.group_count_mask or bulk.sets)
+    """Is ``group_families`` written out for this ruleset? Where some pattern reads a family
+    of the groups (else ``holding`` never calls it)."""
+    return bool(bulk.group_family_mask or bulk.group_measure_mask)
 
 
 def _families_source(bulk: BulkJudge) -> list[str]:
     """``group_families``: ``BulkJudge._group_families`` with only the families the ruleset
-    uses (tile, every-group, any-group and pair filters, the group measures), as literals."""
+    uses (tile, every-group, any-group and pair filters, the group measures, the groups'
+    counts per filter, the set combinations), as literals. The group filters' counts come
+    packed, a byte per filter (``_Tables.group_facts``' last entry): one addition a group."""
     if not _writes_families(bulk):
         return []
     tile, every, anyg, pair = bulk.tile_mask, bulk.every_group_mask, bulk.any_group_mask, bulk.pair_mask
+    counting = bulk.group_count_mask
+    sets = [(k, kind, mask) for k, (kind, _kinds, mask, _combos, _table) in enumerate(bulk.sets)]
     out = ["", "def group_families(m, alive):",
            "    \"\"\"As BulkJudge._group_families, with the families this ruleset uses only.\"\"\"",
-           "    tables = wind_tables(m) or FREE",
+           "    tables = wind_tables(m) or FREE" if bulk._windy else "    tables = FREE",
            "    memo = tables.groups",
-           "    packed = dead = anyhit = pairs = pair_dead = 0",
-           f"    every = {_hex(every)}",
-           "    for g in m._groups():",
-           "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
-           "        if f is None:",
-           "            f = tables.group_facts(BULK, g, False)"]
+           "    packed = dead = anyhit = pairs = pair_dead = counted = 0",
+           f"    every = {_hex(every)}"]
+    out += [f"    s{k} = []" for k, _kind, _mask in sets]
+    if counting:  # the won triplet (counted exposed) matters to the filters' counts only
+        out += [f"    won = m.won_triplet() if alive & {_hex(counting)} else None",
+                "    for i, g in enumerate(m._groups()):",
+                "        f = memo.get((g, i == won))",
+                "        if f is None:",
+                "            f = tables.group_facts(BULK, g, i == won)",
+                "        counted += f[8]"]
+    else:
+        out += ["    for g in m._groups():",
+                "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
+                "        if f is None:",
+                "            f = tables.group_facts(BULK, g, False)"]
     if bulk.group_measure_mask:
         out.append("        packed += f[7]")
     if tile:
@@ -200,6 +212,8 @@ def _families_source(bulk: BulkJudge) -> list[str]:
         out.append("        anyhit |= f[2]")
     if pair:
         out += ["        if f[4] >= 0:", "            pairs += 1", "            pair_dead = f[4]"]
+    for n, (k, _kind, _mask) in enumerate(sets):
+        out += [f"        {'if' if n == 0 else 'elif'} f[5] == {k}:", f"            s{k}.append(f[6])"]
     if bulk.group_measure_mask:
         out += [f"    if alive & {_hex(bulk.group_measure_mask)}:", "        cache = m._cache"]
         out += [f"        cache[{name!r}] = packed >> {8 * k} & 255" for k, name in enumerate(_PACKED)]
@@ -212,8 +226,26 @@ def _families_source(bulk: BulkJudge) -> list[str]:
         gone.append(f"({_hex(anyg)} & ~anyhit)")
     if pair:
         gone.append(f"(pair_dead & {_hex(pair)} if pairs == 1 else 0)")
-    out.append(f"    return alive & ~({' | '.join(gone)})" if gone else "    return alive")
-    return [*out, ""]
+    if gone:
+        out.append(f"    alive &= ~({' | '.join(gone)})")
+    if counting:
+        out += [f"    if alive & {_hex(counting)}:", "        gc = m._group_cache"]
+        for j, bounded in enumerate(bulk.group_count_tables):
+            out.append(f"        n = counted >> {8 * j} & 255")
+            # count_groups(f) of each pattern's filter equal to this one, for `times` later
+            out += [f"        gc[FILTER_IDS[{j}][{i}]] = n" for i in range(len(bulk.group_filter_ids[j]))]
+            if bounded.mask:
+                table = "(" + ", ".join(_hex(x) for x in bounded.keep) + ",)"
+                out += [f"        if alive & {_hex(bounded.mask)}:",
+                        f"            alive &= {table}[n] if n < {len(bounded.keep)} else COUNT_KEEP_FOR[{j}](n)"]
+    for k, kind, mask in sets:
+        out += [f"    if alive & {_hex(mask)}:  # sets of {_comment(repr(kind))}",
+                f"        key = m._set_keys[{kind!r}] = tuple(sorted(s{k}))",
+                f"        keep = SET_TABLES[{k}].get(key)",
+                "        if keep is None:",
+                f"            keep = SET_TABLES[{k}][key] = SETS_KEEP(m, {kind!r}, SET_COMBOS[{k}])",
+                "        alive &= keep"]
+    return [*out, "    return alive", ""]
 
 
 def _plain_source(ev: CompiledRuleset) -> list[str]:
@@ -378,11 +410,16 @@ class Generated:
 
         namespace: dict[str, Any] = {
             "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max,
-                             "bytes": bytes},
+                             "bytes": bytes, "enumerate": enumerate},
             "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
             "win_wait_hit": win_wait_hit,
             "wind_tables": bulk._wind_tables, "FREE": bulk._free, "BULK": bulk,
+            "FILTER_IDS": tuple(tuple(ids) for ids in bulk.group_filter_ids),
+            "COUNT_KEEP_FOR": tuple(b.keep_for for b in bulk.group_count_tables),
+            "SET_TABLES": tuple(table for _k, _ks, _m, _c, table in bulk.sets),
+            "SET_COMBOS": tuple(combos for _k, _ks, _m, combos, _t in bulk.sets),
+            "SETS_KEEP": bulk._sets_keep,
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
             "COSTLY_KEEP_FOR": tuple(b.keep_for for _n, b in bulk.costly),
             "CONDITIONS": tuple(c for _b, c in bulk.conditions),
@@ -393,8 +430,6 @@ class Generated:
             "standard_readings": standard_readings, "pairs_readings": pairs_readings,
             "need_pairs": need_pairs,
         }
-        if not _writes_families(bulk):
-            namespace["group_families"] = bulk._group_families
         exec(code, namespace)  # our own generated source (see the module's docstring)
         self.holding: Callable[[Measures, int], int] = namespace["holding"]
         self.judge: Callable[..., tuple[int, list[Any]] | None] = namespace["judge"]
