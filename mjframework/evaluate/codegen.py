@@ -80,8 +80,34 @@ _TILE_EXPR = {
 
 _CODE: dict[str, CodeType] = {}  # (version, source digest) -> compiled module
 # Per set of patterns a reading keeps: those left after the tiers, whether counting them reads
-# the reading, and (if not) the result, (points, [(pattern, times)]) or None, with its key.
-_Plan = tuple[list[Any], bool, tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None]
+# the reading, and (if not) the result, (points, [(pattern, times)]) or None, with its key;
+# if it does, what the count reads of the reading (see _reads; None: more than those values).
+_Plan = tuple[list[Any], bool, tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None,
+              tuple[Callable[[Measures], Any], ...] | None]
+_Counted = tuple[tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None]
+
+
+def _reads(kept: list[Pattern], once: bool) -> tuple[Callable[[Measures], Any], ...] | None:
+    """Every value of a reading that counting ``kept`` (``CompiledRuleset._count``) reads, as
+    functions of its measures: each ``times`` pattern's measure or count of groups, and per kind
+    of set combined once, the reading's multiset of such sets (all the accounting reads,
+    ``BulkJudge.account_combinations``). None when the count reads more (a partial exclusion
+    reads which groups each pattern counts)."""
+    if any(p.partial_excludes for p in kept):
+        return None
+    reads: list[Callable[[Measures], Any]] = []
+    kinds: list[str] = []
+    for p in kept:
+        if p.sets is not None and once:
+            if p.sets.kind not in kinds:
+                kinds.append(p.sets.kind)
+                of = ("seq",) if p.sets.kind == "seq" else ("triplet", "kong")
+                reads.append(lambda m, k=p.sets.kind, of=of: m.sets_key(k, of))
+        elif p.times_per == "groups" and p.groups is not None:
+            reads.append(lambda m, f=p.groups: m.count_groups(f))
+        elif p.times_per is not None:
+            reads.append(lambda m, name=p.times_per: m.get(name))
+    return tuple(reads)
 
 
 def _hex(n: int) -> str:
@@ -322,16 +348,16 @@ def _judge_source(ev: CompiledRuleset, name: str, keyed: bool) -> list[str]:
     out += ["    plan = PLANS.get(held)",
             "    if plan is None:",
             "        plan = make_plan(held)",
-            "    result = count(plan[0], m) if plan[1] else plan[2]",
+            "    if plan[1]:",
+            "        result, key = count_read(plan, held, m)",
+            "    else:",
+            "        result, key = plan[2], plan[3]",
             "    if result is None:",
             "        return None"]
     if ev._win_require:
         out += ["    if not meets_win_require(result[0], m, facts):",
                 "        return None"]
-    if keyed:
-        out += ["    return key_of(result[0], result[1]) if plan[1] else plan[3]", ""]
-    else:
-        out += ["    return result", ""]
+    out += ["    return key" if keyed else "    return result", ""]
     return out
 
 
@@ -380,14 +406,34 @@ class Generated:
             once = ev.ruleset.scoring.set_combinations == "once"
             if any(p.times_per is not None or p.partial_excludes or (p.sets is not None and once)
                    for p in kept):
-                plan: _Plan = (kept, True, None, None)
+                plan: _Plan = (kept, True, None, None, _reads(kept, once))
             else:
                 result = ev._count(kept, _NO_MEASURES)
-                plan = (kept, False, result, None if result is None else namespace["key_of"](*result))
+                plan = (kept, False, result, None if result is None else namespace["key_of"](*result), ())
             if len(plans) > 1 << 14:
                 plans.clear()
             plans[held] = plan
             return plan
+
+        counts: dict[tuple[Any, ...], _Counted] = {}
+
+        def count_read(plan: _Plan, held: int, m: Measures) -> _Counted:
+            """A plan's result and key on reading ``m``: counted once per the values the count
+            reads (a table filled as they are met, bounded), or every time where it reads more."""
+            reads = plan[4]
+            key = None
+            if reads is not None:
+                key = (held, *[read(m) for read in reads])
+                got = counts.get(key)
+                if got is not None:
+                    return got
+            result = ev._count(plan[0], m)
+            got = (result, None if result is None else namespace["key_of"](*result))
+            if key is not None:
+                if len(counts) > 1 << 16:
+                    counts.clear()
+                counts[key] = got
+            return got
 
         def win_wait_hit(m: Measures) -> int:
             """The win_wait patterns some group of the reading satisfies (as BulkJudge.holding)."""
@@ -423,7 +469,7 @@ class Generated:
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
             "COSTLY_KEEP_FOR": tuple(b.keep_for for _n, b in bulk.costly),
             "CONDITIONS": tuple(c for _b, c in bulk.conditions),
-            "PLANS": plans, "make_plan": make_plan, "count": ev._count,
+            "PLANS": plans, "make_plan": make_plan, "count_read": count_read,
             "meets_win_require": ev._meets_win_require, "order_of": ev.order,
             "SHAPES": tuple(s for s, _p in ev._by_shape), "KINDS": ev.kinds,
             "READ": tuple(READERS[s.kind] for s, _p in ev._by_shape), "could_be": ev._could_be,
