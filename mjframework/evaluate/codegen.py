@@ -51,6 +51,7 @@ from ..core.tiles import HONOR_BASE, NUM_KINDS
 from .bulkjudge import BulkJudge
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
 from .readings import READERS, pairs_readings, standard_readings
+from .waits import straight_kinds_held
 from .wintable import need_pairs
 
 if TYPE_CHECKING:
@@ -263,7 +264,8 @@ def _families_source(bulk: BulkJudge) -> list[str]:
             if bounded.mask:
                 table = "(" + ", ".join(_hex(x) for x in bounded.keep) + ",)"
                 out += [f"        if alive & {_hex(bounded.mask)}:",
-                        f"            alive &= {table}[n] if n < {len(bounded.keep)} else COUNT_KEEP_FOR[{j}](n)"]
+                        f"            alive &= {table}[n] if n < {len(bounded.keep)} "
+                        f"else COUNT_KEEP_FOR[{j}](n)"]
     for k, kind, mask in sets:
         out += [f"    if alive & {_hex(mask)}:  # sets of {_comment(repr(kind))}",
                 f"        key = m._set_keys[{kind!r}] = tuple(sorted(s{k}))",
@@ -301,7 +303,11 @@ def _plain_source(ev: CompiledRuleset) -> list[str]:
         elif kind == "knitted":  # waits.shape_possible: all singles, all concealed
             out += ["    if alive and not melds and max(c) <= 1:",
                     f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
-        else:  # knitted straight, free: the evaluator's own pre-check
+        elif kind == "knitted_straight":  # waits.shape_possible's first test, one translation
+            out += ["    if alive and straight_kinds_held(bytes(c)) == 9 and "
+                    f"could_be(full, hand, SHAPES[{i}]):",
+                    f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
+        else:  # free: the evaluator's own pre-check
             out += [f"    if alive and could_be(full, hand, SHAPES[{i}]):",
                     f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
         out += ["        for reading in found:",
@@ -474,7 +480,7 @@ class Generated:
             "SHAPES": tuple(s for s, _p in ev._by_shape), "KINDS": ev.kinds,
             "READ": tuple(READERS[s.kind] for s, _p in ev._by_shape), "could_be": ev._could_be,
             "standard_readings": standard_readings, "pairs_readings": pairs_readings,
-            "need_pairs": need_pairs,
+            "need_pairs": need_pairs, "straight_kinds_held": straight_kinds_held,
         }
         exec(code, namespace)  # our own generated source (see the module's docstring)
         self.holding: Callable[[Measures, int], int] = namespace["holding"]
