@@ -48,7 +48,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from ..core.tiles import HONOR_BASE, NUM_KINDS
-from .bulkjudge import BulkJudge, _union
+from .bulkjudge import BulkJudge
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
 from .readings import READERS, pairs_readings, standard_readings
 from .waits import straight_kinds_held
@@ -217,18 +217,13 @@ def _families_source(bulk: BulkJudge) -> list[str]:
            "    packed = dead = anyhit = pairs = pair_dead = counted = 0",
            f"    every = {_hex(every)}"]
     out += [f"    s{k} = []" for k, _kind, _mask in sets]
-    # the patterns bounding concealed triplets: counted here too, as the filters' counts are
-    hidden = _union(mask for name, mask, _k, _b in bulk.cheap_tables if name == "concealed_triplets")
-    won_matters = counting | hidden
-    if won_matters:  # the won triplet (counted exposed) matters to these counts only
-        out += [f"    won = m.won_triplet() if alive & {_hex(won_matters)} else None", "    hidden = 0",
+    if counting:  # the won triplet (counted exposed) matters to the filters' counts only
+        out += [f"    won = m.won_triplet() if alive & {_hex(counting)} else None",
                 "    for i, g in enumerate(m._groups()):",
                 "        f = memo.get((g, i == won))",
                 "        if f is None:",
                 "            f = tables.group_facts(BULK, g, i == won)",
                 "        counted += f[8]"]
-        if hidden:
-            out.append("        hidden += f[9]")
     else:
         out += ["    for g in m._groups():",
                 "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
@@ -249,8 +244,6 @@ def _families_source(bulk: BulkJudge) -> list[str]:
     if bulk.group_measure_mask:
         out += [f"    if alive & {_hex(bulk.group_measure_mask)}:", "        cache = m._cache"]
         out += [f"        cache[{name!r}] = packed >> {8 * k} & 255" for k, name in enumerate(_PACKED)]
-    if hidden:
-        out += [f"    if alive & {_hex(hidden)}:", "        m._cache['concealed_triplets'] = hidden"]
     gone = []
     if tile:
         gone.append(f"(dead & {_hex(tile)})")
