@@ -10,12 +10,19 @@ as template engines and ``attrs`` do, this module writes the walk out once per r
 * ``holding(m, alive)``: each family the ruleset uses, in the interpreted order, with
   its masks and value tables as literals (a family no pattern uses is not written at all;
   a measure computed in one pass with others is read from the reading's cache directly);
+* ``group_families(m, alive)``: the one pass over the reading's groups for every family
+  that reads groups (tile, every/any-group and pair filters, the group measures, the group
+  filters' counts — a byte per filter in each group's remembered facts, so one addition a
+  group counts them all — and the multisets of sets the combination tables are keyed by);
 * ``judge(reading, alive, facts, wildcard)``: the reading's measures, ``holding``, the
   win mask, the exclusions unrolled over the patterns that exclude something (ranked or
   not, as the ruleset says), then the tiers and ``combine`` — remembered per set of
   patterns kept when no pattern's count depends on the reading (no ``times``, no set
-  combination counted once, no partial exclusion), else counted by the interpreted
-  ``_count``; ``win.require`` last;
+  combination counted once, no partial exclusion); else, where the count reads only some
+  values of the reading (each ``times`` measure or count of groups, the multisets of sets
+  combined once), remembered per set of patterns and those values (``count_read``); else
+  (a partial exclusion reads which groups) counted by the interpreted ``_count`` every
+  time; ``win.require`` last;
 * ``judge_keyed(...)``: the same with the result's order key (``Evaluator.order`` and
   ``tie_key``, specialised), which is what the scorer compares readings by;
 * ``best_plain(full, hand, masks, facts, wildcard)``: the whole search of a hand with no
