@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
 from ..rules.model import (
+    CLAIMED_MELDS,
     Condition,
     GroupFilter,
     Pattern,
@@ -96,7 +97,7 @@ def _names_wind(f: TileFilter | None) -> bool:
     return f.wind is not None or any(_names_wind(x) for x in f.any_of or ())
 
 
-_GroupFacts = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]  # see _Tables.group_facts
+_GroupFacts = tuple[int, int, int, tuple[int, ...], int, int, int, int, int, int]  # see _Tables.group_facts
 
 
 def _packed_filters(matching: tuple[int, ...]) -> int:
@@ -153,7 +154,8 @@ class _Tables:
         it matches, the pair patterns it rules out as the pair (-1: not a pair), the set
         family it belongs to (position in ``judge.sets``, -1: none), its lowest tile, what
         it adds to the group measures (packed, see ``_PACKED``) and to the group filters' counts
-        (packed, see :func:`_packed_filters`). Remembered per group (a few
+        (packed, see :func:`_packed_filters`), and 1 if it is a concealed triplet (as
+        :meth:`Measures._m_concealed_triplets` counts, given ``won``), else 0. Remembered per group (a few
         thousand at most); the tables of a wind pair give every filter's facts (theirs merged
         with the shared tables' ones)."""
         key = (g, won)
@@ -174,11 +176,12 @@ class _Tables:
                 b = judge._free.group_facts(judge, g, won)
                 matching = b[3] + self.filters_matching(g.kind, g.tiles, g.meld, won)
                 f = (b[0] | kill, b[1] | every, b[2] | anyhit, matching,
-                     b[4] | pair if b[4] >= 0 else -1, b[5], b[6], b[7], _packed_filters(matching))
+                     b[4] | pair if b[4] >= 0 else -1, b[5], b[6], b[7], _packed_filters(matching), b[9])
             else:
                 matching = self.filters_matching(g.kind, g.tiles, g.meld, won)
+                concealed = int(g.kind in ("triplet", "kong") and g.meld not in CLAIMED_MELDS and not won)
                 f = (kill, every, anyhit, matching, pair, family, min(g.tiles), _packed_group_measures(g),
-                     _packed_filters(matching))
+                     _packed_filters(matching), concealed)
             if len(self.groups) > 1 << 16:
                 self.groups.clear()
             self.groups[key] = f

@@ -55,9 +55,9 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from ..core.tiles import HONOR_BASE, NUM_KINDS
-from .bulkjudge import BulkJudge
+from .bulkjudge import BulkJudge, _union
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
-from .readings import READERS, pairs_readings, standard_readings
+from .readings import READERS, Group, pairs_readings, standard_readings
 from .waits import straight_kinds_held
 from .wintable import need_pairs
 
@@ -165,10 +165,12 @@ def source(ev: CompiledRuleset) -> str:
             out += [f"        cache[{name!r}] = {_TILE_EXPR[name]}" for name in used]
         else:
             out.append("        m._tile_measures()")
-    fam = bulk.group_family_mask | group_measures
+    fam = _pass_mask(bulk)
     if fam:
         out += [f"    if alive & {_hex(fam)}:", "        alive = group_families(m, alive)"]
     for k, (name, mask, keep, _bounded) in enumerate(bulk.cheap_tables):
+        if name in _IN_THE_PASS:  # (judged by group_families, from its locals)
+            continue
         out.append(f"    if alive & {_hex(mask)}:  # {_comment(repr(name))}: {_comment(_names(bulk, mask))}")
         if name in TILE_MEASURES:
             # filled by _tile_measures above (it ran: alive only shrinks)
@@ -183,9 +185,6 @@ def source(ev: CompiledRuleset) -> str:
     for bit, ranks in bulk.held_ranks:
         out += [f"    if alive & {_hex(bit)} and not m.held_ranks_are({tuple(int(r) for r in ranks)!r}):",
                 f"        alive &= {_hex(~bit)}"]
-    if bulk.win_wait_mask:
-        out += [f"    if alive & {_hex(bulk.win_wait_mask)}:",
-                "        alive &= ~(" + _hex(bulk.win_wait_mask) + " & ~win_wait_hit(m))"]
     for j, (bit, _cond) in enumerate(bulk.conditions):
         out += [f"    if alive & {_hex(bit)} and not condition_holds(CONDITIONS[{j}], m):",
                 f"        alive &= {_hex(~bit)}"]
@@ -201,10 +200,26 @@ def source(ev: CompiledRuleset) -> str:
     return "\n".join(out) + "\n"
 
 
+# The measures whose bounds the group pass judges itself (from its locals, then kept in the
+# reading's cache for whatever reads them later): those counted over the groups.
+_IN_THE_PASS = frozenset((*_PACKED, "concealed_triplets"))
+
+
+def _hidden_mask(bulk: BulkJudge) -> int:
+    """The patterns bounding ``concealed_triplets`` (counted by the group pass)."""
+    return _union(mask for name, mask, _k, _b in bulk.cheap_tables if name == "concealed_triplets")
+
+
+def _pass_mask(bulk: BulkJudge) -> int:
+    """The patterns the group pass judges something of: the group families, the measures
+    counted over the groups, where the winning tile sits."""
+    return bulk.group_family_mask | bulk.group_measure_mask | _hidden_mask(bulk) | bulk.win_wait_mask
+
+
 def _writes_families(bulk: BulkJudge) -> bool:
-    """Is ``group_families`` written out for this ruleset? Where some pattern reads a family
-    of the groups (else ``holding`` never calls it)."""
-    return bool(bulk.group_family_mask or bulk.group_measure_mask)
+    """Is ``group_families`` written out for this ruleset? Where some pattern reads the groups
+    (else ``holding`` never calls it)."""
+    return bool(_pass_mask(bulk))
 
 
 def _families_source(bulk: BulkJudge) -> list[str]:
@@ -224,13 +239,22 @@ def _families_source(bulk: BulkJudge) -> list[str]:
            "    packed = dead = anyhit = pairs = pair_dead = counted = 0",
            f"    every = {_hex(every)}"]
     out += [f"    s{k} = []" for k, _kind, _mask in sets]
-    if counting:  # the won triplet (counted exposed) matters to the filters' counts only
-        out += [f"    won = m.won_triplet() if alive & {_hex(counting)} else None",
+    # the patterns bounding concealed triplets: counted here too, as the filters' counts are
+    hidden = _hidden_mask(bulk)
+    waits = bulk.win_wait_mask
+    if waits:  # where the winning tile sits, per group (remembered per group and winning tile)
+        out += [f"    w = m.facts.win_tile if alive & {_hex(waits)} else None",
+                "    wild = m.facts.win_tile_wild", "    hit = 0"]
+    won_matters = counting | hidden
+    if won_matters:  # the won triplet (counted exposed) matters to these counts only
+        out += [f"    won = m.won_triplet() if alive & {_hex(won_matters)} else None", "    hidden = 0",
                 "    for i, g in enumerate(m._groups()):",
                 "        f = memo.get((g, i == won))",
                 "        if f is None:",
                 "            f = tables.group_facts(BULK, g, i == won)",
                 "        counted += f[8]"]
+        if hidden:
+            out.append("        hidden += f[9]")
     else:
         out += ["    for g in m._groups():",
                 "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
@@ -238,6 +262,10 @@ def _families_source(bulk: BulkJudge) -> list[str]:
                 "            f = tables.group_facts(BULK, g, False)"]
     if bulk.group_measure_mask:
         out.append("        packed += f[7]")
+    if waits:
+        out += ["        if w is not None:", "            h = WAITS.get((g, w, wild))",
+                "            if h is None:", "                h = win_wait_of(g, w, wild)",
+                "            hit |= h"]
     if tile:
         out.append("        dead |= f[0]")
     if every:
@@ -248,9 +276,28 @@ def _families_source(bulk: BulkJudge) -> list[str]:
         out += ["        if f[4] >= 0:", "            pairs += 1", "            pair_dead = f[4]"]
     for n, (k, _kind, _mask) in enumerate(sets):
         out += [f"        {'if' if n == 0 else 'elif'} f[5] == {k}:", f"            s{k}.append(f[6])"]
+    tables = {name: (k, mask, keep) for k, (name, mask, keep, _b) in enumerate(bulk.cheap_tables)}
+
+    def judged(name: str, indent: str) -> list[str]:
+        """``v``'s bounds (measure ``name``) applied, as ``holding`` applies a measure's."""
+        if name not in tables:
+            return []
+        k, mask, keep = tables[name]
+        table = "(" + ", ".join(_hex(x) for x in keep) + ",)"
+        return [f"{indent}if alive & {_hex(mask)}:  # {_comment(repr(name))}: {_comment(_names(bulk, mask))}",
+                f"{indent}    alive &= {table}[v] if v < {len(keep)} else KEEP_FOR[{k}](v)"]
     if bulk.group_measure_mask:
         out += [f"    if alive & {_hex(bulk.group_measure_mask)}:", "        cache = m._cache"]
-        out += [f"        cache[{name!r}] = packed >> {8 * k} & 255" for k, name in enumerate(_PACKED)]
+        for k, name in enumerate(_PACKED):
+            out += [f"        v = cache[{name!r}] = packed >> {8 * k} & 255", *judged(name, "        ")]
+    if hidden:  # (counted when these patterns were alive on entry: they are now)
+        k, _mask, keep = tables["concealed_triplets"]
+        out += [f"    if alive & {_hex(hidden)}:  # 'concealed_triplets': {_comment(_names(bulk, hidden))}",
+                "        v = m._cache['concealed_triplets'] = hidden",
+                "        alive &= (" + ", ".join(_hex(x) for x in keep) + f",)[v] if v < {len(keep)} "
+                f"else KEEP_FOR[{k}](v)"]
+    if waits:
+        out += [f"    if alive & {_hex(waits)}:", f"        alive &= ~({_hex(waits)} & ~hit)"]
     gone = []
     if tile:
         gone.append(f"(dead & {_hex(tile)})")
@@ -448,33 +495,23 @@ class Generated:
                 counts[key] = got
             return got
 
-        def win_wait_hit(m: Measures) -> int:
-            """The win_wait patterns some group of the reading satisfies (as BulkJudge.holding)."""
-            hit = 0
-            w = m.facts.win_tile
-            if w is None:
-                return 0
-            wild = m.facts.win_tile_wild
+        def win_wait_of(g: Group, w: int, wild: bool) -> int:
+            """The win_wait patterns group ``g`` satisfies (as BulkJudge.holding), remembered."""
             memo = bulk._win_wait_hits
-            for g in m._groups():
-                key = (g, w, wild)
-                h = memo.get(key)
-                if h is None:
-                    h = bulk.win_wait_accept.get(group_win_wait(g, w, wild) or "", 0)
-                    if len(memo) > 1 << 16:
-                        memo.clear()
-                    memo[key] = h
-                hit |= h
-            return hit
+            h = bulk.win_wait_accept.get(group_win_wait(g, w, wild) or "", 0)
+            if len(memo) > 1 << 16:
+                memo.clear()
+            memo[g, w, wild] = h
+            return h
 
         namespace: dict[str, Any] = {
             "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max,
                              "bytes": bytes, "enumerate": enumerate},
             "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
-            "win_wait_hit": win_wait_hit,
             "wind_tables": bulk._wind_tables, "FREE": bulk._free, "BULK": bulk,
             "FILTER_IDS": tuple(tuple(ids) for ids in bulk.group_filter_ids),
+            "WAITS": bulk._win_wait_hits, "win_wait_of": win_wait_of,
             "COUNT_KEEP_FOR": tuple(b.keep_for for b in bulk.group_count_tables),
             "SET_TABLES": tuple(table for _k, _ks, _m, _c, table in bulk.sets),
             "SET_COMBOS": tuple(combos for _k, _ks, _m, combos, _t in bulk.sets),
