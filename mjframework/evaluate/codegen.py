@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from operator import methodcaller
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -110,11 +111,11 @@ def _reads(kept: list[Pattern], once: bool) -> tuple[Callable[[Measures], Any], 
             if p.sets.kind not in kinds:
                 kinds.append(p.sets.kind)
                 of = ("seq",) if p.sets.kind == "seq" else ("triplet", "kong")
-                reads.append(lambda m, k=p.sets.kind, of=of: m.sets_key(k, of))
+                reads.append(methodcaller("sets_key", p.sets.kind, of))
         elif p.times_per == "groups" and p.groups is not None:
-            reads.append(lambda m, f=p.groups: m.count_groups(f))
+            reads.append(methodcaller("count_groups", p.groups))
         elif p.times_per is not None:
-            reads.append(lambda m, name=p.times_per: m.get(name))
+            reads.append(methodcaller("get", p.times_per))
     return tuple(reads)
 
 
