@@ -277,6 +277,16 @@ def _families_source(bulk: BulkJudge) -> list[str]:
         out += ["        if f[4] >= 0:", "            pairs += 1", "            pair_dead = f[4]"]
     for n, (k, _kind, _mask) in enumerate(sets):
         out += [f"        {'if' if n == 0 else 'elif'} f[5] == {k}:", f"            s{k}.append(f[6])"]
+    out += _pass_measures(bulk, hidden, waits)
+    out += _pass_filters(bulk, sets)
+    return [*out, "    return alive", ""]
+
+
+def _pass_measures(bulk: BulkJudge, hidden: int, waits: int) -> list[str]:
+    """``group_families``' measures counted over the groups (the group measures, concealed
+    triplets) kept in the reading's cache and their bounds applied from its locals, and
+    where the winning tile sits."""
+    out: list[str] = []
     tables = {name: (k, mask, keep) for k, (name, mask, keep, _b) in enumerate(bulk.cheap_tables)}
 
     def judged(name: str, indent: str) -> list[str]:
@@ -299,6 +309,15 @@ def _families_source(bulk: BulkJudge) -> list[str]:
                 f"else KEEP_FOR[{k}](v)"]
     if waits:
         out += [f"    if alive & {_hex(waits)}:", f"        alive &= ~({_hex(waits)} & ~hit)"]
+    return out
+
+
+def _pass_filters(bulk: BulkJudge, sets: list[tuple[int, str, int]]) -> list[str]:
+    """``group_families``' tile, every/any-group and pair filters, the group filters' counts
+    and the set combinations, applied after the pass."""
+    tile, every, anyg, pair = bulk.tile_mask, bulk.every_group_mask, bulk.any_group_mask, bulk.pair_mask
+    counting = bulk.group_count_mask
+    out: list[str] = []
     gone = []
     if tile:
         gone.append(f"(dead & {_hex(tile)})")
@@ -328,7 +347,7 @@ def _families_source(bulk: BulkJudge) -> list[str]:
                 "        if keep is None:",
                 f"            keep = SET_TABLES[{k}][key] = SETS_KEEP(m, {kind!r}, SET_COMBOS[{k}])",
                 "        alive &= keep"]
-    return [*out, "    return alive", ""]
+    return out
 
 
 def _plain_source(ev: CompiledRuleset) -> list[str]:
