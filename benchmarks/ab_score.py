@@ -73,16 +73,19 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=600, help="hands per line")
     ap.add_argument("--slices", type=int, default=6, help="alternations per line and round")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", action="append", metavar="RULESET",
+                    help="time only this ruleset's lines (repeatable; default: every line)")
     args = ap.parse_args()
+    lines = [(rid, w) for rid, w in LINES if not args.only or rid in args.only]
     old, new = _Worker(args.old, args.seed, args.hands), _Worker(args.new, args.seed, args.hands)
     ratios: dict[str, list[float]] = {}
     try:
-        for rid, w in LINES:  # make and warm the hands in both
+        for rid, w in lines:  # make and warm the hands in both
             old.run(rid, w, 0, args.slices)
             new.run(rid, w, 0, args.slices)
         for r in range(args.rounds):
             out = []
-            for rid, w in LINES:
+            for rid, w in lines:
                 t_old = t_new = 0.0
                 for part in range(args.slices):
                     first_old = (part + r) % 2 == 0

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
 from ..rules.model import (
+    CLAIMED_MELDS,
     Condition,
     GroupFilter,
     Pattern,
@@ -96,7 +97,17 @@ def _names_wind(f: TileFilter | None) -> bool:
     return f.wind is not None or any(_names_wind(x) for x in f.any_of or ())
 
 
-_GroupFacts = tuple[int, int, int, tuple[int, ...], int, int, int, int]  # see _Tables.group_facts
+_GroupFacts = tuple[int, int, int, tuple[int, ...], int, int, int, int, int, int]  # see _Tables.group_facts
+
+
+def _packed_filters(matching: tuple[int, ...]) -> int:
+    """The group filters a group matches as counts to add, one byte per filter (filter ``j`` in
+    byte ``j``): the sum over a reading's groups counts every filter at once (a reading has far
+    fewer than 256 groups)."""
+    out = 0
+    for j in matching:
+        out += 1 << (8 * j)
+    return out
 
 
 class _Tables:
@@ -141,8 +152,10 @@ class _Tables:
         """What the families read of one group, as one tuple: the all/no_tiles patterns its
         tiles rule out, the every_group and any_group patterns it satisfies, the group filters
         it matches, the pair patterns it rules out as the pair (-1: not a pair), the set
-        family it belongs to (position in ``judge.sets``, -1: none), its lowest tile, and what
-        it adds to the group measures (packed, see ``_PACKED``). Remembered per group (a few
+        family it belongs to (position in ``judge.sets``, -1: none), its lowest tile, what
+        it adds to the group measures (packed, see ``_PACKED``) and to the group filters' counts
+        (packed, see :func:`_packed_filters`), and 1 if it is a concealed triplet (as
+        :meth:`Measures._m_concealed_triplets` counts, given ``won``), else 0. Remembered per group (a few
         thousand at most); the tables of a wind pair give every filter's facts (theirs merged
         with the shared tables' ones)."""
         key = (g, won)
@@ -161,12 +174,14 @@ class _Tables:
                         family = i
             if self.windy:  # merged with the facts of the filters naming no wind
                 b = judge._free.group_facts(judge, g, won)
-                f = (b[0] | kill, b[1] | every, b[2] | anyhit,
-                     b[3] + self.filters_matching(g.kind, g.tiles, g.meld, won),
-                     b[4] | pair if b[4] >= 0 else -1, b[5], b[6], b[7])
+                matching = b[3] + self.filters_matching(g.kind, g.tiles, g.meld, won)
+                f = (b[0] | kill, b[1] | every, b[2] | anyhit, matching,
+                     b[4] | pair if b[4] >= 0 else -1, b[5], b[6], b[7], _packed_filters(matching), b[9])
             else:
-                f = (kill, every, anyhit, self.filters_matching(g.kind, g.tiles, g.meld, won), pair,
-                     family, min(g.tiles), _packed_group_measures(g))
+                matching = self.filters_matching(g.kind, g.tiles, g.meld, won)
+                concealed = int(g.kind in ("triplet", "kong") and g.meld not in CLAIMED_MELDS and not won)
+                f = (kill, every, anyhit, matching, pair, family, min(g.tiles), _packed_group_measures(g),
+                     _packed_filters(matching), concealed)
             if len(self.groups) > 1 << 16:
                 self.groups.clear()
             self.groups[key] = f

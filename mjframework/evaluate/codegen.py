@@ -10,12 +10,19 @@ as template engines and ``attrs`` do, this module writes the walk out once per r
 * ``holding(m, alive)``: each family the ruleset uses, in the interpreted order, with
   its masks and value tables as literals (a family no pattern uses is not written at all;
   a measure computed in one pass with others is read from the reading's cache directly);
+* ``group_families(m, alive)``: the one pass over the reading's groups for every family
+  that reads groups (tile, every/any-group and pair filters, the group measures, the group
+  filters' counts — a byte per filter in each group's remembered facts, so one addition a
+  group counts them all — and the multisets of sets the combination tables are keyed by);
 * ``judge(reading, alive, facts, wildcard)``: the reading's measures, ``holding``, the
   win mask, the exclusions unrolled over the patterns that exclude something (ranked or
   not, as the ruleset says), then the tiers and ``combine`` — remembered per set of
   patterns kept when no pattern's count depends on the reading (no ``times``, no set
-  combination counted once, no partial exclusion), else counted by the interpreted
-  ``_count``; ``win.require`` last;
+  combination counted once, no partial exclusion); else, where the count reads only some
+  values of the reading (each ``times`` measure or count of groups, the multisets of sets
+  combined once), remembered per set of patterns and those values (``count_read``); else
+  (a partial exclusion reads which groups) counted by the interpreted ``_count`` every
+  time; ``win.require`` last;
 * ``judge_keyed(...)``: the same with the result's order key (``Evaluator.order`` and
   ``tie_key``, specialised), which is what the scorer compares readings by;
 * ``best_plain(full, hand, masks, facts, wildcard)``: the whole search of a hand with no
@@ -44,13 +51,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from operator import methodcaller
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from ..core.tiles import HONOR_BASE, NUM_KINDS
-from .bulkjudge import BulkJudge
+from .bulkjudge import BulkJudge, _union
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
-from .readings import READERS, pairs_readings, standard_readings
+from .readings import READERS, Group, pairs_readings, standard_readings
+from .waits import straight_kinds_held
 from .wintable import need_pairs
 
 if TYPE_CHECKING:
@@ -59,7 +68,7 @@ if TYPE_CHECKING:
     from .scoring import Evaluator
 
 # Bumped whenever the generated source changes shape (part of the cache key).
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 
 # Hand-level measures read straight from the hand's facts (as Measures._m_<name> does).
 _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wildcards_held",
@@ -80,8 +89,34 @@ _TILE_EXPR = {
 
 _CODE: dict[str, CodeType] = {}  # (version, source digest) -> compiled module
 # Per set of patterns a reading keeps: those left after the tiers, whether counting them reads
-# the reading, and (if not) the result, (points, [(pattern, times)]) or None, with its key.
-_Plan = tuple[list[Any], bool, tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None]
+# the reading, and (if not) the result, (points, [(pattern, times)]) or None, with its key;
+# if it does, what the count reads of the reading (see _reads; None: more than those values).
+_Plan = tuple[list[Any], bool, tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None,
+              tuple[Callable[[Measures], Any], ...] | None]
+_Counted = tuple[tuple[int, list[Any]] | None, tuple[Any, int, list[Any]] | None]
+
+
+def _reads(kept: list[Pattern], once: bool) -> tuple[Callable[[Measures], Any], ...] | None:
+    """Every value of a reading that counting ``kept`` (``CompiledRuleset._count``) reads, as
+    functions of its measures: each ``times`` pattern's measure or count of groups, and per kind
+    of set combined once, the reading's multiset of such sets (all the accounting reads,
+    ``BulkJudge.account_combinations``). None when the count reads more (a partial exclusion
+    reads which groups each pattern counts)."""
+    if any(p.partial_excludes for p in kept):
+        return None
+    reads: list[Callable[[Measures], Any]] = []
+    kinds: list[str] = []
+    for p in kept:
+        if p.sets is not None and once:
+            if p.sets.kind not in kinds:
+                kinds.append(p.sets.kind)
+                of = ("seq",) if p.sets.kind == "seq" else ("triplet", "kong")
+                reads.append(methodcaller("sets_key", p.sets.kind, of))
+        elif p.times_per == "groups" and p.groups is not None:
+            reads.append(methodcaller("count_groups", p.groups))
+        elif p.times_per is not None:
+            reads.append(methodcaller("get", p.times_per))
+    return tuple(reads)
 
 
 def _hex(n: int) -> str:
@@ -131,10 +166,12 @@ def source(ev: CompiledRuleset) -> str:
             out += [f"        cache[{name!r}] = {_TILE_EXPR[name]}" for name in used]
         else:
             out.append("        m._tile_measures()")
-    fam = bulk.group_family_mask | group_measures
+    fam = _pass_mask(bulk)
     if fam:
         out += [f"    if alive & {_hex(fam)}:", "        alive = group_families(m, alive)"]
     for k, (name, mask, keep, _bounded) in enumerate(bulk.cheap_tables):
+        if name in _IN_THE_PASS:  # (judged by group_families, from its locals)
+            continue
         out.append(f"    if alive & {_hex(mask)}:  # {_comment(repr(name))}: {_comment(_names(bulk, mask))}")
         if name in TILE_MEASURES:
             # filled by _tile_measures above (it ran: alive only shrinks)
@@ -149,9 +186,6 @@ def source(ev: CompiledRuleset) -> str:
     for bit, ranks in bulk.held_ranks:
         out += [f"    if alive & {_hex(bit)} and not m.held_ranks_are({tuple(int(r) for r in ranks)!r}):",
                 f"        alive &= {_hex(~bit)}"]
-    if bulk.win_wait_mask:
-        out += [f"    if alive & {_hex(bulk.win_wait_mask)}:",
-                "        alive &= ~(" + _hex(bulk.win_wait_mask) + " & ~win_wait_hit(m))"]
     for j, (bit, _cond) in enumerate(bulk.conditions):
         out += [f"    if alive & {_hex(bit)} and not condition_holds(CONDITIONS[{j}], m):",
                 f"        alive &= {_hex(~bit)}"]
@@ -167,31 +201,72 @@ def source(ev: CompiledRuleset) -> str:
     return "\n".join(out) + "\n"
 
 
+# The measures whose bounds the group pass judges itself (from its locals, then kept in the
+# reading's cache for whatever reads them later): those counted over the groups.
+_IN_THE_PASS = frozenset((*_PACKED, "concealed_triplets"))
+
+
+def _hidden_mask(bulk: BulkJudge) -> int:
+    """The patterns bounding ``concealed_triplets`` (counted by the group pass)."""
+    return _union(mask for name, mask, _k, _b in bulk.cheap_tables if name == "concealed_triplets")
+
+
+def _pass_mask(bulk: BulkJudge) -> int:
+    """The patterns the group pass judges something of: the group families, the measures
+    counted over the groups, where the winning tile sits."""
+    return bulk.group_family_mask | bulk.group_measure_mask | _hidden_mask(bulk) | bulk.win_wait_mask
+
+
 def _writes_families(bulk: BulkJudge) -> bool:
-    """Is ``group_families`` written out for this ruleset? Where no pattern counts groups
-    and none combines sets; else the bulk judge's own (``BulkJudge._group_families``)."""
-    return bool(bulk.group_family_mask or bulk.group_measure_mask) and not (
-        bulk.group_count_mask or bulk.sets)
+    """Is ``group_families`` written out for this ruleset? Where some pattern reads the groups
+    (else ``holding`` never calls it)."""
+    return bool(_pass_mask(bulk))
 
 
 def _families_source(bulk: BulkJudge) -> list[str]:
     """``group_families``: ``BulkJudge._group_families`` with only the families the ruleset
-    uses (tile, every-group, any-group and pair filters, the group measures), as literals."""
+    uses (tile, every-group, any-group and pair filters, the group measures, the groups'
+    counts per filter, the set combinations), as literals. The group filters' counts come
+    packed, a byte per filter (``_Tables.group_facts``' last entry): one addition a group."""
     if not _writes_families(bulk):
         return []
     tile, every, anyg, pair = bulk.tile_mask, bulk.every_group_mask, bulk.any_group_mask, bulk.pair_mask
+    counting = bulk.group_count_mask
+    sets = [(k, kind, mask) for k, (kind, _kinds, mask, _combos, _table) in enumerate(bulk.sets)]
     out = ["", "def group_families(m, alive):",
            "    \"\"\"As BulkJudge._group_families, with the families this ruleset uses only.\"\"\"",
-           "    tables = wind_tables(m) or FREE",
+           "    tables = wind_tables(m) or FREE" if bulk._windy else "    tables = FREE",
            "    memo = tables.groups",
-           "    packed = dead = anyhit = pairs = pair_dead = 0",
-           f"    every = {_hex(every)}",
-           "    for g in m._groups():",
-           "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
-           "        if f is None:",
-           "            f = tables.group_facts(BULK, g, False)"]
+           "    packed = dead = anyhit = pairs = pair_dead = counted = 0",
+           f"    every = {_hex(every)}"]
+    out += [f"    s{k} = []" for k, _kind, _mask in sets]
+    # the patterns bounding concealed triplets: counted here too, as the filters' counts are
+    hidden = _hidden_mask(bulk)
+    waits = bulk.win_wait_mask
+    if waits:  # where the winning tile sits, per group (remembered per group and winning tile)
+        out += [f"    w = m.facts.win_tile if alive & {_hex(waits)} else None",
+                "    wild = m.facts.win_tile_wild", "    hit = 0"]
+    won_matters = counting | hidden
+    if won_matters:  # the won triplet (counted exposed) matters to these counts only
+        out += [f"    won = m.won_triplet() if alive & {_hex(won_matters)} else None", "    hidden = 0",
+                "    for i, g in enumerate(m._groups()):",
+                "        f = memo.get((g, i == won))",
+                "        if f is None:",
+                "            f = tables.group_facts(BULK, g, i == won)",
+                "        counted += f[8]"]
+        if hidden:
+            out.append("        hidden += f[9]")
+    else:
+        out += ["    for g in m._groups():",
+                "        f = memo.get((g, False))  # (no pattern counts groups: no won triplet)",
+                "        if f is None:",
+                "            f = tables.group_facts(BULK, g, False)"]
     if bulk.group_measure_mask:
         out.append("        packed += f[7]")
+    if waits:
+        out += ["        if w is not None:", "            h = WAITS.get((g, w, wild))",
+                "            if h is None:", "                h = win_wait_of(g, w, wild)",
+                "            hit |= h"]
     if tile:
         out.append("        dead |= f[0]")
     if every:
@@ -200,9 +275,49 @@ def _families_source(bulk: BulkJudge) -> list[str]:
         out.append("        anyhit |= f[2]")
     if pair:
         out += ["        if f[4] >= 0:", "            pairs += 1", "            pair_dead = f[4]"]
+    for n, (k, _kind, _mask) in enumerate(sets):
+        out += [f"        {'if' if n == 0 else 'elif'} f[5] == {k}:", f"            s{k}.append(f[6])"]
+    out += _pass_measures(bulk, hidden, waits)
+    out += _pass_filters(bulk, sets)
+    return [*out, "    return alive", ""]
+
+
+def _pass_measures(bulk: BulkJudge, hidden: int, waits: int) -> list[str]:
+    """``group_families``' measures counted over the groups (the group measures, concealed
+    triplets) kept in the reading's cache and their bounds applied from its locals, and
+    where the winning tile sits."""
+    out: list[str] = []
+    tables = {name: (k, mask, keep) for k, (name, mask, keep, _b) in enumerate(bulk.cheap_tables)}
+
+    def judged(name: str, indent: str) -> list[str]:
+        """``v``'s bounds (measure ``name``) applied, as ``holding`` applies a measure's."""
+        if name not in tables:
+            return []
+        k, mask, keep = tables[name]
+        table = "(" + ", ".join(_hex(x) for x in keep) + ",)"
+        return [f"{indent}if alive & {_hex(mask)}:  # {_comment(repr(name))}: {_comment(_names(bulk, mask))}",
+                f"{indent}    alive &= {table}[v] if v < {len(keep)} else KEEP_FOR[{k}](v)"]
     if bulk.group_measure_mask:
         out += [f"    if alive & {_hex(bulk.group_measure_mask)}:", "        cache = m._cache"]
-        out += [f"        cache[{name!r}] = packed >> {8 * k} & 255" for k, name in enumerate(_PACKED)]
+        for k, name in enumerate(_PACKED):
+            out += [f"        v = cache[{name!r}] = packed >> {8 * k} & 255", *judged(name, "        ")]
+    if hidden:  # (counted when these patterns were alive on entry: they are now)
+        k, _mask, keep = tables["concealed_triplets"]
+        out += [f"    if alive & {_hex(hidden)}:  # 'concealed_triplets': {_comment(_names(bulk, hidden))}",
+                "        v = m._cache['concealed_triplets'] = hidden",
+                "        alive &= (" + ", ".join(_hex(x) for x in keep) + f",)[v] if v < {len(keep)} "
+                f"else KEEP_FOR[{k}](v)"]
+    if waits:
+        out += [f"    if alive & {_hex(waits)}:", f"        alive &= ~({_hex(waits)} & ~hit)"]
+    return out
+
+
+def _pass_filters(bulk: BulkJudge, sets: list[tuple[int, str, int]]) -> list[str]:
+    """``group_families``' tile, every/any-group and pair filters, the group filters' counts
+    and the set combinations, applied after the pass."""
+    tile, every, anyg, pair = bulk.tile_mask, bulk.every_group_mask, bulk.any_group_mask, bulk.pair_mask
+    counting = bulk.group_count_mask
+    out: list[str] = []
     gone = []
     if tile:
         gone.append(f"(dead & {_hex(tile)})")
@@ -212,8 +327,27 @@ def _families_source(bulk: BulkJudge) -> list[str]:
         gone.append(f"({_hex(anyg)} & ~anyhit)")
     if pair:
         gone.append(f"(pair_dead & {_hex(pair)} if pairs == 1 else 0)")
-    out.append(f"    return alive & ~({' | '.join(gone)})" if gone else "    return alive")
-    return [*out, ""]
+    if gone:
+        out.append(f"    alive &= ~({' | '.join(gone)})")
+    if counting:
+        out += [f"    if alive & {_hex(counting)}:", "        gc = m._group_cache"]
+        for j, bounded in enumerate(bulk.group_count_tables):
+            out.append(f"        n = counted >> {8 * j} & 255")
+            # count_groups(f) of each pattern's filter equal to this one, for `times` later
+            out += [f"        gc[FILTER_IDS[{j}][{i}]] = n" for i in range(len(bulk.group_filter_ids[j]))]
+            if bounded.mask:
+                table = "(" + ", ".join(_hex(x) for x in bounded.keep) + ",)"
+                out += [f"        if alive & {_hex(bounded.mask)}:",
+                        f"            alive &= {table}[n] if n < {len(bounded.keep)} "
+                        f"else COUNT_KEEP_FOR[{j}](n)"]
+    for k, kind, mask in sets:
+        out += [f"    if alive & {_hex(mask)}:  # sets of {_comment(repr(kind))}",
+                f"        key = m._set_keys[{kind!r}] = tuple(sorted(s{k}))",
+                f"        keep = SET_TABLES[{k}].get(key)",
+                "        if keep is None:",
+                f"            keep = SET_TABLES[{k}][key] = SETS_KEEP(m, {kind!r}, SET_COMBOS[{k}])",
+                "        alive &= keep"]
+    return out
 
 
 def _plain_source(ev: CompiledRuleset) -> list[str]:
@@ -243,7 +377,11 @@ def _plain_source(ev: CompiledRuleset) -> list[str]:
         elif kind == "knitted":  # waits.shape_possible: all singles, all concealed
             out += ["    if alive and not melds and max(c) <= 1:",
                     f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
-        else:  # knitted straight, free: the evaluator's own pre-check
+        elif kind == "knitted_straight":  # waits.shape_possible's first test, one translation
+            out += ["    if alive and straight_kinds_held(bytes(c)) == 9 and "
+                    f"could_be(full, hand, SHAPES[{i}]):",
+                    f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
+        else:  # free: the evaluator's own pre-check
             out += [f"    if alive and could_be(full, hand, SHAPES[{i}]):",
                     f"        found = READ[{i}](full, melds, SHAPES[{i}], KINDS)"]
         out += ["        for reading in found:",
@@ -290,16 +428,16 @@ def _judge_source(ev: CompiledRuleset, name: str, keyed: bool) -> list[str]:
     out += ["    plan = PLANS.get(held)",
             "    if plan is None:",
             "        plan = make_plan(held)",
-            "    result = count(plan[0], m) if plan[1] else plan[2]",
+            "    if plan[1]:",
+            "        result, key = count_read(plan, held, m)",
+            "    else:",
+            "        result, key = plan[2], plan[3]",
             "    if result is None:",
             "        return None"]
     if ev._win_require:
         out += ["    if not meets_win_require(result[0], m, facts):",
                 "        return None"]
-    if keyed:
-        out += ["    return key_of(result[0], result[1]) if plan[1] else plan[3]", ""]
-    else:
-        out += ["    return result", ""]
+    out += ["    return key" if keyed else "    return result", ""]
     return out
 
 
@@ -348,53 +486,66 @@ class Generated:
             once = ev.ruleset.scoring.set_combinations == "once"
             if any(p.times_per is not None or p.partial_excludes or (p.sets is not None and once)
                    for p in kept):
-                plan: _Plan = (kept, True, None, None)
+                plan: _Plan = (kept, True, None, None, _reads(kept, once))
             else:
                 result = ev._count(kept, _NO_MEASURES)
-                plan = (kept, False, result, None if result is None else namespace["key_of"](*result))
+                plan = (kept, False, result, None if result is None else namespace["key_of"](*result), ())
             if len(plans) > 1 << 14:
                 plans.clear()
             plans[held] = plan
             return plan
 
-        def win_wait_hit(m: Measures) -> int:
-            """The win_wait patterns some group of the reading satisfies (as BulkJudge.holding)."""
-            hit = 0
-            w = m.facts.win_tile
-            if w is None:
-                return 0
-            wild = m.facts.win_tile_wild
+        counts: dict[tuple[Any, ...], _Counted] = {}
+
+        def count_read(plan: _Plan, held: int, m: Measures) -> _Counted:
+            """A plan's result and key on reading ``m``: counted once per the values the count
+            reads (a table filled as they are met, bounded), or every time where it reads more."""
+            reads = plan[4]
+            key = None
+            if reads is not None:
+                key = (held, *[read(m) for read in reads])
+                got = counts.get(key)
+                if got is not None:
+                    return got
+            result = ev._count(plan[0], m)
+            got = (result, None if result is None else namespace["key_of"](*result))
+            if key is not None:
+                if len(counts) > 1 << 16:
+                    counts.clear()
+                counts[key] = got
+            return got
+
+        def win_wait_of(g: Group, w: int, wild: bool) -> int:
+            """The win_wait patterns group ``g`` satisfies (as BulkJudge.holding), remembered."""
             memo = bulk._win_wait_hits
-            for g in m._groups():
-                key = (g, w, wild)
-                h = memo.get(key)
-                if h is None:
-                    h = bulk.win_wait_accept.get(group_win_wait(g, w, wild) or "", 0)
-                    if len(memo) > 1 << 16:
-                        memo.clear()
-                    memo[key] = h
-                hit |= h
-            return hit
+            h = bulk.win_wait_accept.get(group_win_wait(g, w, wild) or "", 0)
+            if len(memo) > 1 << 16:
+                memo.clear()
+            memo[g, w, wild] = h
+            return h
 
         namespace: dict[str, Any] = {
             "__builtins__": {"sorted": sorted, "len": len, "tuple": tuple, "sum": sum, "max": max,
-                             "bytes": bytes},
+                             "bytes": bytes, "enumerate": enumerate},
             "Z9": [0] * 9, "AT_LEAST_3": _AT_LEAST[3], "AT_LEAST_4": _AT_LEAST[4],
             "Measures": Measures, "condition_holds": condition_holds,
-            "win_wait_hit": win_wait_hit,
             "wind_tables": bulk._wind_tables, "FREE": bulk._free, "BULK": bulk,
+            "FILTER_IDS": tuple(tuple(ids) for ids in bulk.group_filter_ids),
+            "WAITS": bulk._win_wait_hits, "win_wait_of": win_wait_of,
+            "COUNT_KEEP_FOR": tuple(b.keep_for for b in bulk.group_count_tables),
+            "SET_TABLES": tuple(table for _k, _ks, _m, _c, table in bulk.sets),
+            "SET_COMBOS": tuple(combos for _k, _ks, _m, combos, _t in bulk.sets),
+            "SETS_KEEP": bulk._sets_keep,
             "KEEP_FOR": tuple(b.keep_for for _n, _m, _k, b in bulk.cheap_tables),
             "COSTLY_KEEP_FOR": tuple(b.keep_for for _n, b in bulk.costly),
             "CONDITIONS": tuple(c for _b, c in bulk.conditions),
-            "PLANS": plans, "make_plan": make_plan, "count": ev._count,
+            "PLANS": plans, "make_plan": make_plan, "count_read": count_read,
             "meets_win_require": ev._meets_win_require, "order_of": ev.order,
             "SHAPES": tuple(s for s, _p in ev._by_shape), "KINDS": ev.kinds,
             "READ": tuple(READERS[s.kind] for s, _p in ev._by_shape), "could_be": ev._could_be,
             "standard_readings": standard_readings, "pairs_readings": pairs_readings,
-            "need_pairs": need_pairs,
+            "need_pairs": need_pairs, "straight_kinds_held": straight_kinds_held,
         }
-        if not _writes_families(bulk):
-            namespace["group_families"] = bulk._group_families
         exec(code, namespace)  # our own generated source (see the module's docstring)
         self.holding: Callable[[Measures, int], int] = namespace["holding"]
         self.judge: Callable[..., tuple[int, list[Any]] | None] = namespace["judge"]
