@@ -16,6 +16,7 @@ from __future__ import annotations
 import operator
 import random
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -253,7 +254,12 @@ def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
         assert plane.sum() == len(env.table.game.seats[0].hand)
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+# Every shipped ruleset, and the engine's option kinds no shipped ruleset offers yet (a
+# kind laid aside as a kong by choice: ``lay_kong``).
+LAY_CHOICE = str(Path(__file__).parent / "rulesets" / "laid-choice.yaml")
+
+
+@pytest.mark.parametrize("rid", [*SHIPPED, LAY_CHOICE])
 def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
     env = make_env(rid, options={"dealer": "random"})
     codec = env.codec
@@ -278,6 +284,8 @@ def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
                 kinds_seen.add("exchange")
             obs, _r, done, _t, _i = env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
     assert {"discard", "pass"} <= kinds_seen
+    if rid == LAY_CHOICE:
+        assert "lay_kong" in kinds_seen
     assert len(set(codec.to_universal.tolist())) == codec.local.n  # the named space embeds one-to-one
 
 

@@ -8,7 +8,9 @@ in the same shapes, so one network can be trained on several families:
   without honours leaves 27–33 at zero); flowers (``1f``–``8f``) are counted apart;
 - seats are relative to the observer (``r = 0`` the observer, ``1`` the next in turn, …)
   and padded to :data:`MAX_SEATS` (``present_r`` says which seats exist);
-- the action space is :data:`ACTION_N` indices (:data:`ACTIONS`); the plugins' own option
+- the action space is :data:`ACTION_N` indices (:data:`ACTIONS`): discards, claims, kongs
+  (claimed, concealed, added, and a ``laid_kongs`` kind laid aside by choice), exchanges,
+  declarations; the plugins' own option
   kinds take :data:`PLUGIN_TILE_SLOTS` per-tile slots and :data:`PLUGIN_PLAIN_SLOTS` plain
   slots, in the order the ruleset lists its plugins (:meth:`ActionCodec.names` says which).
 
@@ -58,6 +60,9 @@ def _action_names() -> tuple[str, ...]:
     for j in range(PLUGIN_TILE_SLOTS):
         names += [f"plugin_tile_{j}:{c}" for c in _CODES]
     names += [f"plugin_{j}" for j in range(PLUGIN_PLAIN_SLOTS)]
+    # Added after the plugin slots (not beside the kongs) so that every earlier index keeps
+    # its meaning (an action recorded in a dataset of the 417-action layout names the same move).
+    names += [f"lay_kong:{c}" for c in _CODES]
     return tuple(names)
 
 
@@ -78,6 +83,7 @@ EXCHANGE = ACTION_INDEX["exchange:1m"]
 DECLARE = ACTION_INDEX["declare:m"]
 PLUGIN_TILE = ACTION_INDEX["plugin_tile_0:1m"]
 PLUGIN_PLAIN = ACTION_INDEX["plugin_0"]
+LAY_KONG = ACTION_INDEX["lay_kong:1m"]
 
 
 class ActionCodec:
@@ -146,6 +152,8 @@ class ActionCodec:
                 return _KONG_BASE[option.meld] + t  # type: ignore[index]
             if k == "chow":
                 return CHOW + 3 * t + option.tiles.index(t)
+            if k == "lay_kong":
+                return LAY_KONG + t
         if k == "declare" and option.value is not None and option.value in VOID_SUITS:
             return DECLARE + VOID_SUITS.index(option.value)
         base = self.plugin_slots.get(k)

@@ -60,7 +60,7 @@ class MLPPolicy:
         return np.asarray(h @ p["W2"] + p["b2"])
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The most likely legal action of each row (``obs`` (B, 562), ``mask`` (B, 417))."""
+        """The most likely legal action of each row (``obs`` (B, 562), ``mask`` (B, 451))."""
         z = np.where(mask.astype(bool), self.logits(obs), -np.inf)
         return np.asarray(np.argmax(z, axis=-1))
 

@@ -11,8 +11,8 @@
         env.step(action)
 
 Agents are ``"seat_0"`` … ``"seat_{n-1}"``. Every agent has the same spaces for every
-ruleset (:mod:`.encoding`): ``Dict(observation=Box(562,), action_mask=Box(417,, int8))`` and
-``Discrete(417)``. One episode is one hand. At its end every agent is terminated with its
+ruleset (:mod:`.encoding`): ``Dict(observation=Box(562,), action_mask=Box(451,, int8))`` and
+``Discrete(451)``. One episode is one hand. At its end every agent is terminated with its
 settlement money as reward and is stepped with ``None`` once (removing it from ``agents``,
 ``rewards``, ``infos`` …), as PettingZoo does; :meth:`MahjongAECEnv.last` after that still
 answers (the last agent's final state) rather than raising.

@@ -4,7 +4,7 @@
 
     from mjframework.run.envs.vector import VectorMahjongEnv
     venv = VectorMahjongEnv("RULESET-ID", num_envs=64, seed=1)
-    obs, masks, info = venv.reset()           # (64, 562) float32, (64, 417) int8
+    obs, masks, info = venv.reset()           # (64, 562) float32, (64, 451) int8
     for _ in range(1000):
         actions = policy(obs, masks)          # (64,) integers, each legal for its table
         obs, masks, rewards, terminated, truncated, info = venv.step(actions)
