@@ -235,6 +235,9 @@ def _hide_and_encode(env, seat: int, rng: random.Random) -> np.ndarray:
 
 @pytest.mark.parametrize("rid", SHIPPED)
 def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
+    """The env's encoder — made once a hand, what the hand never changes written then — equals
+    the by-name reference for every seat at every step and after the hand's end (melds
+    revealed), and a one-call encoder too."""
     env = make_env(rid, options={"dealer": "random"})
     rng = random.Random(7)
     for hand in range(6):
@@ -252,6 +255,8 @@ def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
             obs, _r, done, _t, _info = env.step(int(rng.choice(list(legal))))
         plane = obs["observation"][LAYOUT.plane("hand")]
         assert plane.sum() == len(env.table.game.seats[0].hand)
+        for seat in range(env.players):  # the hand is over: what the reference shows then
+            assert np.array_equal(env.encode(seat), encode_reference(env.table.game, seat)), (rid, seat)
 
 
 # Every shipped ruleset, and the engine's option kinds no shipped ruleset offers yet (a

@@ -41,7 +41,7 @@ from ..play.seatlog import SeatStream
 from ..play.series import Carry
 from ..play.stepper import Table
 from ..play.visibility import meld_for, view_for
-from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, ObsLayout, encode, pickable
+from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, HandEncoder, ObsLayout, pickable
 
 MAX_SEED = 2**63 - 1
 
@@ -141,6 +141,7 @@ class MahjongEnv:
         self._episode = 0
         self._events = bool(self.options.get("events", False))
         self.table: Table | None = None
+        self._encoder: HandEncoder | None = None  # the hand's observation encoder (made by _begin)
         self._carry: Carry | None = None  # option dealer: game — what the game carries on
         self.decision: Decision | None = None
         self.result: HandResult | None = None
@@ -201,7 +202,9 @@ class MahjongEnv:
         self.forfeit = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
-        self._arrive(self.table.reset())
+        pending = self.table.reset()
+        self._encoder = HandEncoder(self._game())
+        self._arrive(pending)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
         """The seat to act takes ``action`` (an integer whose mask entry is 1).
@@ -394,10 +397,13 @@ class MahjongEnv:
 
     def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The flat observation of ``seat`` (:data:`~mjframework.run.envs.encoding.LAYOUT`)."""
+        enc = self._encoder
+        if enc is None:
+            raise EnvError("no hand: call reset()")
         d = self.decision
         if self.sets and d is not None and seat != d.seat and seat in self._pending_group():
-            return encode(self._game(), seat, self._pending_group()[seat], self._seat_picks(seat), out)
-        return encode(self._game(), seat, d, self._picks, out)
+            return enc.encode(seat, self._pending_group()[seat], self._seat_picks(seat), out)
+        return enc.encode(seat, d, self._picks, out)
 
     def observe_dict(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees as plain data: tile codes, absolute seats."""

@@ -31,7 +31,7 @@ import numpy as np
 from ...core.errors import MJError
 from ...core.fileio import atomic_writer
 from ...play.players import Decision, Option, TableView
-from .encoding import ACTION_N, EXCHANGE, OBS_SIZE, ActionCodec, encode, pickable
+from .encoding import ACTION_N, EXCHANGE, OBS_SIZE, ActionCodec, HandEncoder, pickable
 
 FORMAT = "mjframework-policy/1"
 
@@ -160,13 +160,14 @@ class PolicyBot:
     """A player driven by an :class:`MLPPolicy` (see the module doc).
 
     It reads the table through the game it sits at — :meth:`attach` it before the hand —
-    and only through :func:`~.encoding.encode`, which shows a seat only what it may see.
+    and only through :class:`~.encoding.HandEncoder`, which shows a seat only what it may see.
     """
 
     def __init__(self, policy: MLPPolicy) -> None:
         self.policy = policy
         self.game: Any = None
         self._codecs: dict[str, ActionCodec] = {}
+        self._encoder: HandEncoder | None = None  # the attached game's (made again for each hand)
 
     def attach(self, game: Any) -> None:
         self.game = game
@@ -194,7 +195,10 @@ class PolicyBot:
         return legal_map[self._choose(seat, decision, (), list(legal_map))]
 
     def _choose(self, seat: int, decision: Decision, picks: Any, legal: list[int]) -> int:
-        obs = encode(self.game, seat, decision, picks)
+        enc = self._encoder
+        if enc is None or enc.game is not self.game:
+            enc = self._encoder = HandEncoder(self.game)
+        obs = enc.encode(seat, decision, picks)
         mask = np.zeros(ACTION_N, dtype=np.int8)
         mask[legal] = 1
         return int(self.policy.act(obs[None, :], mask[None, :])[0])
