@@ -170,7 +170,12 @@ class ActionCodec:
         """Universal index → the one engine option it stands for (not for exchanges)."""
         out: dict[int, Option] = {}
         for o in decision.options:
-            i = self.index_of(o)
+            # A discard (most options of a turn) inline, the rest by index_of.
+            t = o.tile
+            if o.kind == "discard" and t is not None and t < K:
+                i = (DISCARD_READY if o.value == "ready" else DISCARD) + t
+            else:
+                i = self.index_of(o)
             if i in out:
                 raise EnvError(f"two options of one decision map to {self.names[i]}: {out[i]!r} and {o!r}")
             out[i] = o
