@@ -294,6 +294,19 @@ def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
     assert len(set(codec.to_universal.tolist())) == codec.local.n  # the named space embeds one-to-one
 
 
+def test_two_options_on_one_index_are_refused_naming_both() -> None:
+    """The option map is one comprehension; a clash (a plugin's option on an engine index,
+    a discard twice) shows as a shorter map and is then named, never silently dropped."""
+    from mjframework.play.players import Decision, Option
+    from mjframework.run.envs.encoding import ActionCodec
+
+    codec = ActionCodec(make_env("changsha").ruleset)
+    twice = Decision("turn", 0, (Option("discard", 3), Option("discard", 3, text="again"), Option("pass")))
+    with pytest.raises(EnvError, match="two options of one decision map to discard:4m"):
+        codec.legal(twice)
+    assert sorted(codec.legal(Decision("turn", 0, (Option("discard", 3), Option("pass"))))) == [3, 69]
+
+
 # -- the vector env ---------------------------------------------------------------------------
 
 

@@ -167,18 +167,23 @@ class ActionCodec:
         raise EnvError(f"option {option!r} has no action")
 
     def legal(self, decision: Decision) -> dict[int, Option]:
-        """Universal index → the one engine option it stands for (not for exchanges)."""
-        out: dict[int, Option] = {}
-        for o in decision.options:
-            # A discard (most options of a turn) inline, the rest by index_of.
-            t = o.tile
-            if o.kind == "discard" and t is not None and t < K:
-                i = (DISCARD_READY if o.value == "ready" else DISCARD) + t
-            else:
+        """Universal index → the one engine option it stands for (not for exchanges).
+
+        One comprehension with a plain discard (most options of a turn) inline and the rest
+        by :meth:`index_of`; two options on one index show as a shorter map, and only then
+        is the clash looked for (:class:`EnvError` naming both)."""
+        options = decision.options
+        out = {(DISCARD + o.tile
+                if o.kind == "discard" and o.value is None and o.tile is not None and o.tile < K
+                else self.index_of(o)): o for o in options}
+        if len(out) != len(options):
+            seen: dict[int, Option] = {}
+            for o in options:
                 i = self.index_of(o)
-            if i in out:
-                raise EnvError(f"two options of one decision map to {self.names[i]}: {out[i]!r} and {o!r}")
-            out[i] = o
+                if i in seen:
+                    raise EnvError(f"two options of one decision map to {self.names[i]}: "
+                                   f"{seen[i]!r} and {o!r}")
+                seen[i] = o
         return out
 
 
