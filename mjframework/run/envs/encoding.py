@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
@@ -119,8 +118,6 @@ class ActionCodec:
         #: The universal names with the plugin slots named after this ruleset's option kinds.
         self.names: tuple[str, ...] = tuple(names)
         self.to_universal = np.array([self._universal(n) for n in self.local.names], dtype=np.int64)
-        # index_of by the fields it reads (see legal): filled as options are first seen.
-        self._memo: dict[tuple[Any, ...], int] = {}
 
     def _universal(self, local_name: str) -> int:
         kind, _, rest = local_name.partition(":")
@@ -172,39 +169,22 @@ class ActionCodec:
     def legal(self, decision: Decision) -> dict[int, Option]:
         """Universal index → the one engine option it stands for (not for exchanges).
 
-        :meth:`index_of` reads only an option's ``kind``, ``tile``, ``tiles``, ``meld`` and
-        ``value``, so its answers are kept by those fields (:data:`OPTION_KEY`): a decision's
-        options are then mapped in C — ``map`` over the kept answers, ``dict(zip(…))`` —
-        with no Python step per option. An option of a shape not yet seen (a ``KeyError``)
-        goes through :meth:`index_of` once, which refuses what has no action; two options on
-        one index show as a map shorter than the options, and are then named."""
+        One comprehension with a plain discard (most options of a turn) inline and the rest
+        by :meth:`index_of`; two options on one index show as a shorter map, and only then
+        is the clash looked for (:class:`EnvError` naming both)."""
         options = decision.options
-        try:
-            out = dict(zip(map(self._memo.__getitem__, map(OPTION_KEY, options)), options, strict=True))
-        except KeyError:
-            return self._legal_slow(options)
+        out = {(DISCARD + o.tile
+                if o.kind == "discard" and o.value is None and o.tile is not None and o.tile < K
+                else self.index_of(o)): o for o in options}
         if len(out) != len(options):
-            self._legal_slow(options)  # raises, naming the two options
+            seen: dict[int, Option] = {}
+            for o in options:
+                i = self.index_of(o)
+                if i in seen:
+                    raise EnvError(f"two options of one decision map to {self.names[i]}: "
+                                   f"{seen[i]!r} and {o!r}")
+                seen[i] = o
         return out
-
-    def _legal_slow(self, options: Any) -> dict[int, Option]:
-        """:meth:`legal` option by option through :meth:`index_of`, keeping each answer."""
-        out: dict[int, Option] = {}
-        memo = self._memo
-        if len(memo) > _MEMO_MAX:  # plugins' options of ever new shapes: start again
-            memo.clear()
-        for o in options:
-            i = self.index_of(o)
-            if i in out:
-                raise EnvError(f"two options of one decision map to {self.names[i]}: {out[i]!r} and {o!r}")
-            out[i] = o
-            memo[OPTION_KEY(o)] = i
-        return out
-
-
-#: The fields of an :class:`Option` that :meth:`ActionCodec.index_of` reads (its memo's key).
-OPTION_KEY = attrgetter("kind", "tile", "tiles", "meld", "value")
-_MEMO_MAX = 1 << 14  # option shapes kept per codec (a ruleset's engine options are a few hundred)
 
 
 def pickable(options: Any, picks: Any) -> list[int]:
@@ -317,76 +297,48 @@ def encode_parts(game: Any, seat: int, decision: Decision | None = None,
     return HandEncoder(game).parts(seat, decision, picks)
 
 
-_HAND = attrgetter("hand")
-_RIVER = attrgetter("discards")
-_RIVER_COUNTS = attrgetter("discards.counts")
-_MELDS = attrgetter("melds")
-_FLOWERS_OF = attrgetter("flowers")
-_STATE = attrgetter("state")
-_HEAD = itemgetter(slice(0, K))  # the standard kinds of a seat's counts (flowers follow them)
-_CONC0, _SCORE0 = _CONC[0], _SCORE[0]
-# (each four adjacent scalars, written as one slice)
-assert list(range(_CONC0, _CONC0 + MAX_SEATS)) == _CONC
-assert list(range(_SCORE0, _SCORE0 + MAX_SEATS)) == _SCORE
-
-
 class HandEncoder:
     """The fast observation encoder of one hand's table (``game``), every seat's.
 
     What a hand never changes is written once, when it is made: for each observer an
     ``array('f')`` template holding the seats present, the dealer's place and the number of
-    players, and the other seats in their order relative to it (their states, their
-    numbers, the indices of their scalars). Each step copies the observer's template and
-    writes what moves. It is made again for each hand (the table's ``game`` and its seats
-    are the hand's).
+    players, and the order of the other seats relative to it with the indices of their
+    scalars. Each step then copies the observer's template and writes only what moves.
+    It is made again for each hand (the table's ``game`` and its seats are the hand's).
 
-    Shaped for speed (it runs every step):
-
-    - what every seat has every step is gathered in C, not a Python step per seat: the
-      concealed counts and the scores (each four adjacent scalars) as one ``array('f')``
-      built from ``map`` and assigned as a slice; the count planes (hand, each seat's
-      discards and melds) are the counts the table keeps per seat as its lists change
-      (:mod:`mjframework.play.counted`: a seat's melds as the others see them are its
-      ``face_up`` counts until the hand's end), sliced by ``map`` and joined as bytes,
-      which numpy converts in one assignment;
-    - what few seats have (melds, flowers, declarations, a seat out of the hand) is
-      looked for first (``any`` over the seats, in C) and walked seat by seat only then;
-    - the scalars are written into a Python ``array('f')`` (an item costs tens of
-      nanoseconds there, against ~100 ns for a numpy scalar store), which numpy then views
-      without a copy.
-
-    :func:`encode_reference` is the plain by-name version it is tested against at every
-    step of seeded hands, for every seat, and after the hand's end (``tests/test_envs.py``).
+    Shaped for speed (it runs every step): the nine count planes (hand, each seat's
+    discards and melds) are the counts the table keeps per seat as its lists change
+    (:mod:`mjframework.play.counted`: a seat's melds as the others see them are its
+    ``face_up`` counts until the hand's end), joined as bytes and converted by numpy in
+    one assignment; the rest is written into a Python ``array('f')`` (an item costs tens
+    of nanoseconds there, against ~100 ns for a numpy scalar store), which numpy then
+    views without a copy. :func:`encode_reference` is the plain by-name version it is
+    tested against at every step of seeded hands (``tests/test_envs.py``).
     """
 
-    __slots__ = ("_base", "_n", "_order", "_pad", "_rows", "_seats", "_shown0", "game")
+    __slots__ = ("_base", "_pad", "_rows", "game")
 
     def __init__(self, game: Any) -> None:
         self.game = game
         seats = game.seats
-        n = self._n = len(seats)
+        n = len(seats)
         self._pad = _PADS[n]
-        self._shown0 = _NONE * n + self._pad  # the melds planes while nobody has a meld
         self._base: list[array[float]] = []
-        self._order: list[tuple[int, ...]] = []  # per observer: the seats' numbers, relative order
-        self._seats: list[tuple[Any, ...]] = []  # … and their states
         # Per observer, per relative seat r: (r, the seat's state, its absolute number, and the
-        # indices of its scalars: face-down kongs, flower count, the first flower flag less
-        # FLOWER_BASE, ready, out; its void-suit flags by suit) — for the rarer features.
+        # indices of its scalars: face-down kongs, concealed count, score, flower count, the
+        # first flower flag less FLOWER_BASE, ready, out; its void-suit flags by suit).
         self._rows: list[tuple[tuple[Any, ...], ...]] = []
         for seat in range(n):
             b = _ZERO[:]
             b[_DEALER[(game.dealer - seat) % n]] = 1.0
             b[_PLAYERS] = n
-            order = tuple((seat + r) % n for r in range(n))
             rows = []
-            for r, s in enumerate(order):
+            for r in range(n):
+                s = (seat + r) % n
                 b[_PRESENT[r]] = 1.0
-                rows.append((r, seats[s], s, _FDK[r], _FLC[r], _FLOWER0[r] - FLOWER_BASE, _READY[r], _OUT[r],
-                             {v: _VOID[v][r] for v in VOID_SUITS}))
+                rows.append((r, seats[s], s, _FDK[r], _CONC[r], _SCORE[r], _FLC[r], _FLOWER0[r] - FLOWER_BASE,
+                             _READY[r], _OUT[r], {v: _VOID[v][r] for v in VOID_SUITS}))
             self._base.append(b)
-            self._order.append(order)
-            self._seats.append(tuple(seats[s] for s in order))
             self._rows.append(tuple(rows))
 
     def encode(self, seat: int, decision: Decision | None = None, picks: Any = (),
@@ -412,64 +364,42 @@ class HandEncoder:
         tiles, every seat's discards, melds as ``seat`` sees them, counts, flowers and
         declarations (all public), the wildcards and indicator."""
         game = self.game
-        n = self._n
-        seats = self._seats[seat]
-        me = seats[0]
         buf = self._base[seat][:]
         buf[_LIVE] = game.wall.live_remaining()
-        buf[_CONC0:_CONC0 + n] = array("f", map(len, map(_HAND, seats)))
-        buf[_SCORE0:_SCORE0 + n] = array("f", map(game.settled.__getitem__, self._order[seat]))
-        buf[_DISCARDS] = sum(map(len, map(_RIVER, seats)))
-        shown = self._melds(seat, buf) if any(map(_MELDS, seats)) else self._shown0
-        if any(map(_FLOWERS_OF, seats)) or any(map(_STATE, seats)) or game.out:
-            self._rare(seat, buf)
-        for t in me.won_tiles:
-            buf[_WON + t] += 1
-        for t in game.wildcards:
-            buf[_WILD + t] += 1
-        if game.indicator is not None and game.indicator < K:
-            buf[_IND + game.indicator] += 1
-        if decision is not None and decision.seat == seat:
-            if decision.tile is not None and decision.tile < K:
-                buf[_DTILE + decision.tile] += 1
-            for t in picks:
-                buf[_PICKED + t] += 1
-            buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
-        rivers = map(_HEAD, map(_RIVER_COUNTS, seats))
-        return buf, b"".join((_HEAD(me.hand.counts), *rivers, self._pad, shown))
-
-    def _melds(self, seat: int, buf: array[float]) -> bytes:
-        """The melds planes as ``seat`` sees them (another seat's face-down kongs hidden
-        until the hand's end: its ``face_up`` counts, the kongs counted), and the kong counts."""
-        hidden = not self.game.revealed
+        hidden = not game.revealed
+        settled = game.settled
+        gone = game.out
         kongs = 0
+        discards = 0
+        rivers = []
         shown = []
-        for r, st, _s, fdk, *_rest in self._rows[seat]:
+        me = None
+        for r, st, s, fdk, conc, score, flc, f0, ready, out, void in self._rows[seat]:
+            river = st.discards
+            rivers.append(river.counts[:K])
+            discards += len(river)
             melds = st.melds
-            if not melds:
-                shown.append(_NONE)
-                continue
-            if r and hidden:
-                shown.append(_HEAD(melds.face_up))
+            if melds:
                 face_down = 0
-                for m in melds:
-                    if len(m.tiles) == 4:
-                        kongs += 1
-                    if m.kind in FACE_DOWN:
-                        face_down += 1
-                buf[fdk] = face_down
+                if r and hidden:
+                    shown.append(melds.face_up[:K])
+                    for m in melds:
+                        if len(m.tiles) == 4:
+                            kongs += 1
+                        if m.kind in FACE_DOWN:
+                            face_down += 1
+                    buf[fdk] = face_down
+                else:
+                    shown.append(melds.counts[:K])
+                    for m in melds:
+                        if len(m.tiles) == 4:
+                            kongs += 1
             else:
-                shown.append(_HEAD(melds.counts))
-                for m in melds:
-                    if len(m.tiles) == 4:
-                        kongs += 1
-        buf[_KONGS] = kongs
-        return b"".join((*shown, self._pad))
-
-    def _rare(self, seat: int, buf: array[float]) -> None:
-        """Flowers, declarations (ready, a void suit) and the seats out of the hand."""
-        gone = self.game.out
-        for _r, st, s, _fdk, flc, f0, ready, out, void in self._rows[seat]:
+                shown.append(_NONE)
+            if not r:
+                me = st
+            buf[conc] = len(st.hand)
+            buf[score] = settled[s]
             if st.flowers:
                 buf[flc] = len(st.flowers)
                 for f in st.flowers:
@@ -483,6 +413,23 @@ class HandEncoder:
                     buf[void[v]] = 1.0
             if s in gone:
                 buf[out] = 1.0
+        assert me is not None
+        buf[_DISCARDS] = discards
+        buf[_KONGS] = kongs
+        for t in me.won_tiles:
+            buf[_WON + t] += 1
+        for t in game.wildcards:
+            buf[_WILD + t] += 1
+        if game.indicator is not None and game.indicator < K:
+            buf[_IND + game.indicator] += 1
+        if decision is not None and decision.seat == seat:
+            if decision.tile is not None and decision.tile < K:
+                buf[_DTILE + decision.tile] += 1
+            for t in picks:
+                buf[_PICKED + t] += 1
+            buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
+        pad = self._pad
+        return buf, b"".join((me.hand.counts[:K], *rivers, pad, *shown, pad))
 
 
 def encode_reference(game: Any, seat: int, decision: Decision | None = None, picks: Any = ()) -> np.ndarray:
