@@ -88,7 +88,7 @@ def play_hand(env: MahjongEnv, bots: Sequence[Any], seed: int, rows: dict[str, l
             rows["mask"].append(np.packbits(env.action_mask(seat)))
             rows["action"].append(a)
             rows["seat"].append(seat)
-            env.step(a)
+            env._step(a, False)  # (the row's observation is taken above)
     assert env.result is not None
     payments = env.result.payments
     rows["hand"] += [hand] * (len(rows["action"]) - start)

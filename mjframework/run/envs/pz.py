@@ -174,7 +174,7 @@ class MahjongAECEnv(_Seats, AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[a] = 0.0
-        _obs, rewards, done, _trunc, info = self.env.step(action)
+        _obs, rewards, done, _trunc, info = self.env._step(action, False)  # each agent observes in last()
         self._after(info, rewards if done else None)
         if self.render_mode == "human":
             self.render()
@@ -248,8 +248,8 @@ class MahjongParallelEnv(_Seats, ParallelEnv):
         missing = [a for a in acting if a not in actions]
         if missing:
             raise KeyError(f"{', '.join(acting)} act together: actions must hold {', '.join(missing)}")
-        _obs, rewards, done, trunc, info = self.env.step_set(
-            {self.possible_agents.index(a): actions[a] for a in acting})
+        _obs, rewards, done, trunc, info = self.env._step_set(  # every agent observed below
+            {self.possible_agents.index(a): actions[a] for a in acting}, False)
         obs = self._observations()
         rew = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
         term = dict.fromkeys(self.agents, done)
