@@ -307,6 +307,27 @@ def test_two_options_on_one_index_are_refused_naming_both() -> None:
     assert sorted(codec.legal(Decision("turn", 0, (Option("discard", 3), Option("pass"))))) == [3, 69]
 
 
+@pytest.mark.parametrize("rid", ["sichuan-xuezhan", "changsha"])
+def test_stepping_without_the_observation_is_the_same_game(rid: str) -> None:
+    """The standard forms step the core with ``observe=False`` (they observe each agent
+    themselves): the same rewards, info and next state as :meth:`step`, sets included."""
+    a, b = make_env(rid), make_env(rid)
+    a.sets = b.sets = True
+    rng = random.Random(5)
+    for hand in range(3):
+        obs, _ = a.reset(hand)
+        b.reset(hand)
+        done = False
+        while not done:
+            group = a.pending_seats
+            acts = {s: int(rng.choice(list(np.flatnonzero(a.action_mask(s))))) for s in group}
+            obs, ra, done, _t, ia = a.step_set(acts)
+            none, rb, done_b, _t, ib = b._step_set(acts, False)
+            assert none is None and done_b == done and np.array_equal(ra, rb) and ia == ib
+            if not done:
+                assert np.array_equal(obs["observation"], b.observe(ia["seat"])["observation"])
+
+
 # -- the vector env ---------------------------------------------------------------------------
 
 
