@@ -328,6 +328,35 @@ def test_stepping_without_the_observation_is_the_same_game(rid: str) -> None:
                 assert np.array_equal(obs["observation"], b.observe(ia["seat"])["observation"])
 
 
+def test_a_policy_of_the_417_action_layout_still_loads_and_plays(tmp_path) -> None:
+    """The lay_kong slots came last: an older policy file gets them padded (never preferred)
+    and answers as before on every earlier index; a file whose arrays don't fit is refused."""
+    import json
+
+    from mjframework.run.envs.encoding import LAY_KONG
+    from mjframework.run.envs.policy import MLPPolicy, PolicyError
+
+    pol = MLPPolicy.init(8, np.random.default_rng(2), np.zeros(OBS_SIZE), np.ones(OBS_SIZE))
+    old = {k: v for k, v in pol.p.items()}
+    old["W2"], old["b2"] = old["W2"][:, :LAY_KONG], old["b2"][:LAY_KONG]
+    meta = {"format": "mjframework-policy/1", "observation_size": OBS_SIZE, "action_size": LAY_KONG}
+    path = tmp_path / "old.npz"
+    np.savez(path, meta=np.array(json.dumps(meta)), **old)
+    new = MLPPolicy.load(path)
+    assert new.p["W2"].shape == (8, ACTION_N) and new.meta["action_size"] == ACTION_N
+    obs = np.random.default_rng(3).normal(size=(5, OBS_SIZE)).astype(np.float32)
+    assert np.allclose(new.logits(obs)[:, :LAY_KONG], pol.logits(obs)[:, :LAY_KONG], atol=1e-5)
+    mask = np.zeros((5, ACTION_N), dtype=np.int8)
+    mask[:, [3, LAY_KONG + 3]] = 1
+    assert (new.act(obs, mask) == 3).all()  # a lay_kong slot only when nothing else is legal
+    new.save(tmp_path / "again.npz")
+    assert MLPPolicy.load(tmp_path / "again.npz").p["W2"].shape == (8, ACTION_N)
+    old["b2"] = old["b2"][:-1]
+    np.savez(path, meta=np.array(json.dumps(meta)), **old)
+    with pytest.raises(PolicyError, match="do not fit 417 actions"):
+        MLPPolicy.load(path)
+
+
 # -- the vector env ---------------------------------------------------------------------------
 
 

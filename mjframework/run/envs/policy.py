@@ -31,13 +31,27 @@ import numpy as np
 from ...core.errors import MJError
 from ...core.fileio import atomic_writer
 from ...play.players import Decision, Option, TableView
-from .encoding import ACTION_N, EXCHANGE, OBS_SIZE, ActionCodec, HandEncoder, pickable
+from .encoding import ACTION_N, EXCHANGE, LAY_KONG, OBS_SIZE, ActionCodec, HandEncoder, pickable
 
 FORMAT = "mjframework-policy/1"
 
 
 class PolicyError(MJError):
     """A model file that can't be used (not a policy, another encoding's size)."""
+
+
+def _with_lay_kong(path: Any, arrays: dict[str, Any], meta: dict[str, Any]) -> tuple[dict[str, Any],
+                                                                                     dict[str, Any]]:
+    """A policy of the 417-action layout (before the ``lay_kong:<t>`` slots, which came last:
+    every earlier index means the same) given those slots: zero weights and a bias of −10⁹,
+    so it takes one only when nothing else is legal (no shipped ruleset offers it)."""
+    w2, b2 = np.asarray(arrays["W2"]), np.asarray(arrays["b2"])
+    if w2.ndim != 2 or w2.shape[1] != LAY_KONG or b2.shape != (LAY_KONG,):
+        raise PolicyError(f"{path}: W2 {w2.shape} and b2 {b2.shape} do not fit {LAY_KONG} actions")
+    extra = ACTION_N - LAY_KONG
+    arrays = {**arrays, "W2": np.pad(w2, ((0, 0), (0, extra))),
+              "b2": np.concatenate([b2, np.full(extra, -1e9, dtype=b2.dtype)])}
+    return arrays, {**meta, "action_size": ACTION_N}
 
 
 class MLPPolicy:
@@ -81,14 +95,17 @@ class MLPPolicy:
             meta = json.loads(str(arrays.pop("meta")))
         except (KeyError, ValueError):
             raise PolicyError(f"{path}: not a policy file (no meta)") from None
+        before = meta.get("action_size") == LAY_KONG  # the layout before the lay_kong:<t> slots
         if meta.get("format") != FORMAT or meta.get("observation_size") != OBS_SIZE \
-                or meta.get("action_size") != ACTION_N:
+                or not (before or meta.get("action_size") == ACTION_N):
             raise PolicyError(f"{path}: a {meta.get('format')} model for {meta.get('observation_size')} "
                               f"observations and {meta.get('action_size')} actions; this is {FORMAT} "
                               f"with {OBS_SIZE} and {ACTION_N}")
         missing = {"mean", "std", "W1", "b1", "W2", "b2"} - set(arrays)
         if missing:
             raise PolicyError(f"{path}: missing arrays {sorted(missing)}")
+        if before:
+            arrays, meta = _with_lay_kong(path, arrays, meta)
         return cls(arrays, {k: v for k, v in meta.items() if k not in ("format",)})
 
 
