@@ -16,6 +16,7 @@ from __future__ import annotations
 import operator
 import random
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -234,6 +235,9 @@ def _hide_and_encode(env, seat: int, rng: random.Random) -> np.ndarray:
 
 @pytest.mark.parametrize("rid", SHIPPED)
 def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
+    """The env's encoder — made once a hand, what the hand never changes written then — equals
+    the by-name reference for every seat at every step and after the hand's end (melds
+    revealed), and a one-call encoder too."""
     env = make_env(rid, options={"dealer": "random"})
     rng = random.Random(7)
     for hand in range(6):
@@ -251,9 +255,16 @@ def test_encoder_equals_reference_and_hides_hidden_tiles(rid: str) -> None:
             obs, _r, done, _t, _info = env.step(int(rng.choice(list(legal))))
         plane = obs["observation"][LAYOUT.plane("hand")]
         assert plane.sum() == len(env.table.game.seats[0].hand)
+        for seat in range(env.players):  # the hand is over: what the reference shows then
+            assert np.array_equal(env.encode(seat), encode_reference(env.table.game, seat)), (rid, seat)
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+# Every shipped ruleset, and the engine's option kinds no shipped ruleset offers yet (a
+# kind laid aside as a kong by choice: ``lay_kong``).
+LAY_CHOICE = str(Path(__file__).parent / "rulesets" / "laid-choice.yaml")
+
+
+@pytest.mark.parametrize("rid", [*SHIPPED, LAY_CHOICE])
 def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
     env = make_env(rid, options={"dealer": "random"})
     codec = env.codec
@@ -278,7 +289,72 @@ def test_every_legal_option_has_a_distinct_index_and_back(rid: str) -> None:
                 kinds_seen.add("exchange")
             obs, _r, done, _t, _i = env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
     assert {"discard", "pass"} <= kinds_seen
+    if rid == LAY_CHOICE:
+        assert "lay_kong" in kinds_seen
     assert len(set(codec.to_universal.tolist())) == codec.local.n  # the named space embeds one-to-one
+
+
+def test_two_options_on_one_index_are_refused_naming_both() -> None:
+    """The option map is one comprehension; a clash (a plugin's option on an engine index,
+    a discard twice) shows as a shorter map and is then named, never silently dropped."""
+    from mjframework.play.players import Decision, Option
+    from mjframework.run.envs.encoding import ActionCodec
+
+    codec = ActionCodec(make_env("changsha").ruleset)
+    twice = Decision("turn", 0, (Option("discard", 3), Option("discard", 3, text="again"), Option("pass")))
+    with pytest.raises(EnvError, match="two options of one decision map to discard:4m"):
+        codec.legal(twice)
+    assert sorted(codec.legal(Decision("turn", 0, (Option("discard", 3), Option("pass"))))) == [3, 69]
+
+
+@pytest.mark.parametrize("rid", ["sichuan-xuezhan", "changsha"])
+def test_stepping_without_the_observation_is_the_same_game(rid: str) -> None:
+    """The standard forms step the core with ``observe=False`` (they observe each agent
+    themselves): the same rewards, info and next state as :meth:`step`, sets included."""
+    a, b = make_env(rid), make_env(rid)
+    a.sets = b.sets = True
+    rng = random.Random(5)
+    for hand in range(3):
+        obs, _ = a.reset(hand)
+        b.reset(hand)
+        done = False
+        while not done:
+            group = a.pending_seats
+            acts = {s: int(rng.choice(list(np.flatnonzero(a.action_mask(s))))) for s in group}
+            obs, ra, done, _t, ia = a.step_set(acts)
+            none, rb, done_b, _t, ib = b._step_set(acts, False)
+            assert none is None and done_b == done and np.array_equal(ra, rb) and ia == ib
+            if not done:
+                assert np.array_equal(obs["observation"], b.observe(ia["seat"])["observation"])
+
+
+def test_a_policy_of_the_417_action_layout_still_loads_and_plays(tmp_path) -> None:
+    """The lay_kong slots came last: an older policy file gets them padded (never preferred)
+    and answers as before on every earlier index; a file whose arrays don't fit is refused."""
+    import json
+
+    from mjframework.run.envs.encoding import LAY_KONG
+    from mjframework.run.envs.policy import MLPPolicy, PolicyError
+
+    pol = MLPPolicy.init(8, np.random.default_rng(2), np.zeros(OBS_SIZE), np.ones(OBS_SIZE))
+    old = {k: v for k, v in pol.p.items()}
+    old["W2"], old["b2"] = old["W2"][:, :LAY_KONG], old["b2"][:LAY_KONG]
+    meta = {"format": "mjframework-policy/1", "observation_size": OBS_SIZE, "action_size": LAY_KONG}
+    path = tmp_path / "old.npz"
+    np.savez(path, meta=np.array(json.dumps(meta)), **old)
+    new = MLPPolicy.load(path)
+    assert new.p["W2"].shape == (8, ACTION_N) and new.meta["action_size"] == ACTION_N
+    obs = np.random.default_rng(3).normal(size=(5, OBS_SIZE)).astype(np.float32)
+    assert np.allclose(new.logits(obs)[:, :LAY_KONG], pol.logits(obs)[:, :LAY_KONG], atol=1e-5)
+    mask = np.zeros((5, ACTION_N), dtype=np.int8)
+    mask[:, [3, LAY_KONG + 3]] = 1
+    assert (new.act(obs, mask) == 3).all()  # a lay_kong slot only when nothing else is legal
+    new.save(tmp_path / "again.npz")
+    assert MLPPolicy.load(tmp_path / "again.npz").p["W2"].shape == (8, ACTION_N)
+    old["b2"] = old["b2"][:-1]
+    np.savez(path, meta=np.array(json.dumps(meta)), **old)
+    with pytest.raises(PolicyError, match="do not fit 417 actions"):
+        MLPPolicy.load(path)
 
 
 # -- the vector env ---------------------------------------------------------------------------

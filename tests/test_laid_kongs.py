@@ -151,10 +151,12 @@ def test_the_action_space_names_lay_kong_only_where_it_is_offered() -> None:
     assert not [n for n in on_sight.names if n.startswith("lay_kong")]
 
 
-def test_the_env_refuses_a_ruleset_laying_kongs_by_choice() -> None:
+def test_the_env_gives_lay_kong_its_own_indices() -> None:
+    """The env's fixed layout has a slot per kind for ``lay_kong`` (tests/test_envs.py plays it)."""
     pytest.importorskip("numpy")
-    from mjframework.play.actions import EnvError
-    from mjframework.run.envs.encoding import ActionCodec
-    with pytest.raises(EnvError, match="lay_kong:1m has no universal action"):
-        ActionCodec(load_ruleset(RS / "laid-choice.yaml"))
+    from mjframework.play.players import Option
+    from mjframework.run.envs.encoding import ACTION_INDEX, ActionCodec
+    codec = ActionCodec(load_ruleset(RS / "laid-choice.yaml"))
+    assert codec.index_of(Option("lay_kong", 33)) == ACTION_INDEX["lay_kong:C"]
+    assert codec.names[ACTION_INDEX["lay_kong:C"]] == "lay_kong:C"
     ActionCodec(load_ruleset(RS / "laid-kongs.yaml"))  # on sight: nothing to choose

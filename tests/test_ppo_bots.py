@@ -40,7 +40,7 @@ def decisions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_mj_play_seats_a_policy_file(policy_file: Path, decisions: list[int]) -> None:
-    r = CliRunner().invoke(mj, ["play", "changsha", "--watch", "--plain", "--no-records", "--seed", "4",
+    r = CliRunner().invoke(mj, ["play", "changsha", "--watch", "--plain", "--no-records", "--seed", "5",
                                 "--bot", f"cs={policy_file}", "--bot", str(policy_file)])
     assert r.exit_code == 0, r.output
     assert "cs" in r.output and "结算" in r.output

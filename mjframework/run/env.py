@@ -41,7 +41,7 @@ from ..play.seatlog import SeatStream
 from ..play.series import Carry
 from ..play.stepper import Table
 from ..play.visibility import meld_for, view_for
-from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, ObsLayout, encode, pickable
+from .envs.encoding import ACTION_N, EXCHANGE, LAYOUT, OBS_SIZE, ActionCodec, HandEncoder, ObsLayout, pickable
 
 MAX_SEED = 2**63 - 1
 
@@ -141,6 +141,7 @@ class MahjongEnv:
         self._episode = 0
         self._events = bool(self.options.get("events", False))
         self.table: Table | None = None
+        self._encoder: HandEncoder | None = None  # the hand's observation encoder (made by _begin)
         self._carry: Carry | None = None  # option dealer: game — what the game carries on
         self.decision: Decision | None = None
         self.result: HandResult | None = None
@@ -156,6 +157,7 @@ class MahjongEnv:
         self.sets = False
         self._group: dict[int, Decision] | None = None  # the pending set, seat → decision
         self._set_picks: dict[int, list[int]] = {}  # exchange picks of the set's other seats
+        self._set_legal: dict[int, dict[int, Option]] = {}  # the option maps of the set's other seats
 
     # -- the episode -------------------------------------------------------------
 
@@ -178,6 +180,7 @@ class MahjongEnv:
         """Start a hand (see :meth:`hand_seed`); ``options`` is accepted for the standards and unused."""
         self._begin(seed)
         obs, _rewards, _term, _trunc, info = self._out()
+        assert obs is not None
         return obs, info
 
     def _begin(self, seed: int | None = None) -> None:
@@ -201,7 +204,9 @@ class MahjongEnv:
         self.forfeit = None
         self._cursor = [0] * self.players
         self._streams = [SeatStream(s) for s in range(self.players)]
-        self._arrive(self.table.reset())
+        pending = self.table.reset()
+        self._encoder = HandEncoder(self._game())
+        self._arrive(pending)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
         """The seat to act takes ``action`` (an integer whose mask entry is 1).
@@ -210,6 +215,15 @@ class MahjongEnv:
         money at its end; zeros before), terminated, truncated (always False: a hand ends
         on its own) and info. A non-integer or an illegal action raises :class:`EnvError`
         and changes nothing."""
+        obs, rewards, terminated, truncated, info = self._step(action, True)
+        assert obs is not None
+        return obs, rewards, terminated, truncated, info
+
+    def _step(self, action: Any, observe: bool) -> tuple[dict[str, np.ndarray] | None, np.ndarray, bool, bool,
+                                                          dict[str, Any]]:
+        """:meth:`step`; ``observe=False`` builds no observation (``None`` in its place): for
+        the standard forms, which observe each agent themselves (an observation built and
+        dropped is ~10 % of a step)."""
         action = check_action(action)
         try:
             self._take(action)
@@ -217,7 +231,7 @@ class MahjongEnv:
             if self.illegal == "raise" or not 0 <= action < ACTION_N:
                 raise
             return self._forfeit(action)
-        return self._out()
+        return self._out(observe)
 
     @property
     def pending_seats(self) -> list[int]:
@@ -236,6 +250,13 @@ class MahjongEnv:
         non-integer raises :class:`EnvError`, an illegal action as :meth:`step` (the first
         illegal seat, in the set's order, forfeits), all before anything changes. Returns
         :meth:`step`'s 5-tuple (the observation of the next set's first seat)."""
+        obs, rewards, terminated, truncated, info = self._step_set(actions, True)
+        assert obs is not None
+        return obs, rewards, terminated, truncated, info
+
+    def _step_set(self, actions: Mapping[int, Any], observe: bool) -> tuple[
+            dict[str, np.ndarray] | None, np.ndarray, bool, bool, dict[str, Any]]:
+        """:meth:`step_set`; ``observe=False`` as in :meth:`_step`."""
         if self.table is None or self.decision is None:
             raise EnvError("no hand in progress: call reset()")
         group = self._pending_group()
@@ -244,7 +265,7 @@ class MahjongEnv:
             raise EnvError(f"seats {', '.join(map(str, group))} decide at once: no action for seat "
                            f"{', '.join(map(str, missing))}")
         if len(group) == 1:
-            return self.step(actions[self.decision.seat])
+            return self._step(actions[self.decision.seat], observe)
         chosen = {s: check_action(actions[s]) for s in group}
         for s, d in group.items():  # every action checked before any is taken
             a = chosen[s]
@@ -262,11 +283,13 @@ class MahjongEnv:
                     want = sorted(picks)
                     answers[s] = next(o for o in d.options if sorted(o.tiles) == want)
             else:
-                answers[s] = self.codec.legal(d)[chosen[s]]
+                legal = self._seat_legal(s, d)
+                assert isinstance(legal, dict)  # (not an exchange: an option map)
+                answers[s] = legal[chosen[s]]
         self._pick_cache = None
         if len(answers) == len(group):
             self._arrive(self.table.step_all(answers))
-        return self._out()
+        return self._out(observe)
 
     def _pending_group(self) -> dict[int, Decision]:
         """The pending decision set, seat → decision (read from the table once per decision)."""
@@ -288,7 +311,12 @@ class MahjongEnv:
         """The legal action indices of ``seat``'s decision ``d`` in the pending set."""
         if self.decision is not None and seat == self.decision.seat:
             return self._pickable() if self._exchanging() else self._legal
-        return pickable(d.options, self._seat_picks(seat)) if _is_exchange(d) else self.codec.legal(d)
+        if _is_exchange(d):
+            return pickable(d.options, self._seat_picks(seat))
+        legal = self._set_legal.get(seat)
+        if legal is None:  # mapped once per decision (its mask, the check and the answer read it)
+            legal = self._set_legal[seat] = self.codec.legal(d)
+        return legal
 
     def _forfeit(self, action: int, seat: int | None = None) -> tuple[dict[str, np.ndarray], np.ndarray, bool,
                                                                        bool, dict[str, Any]]:
@@ -394,10 +422,13 @@ class MahjongEnv:
 
     def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The flat observation of ``seat`` (:data:`~mjframework.run.envs.encoding.LAYOUT`)."""
+        enc = self._encoder
+        if enc is None:
+            raise EnvError("no hand: call reset()")
         d = self.decision
         if self.sets and d is not None and seat != d.seat and seat in self._pending_group():
-            return encode(self._game(), seat, self._pending_group()[seat], self._seat_picks(seat), out)
-        return encode(self._game(), seat, d, self._picks, out)
+            return enc.encode(seat, self._pending_group()[seat], self._seat_picks(seat), out)
+        return enc.encode(seat, d, self._picks, out)
 
     def observe_dict(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees as plain data: tile codes, absolute seats."""
@@ -504,6 +535,8 @@ class MahjongEnv:
         self._group = None
         if self._set_picks:
             self._set_picks = {}
+        if self._set_legal:
+            self._set_legal = {}
         if isinstance(pending, HandResult):
             self.decision = None
             self._exch = False
@@ -519,14 +552,15 @@ class MahjongEnv:
         else:
             self._legal = self.codec.legal(pending)
 
-    def _out(self) -> tuple[dict[str, np.ndarray], np.ndarray, bool, bool, dict[str, Any]]:
+    def _out(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, np.ndarray, bool, bool,
+                                                  dict[str, Any]]:
         rewards = np.zeros(self.players, dtype=np.float32)
         info: dict[str, Any] = {}
         if self.result is not None:
             rewards[:] = self.result.payments
             info.update(seat=None, result=self.result.result, winners=list(self.result.winners),
                         payments=list(self.result.payments), error=self.result.error)
-            obs = self.observe(0)
+            obs = self.observe(0) if observe else None
             if self._events:  # each seat's stream since it last acted, to the hand's end (reveals included)
                 info["events_by_seat"] = [self._stream(s) for s in range(self.players)]
             return obs, rewards, True, False, info
@@ -544,7 +578,7 @@ class MahjongEnv:
                            for s, d in group.items()}
             if self._events:
                 info["set"][seat]["events"] = info["events"]
-        return self.observe(seat), rewards, False, False, info
+        return (self.observe(seat) if observe else None), rewards, False, False, info
 
 
 def _is_exchange(d: Decision) -> bool:

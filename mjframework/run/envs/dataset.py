@@ -13,8 +13,8 @@ Each shard (``np.load``) holds one row per decision, in play order:
 key           shape, dtype     what
 ============  ===============  ==========================================================
 ``obs``       (R, 562) f32     the acting seat's observation (:mod:`.encoding`'s layout)
-``mask``      (R, 53) u8       its action mask, bit-packed (``np.unpackbits(m, axis=1,
-                               count=417)``; :func:`load_shard` unpacks it)
+``mask``      (R, 57) u8       its action mask, bit-packed (``np.unpackbits(m, axis=1,
+                               count=451)``; :func:`load_shard` unpacks it)
 ``action``    (R,) i16         the action the bot took (an exchange: one row per tile
                                picked, as the environments step it)
 ``seat``      (R,) i8          the acting seat
@@ -88,7 +88,7 @@ def play_hand(env: MahjongEnv, bots: Sequence[Any], seed: int, rows: dict[str, l
             rows["mask"].append(np.packbits(env.action_mask(seat)))
             rows["action"].append(a)
             rows["seat"].append(seat)
-            env.step(a)
+            env._step(a, False)  # (the row's observation is taken above)
     assert env.result is not None
     payments = env.result.payments
     rows["hand"] += [hand] * (len(rows["action"]) - start)
@@ -242,7 +242,7 @@ def _write(rs: Any, out: Path, hands: int, seed: int, names: list[str], shard_ha
 
 
 def load_shard(path: str | Path) -> dict[str, np.ndarray]:
-    """A shard's arrays, the mask unpacked to ``(R, 417)`` int8."""
+    """A shard's arrays, the mask unpacked to ``(R, 451)`` int8."""
     with np.load(path) as z:
         out = {k: z[k] for k in z.files}
     out["mask"] = np.unpackbits(out["mask"], axis=1, count=ACTION_N).astype(np.int8)

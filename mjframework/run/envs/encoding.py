@@ -8,11 +8,13 @@ in the same shapes, so one network can be trained on several families:
   without honours leaves 27–33 at zero); flowers (``1f``–``8f``) are counted apart;
 - seats are relative to the observer (``r = 0`` the observer, ``1`` the next in turn, …)
   and padded to :data:`MAX_SEATS` (``present_r`` says which seats exist);
-- the action space is :data:`ACTION_N` indices (:data:`ACTIONS`); the plugins' own option
+- the action space is :data:`ACTION_N` indices (:data:`ACTIONS`): discards, claims, kongs
+  (claimed, concealed, added, and a ``laid_kongs`` kind laid aside by choice), exchanges,
+  declarations; the plugins' own option
   kinds take :data:`PLUGIN_TILE_SLOTS` per-tile slots and :data:`PLUGIN_PLAIN_SLOTS` plain
   slots, in the order the ruleset lists its plugins (:meth:`ActionCodec.names` says which).
 
-:class:`ObsEncoder` builds a seat's observation only from what that seat may see
+:class:`HandEncoder` builds a seat's observation only from what that seat may see
 (:mod:`mjframework.play.visibility`): its own tiles, every discard and exposed meld, another
 seat's concealed kong as a count until it is revealed, flowers, wildcards, declarations,
 counters and the money settled so far. :class:`ActionCodec` maps an engine option to its
@@ -58,6 +60,9 @@ def _action_names() -> tuple[str, ...]:
     for j in range(PLUGIN_TILE_SLOTS):
         names += [f"plugin_tile_{j}:{c}" for c in _CODES]
     names += [f"plugin_{j}" for j in range(PLUGIN_PLAIN_SLOTS)]
+    # Added after the plugin slots (not beside the kongs) so that every earlier index keeps
+    # its meaning (an action recorded in a dataset of the 417-action layout names the same move).
+    names += [f"lay_kong:{c}" for c in _CODES]
     return tuple(names)
 
 
@@ -78,6 +83,7 @@ EXCHANGE = ACTION_INDEX["exchange:1m"]
 DECLARE = ACTION_INDEX["declare:m"]
 PLUGIN_TILE = ACTION_INDEX["plugin_tile_0:1m"]
 PLUGIN_PLAIN = ACTION_INDEX["plugin_0"]
+LAY_KONG = ACTION_INDEX["lay_kong:1m"]
 
 
 class ActionCodec:
@@ -146,6 +152,8 @@ class ActionCodec:
                 return _KONG_BASE[option.meld] + t  # type: ignore[index]
             if k == "chow":
                 return CHOW + 3 * t + option.tiles.index(t)
+            if k == "lay_kong":
+                return LAY_KONG + t
         if k == "declare" and option.value is not None and option.value in VOID_SUITS:
             return DECLARE + VOID_SUITS.index(option.value)
         base = self.plugin_slots.get(k)
@@ -159,13 +167,23 @@ class ActionCodec:
         raise EnvError(f"option {option!r} has no action")
 
     def legal(self, decision: Decision) -> dict[int, Option]:
-        """Universal index → the one engine option it stands for (not for exchanges)."""
-        out: dict[int, Option] = {}
-        for o in decision.options:
-            i = self.index_of(o)
-            if i in out:
-                raise EnvError(f"two options of one decision map to {self.names[i]}: {out[i]!r} and {o!r}")
-            out[i] = o
+        """Universal index → the one engine option it stands for (not for exchanges).
+
+        One comprehension with a plain discard (most options of a turn) inline and the rest
+        by :meth:`index_of`; two options on one index show as a shorter map, and only then
+        is the clash looked for (:class:`EnvError` naming both)."""
+        options = decision.options
+        out = {(DISCARD + o.tile
+                if o.kind == "discard" and o.value is None and o.tile is not None and o.tile < K
+                else self.index_of(o)): o for o in options}
+        if len(out) != len(options):
+            seen: dict[int, Option] = {}
+            for o in options:
+                i = self.index_of(o)
+                if i in seen:
+                    raise EnvError(f"two options of one decision map to {self.names[i]}: "
+                                   f"{seen[i]!r} and {o!r}")
+                seen[i] = o
         return out
 
 
@@ -269,27 +287,24 @@ _PADS = {n: bytes(K * (MAX_SEATS - n)) for n in range(1, MAX_SEATS + 1)}  # the 
 def encode(game: Any, seat: int, decision: Decision | None = None, picks: Any = (),
            out: np.ndarray | None = None) -> np.ndarray:
     """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given
-    (see :func:`encode_parts`)."""
-    buf, planes = encode_parts(game, seat, decision, picks)
-    view = np.frombuffer(buf, dtype=np.float32)
-    view[:COUNT_PLANES] = np.frombuffer(planes, dtype=np.uint8)
-    if out is None:
-        return view
-    out[:] = view
-    return out
+    (a :class:`HandEncoder` made for one call; an env keeps one per hand)."""
+    return HandEncoder(game).encode(seat, decision, picks, out)
 
 
 def encode_parts(game: Any, seat: int, decision: Decision | None = None,
                  picks: Any = ()) -> tuple[array[float], bytes]:
-    """The observation of ``seat`` in two parts: the float32 entries (an ``array('f')`` of
-    :data:`OBS_SIZE`, its first :data:`COUNT_PLANES` left zero) and those count planes as
-    bytes (one count a byte). :func:`encode` puts them together; the vector env joins the
-    parts of all its tables and converts each kind in one numpy assignment.
+    """:meth:`HandEncoder.parts` of a :class:`HandEncoder` made for one call."""
+    return HandEncoder(game).parts(seat, decision, picks)
 
-    ``decision`` is the pending decision (shown only if it is ``seat``'s), ``picks`` the
-    exchange tiles picked so far. Reads only what ``seat`` may see: its own hand and won
-    tiles, every seat's discards, melds as ``seat`` sees them, counts, flowers and
-    declarations (all public), the wildcards and indicator.
+
+class HandEncoder:
+    """The fast observation encoder of one hand's table (``game``), every seat's.
+
+    What a hand never changes is written once, when it is made: for each observer an
+    ``array('f')`` template holding the seats present, the dealer's place and the number of
+    players, and the order of the other seats relative to it with the indices of their
+    scalars. Each step then copies the observer's template and writes only what moves.
+    It is made again for each hand (the table's ``game`` and its seats are the hand's).
 
     Shaped for speed (it runs every step): the nine count planes (hand, each seat's
     discards and melds) are the counts the table keeps per seat as its lists change
@@ -298,74 +313,123 @@ def encode_parts(game: Any, seat: int, decision: Decision | None = None,
     one assignment; the rest is written into a Python ``array('f')`` (an item costs tens
     of nanoseconds there, against ~100 ns for a numpy scalar store), which numpy then
     views without a copy. :func:`encode_reference` is the plain by-name version it is
-    tested against.
+    tested against at every step of seeded hands (``tests/test_envs.py``).
     """
-    buf = _ZERO[:]
-    seats = game.seats
-    n = len(seats)
-    me = seats[seat]
-    buf[_DEALER[(game.dealer - seat) % n]] = 1.0
-    buf[_LIVE] = game.wall.live_remaining()
-    buf[_PLAYERS] = n
-    hidden = not game.revealed
-    settled = game.settled
-    gone = game.out
-    kongs = 0
-    discards = 0
-    rivers = []
-    shown = []
-    for r in range(n):
-        s = seat + r
-        if s >= n:
-            s -= n
-        st = seats[s]
-        rivers.append(st.discards.counts[:K])
-        discards += len(st.discards)
-        face_down = 0
-        melds = st.melds
-        if melds:
-            shown.append(melds.face_up[:K] if r and hidden else melds.counts[:K])
-            for m in melds:
-                if len(m.tiles) == 4:
-                    kongs += 1
-                if r and hidden and m.kind in FACE_DOWN:
-                    face_down += 1
-        else:
-            shown.append(_NONE)
-        buf[_PRESENT[r]] = 1.0
-        buf[_FDK[r]] = face_down
-        buf[_CONC[r]] = len(st.hand)
-        buf[_SCORE[r]] = settled[s]
-        if st.flowers:
-            buf[_FLC[r]] = len(st.flowers)
-            f0 = _FLOWER0[r] - FLOWER_BASE
-            for f in st.flowers:
-                buf[f0 + f] = 1.0
-        state = st.state
-        if state:
-            if state.get("ready"):
-                buf[_READY[r]] = 1.0
-            void = state.get("void_suit")
-            if void in _VOID:
-                buf[_VOID[void][r]] = 1.0
-        if s in gone:
-            buf[_OUT[r]] = 1.0
-    buf[_DISCARDS] = discards
-    buf[_KONGS] = kongs
-    for t in me.won_tiles:
-        buf[_WON + t] += 1
-    for t in game.wildcards:
-        buf[_WILD + t] += 1
-    if game.indicator is not None and game.indicator < K:
-        buf[_IND + game.indicator] += 1
-    if decision is not None and decision.seat == seat:
-        if decision.tile is not None and decision.tile < K:
-            buf[_DTILE + decision.tile] += 1
-        for t in picks:
-            buf[_PICKED + t] += 1
-        buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
-    pad = _PADS[n]
-    return buf, b"".join((me.hand.counts[:K], *rivers, pad, *shown, pad))
+
+    __slots__ = ("_base", "_pad", "_rows", "game")
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        seats = game.seats
+        n = len(seats)
+        self._pad = _PADS[n]
+        self._base: list[array[float]] = []
+        # Per observer, per relative seat r: (r, the seat's state, its absolute number, and the
+        # indices of its scalars: face-down kongs, concealed count, score, flower count, the
+        # first flower flag less FLOWER_BASE, ready, out; its void-suit flags by suit).
+        self._rows: list[tuple[tuple[Any, ...], ...]] = []
+        for seat in range(n):
+            b = _ZERO[:]
+            b[_DEALER[(game.dealer - seat) % n]] = 1.0
+            b[_PLAYERS] = n
+            rows = []
+            for r in range(n):
+                s = (seat + r) % n
+                b[_PRESENT[r]] = 1.0
+                rows.append((r, seats[s], s, _FDK[r], _CONC[r], _SCORE[r], _FLC[r], _FLOWER0[r] - FLOWER_BASE,
+                             _READY[r], _OUT[r], {v: _VOID[v][r] for v in VOID_SUITS}))
+            self._base.append(b)
+            self._rows.append(tuple(rows))
+
+    def encode(self, seat: int, decision: Decision | None = None, picks: Any = (),
+               out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``seat`` (float32, :data:`OBS_SIZE`), written into ``out`` if given."""
+        buf, planes = self.parts(seat, decision, picks)
+        view = np.frombuffer(buf, dtype=np.float32)
+        view[:COUNT_PLANES] = np.frombuffer(planes, dtype=np.uint8)
+        if out is None:
+            return view
+        out[:] = view
+        return out
+
+    def parts(self, seat: int, decision: Decision | None = None,
+              picks: Any = ()) -> tuple[array[float], bytes]:
+        """The observation of ``seat`` in two parts: the float32 entries (an ``array('f')`` of
+        :data:`OBS_SIZE`, its first :data:`COUNT_PLANES` left zero) and those count planes as
+        bytes (one count a byte). :meth:`encode` puts them together; the vector env joins the
+        parts of all its tables and converts each kind in one numpy assignment.
+
+        ``decision`` is the pending decision (shown only if it is ``seat``'s), ``picks`` the
+        exchange tiles picked so far. Reads only what ``seat`` may see: its own hand and won
+        tiles, every seat's discards, melds as ``seat`` sees them, counts, flowers and
+        declarations (all public), the wildcards and indicator."""
+        game = self.game
+        buf = self._base[seat][:]
+        buf[_LIVE] = game.wall.live_remaining()
+        hidden = not game.revealed
+        settled = game.settled
+        gone = game.out
+        kongs = 0
+        discards = 0
+        rivers = []
+        shown = []
+        me = None
+        for r, st, s, fdk, conc, score, flc, f0, ready, out, void in self._rows[seat]:
+            river = st.discards
+            rivers.append(river.counts[:K])
+            discards += len(river)
+            melds = st.melds
+            if melds:
+                face_down = 0
+                if r and hidden:
+                    shown.append(melds.face_up[:K])
+                    for m in melds:
+                        if len(m.tiles) == 4:
+                            kongs += 1
+                        if m.kind in FACE_DOWN:
+                            face_down += 1
+                    buf[fdk] = face_down
+                else:
+                    shown.append(melds.counts[:K])
+                    for m in melds:
+                        if len(m.tiles) == 4:
+                            kongs += 1
+            else:
+                shown.append(_NONE)
+            if not r:
+                me = st
+            buf[conc] = len(st.hand)
+            buf[score] = settled[s]
+            if st.flowers:
+                buf[flc] = len(st.flowers)
+                for f in st.flowers:
+                    buf[f0 + f] = 1.0
+            state = st.state
+            if state:
+                if state.get("ready"):
+                    buf[ready] = 1.0
+                v = state.get("void_suit")
+                if v in void:
+                    buf[void[v]] = 1.0
+            if s in gone:
+                buf[out] = 1.0
+        assert me is not None
+        buf[_DISCARDS] = discards
+        buf[_KONGS] = kongs
+        for t in me.won_tiles:
+            buf[_WON + t] += 1
+        for t in game.wildcards:
+            buf[_WILD + t] += 1
+        if game.indicator is not None and game.indicator < K:
+            buf[_IND + game.indicator] += 1
+        if decision is not None and decision.seat == seat:
+            if decision.tile is not None and decision.tile < K:
+                buf[_DTILE + decision.tile] += 1
+            for t in picks:
+                buf[_PICKED + t] += 1
+            buf[_DECISION.get(decision.kind, _DECISION["other"])] = 1.0
+        pad = self._pad
+        return buf, b"".join((me.hand.counts[:K], *rivers, pad, *shown, pad))
 
 
 def encode_reference(game: Any, seat: int, decision: Decision | None = None, picks: Any = ()) -> np.ndarray:
@@ -430,6 +494,7 @@ __all__ = [
     "PLUGIN_PLAIN_SLOTS",
     "PLUGIN_TILE_SLOTS",
     "ActionCodec",
+    "HandEncoder",
     "K",
     "ObsLayout",
     "encode",

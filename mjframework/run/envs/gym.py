@@ -95,7 +95,7 @@ class MahjongGymEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.env.done or self.env.decision is None:
             raise EnvError("the hand is over: reset() the environment")
-        _obs, rewards, terminated, _trunc, info = self.env.step(action)
+        _obs, rewards, terminated, _trunc, info = self.env._step(action, False)  # observed at the end
         if terminated:  # an illegal action ended the hand
             return self._obs(), float(rewards[self.seat]), True, False, self._info(info)
         info = self._advance()

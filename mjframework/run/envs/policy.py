@@ -31,13 +31,27 @@ import numpy as np
 from ...core.errors import MJError
 from ...core.fileio import atomic_writer
 from ...play.players import Decision, Option, TableView
-from .encoding import ACTION_N, EXCHANGE, OBS_SIZE, ActionCodec, encode, pickable
+from .encoding import ACTION_N, EXCHANGE, LAY_KONG, OBS_SIZE, ActionCodec, HandEncoder, pickable
 
 FORMAT = "mjframework-policy/1"
 
 
 class PolicyError(MJError):
     """A model file that can't be used (not a policy, another encoding's size)."""
+
+
+def _with_lay_kong(path: Any, arrays: dict[str, Any], meta: dict[str, Any]) -> tuple[dict[str, Any],
+                                                                                     dict[str, Any]]:
+    """A policy of the 417-action layout (before the ``lay_kong:<t>`` slots, which came last:
+    every earlier index means the same) given those slots: zero weights and a bias of −10⁹,
+    so it takes one only when nothing else is legal (no shipped ruleset offers it)."""
+    w2, b2 = np.asarray(arrays["W2"]), np.asarray(arrays["b2"])
+    if w2.ndim != 2 or w2.shape[1] != LAY_KONG or b2.shape != (LAY_KONG,):
+        raise PolicyError(f"{path}: W2 {w2.shape} and b2 {b2.shape} do not fit {LAY_KONG} actions")
+    extra = ACTION_N - LAY_KONG
+    arrays = {**arrays, "W2": np.pad(w2, ((0, 0), (0, extra))),
+              "b2": np.concatenate([b2, np.full(extra, -1e9, dtype=b2.dtype)])}
+    return arrays, {**meta, "action_size": ACTION_N}
 
 
 class MLPPolicy:
@@ -60,7 +74,7 @@ class MLPPolicy:
         return np.asarray(h @ p["W2"] + p["b2"])
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The most likely legal action of each row (``obs`` (B, 562), ``mask`` (B, 417))."""
+        """The most likely legal action of each row (``obs`` (B, 562), ``mask`` (B, 451))."""
         z = np.where(mask.astype(bool), self.logits(obs), -np.inf)
         return np.asarray(np.argmax(z, axis=-1))
 
@@ -81,14 +95,17 @@ class MLPPolicy:
             meta = json.loads(str(arrays.pop("meta")))
         except (KeyError, ValueError):
             raise PolicyError(f"{path}: not a policy file (no meta)") from None
+        before = meta.get("action_size") == LAY_KONG  # the layout before the lay_kong:<t> slots
         if meta.get("format") != FORMAT or meta.get("observation_size") != OBS_SIZE \
-                or meta.get("action_size") != ACTION_N:
+                or not (before or meta.get("action_size") == ACTION_N):
             raise PolicyError(f"{path}: a {meta.get('format')} model for {meta.get('observation_size')} "
                               f"observations and {meta.get('action_size')} actions; this is {FORMAT} "
                               f"with {OBS_SIZE} and {ACTION_N}")
         missing = {"mean", "std", "W1", "b1", "W2", "b2"} - set(arrays)
         if missing:
             raise PolicyError(f"{path}: missing arrays {sorted(missing)}")
+        if before:
+            arrays, meta = _with_lay_kong(path, arrays, meta)
         return cls(arrays, {k: v for k, v in meta.items() if k not in ("format",)})
 
 
@@ -160,13 +177,14 @@ class PolicyBot:
     """A player driven by an :class:`MLPPolicy` (see the module doc).
 
     It reads the table through the game it sits at — :meth:`attach` it before the hand —
-    and only through :func:`~.encoding.encode`, which shows a seat only what it may see.
+    and only through :class:`~.encoding.HandEncoder`, which shows a seat only what it may see.
     """
 
     def __init__(self, policy: MLPPolicy) -> None:
         self.policy = policy
         self.game: Any = None
         self._codecs: dict[str, ActionCodec] = {}
+        self._encoder: HandEncoder | None = None  # the attached game's (made again for each hand)
 
     def attach(self, game: Any) -> None:
         self.game = game
@@ -194,7 +212,10 @@ class PolicyBot:
         return legal_map[self._choose(seat, decision, (), list(legal_map))]
 
     def _choose(self, seat: int, decision: Decision, picks: Any, legal: list[int]) -> int:
-        obs = encode(self.game, seat, decision, picks)
+        enc = self._encoder
+        if enc is None or enc.game is not self.game:
+            enc = self._encoder = HandEncoder(self.game)
+        obs = enc.encode(seat, decision, picks)
         mask = np.zeros(ACTION_N, dtype=np.int8)
         mask[legal] = 1
         return int(self.policy.act(obs[None, :], mask[None, :])[0])

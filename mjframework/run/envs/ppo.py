@@ -8,7 +8,7 @@ result is exported to the numpy policy format, so playing it needs no PyTorch.
     mj match RULESET-ID --seats ppo.npz,random,random,random --hands 400 --duplicate
 
 The agent is an actor-critic: the actor is exactly :class:`~.policy.MLPPolicy`'s network
-(the standardised observation, one ReLU layer, a logit per action of the 417, illegal
+(the standardised observation, one ReLU layer, a logit per action of the 451, illegal
 actions masked out of the softmax), so a supervised policy (``--init``, written by
 ``python -m mjframework.run.envs.policy``) is a starting point and a trained actor is
 written back as that policy's ``.npz``; the critic is a separate one-hidden-layer network

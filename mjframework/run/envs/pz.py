@@ -11,8 +11,8 @@
         env.step(action)
 
 Agents are ``"seat_0"`` … ``"seat_{n-1}"``. Every agent has the same spaces for every
-ruleset (:mod:`.encoding`): ``Dict(observation=Box(562,), action_mask=Box(417,, int8))`` and
-``Discrete(417)``. One episode is one hand. At its end every agent is terminated with its
+ruleset (:mod:`.encoding`): ``Dict(observation=Box(562,), action_mask=Box(451,, int8))`` and
+``Discrete(451)``. One episode is one hand. At its end every agent is terminated with its
 settlement money as reward and is stepped with ``None`` once (removing it from ``agents``,
 ``rewards``, ``infos`` …), as PettingZoo does; :meth:`MahjongAECEnv.last` after that still
 answers (the last agent's final state) rather than raising.
@@ -174,7 +174,7 @@ class MahjongAECEnv(_Seats, AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[a] = 0.0
-        _obs, rewards, done, _trunc, info = self.env.step(action)
+        _obs, rewards, done, _trunc, info = self.env._step(action, False)  # each agent observes in last()
         self._after(info, rewards if done else None)
         if self.render_mode == "human":
             self.render()
@@ -248,8 +248,8 @@ class MahjongParallelEnv(_Seats, ParallelEnv):
         missing = [a for a in acting if a not in actions]
         if missing:
             raise KeyError(f"{', '.join(acting)} act together: actions must hold {', '.join(missing)}")
-        _obs, rewards, done, trunc, info = self.env.step_set(
-            {self.possible_agents.index(a): actions[a] for a in acting})
+        _obs, rewards, done, trunc, info = self.env._step_set(  # every agent observed below
+            {self.possible_agents.index(a): actions[a] for a in acting}, False)
         obs = self._observations()
         rew = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
         term = dict.fromkeys(self.agents, done)

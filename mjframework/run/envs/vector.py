@@ -4,7 +4,7 @@
 
     from mjframework.run.envs.vector import VectorMahjongEnv
     venv = VectorMahjongEnv("RULESET-ID", num_envs=64, seed=1)
-    obs, masks, info = venv.reset()           # (64, 562) float32, (64, 417) int8
+    obs, masks, info = venv.reset()           # (64, 562) float32, (64, 451) int8
     for _ in range(1000):
         actions = policy(obs, masks)          # (64,) integers, each legal for its table
         obs, masks, rewards, terminated, truncated, info = venv.step(actions)
@@ -31,7 +31,7 @@ import numpy as np
 
 from ...play.actions import EnvError
 from ..env import MahjongEnv, check_seed
-from .encoding import ACTION_N, COUNT_PLANES, MAX_SEATS, OBS_SIZE, encode_parts
+from .encoding import ACTION_N, COUNT_PLANES, MAX_SEATS, OBS_SIZE
 
 
 class VectorMahjongEnv:
@@ -73,7 +73,7 @@ class VectorMahjongEnv:
     def _write_all(self) -> None:
         """Every table's acting seat's observation and mask into the batch arrays.
 
-        Each table's encoding comes in parts (:func:`~.encoding.encode_parts`: the float
+        Each table's encoding comes in parts (:meth:`~.encoding.HandEncoder.parts`: the float
         entries, the count planes as bytes; the mask as bytes): the parts of all tables are
         joined and converted by numpy once per kind, not three numpy calls per table."""
         floats: list[Any] = []
@@ -83,7 +83,8 @@ class VectorMahjongEnv:
         for env in self.envs:
             d = env.decision
             assert d is not None
-            buf, counts = encode_parts(env._game(), d.seat, d, env._picks)
+            assert env._encoder is not None
+            buf, counts = env._encoder.parts(d.seat, d, env._picks)
             floats.append(buf)
             planes.append(counts)
             masks.append(env.mask_bytes(d.seat))
