@@ -505,7 +505,7 @@ def test_with_no_sink_only_the_events_an_announcing_plugin_reads_are_built(
             SEEN.clear()
             built.clear()
             Game(rs, [GreedyBot() for _ in range(rs.players)], seed=seed).play()
-            assert SEEN == heard, seed
+            assert heard == SEEN, seed
             assert set(built) == {"discard"}, seed
             built.clear()
     finally:
