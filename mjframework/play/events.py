@@ -22,7 +22,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import IO, Any, ClassVar, Protocol, TypeVar, cast, runtime_checkable
 
 from ..core.kinds import EventType
 from ..core.tiles import Tile, tile_code
@@ -100,7 +100,7 @@ def counting_of(sink: EventSink | None) -> tuple[frozenset[str], Callable[[str],
     count = getattr(sink, "count", None)
     if fields is _ABSENT or count is None or not callable(sink):
         return None
-    return fields, count
+    return cast("frozenset[str]", fields), count
 
 
 def tiles_out(tiles: list[Tile] | tuple[Tile, ...]) -> list[str]:
