@@ -7,7 +7,10 @@ cProfile charges every call its own overhead, so code made of many small calls
 is. This script plays ``--hands`` greedy-bot hands of each ruleset through an
 :class:`Evaluator` subclass that records the arguments of the calls the table makes
 every turn (and the bots' ``wintable.discard_needs``, looked up through the module by
-the bots, so recorded by replacing it while the hands are played and putting it back),
+the bots, so recorded by replacing it while the hands are played and putting it back;
+since the bots choose a usual turn's discard block by block from memoised block entries,
+``bots._block_choices``, it is left for turns that restrict the discards, and its line
+is often absent),
 then replays each kind of call alone on a fresh evaluator and reports, per kind, calls
 per hand, CPU µs per call and the share of a hand (the same hands played again without
 recording, timed). Memos: the replay of ``is_win`` / ``may_win_on`` starts with the

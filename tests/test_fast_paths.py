@@ -34,7 +34,7 @@ from mjframework.core.hand import Hand, Meld, WinContext, check_hand
 from mjframework.core.tiles import HONOR_BASE
 from mjframework.evaluate import wintable
 from mjframework.evaluate.scoring import Evaluator
-from mjframework.play.bots import GreedyBot
+from mjframework.play.bots import GreedyBot, _discard_by_blocks
 from mjframework.rules.loader import load_ruleset
 from mjframework.rules.model import FLAGS
 
@@ -284,7 +284,10 @@ def test_bot_discard_matches_reference(rid: str) -> None:
                 c[t] += 1
         cands = [t for t in range(34) if c[t]]
         before = c[:]
-        assert bot._best_discard(c, w, cands) == ref.best_discard(c, w, cands), (i, tiles, wildcard)
+        want = ref.best_discard(c, w, cands)
+        assert bot._best_discard(c, w, cands) == want, (i, tiles, wildcard)
+        need, tile = _discard_by_blocks(c)  # the usual turn's path: every kind held a candidate
+        assert (need - w if tile is not None else 99, tile) == want, (i, tiles, wildcard)
         assert c == before
 
 
@@ -304,6 +307,8 @@ def test_discard_needs_is_need_melds_pair_of_each_reduced_hand() -> None:
             want.append(wintable.need_melds_pair(c))
             c[t] += 1
         assert wintable.discard_needs(c, cands) == want, c
+        # the bot's block-by-block choice: the least of those needs, the tie-break's tile
+        assert _discard_by_blocks(c) == ref.best_discard(c, 0, cands), c
     with pytest.raises(ValueError):
         wintable.discard_needs([0] * 34, [3])
 

@@ -212,3 +212,45 @@ def test_announcing_plugins_leave_the_events_they_never_speak_about_counted() ->
                 assert b == {"counted": f["type"]}
             else:
                 assert b == f
+
+
+def test_counting_of_answers_as_the_protocol_check() -> None:
+    """``events.counting_of`` (asked at every table's set-up) tells a counting sink exactly
+    where ``isinstance(sink, CountingSink)`` does, on sinks of every kind: functions, bound
+    methods, the simulation's statistics sink, ``counting``'s, objects missing a member or
+    with a method set to None."""
+    from mjframework.play.events import CountingSink, counting, counting_of
+    from mjframework.run.simulate import Stats, StatsSink
+
+    class Full:
+        fields_read = frozenset({"discard"})
+
+        def __call__(self, event: dict[str, Any]) -> None: ...
+
+        def count(self, type_: str) -> None: ...
+
+    class NoCount:
+        fields_read = frozenset()
+
+        def __call__(self, event: dict[str, Any]) -> None: ...
+
+    class CountOff(Full):
+        count = None  # type: ignore[assignment]
+
+    class NotCallable:
+        fields_read = frozenset()
+
+        def count(self, type_: str) -> None: ...
+
+    class Inherited(Full):
+        pass
+
+    seen: list[Any] = []
+    sinks: list[Any] = [None, seen.append, print, lambda e: None, Full(), NoCount(), CountOff(),
+                        NotCallable(), Inherited(), counting(seen.append, {"draw"}, seen.append),
+                        StatsSink(Stats())]
+    got = [counting_of(s) is not None for s in sinks]
+    assert got == [isinstance(s, CountingSink) for s in sinks]
+    assert got.count(True) >= 3
+    full = Full()
+    assert counting_of(full) == (full.fields_read, full.count)

@@ -466,3 +466,47 @@ def test_only_for_skips_exactly_the_calls_it_rules_out(tmp_path: Path) -> None:
     finally:
         registry.unregister_plugin("watch-all")
         registry.unregister_plugin("watch-kongs")
+
+
+class SayDiscards:
+    """Says something about every discard (and nothing else): its calls go out as events."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @hookimpl
+    @registry.only_for("discard")
+    def mj_announce(self, hand: Any, event: Any) -> str:
+        SEEN.append(("say", event))
+        return f"discard {event['tile']}"
+
+
+def test_with_no_sink_only_the_events_an_announcing_plugin_reads_are_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with no sink and a plugin announcing about discards only: the plugin hears
+    the same events as with a sink, but no draw is built (its ``only_for`` rules draws out)
+    and its calls, which nobody would read, are not built either."""
+    from mjframework.play import events as evt
+
+    built: list[str] = []
+    for cls in (evt.Draw, evt.Call, evt.Discard):
+        made = cls.to_json
+        monkeypatch.setattr(cls, "to_json", lambda self, made=made: (built.append(self.TYPE), made(self))[1])
+    registry.register_plugin("say-discards", SayDiscards)
+    try:
+        rs = load_ruleset(ruleset_with(tmp_path, "say-discards"))
+        for seed in range(1, 6):
+            SEEN.clear()
+            events: list[dict[str, Any]] = []
+            Game(rs, [GreedyBot() for _ in range(rs.players)], seed=seed, emit=events.append).play()
+            heard = list(SEEN)
+            assert heard and any(e["type"] == "call" for e in events)
+            assert {"draw", "call", "discard"} <= set(built)
+            SEEN.clear()
+            built.clear()
+            Game(rs, [GreedyBot() for _ in range(rs.players)], seed=seed).play()
+            assert heard == SEEN, seed
+            assert set(built) == {"discard"}, seed
+            built.clear()
+    finally:
+        registry.unregister_plugin("say-discards")

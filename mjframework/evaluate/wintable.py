@@ -388,6 +388,27 @@ def discard_needs(counts: Sequence[int], candidates: Sequence[int]) -> list[int]
     return out
 
 
+def block_removals(block: bytes, seq: bool) -> tuple[int, tuple[int, ...]]:
+    """One block's share of :func:`discard_needs`: its table entry, and per rank the change
+    of that entry when one tile of the rank is removed (hugely negative where none is
+    held). A hand's entry is the sum of its four blocks' (:func:`need_of_entries`), so a
+    player choosing a discard block by block (the greedy bot) can remember its choice per
+    block; memoised."""
+    if _INFO is None:
+        ensure_tables()
+    return _removal_deltas(block, seq)
+
+
+def need_of_entries(value: int) -> int:
+    """``need_melds_pair`` of a hand from the sum of its four block entries
+    (:func:`block_removals`); a negative sum (a kind removed that is not held) raises."""
+    if value < 0:
+        raise ValueError("a removed kind is not in the hand")
+    if value < len(_NEEDS_BY_VALUE):
+        return _NEEDS_BY_VALUE[value]
+    return _cap(_need_from_value(value))
+
+
 #: ``need_melds_pair`` of a hand by the sum of its four block entries (:func:`_need_from_value`,
 #: capped), for the sums of real hands (entries are ``8 * need + flag``; a 14-tile hand's sum
 #: stays far below the end).

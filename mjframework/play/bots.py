@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import compress
+from functools import lru_cache
 
 from ..core.kinds import MeldKind
 from ..core.tiles import HONOR_BASE, NUM_KINDS, Tile
@@ -76,6 +76,57 @@ _NEAR4 = tuple((*n, *(NUM_KINDS,) * (4 - len(n))) for n in _NEAR)
 def _isolation(c: list[int], t: Tile) -> int:
     """Lower is more useful: neighbours and copies make a tile worth keeping."""
     return _ISO_BASE[t] - 3 * c[t] - sum(map(c.__getitem__, _NEAR[t]))
+
+
+# One block's discards as the greedy bot sees them: (the change of the hand's table value a
+# discard of the tile makes, the tie-break key, the tile).
+_BlockChoice = tuple[int, int, Tile]
+
+
+@lru_cache(maxsize=1 << 14)
+def _block_choices(block: bytes, base: Tile) -> tuple[int, tuple[_BlockChoice, ...]]:
+    """One block of a hand (the counts of one suit, or of the honors, its first kind
+    ``base``) as :meth:`GreedyBot._best_discard` weighs it: the block's table entry
+    (:func:`wintable.block_removals`) and, for each change of it that a discard from the
+    block makes, the discard the tie-break prefers among those making it (the most
+    isolated, then the lowest). A tile's isolation reads its own suit only, so it is the
+    block's; memoised, as a hand changes one or two blocks a turn."""
+    own, deltas = wintable.block_removals(block, base < HONOR_BASE)
+    cp = [0] * (NUM_KINDS + 1)  # index NUM_KINDS: the zero _NEAR4 pads with
+    cp[base:base + len(block)] = block
+    best: dict[int, tuple[int, Tile]] = {}
+    for r, d in enumerate(deltas):
+        if block[r]:
+            t = base + r
+            a, b, e, f = _NEAR4[t]
+            key = (3 * cp[t] + cp[a] + cp[b] + cp[e] + cp[f] - _ISO_BASE[t], t)
+            got = best.get(d)
+            if got is None or key < got:
+                best[d] = key
+    return own, tuple((d, key, t) for d, (key, t) in best.items())
+
+
+def _discard_by_blocks(c: list[int]) -> tuple[int, Tile | None]:
+    """:meth:`GreedyBot._best_discard` over every kind held (the usual turn), block by block:
+    (least need, tile), the need before the wildcards are taken off; (99, None) for no tile.
+
+    A discard changes one block, so the hand's value after it is the sum of the four
+    block entries plus that block's change: the candidates are the blocks' remembered
+    choices per change (:func:`_block_choices`, a few per block), not every kind held."""
+    b = bytes(c)
+    o0, ch0 = _block_choices(b[0:9], 0)
+    o1, ch1 = _block_choices(b[9:18], 9)
+    o2, ch2 = _block_choices(b[18:27], 18)
+    o3, ch3 = _block_choices(b[27:], HONOR_BASE)
+    total = o0 + o1 + o2 + o3
+    need_of = wintable.need_of_entries
+    best: tuple[int, int, Tile] | None = None
+    for choices in (ch0, ch1, ch2, ch3):
+        for d, key, t in choices:
+            x = (need_of(total + d), key, t)
+            if best is None or x < best:
+                best = x
+    return (99, None) if best is None else (best[0], best[2])
 
 
 class GreedyBot:
@@ -185,7 +236,12 @@ class GreedyBot:
                 return extra
         c = view.counts()
         w = _wild_out(c, wildcard, wilds)
-        need, tile = self._best_discard(c, w, natural)
+        need, tile = 99, None
+        if natural and len(natural) == NUM_KINDS - c.count(0):  # every kind held may go: by blocks
+            need, tile = _discard_by_blocks(c)
+            need -= w
+        if tile not in natural:  # some kinds held may not be discarded (or none may)
+            need, tile = self._best_discard(c, w, natural)
         for o in kongs:
             if o.tile is not None:
                 t = o.tile
@@ -261,9 +317,9 @@ class GreedyBot:
                 c2[t] -= 1
             if o.kind == "kong":
                 after = missing(c2, w + 1)  # a replacement tile is drawn
-            else:  # the best discard's need (what _best_discard says, without its tie-break)
-                natural = list(compress(range(NUM_KINDS), c2))  # the kinds held
-                after = min(wintable.discard_needs(c2, natural)) - w if natural else 99
+            else:  # the best discard's need (what _best_discard says of every kind held)
+                need, _tile = _discard_by_blocks(c2)
+                after = need - w if _tile is not None else 99
             if after < now and (best is None or after < best[0]):
                 best = (after, o)
         if best is not None:

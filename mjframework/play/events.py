@@ -22,7 +22,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import IO, Any, ClassVar, Protocol, TypeVar, cast, runtime_checkable
 
 from ..core.kinds import EventType
 from ..core.tiles import Tile, tile_code
@@ -83,11 +83,24 @@ def counting(sink: EventSink, fields_read: frozenset[str] | set[str],
     return _Counting(sink, frozenset(fields_read), count)
 
 
+_ABSENT = object()
+
+
 def counting_of(sink: EventSink | None) -> tuple[frozenset[str], Callable[[str], None]] | None:
-    """``(fields_read, count)`` of a :class:`CountingSink`, else None (it reads everything)."""
-    if isinstance(sink, CountingSink):
-        return sink.fields_read, sink.count
-    return None
+    """``(fields_read, count)`` of a :class:`CountingSink`, else None (it reads everything).
+
+    Asked once a hand (every table's set-up). ``isinstance(sink, CountingSink)`` — the
+    reference, ``tests/test_game_records.py`` compares the two — costs ~35 µs on
+    CPython 3.11 (a runtime-checkable protocol with a data member), a few percent of a
+    simulated hand; this looks the members up as that check does: ``fields_read``
+    present, ``count`` present and not None, the sink callable."""
+    if sink is None:
+        return None
+    fields = getattr(sink, "fields_read", _ABSENT)
+    count = getattr(sink, "count", None)
+    if fields is _ABSENT or count is None or not callable(sink):
+        return None
+    return cast("frozenset[str]", fields), count
 
 
 def tiles_out(tiles: list[Tile] | tuple[Tile, ...]) -> list[str]:

@@ -95,8 +95,12 @@ class Relay(HandState):
             if read is not None:
                 self._counted = COUNTABLE - read
                 self._count = counting[1]
-        elif self._silent:  # nobody listens: the frequent events are not even built (counted by nobody)
-            self._counted = COUNTABLE
+        elif emit is None:
+            # No sink: the frequent events only announcing plugins read are built (none when
+            # nobody announces); the rest, and the plugins' calls, are counted by nobody.
+            spoken = self._announce_hook.spoken_about() if announces else frozenset()
+            if spoken is not None:
+                self._counted = COUNTABLE - spoken
 
     # -- events ---------------------------------------------------------------------
 
