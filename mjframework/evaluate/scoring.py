@@ -30,6 +30,7 @@ import pluggy
 from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
+from ..hooks import registry as hook_registry
 from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import laid
@@ -52,6 +53,11 @@ from .results import Result as Result
 from .results import Score as Score
 from .results import ScoredPattern as ScoredPattern
 from .waits import shape_possible, wait_holds
+
+
+# The hooks asked on every win (refusal, settlement, the win's call): whether each has an
+# implementation is decided once per evaluator (Evaluator.hook_live).
+PER_WIN_HOOKS = ("mj_refuse_win", "mj_modify_settlement", "mj_win_call")
 
 
 class Evaluator(CompiledRuleset):
@@ -81,6 +87,10 @@ class Evaluator(CompiledRuleset):
         self._ceilings: dict[tuple[tuple[Pattern, ...], tuple[Pattern, ...]], ResultKey | None] = {}
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[settler.PlanKey, tuple[tuple[int, int, int], ...]] = {}
+        # Which of the hooks asked once per win have an implementation (hook_live).
+        self._live: dict[str, bool] = {}
+        self._live_epoch = -1
+        self._won_triplet_exposed = ruleset.scoring.won_triplet == "exposed"
 
     @property
     def screen(self) -> WinScreen:
@@ -88,6 +98,16 @@ class Evaluator(CompiledRuleset):
         if self._screen is None:
             self._screen = WinScreen(self)
         return self._screen
+
+    def hook_live(self, hook: str) -> bool:
+        """Would calling ``hook`` (one of :data:`PER_WIN_HOOKS`) on this evaluator's plugins do
+        anything? Decided once per evaluator, not per win: its plugins are those its manager
+        holds when the first win is settled (register plugins before scoring with it); tracing
+        started or stopped later is seen (``trace_hooks`` counts its changes)."""
+        if self._live_epoch != hook_registry._trace_epoch:
+            self._live = {h: hook_is_live(self.pm, h) for h in PER_WIN_HOOKS}
+            self._live_epoch = hook_registry._trace_epoch
+        return self._live[hook]
 
     # -- inputs ------------------------------------------------------------
 
@@ -249,23 +269,24 @@ class Evaluator(CompiledRuleset):
     def _hand_facts(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, held_wilds: int,
                     win_wild: bool) -> HandFacts:
         """What every reading of this win shares (the hand-level measures' inputs)."""
+        # (positional, in HandFacts' field order: made on every hand scored)
         return HandFacts(
-            wildcards=held_wilds + win_wild,
-            wildcards_held=held_wilds,
-            win_tile_wild=win_wild,
-            suits_in_set=self._suits_in_set,
-            win_tile=hand.win_tile,
-            winds=ctx.winds(self.ruleset.players),
-            flowers=ctx.flowers,
-            flower_tiles=ctx.flower_tiles,
-            held=tuple(hand.concealed),
-            melds=len(hand.melds),
-            won_on_discard=ctx.win_by != "self_draw",
-            won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
-            waiting=_once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),
-            wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
-            ctx=ctx if self._win_require else None,
-            refused=[] if self._win_require else None,
+            held_wilds + win_wild,  # wildcards
+            held_wilds,  # wildcards_held
+            win_wild,  # win_tile_wild
+            self._suits_in_set,
+            hand.win_tile,
+            ctx.winds(self.ruleset.players),
+            ctx.flowers,
+            ctx.flower_tiles,
+            tuple(hand.concealed),  # held
+            len(hand.melds),
+            ctx.win_by != "self_draw",  # won_on_discard
+            self._won_triplet_exposed,
+            _once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),  # waiting
+            self.wild_kinds(wildcard) if self._fixed else None,
+            ctx if self._win_require else None,
+            [] if self._win_require else None,  # refused
         )
 
     def _waits_held(self, held: Tiles, exposed: int, active: frozenset[str]) -> frozenset[str]:
@@ -560,7 +581,7 @@ class Evaluator(CompiledRuleset):
         hook's ``hand`` is the game's :class:`HandControl`; outside one (``mj score``,
         conformance) it is ``control``, None by default: a plugin then decides from
         ``context``."""
-        if not hook_is_live(self.pm, "mj_refuse_win") or hand.win_tile is None:
+        if not self.hook_live("mj_refuse_win") or hand.win_tile is None:
             return None
         for reason in call_hook(self.pm, "mj_refuse_win", hand=control, seat=ctx.seat, tile=hand.win_tile,
                                 win_by=ctx.win_by, context=ctx):
@@ -569,7 +590,7 @@ class Evaluator(CompiledRuleset):
         return None
 
     def call(self, ctx: WinContext, score: Score) -> str | None:
-        if not score.win or not hook_is_live(self.pm, "mj_win_call"):
+        if not score.win or not self.hook_live("mj_win_call"):
             return None
         called: str | None = call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
                                        context=self.settlement_context("win", ctx, score))

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
-from ..hooks.registry import hook_is_live
 from ..settle import bonus, counters, laid
 from ..settle import settlement as st
 from .patterns import HandFacts, when_holds
@@ -79,7 +78,7 @@ def settle(ev: Evaluator, hand: Hand, ctx: WinContext, score: Score,
             if rs.bonus_tiles is not None and rs.bonus_tiles.kongs:
                 bonus_tiles(ev, kong_pay, ctx, "win")
             s.payments.extend(kong_pay)
-    if not plugins or not hook_is_live(ev.pm, "mj_modify_settlement"):
+    if not plugins or not ev.hook_live("mj_modify_settlement"):
         return s  # (no plugin modifies settlements: no context to build for them)
     melds = {seat: f.melds for seat, f in (seats or {}).items()}
     melds[ctx.seat] = tuple(hand.melds)
