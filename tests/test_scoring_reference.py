@@ -157,3 +157,25 @@ def test_waiting_tiles_matches_reference(rid: str) -> None:
         hand, _ctx, wildcard = random_case(ev, rng)
         want = ref.waiting_tiles(ev, hand.concealed, hand.melds, wildcard)
         assert ev.waiting_tiles(hand.concealed, hand.melds, wildcard) == want, (i, hand, wildcard)
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_one_pass_split_of_a_win_is_the_split_of_its_tiles(rid: str) -> None:
+    """``Evaluator._split_won`` (the 14 tiles split in one pass, with the wildcards held) is
+    ``split`` of the 14 tiles and ``split(held).wilds``, with wildcards and stand-ins held
+    and won (the wildcard's own kind, stand-ins and the fixed kinds made likelier)."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"split {Path(rid).stem}")
+    for i in range(max(HANDS // 2, 100)):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        wc = wildcard if wildcard is not None else ev._default_wild
+        special = sorted(ev.wild_kinds(wc) | {ev.stand_in_for(wc)} - {None})
+        held = list(hand.concealed)
+        win = hand.win_tile
+        if special and rng.random() < 0.5:  # (not checked as a hand: counts only)
+            held[rng.randrange(len(held))] = rng.choice(special)
+            if rng.random() < 0.3:
+                win = rng.choice(special)
+        assert win is not None
+        full, held_wilds = ev._split_won(held, win, wc, ev._is_wild(win, wc))
+        assert (full, held_wilds) == (ev.split([*held, win], wc), ev.split(held, wc).wilds), (i, held, win, wc)

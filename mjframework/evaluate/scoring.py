@@ -91,6 +91,8 @@ class Evaluator(CompiledRuleset):
         self._live: dict[str, bool] = {}
         self._live_epoch = -1
         self._won_triplet_exposed = ruleset.scoring.won_triplet == "exposed"
+        # Per wildcard: its wild kinds and stand-in tile (_split_won).
+        self._split_plans: dict[Tile | None, tuple[tuple[Tile, ...], Tile | None]] = {}
 
     @property
     def screen(self) -> WinScreen:
@@ -233,15 +235,14 @@ class Evaluator(CompiledRuleset):
         refused = self._refused_by_rules(hand, ctx, win_wild)
         if refused is not None:
             return Score(False, refused, wildcard=wildcard)
-        held = self.split(hand.concealed, wildcard)
-        facts = self._hand_facts(hand, ctx, wildcard, held.wilds, win_wild)
+        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
+        full, held_wilds = self._split_won(hand.concealed, hand.win_tile, wildcard, win_wild)
+        facts = self._hand_facts(hand, ctx, wildcard, held_wilds, win_wild)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
         waits_ok: frozenset[str] = frozenset()
-        if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
-            waits_ok = self._waits_held(held, len(hand.melds), active)
-        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
-        full = _with_win_tile(held, hand.win_tile, win_wild)
+        if held_wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
+            waits_ok = self._waits_held(self.split(hand.concealed, wildcard), len(hand.melds), active)
         shapes = self._todo.get((id(by_shape), waits_ok))
         if shapes is None:
             shapes = self._todo[id(by_shape), waits_ok] = self._shapes_to_judge(by_shape, waits_ok)
@@ -253,6 +254,37 @@ class Evaluator(CompiledRuleset):
             return Score(False, self._no_win_reason(facts), wildcard=wildcard)
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
+
+    def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
+                   win_wild: bool) -> tuple[Tiles, int]:
+        """The 14 tiles split as :meth:`split` splits them, and how many wildcards are held
+        (``split(held + [win]), split(held).wilds``: ``tests/test_scoring_reference.py``), in
+        one pass: a win is scored from the whole hand; the held tiles' split alone is needed
+        only for waits."""
+        plan = self._split_plans.get(wildcard)
+        if plan is None:
+            if len(self._split_plans) > 64:
+                self._split_plans.clear()
+            plan = self._split_plans[wildcard] = (tuple(sorted(self.wild_kinds(wildcard))),
+                                                  self.stand_in_for(wildcard))
+        wild_kinds, stand = plan
+        counts = [0] * NUM_KINDS
+        for t in held:
+            counts[t] += 1
+        wilds = stand_ins = 0
+        for k in wild_kinds:
+            wilds += counts[k]
+            counts[k] = 0
+        if stand is not None:
+            stand_ins, counts[stand] = counts[stand], 0
+        held_wilds = wilds
+        if win_wild:
+            wilds += 1
+        elif win == stand:
+            stand_ins += 1
+        else:
+            counts[win] += 1
+        return Tiles(tuple(counts), wilds, stand_ins, stand, wildcard), held_wilds
 
     def _refused_by_rules(self, hand: Hand, ctx: WinContext, win_wild: bool) -> str | None:
         """Why the ruleset's win rules refuse this win before any reading (None: they don't)."""
@@ -631,17 +663,6 @@ def _once(f: Callable[[], int]) -> Callable[[], int]:
             memo.append(f())
         return memo[0]
     return once
-
-
-def _with_win_tile(held: Tiles, win: Tile, win_wild: bool) -> Tiles:
-    """The 14 tiles split as ``split()`` would: the held tiles' split plus the winning tile."""
-    if win_wild:
-        return Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
-    if win == held.stand_in_tile:
-        return Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
-    c = list(held.counts)
-    c[win] += 1
-    return Tiles(tuple(c), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
 
 
 class _Consider:
