@@ -178,4 +178,5 @@ def test_one_pass_split_of_a_win_is_the_split_of_its_tiles(rid: str) -> None:
                 win = rng.choice(special)
         assert win is not None
         full, held_wilds = ev._split_won(held, win, wc, ev._is_wild(win, wc))
-        assert (full, held_wilds) == (ev.split([*held, win], wc), ev.split(held, wc).wilds), (i, held, win, wc)
+        want = (ev.split([*held, win], wc), ev.split(held, wc).wilds)
+        assert (full, held_wilds) == want, (i, held, win, wc)

@@ -31,7 +31,7 @@ from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
 from ..hooks import registry as hook_registry
-from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
+from ..hooks.registry import bound_hook, call_hook, hook_is_live, make_plugin_manager
 from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import laid
 from ..settle import settlement as st
@@ -53,7 +53,6 @@ from .results import Result as Result
 from .results import Score as Score
 from .results import ScoredPattern as ScoredPattern
 from .waits import shape_possible, wait_holds
-
 
 # The hooks asked on every win (refusal, settlement, the win's call): whether each has an
 # implementation is decided once per evaluator (Evaluator.hook_live).
@@ -93,6 +92,8 @@ class Evaluator(CompiledRuleset):
         self._won_triplet_exposed = ruleset.scoring.won_triplet == "exposed"
         # Per wildcard: its wild kinds and stand-in tile (_split_won).
         self._split_plans: dict[Tile | None, tuple[tuple[Tile, ...], Tile | None]] = {}
+        self._settle_steps = settler.SettleSteps(ruleset)
+        self._win_call = bound_hook(self.pm, "mj_win_call")
 
     @property
     def screen(self) -> WinScreen:
@@ -624,8 +625,9 @@ class Evaluator(CompiledRuleset):
     def call(self, ctx: WinContext, score: Score) -> str | None:
         if not score.win or not self.hook_live("mj_win_call"):
             return None
-        called: str | None = call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
-                                       context=self.settlement_context("win", ctx, score))
+        # (the bound hook: its spec's arguments in order, patterns then context)
+        context = self.settlement_context("win", ctx, score)
+        called: str | None = self._win_call.call(score.pattern_names, context, firstresult=True)
         return called
 
     def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None, *,
