@@ -180,3 +180,42 @@ def test_one_pass_split_of_a_win_is_the_split_of_its_tiles(rid: str) -> None:
         full, held_wilds = ev._split_won(held, win, wc, ev._is_wild(win, wc))
         want = (ev.split([*held, win], wc), ev.split(held, wc).wilds)
         assert (full, held_wilds) == want, (i, held, win, wc)
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_a_concealed_hand_checked_in_the_split_is_refused_as_check_hand_refuses_it(rid: str) -> None:
+    """``score`` checks a concealed hand of the right size in the pass that splits it: a tile
+    outside the set (a flower, a kind the set leaves out) or one copy too many, held or won,
+    is the same HandError, with the same words, as ``check_hand``'s; a hand that fits scores."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"check {Path(rid).stem}")
+    outside = [k for k in range(34) if k not in ev.kinds] + [34, 41]  # (34+: flowers)
+    refused = 0
+    for i in range(max(HANDS // 4, 100)):
+        hand, ctx, wildcard = random_case(ev, rng)
+        if hand.melds:
+            continue
+        tiles = [*hand.concealed, hand.win_tile]
+        how = rng.randrange(4)
+        if how == 1:
+            tiles[rng.randrange(len(tiles))] = rng.choice(outside)
+        elif how >= 2:
+            kind = rng.choice(tiles)
+            where = [j for j, t in enumerate(tiles) if t != kind]
+            rng.shuffle(where)
+            for j in where[:ev.ruleset.tileset.copies + 1 - tiles.count(kind)]:
+                tiles[j] = kind
+            if how == 3:  # (the winning tile one of them)
+                j = tiles.index(kind)
+                tiles[j], tiles[-1] = tiles[-1], tiles[j]
+        bad = Hand(tuple(tiles[:-1]), (), tiles[-1])
+        try:
+            check_hand(bad, ev.ruleset, wildcard)
+        except HandError as e:
+            refused += 1
+            with pytest.raises(HandError) as got:
+                ev.score(bad, ctx, wildcard)
+            assert str(got.value) == str(e), (i, bad)
+        else:
+            assert isinstance(ev.score(bad, ctx, wildcard), Score)
+    assert refused > HANDS // 20, refused

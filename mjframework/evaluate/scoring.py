@@ -23,7 +23,7 @@ The flow of :meth:`Evaluator.score`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import pluggy
 
@@ -93,6 +93,10 @@ class Evaluator(CompiledRuleset):
         # Per wildcard: its wild kinds and stand-in tile (_split_won).
         self._split_plans: dict[Tile | None, tuple[tuple[Tile, ...], Tile | None]] = {}
         self._settle_steps = settler.SettleSteps(ruleset)
+        # score's check of a concealed hand's tiles, done by _split_won: tiles held, the set
+        self._held_size = ruleset.hand.size
+        self._kind_set = ruleset.tileset.kind_set
+        self._copies = ruleset.tileset.copies
         self._win_call = bound_hook(self.pm, "mj_win_call")
 
     @property
@@ -161,7 +165,14 @@ class Evaluator(CompiledRuleset):
     def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
         """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
         check_context(ctx, self.ruleset.players, self.ruleset.flags)
-        check_hand(hand, self.ruleset, wildcard)
+        split: tuple[Tiles, int] | None = None
+        if not hand.melds and hand.win_tile is not None and len(hand.concealed) == self._held_size:
+            # A concealed hand of the right size: the tile set's check (kinds in the set, none
+            # held more often than it has copies) is the one pass that splits the tiles.
+            split = self._split_won(hand.concealed, hand.win_tile, self._wildcard(wildcard),
+                                    self._win_wild(hand.win_tile, self._wildcard(wildcard)), check=True)
+        if split is None:
+            check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
             if m.from_seat is not None and m.from_seat >= self.ruleset.players:
                 raise HandError(f"meld {m}: there is no seat {m.from_seat} at a table of "
@@ -177,7 +188,7 @@ class Evaluator(CompiledRuleset):
             again = self._screen.scored_before(hand, ctx, wildcard)
             if again is not None:
                 return again
-        return self._score(hand, ctx, wildcard)
+        return self._score(hand, ctx, wildcard, split=split)
 
     def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
         """The ruleset's declared void suit (``declarations.void_suit`` without
@@ -225,19 +236,26 @@ class Evaluator(CompiledRuleset):
         return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                      uncapped=points)
 
+    def _wildcard(self, wildcard: Tile | None) -> Tile | None:
+        return self._default_wild if wildcard is None else wildcard
+
+    def _win_wild(self, win: Tile | None, wildcard: Tile | None) -> bool:
+        """Is the winning tile wild (``wildcard``: as :meth:`_wildcard` gives it)?"""
+        if self._fixed:
+            return self._is_wild(win, wildcard)
+        return wildcard is not None and win == wildcard
+
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
-               every: list[Ranked] | None = None) -> Score:
+               every: list[Ranked] | None = None, split: tuple[Tiles, int] | None = None) -> Score:
+        """``split``: :meth:`_split_won`'s answer for this hand, where :meth:`score` made it."""
         if wildcard is None:
             wildcard = self._default_wild
-        if self._fixed:
-            win_wild = self._is_wild(hand.win_tile, wildcard)
-        else:
-            win_wild = wildcard is not None and hand.win_tile == wildcard
+        win_wild = self._win_wild(hand.win_tile, wildcard)
         refused = self._refused_by_rules(hand, ctx, win_wild)
         if refused is not None:
             return Score(False, refused, wildcard=wildcard)
         assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
-        full, held_wilds = self._split_won(hand.concealed, hand.win_tile, wildcard, win_wild)
+        full, held_wilds = split or self._split_won(hand.concealed, hand.win_tile, wildcard, win_wild)
         facts = self._hand_facts(hand, ctx, wildcard, held_wilds, win_wild)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
@@ -256,12 +274,23 @@ class Evaluator(CompiledRuleset):
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
 
+    @overload
     def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
-                   win_wild: bool) -> tuple[Tiles, int]:
+                   win_wild: bool) -> tuple[Tiles, int]: ...
+
+    @overload
+    def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
+                   win_wild: bool, check: bool) -> tuple[Tiles, int] | None: ...
+
+    def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
+                   win_wild: bool, check: bool = False) -> tuple[Tiles, int] | None:
         """The 14 tiles split as :meth:`split` splits them, and how many wildcards are held
         (``split(held + [win]), split(held).wilds``: ``tests/test_scoring_reference.py``), in
         one pass: a win is scored from the whole hand; the held tiles' split alone is needed
-        only for waits."""
+        only for waits. ``check``: None if a tile is not in the tile set or more copies of a
+        kind are held than the set has (what ``TileSet.check_hand`` refuses, with a reason)."""
+        if check and not (win in self._kind_set and self._kind_set.issuperset(held)):
+            return None
         plan = self._split_plans.get(wildcard)
         if plan is None:
             if len(self._split_plans) > 64:
@@ -272,6 +301,8 @@ class Evaluator(CompiledRuleset):
         counts = [0] * NUM_KINDS
         for t in held:
             counts[t] += 1
+        if check and (counts[win] >= self._copies or max(counts) > self._copies):
+            return None
         wilds = stand_ins = 0
         for k in wild_kinds:
             wilds += counts[k]
