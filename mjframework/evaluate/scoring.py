@@ -169,8 +169,9 @@ class Evaluator(CompiledRuleset):
         if not hand.melds and hand.win_tile is not None and len(hand.concealed) == self._held_size:
             # A concealed hand of the right size: the tile set's check (kinds in the set, none
             # held more often than it has copies) is the one pass that splits the tiles.
-            split = self._split_won(hand.concealed, hand.win_tile, self._wildcard(wildcard),
-                                    self._win_wild(hand.win_tile, self._wildcard(wildcard)), check=True)
+            wild = self._wildcard(wildcard)
+            split = self._split_won(hand.concealed, hand.win_tile, wild, self._win_wild(hand.win_tile, wild),
+                                    check=True)
         if split is None:
             check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
@@ -237,6 +238,7 @@ class Evaluator(CompiledRuleset):
                      uncapped=points)
 
     def _wildcard(self, wildcard: Tile | None) -> Tile | None:
+        """The wildcard a hand is scored with (a ruleset of fixed wildcards needs none given)."""
         return self._default_wild if wildcard is None else wildcard
 
     def _win_wild(self, win: Tile | None, wildcard: Tile | None) -> bool:
@@ -248,8 +250,7 @@ class Evaluator(CompiledRuleset):
     def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
                every: list[Ranked] | None = None, split: tuple[Tiles, int] | None = None) -> Score:
         """``split``: :meth:`_split_won`'s answer for this hand, where :meth:`score` made it."""
-        if wildcard is None:
-            wildcard = self._default_wild
+        wildcard = self._wildcard(wildcard)
         win_wild = self._win_wild(hand.win_tile, wildcard)
         refused = self._refused_by_rules(hand, ctx, win_wild)
         if refused is not None:
@@ -427,7 +428,7 @@ class Evaluator(CompiledRuleset):
                 found, keys, ceiling, free, known = search.search(self, full, hand, shape, todo, settled,
                                                                   facts, wildcard, bounds)
             consider = search.Consider(self, best, every, self._bulk.mask_of(todo), facts, wildcard, keys,
-                                 ceiling, known)
+                                       ceiling, known)
             if found is None:  # searched as the readings are found, up to the ceiling
                 readings(full, hand.melds, shape, self.kinds, free=free, visit=consider)
             else:
