@@ -30,8 +30,7 @@ import pluggy
 from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
-from ..hooks import registry as hook_registry
-from ..hooks.registry import bound_hook, call_hook, hook_is_live, make_plugin_manager
+from ..hooks.registry import bound_hook, call_hook, hook_is_live, make_plugin_manager, trace_epoch
 from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import laid
 from ..settle import settlement as st
@@ -111,9 +110,10 @@ class Evaluator(CompiledRuleset):
         anything? Decided once per evaluator, not per win: its plugins are those its manager
         holds when the first win is settled (register plugins before scoring with it); tracing
         started or stopped later is seen (``trace_hooks`` counts its changes)."""
-        if self._live_epoch != hook_registry._trace_epoch:
+        epoch = trace_epoch()
+        if self._live_epoch != epoch:
             self._live = {h: hook_is_live(self.pm, h) for h in PER_WIN_HOOKS}
-            self._live_epoch = hook_registry._trace_epoch
+            self._live_epoch = epoch
         return self._live[hook]
 
     # -- inputs ------------------------------------------------------------
