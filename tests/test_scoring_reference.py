@@ -166,7 +166,7 @@ def test_one_pass_split_of_a_win_is_the_split_of_its_tiles(rid: str) -> None:
     and won (the wildcard's own kind, stand-ins and the fixed kinds made likelier)."""
     ev = Evaluator(load_ruleset(rid))
     rng = random.Random(f"split {Path(rid).stem}")
-    for i in range(max(HANDS // 2, 100)):
+    for i in range(max(HANDS // 4, 100)):
         hand, _ctx, wildcard = random_case(ev, rng)
         wc = wildcard if wildcard is not None else ev._default_wild
         special = sorted(ev.wild_kinds(wc) | {ev.stand_in_for(wc)} - {None})
