@@ -157,3 +157,65 @@ def test_waiting_tiles_matches_reference(rid: str) -> None:
         hand, _ctx, wildcard = random_case(ev, rng)
         want = ref.waiting_tiles(ev, hand.concealed, hand.melds, wildcard)
         assert ev.waiting_tiles(hand.concealed, hand.melds, wildcard) == want, (i, hand, wildcard)
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_one_pass_split_of_a_win_is_the_split_of_its_tiles(rid: str) -> None:
+    """``Evaluator._split_won`` (the 14 tiles split in one pass, with the wildcards held) is
+    ``split`` of the 14 tiles and ``split(held).wilds``, with wildcards and stand-ins held
+    and won (the wildcard's own kind, stand-ins and the fixed kinds made likelier)."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"split {Path(rid).stem}")
+    for i in range(max(HANDS // 4, 100)):
+        hand, _ctx, wildcard = random_case(ev, rng)
+        wc = wildcard if wildcard is not None else ev._default_wild
+        special = sorted(ev.wild_kinds(wc) | {ev.stand_in_for(wc)} - {None})
+        held = list(hand.concealed)
+        win = hand.win_tile
+        if special and rng.random() < 0.5:  # (not checked as a hand: counts only)
+            held[rng.randrange(len(held))] = rng.choice(special)
+            if rng.random() < 0.3:
+                win = rng.choice(special)
+        assert win is not None
+        full, held_wilds = ev._split_won(held, win, wc, ev._is_wild(win, wc))
+        want = (ev.split([*held, win], wc), ev.split(held, wc).wilds)
+        assert (full, held_wilds) == want, (i, held, win, wc)
+
+
+@pytest.mark.parametrize("rid", ALL, ids=lambda r: Path(r).stem)
+def test_a_concealed_hand_checked_in_the_split_is_refused_as_check_hand_refuses_it(rid: str) -> None:
+    """``score`` checks a concealed hand of the right size in the pass that splits it: a tile
+    outside the set (a flower, a kind the set leaves out) or one copy too many, held or won,
+    is the same HandError, with the same words, as ``check_hand``'s; a hand that fits scores."""
+    ev = Evaluator(load_ruleset(rid))
+    rng = random.Random(f"check {Path(rid).stem}")
+    outside = [k for k in range(34) if k not in ev.kinds] + [34, 41]  # (34+: flowers)
+    refused = 0
+    for i in range(max(HANDS // 4, 100)):
+        hand, ctx, wildcard = random_case(ev, rng)
+        if hand.melds:
+            continue
+        tiles = [*hand.concealed, hand.win_tile]
+        how = rng.randrange(4)
+        if how == 1:
+            tiles[rng.randrange(len(tiles))] = rng.choice(outside)
+        elif how >= 2:
+            kind = rng.choice(tiles)
+            where = [j for j, t in enumerate(tiles) if t != kind]
+            rng.shuffle(where)
+            for j in where[:ev.ruleset.tileset.copies + 1 - tiles.count(kind)]:
+                tiles[j] = kind
+            if how == 3:  # (the winning tile one of them)
+                j = tiles.index(kind)
+                tiles[j], tiles[-1] = tiles[-1], tiles[j]
+        bad = Hand(tuple(tiles[:-1]), (), tiles[-1])
+        try:
+            check_hand(bad, ev.ruleset, wildcard)
+        except HandError as e:
+            refused += 1
+            with pytest.raises(HandError) as got:
+                ev.score(bad, ctx, wildcard)
+            assert str(got.value) == str(e), (i, bad)
+        else:
+            assert isinstance(ev.score(bad, ctx, wildcard), Score)
+    assert refused > HANDS // 20, refused

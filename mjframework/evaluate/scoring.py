@@ -23,14 +23,14 @@ The flow of :meth:`Evaluator.score`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import pluggy
 
 from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
-from ..hooks.registry import call_hook, hook_is_live, make_plugin_manager
+from ..hooks.registry import bound_hook, call_hook, hook_is_live, make_plugin_manager, trace_epoch
 from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import laid
 from ..settle import settlement as st
@@ -52,6 +52,10 @@ from .results import Result as Result
 from .results import Score as Score
 from .results import ScoredPattern as ScoredPattern
 from .waits import shape_possible, wait_holds
+
+# The hooks asked on every win (refusal, settlement, the win's call): whether each has an
+# implementation is decided once per evaluator (Evaluator.hook_live).
+PER_WIN_HOOKS = ("mj_refuse_win", "mj_modify_settlement", "mj_win_call")
 
 
 class Evaluator(CompiledRuleset):
@@ -81,6 +85,18 @@ class Evaluator(CompiledRuleset):
         self._ceilings: dict[tuple[tuple[Pattern, ...], tuple[Pattern, ...]], ResultKey | None] = {}
         # Win payment plans per seat arrangement (settle): a few per table.
         self._pay_plans: dict[settler.PlanKey, tuple[tuple[int, int, int], ...]] = {}
+        # Which of the hooks asked once per win have an implementation (hook_live).
+        self._live: dict[str, bool] = {}
+        self._live_epoch = -1
+        self._won_triplet_exposed = ruleset.scoring.won_triplet == "exposed"
+        # Per wildcard: its wild kinds and stand-in tile (_split_won).
+        self._split_plans: dict[Tile | None, tuple[tuple[Tile, ...], Tile | None]] = {}
+        self._settle_steps = settler.SettleSteps(ruleset)
+        # score's check of a concealed hand's tiles, done by _split_won: tiles held, the set
+        self._held_size = ruleset.hand.size
+        self._kind_set = ruleset.tileset.kind_set
+        self._copies = ruleset.tileset.copies
+        self._win_call = bound_hook(self.pm, "mj_win_call")
 
     @property
     def screen(self) -> WinScreen:
@@ -88,6 +104,17 @@ class Evaluator(CompiledRuleset):
         if self._screen is None:
             self._screen = WinScreen(self)
         return self._screen
+
+    def hook_live(self, hook: str) -> bool:
+        """Would calling ``hook`` (one of :data:`PER_WIN_HOOKS`) on this evaluator's plugins do
+        anything? Decided once per evaluator, not per win: its plugins are those its manager
+        holds when the first win is settled (register plugins before scoring with it); tracing
+        started or stopped later is seen (``trace_hooks`` counts its changes)."""
+        epoch = trace_epoch()
+        if self._live_epoch != epoch:
+            self._live = {h: hook_is_live(self.pm, h) for h in PER_WIN_HOOKS}
+            self._live_epoch = epoch
+        return self._live[hook]
 
     # -- inputs ------------------------------------------------------------
 
@@ -138,7 +165,15 @@ class Evaluator(CompiledRuleset):
     def score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> Score:
         """Judge a winning attempt. Raises :class:`HandError` for impossible hands."""
         check_context(ctx, self.ruleset.players, self.ruleset.flags)
-        check_hand(hand, self.ruleset, wildcard)
+        split: tuple[Tiles, int] | None = None
+        if not hand.melds and hand.win_tile is not None and len(hand.concealed) == self._held_size:
+            # A concealed hand of the right size: the tile set's check (kinds in the set, none
+            # held more often than it has copies) is the one pass that splits the tiles.
+            wild = self._wildcard(wildcard)
+            split = self._split_won(hand.concealed, hand.win_tile, wild, self._win_wild(hand.win_tile, wild),
+                                    check=True)
+        if split is None:
+            check_hand(hand, self.ruleset, wildcard)
         for m in hand.melds:
             if m.from_seat is not None and m.from_seat >= self.ruleset.players:
                 raise HandError(f"meld {m}: there is no seat {m.from_seat} at a table of "
@@ -154,7 +189,7 @@ class Evaluator(CompiledRuleset):
             again = self._screen.scored_before(hand, ctx, wildcard)
             if again is not None:
                 return again
-        return self._score(hand, ctx, wildcard)
+        return self._score(hand, ctx, wildcard, split=split)
 
     def void_refuses(self, hand: Hand, ctx: WinContext) -> bool:
         """The ruleset's declared void suit (``declarations.void_suit`` without
@@ -202,26 +237,32 @@ class Evaluator(CompiledRuleset):
         return Score(True, reading=reading, patterns=scored, points=capped, wildcard=wildcard,
                      uncapped=points)
 
-    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
-               every: list[Ranked] | None = None) -> Score:
-        if wildcard is None:
-            wildcard = self._default_wild
+    def _wildcard(self, wildcard: Tile | None) -> Tile | None:
+        """The wildcard a hand is scored with (a ruleset of fixed wildcards needs none given)."""
+        return self._default_wild if wildcard is None else wildcard
+
+    def _win_wild(self, win: Tile | None, wildcard: Tile | None) -> bool:
+        """Is the winning tile wild (``wildcard``: as :meth:`_wildcard` gives it)?"""
         if self._fixed:
-            win_wild = self._is_wild(hand.win_tile, wildcard)
-        else:
-            win_wild = wildcard is not None and hand.win_tile == wildcard
+            return self._is_wild(win, wildcard)
+        return wildcard is not None and win == wildcard
+
+    def _score(self, hand: Hand, ctx: WinContext, wildcard: Tile | None,
+               every: list[Ranked] | None = None, split: tuple[Tiles, int] | None = None) -> Score:
+        """``split``: :meth:`_split_won`'s answer for this hand, where :meth:`score` made it."""
+        wildcard = self._wildcard(wildcard)
+        win_wild = self._win_wild(hand.win_tile, wildcard)
         refused = self._refused_by_rules(hand, ctx, win_wild)
         if refused is not None:
             return Score(False, refused, wildcard=wildcard)
-        held = self.split(hand.concealed, wildcard)
-        facts = self._hand_facts(hand, ctx, wildcard, held.wilds, win_wild)
+        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
+        full, held_wilds = split or self._split_won(hand.concealed, hand.win_tile, wildcard, win_wild)
+        facts = self._hand_facts(hand, ctx, wildcard, held_wilds, win_wild)
         # The context is the same for every reading: the patterns fit for it, per shape.
         by_shape, active = self._for_context(ctx, facts)
         waits_ok: frozenset[str] = frozenset()
-        if held.wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
-            waits_ok = self._waits_held(held, len(hand.melds), active)
-        assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
-        full = _with_win_tile(held, hand.win_tile, win_wild)
+        if held_wilds >= self._fewest_free:  # (a wait needs that many wildcards held)
+            waits_ok = self._waits_held(self.split(hand.concealed, wildcard), len(hand.melds), active)
         shapes = self._todo.get((id(by_shape), waits_ok))
         if shapes is None:
             shapes = self._todo[id(by_shape), waits_ok] = self._shapes_to_judge(by_shape, waits_ok)
@@ -233,6 +274,50 @@ class Evaluator(CompiledRuleset):
             return Score(False, self._no_win_reason(facts), wildcard=wildcard)
         _, reading, picked, points = best
         return self._finish(reading, picked, points, wildcard)
+
+    @overload
+    def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
+                   win_wild: bool) -> tuple[Tiles, int]: ...
+
+    @overload
+    def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
+                   win_wild: bool, check: bool) -> tuple[Tiles, int] | None: ...
+
+    def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
+                   win_wild: bool, check: bool = False) -> tuple[Tiles, int] | None:
+        """The 14 tiles split as :meth:`split` splits them, and how many wildcards are held
+        (``split(held + [win]), split(held).wilds``: ``tests/test_scoring_reference.py``), in
+        one pass: a win is scored from the whole hand; the held tiles' split alone is needed
+        only for waits. ``check``: None if a tile is not in the tile set or more copies of a
+        kind are held than the set has (what ``TileSet.check_hand`` refuses, with a reason)."""
+        if check and not (win in self._kind_set and self._kind_set.issuperset(held)):
+            return None
+        plan = self._split_plans.get(wildcard)
+        if plan is None:
+            if len(self._split_plans) > 64:
+                self._split_plans.clear()
+            plan = self._split_plans[wildcard] = (tuple(sorted(self.wild_kinds(wildcard))),
+                                                  self.stand_in_for(wildcard))
+        wild_kinds, stand = plan
+        counts = [0] * NUM_KINDS
+        for t in held:
+            counts[t] += 1
+        if check and (counts[win] >= self._copies or max(counts) > self._copies):
+            return None
+        wilds = stand_ins = 0
+        for k in wild_kinds:
+            wilds += counts[k]
+            counts[k] = 0
+        if stand is not None:
+            stand_ins, counts[stand] = counts[stand], 0
+        held_wilds = wilds
+        if win_wild:
+            wilds += 1
+        elif win == stand:
+            stand_ins += 1
+        else:
+            counts[win] += 1
+        return Tiles(tuple(counts), wilds, stand_ins, stand, wildcard), held_wilds
 
     def _refused_by_rules(self, hand: Hand, ctx: WinContext, win_wild: bool) -> str | None:
         """Why the ruleset's win rules refuse this win before any reading (None: they don't)."""
@@ -249,23 +334,24 @@ class Evaluator(CompiledRuleset):
     def _hand_facts(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, held_wilds: int,
                     win_wild: bool) -> HandFacts:
         """What every reading of this win shares (the hand-level measures' inputs)."""
+        # (positional, in HandFacts' field order: made on every hand scored)
         return HandFacts(
-            wildcards=held_wilds + win_wild,
-            wildcards_held=held_wilds,
-            win_tile_wild=win_wild,
-            suits_in_set=self._suits_in_set,
-            win_tile=hand.win_tile,
-            winds=ctx.winds(self.ruleset.players),
-            flowers=ctx.flowers,
-            flower_tiles=ctx.flower_tiles,
-            held=tuple(hand.concealed),
-            melds=len(hand.melds),
-            won_on_discard=ctx.win_by != "self_draw",
-            won_triplet_exposed=self.ruleset.scoring.won_triplet == "exposed",
-            waiting=_once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),
-            wild_kinds=self.wild_kinds(wildcard) if self._fixed else None,
-            ctx=ctx if self._win_require else None,
-            refused=[] if self._win_require else None,
+            held_wilds + win_wild,  # wildcards
+            held_wilds,  # wildcards_held
+            win_wild,  # win_tile_wild
+            self._suits_in_set,
+            hand.win_tile,
+            ctx.winds(self.ruleset.players),
+            ctx.flowers,
+            ctx.flower_tiles,
+            tuple(hand.concealed),  # held
+            len(hand.melds),
+            ctx.win_by != "self_draw",  # won_on_discard
+            self._won_triplet_exposed,
+            _once(lambda: self.waiting_tiles(hand.concealed, hand.melds, wildcard)),  # waiting
+            self.wild_kinds(wildcard) if self._fixed else None,
+            ctx if self._win_require else None,
+            [] if self._win_require else None,  # refused
         )
 
     def _waits_held(self, held: Tiles, exposed: int, active: frozenset[str]) -> frozenset[str]:
@@ -341,8 +427,8 @@ class Evaluator(CompiledRuleset):
                     continue
                 found, keys, ceiling, free, known = search.search(self, full, hand, shape, todo, settled,
                                                                   facts, wildcard, bounds)
-            consider = _Consider(self, best, every, self._bulk.mask_of(todo), facts, wildcard, keys,
-                                 ceiling, known)
+            consider = search.Consider(self, best, every, self._bulk.mask_of(todo), facts, wildcard, keys,
+                                       ceiling, known)
             if found is None:  # searched as the readings are found, up to the ceiling
                 readings(full, hand.melds, shape, self.kinds, free=free, visit=consider)
             else:
@@ -560,7 +646,7 @@ class Evaluator(CompiledRuleset):
         hook's ``hand`` is the game's :class:`HandControl`; outside one (``mj score``,
         conformance) it is ``control``, None by default: a plugin then decides from
         ``context``."""
-        if not hook_is_live(self.pm, "mj_refuse_win") or hand.win_tile is None:
+        if not self.hook_live("mj_refuse_win") or hand.win_tile is None:
             return None
         for reason in call_hook(self.pm, "mj_refuse_win", hand=control, seat=ctx.seat, tile=hand.win_tile,
                                 win_by=ctx.win_by, context=ctx):
@@ -569,10 +655,11 @@ class Evaluator(CompiledRuleset):
         return None
 
     def call(self, ctx: WinContext, score: Score) -> str | None:
-        if not score.win or not hook_is_live(self.pm, "mj_win_call"):
+        if not score.win or not self.hook_live("mj_win_call"):
             return None
-        called: str | None = call_hook(self.pm, "mj_win_call", firstresult=True, patterns=score.pattern_names,
-                                       context=self.settlement_context("win", ctx, score))
+        # (the bound hook: its spec's arguments in order, patterns then context)
+        context = self.settlement_context("win", ctx, score)
+        called: str | None = self._win_call.call(score.pattern_names, context, firstresult=True)
         return called
 
     def evaluate(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None, *,
@@ -594,11 +681,8 @@ class Evaluator(CompiledRuleset):
         return Result(score, self.settle_opening(ctx, score))
 
 
-
-
 def _by_index(x: tuple[Pattern, int]) -> int:
     return x[0].index
-
 
 
 def _once(f: Callable[[], int]) -> Callable[[], int]:
@@ -610,62 +694,3 @@ def _once(f: Callable[[], int]) -> Callable[[], int]:
             memo.append(f())
         return memo[0]
     return once
-
-
-def _with_win_tile(held: Tiles, win: Tile, win_wild: bool) -> Tiles:
-    """The 14 tiles split as ``split()`` would: the held tiles' split plus the winning tile."""
-    if win_wild:
-        return Tiles(held.counts, held.wilds + 1, held.stand_ins, held.stand_in_tile, held.wildcard)
-    if win == held.stand_in_tile:
-        return Tiles(held.counts, held.wilds, held.stand_ins + 1, held.stand_in_tile, held.wildcard)
-    c = list(held.counts)
-    c[win] += 1
-    return Tiles(tuple(c), held.wilds, held.stand_ins, held.stand_in_tile, held.wildcard)
-
-
-class _Consider:
-    """Judges one reading of a shape of a hand with wildcards, keeping the best result in
-    ``best`` (a list of at most one); called, it answers True when no other reading of the
-    shape can do better (the search's ceiling is reached)."""
-
-    def __init__(self, ev: Evaluator, best: list[Ranked], every: list[Ranked] | None, alive: int,
-                 facts: HandFacts, wildcard: Tile | None, keys: dict[Tile, int] | None,
-                 ceiling: ResultKey | None, known: tuple[Reading, Judged | None] | None) -> None:
-        self.ev, self.best, self.every, self.alive = ev, best, every, alive
-        self.facts, self.wildcard, self.keys, self.ceiling, self.known = facts, wildcard, keys, ceiling, known
-        self.judged: set[search.ReadingSig] = set()
-        self.wild = ev.wild_kinds(wildcard)
-        self.judge = ev._keyed_judge()
-
-    def __call__(self, reading: Reading) -> bool:
-        keys = self.keys
-        if keys is not None:
-            # Readings alike for every pattern judged (the same groups, each tile's class in
-            # place of the tile; where each tile comes from only in groups holding a wild kind,
-            # the only ones where a measure of this level reads it) judge alike: judge one.
-            wild = self.wild
-            sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
-                                tuple([keys[t] for t in g.tiles])) for g in reading.groups))
-            if sig in self.judged:
-                return False
-            self.judged.add(sig)
-        known = self.known
-        if known is not None and (reading is known[0] or reading.groups == known[0].groups):
-            result = known[1]  # (the same groups of the same shape: judged alike)
-            if result is None:
-                return False
-            points, picked = result
-            key = (self.ev.order(points), self.ev.tie_key(picked))
-        else:
-            keyed = self.judge(reading, self.alive, self.facts, self.wildcard)
-            if keyed is None:
-                return False
-            key, points, picked = keyed
-        if self.every is not None:
-            self.every.append((key, reading, picked, points))
-        best = self.best
-        if not best:
-            best.append((key, reading, picked, points))
-        elif key < best[0][0]:
-            best[0] = (key, reading, picked, points)
-        return key == self.ceiling

@@ -18,7 +18,7 @@ from ..rules.model import Pattern, Shape, TileFilter
 from .bounds import _Bounds
 from .patterns import HandFacts, Measures, requirements_hold
 from .readings import FreeKinds, Group, Reading, Tiles, readings
-from .results import Judged, ResultKey
+from .results import Judged, Ranked, ResultKey
 
 # free_kinds' cache key: the kinds that are each a class of their own, the tile filters read
 # (by id), and the winds they read (when any).
@@ -214,3 +214,51 @@ def free_kinds(ev: Evaluator, full: Tiles, hand: Hand, todo: list[Pattern], leve
 def _group_order(g: Group) -> tuple[tuple[Tile, ...], str, tuple[str, ...], str]:
     """The order of a reading's groups (as :mod:`.readings` sorts them)."""
     return (g.tiles, g.kind, g.sources, g.meld or "")
+
+
+class Consider:
+    """Judges one reading of a shape of a hand with wildcards, keeping the best result in
+    ``best`` (a list of at most one); called, it answers True when no other reading of the
+    shape can do better (the search's ceiling is reached)."""
+
+    def __init__(self, ev: Evaluator, best: list[Ranked], every: list[Ranked] | None, alive: int,
+                 facts: HandFacts, wildcard: Tile | None, keys: dict[Tile, int] | None,
+                 ceiling: ResultKey | None, known: tuple[Reading, Judged | None] | None) -> None:
+        self.ev, self.best, self.every, self.alive = ev, best, every, alive
+        self.facts, self.wildcard, self.keys, self.ceiling, self.known = facts, wildcard, keys, ceiling, known
+        self.judged: set[ReadingSig] = set()
+        self.wild = ev.wild_kinds(wildcard)
+        self.judge = ev._keyed_judge()
+
+    def __call__(self, reading: Reading) -> bool:
+        keys = self.keys
+        if keys is not None:
+            # Readings alike for every pattern judged (the same groups, each tile's class in
+            # place of the tile; where each tile comes from only in groups holding a wild kind,
+            # the only ones where a measure of this level reads it) judge alike: judge one.
+            wild = self.wild
+            sig = tuple(sorted((g.kind, g.meld or "", g.sources if wild.intersection(g.tiles) else (),
+                                tuple([keys[t] for t in g.tiles])) for g in reading.groups))
+            if sig in self.judged:
+                return False
+            self.judged.add(sig)
+        known = self.known
+        if known is not None and (reading is known[0] or reading.groups == known[0].groups):
+            result = known[1]  # (the same groups of the same shape: judged alike)
+            if result is None:
+                return False
+            points, picked = result
+            key = (self.ev.order(points), self.ev.tie_key(picked))
+        else:
+            keyed = self.judge(reading, self.alive, self.facts, self.wildcard)
+            if keyed is None:
+                return False
+            key, points, picked = keyed
+        if self.every is not None:
+            self.every.append((key, reading, picked, points))
+        best = self.best
+        if not best:
+            best.append((key, reading, picked, points))
+        elif key < best[0][0]:
+            best[0] = (key, reading, picked, points)
+        return key == self.ceiling

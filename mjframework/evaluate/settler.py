@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.hand import KONG_PAYMENT_KEY, Hand, Meld, WinContext
-from ..hooks.registry import hook_is_live
 from ..settle import bonus, counters, laid
 from ..settle import settlement as st
 from .patterns import HandFacts, when_holds
 from .results import Score
 
 if TYPE_CHECKING:
+    from ..rules.model import Ruleset
     from .scoring import Evaluator
 
 # A win's payment plan is kept per (win by, winner, dealer, discarder, payers).
@@ -59,31 +59,53 @@ def settle(ev: Evaluator, hand: Hand, ctx: WinContext, score: Score,
             if len(ev._pay_plans) > 4096:
                 ev._pay_plans.clear()
             ev._pay_plans[key] = plan
-        if rs.scoring.per_payment:
+        steps = ev._settle_steps
+        if steps.per_payment:
             s.payments = _pay_per_payer(ev, hand, ctx, score, plan, payers, seats)
         else:
             s.payments = st.pay_plan(plan, ctx.seat, rs.scoring.amount(score.points),
                                      "+".join([p.name for p in score.patterns]))
-        if rs.counters:
-            counters.apply(rs, s.payments, dealer=ctx.dealer, state=ctx.seat_state)
-        laid_counts = ctx.extra.get(laid.LAID_KEY) if rs.laid_kongs else None
-        if laid_counts:
-            laid.apply(s.payments, laid_counts)
-        bonus_tiles(ev, s.payments, ctx, "win")
+        if steps.adjusted:  # counters, laid-aside kongs, bonus tiles: what the win's context says
+            _adjust(ev, s.payments, ctx)
         if kongs is None:  # kongs paid when made (at_kong) are not part of the win
-            kongs = [] if rs.flow.kongs_paid == "at_kong" else [
+            kongs = [] if steps.kongs_at_kong or not hand.melds else [
                 st.KongRecord(ctx.seat, KONG_PAYMENT_KEY[m.kind], m.from_seat)
                 for m in hand.melds if m.is_kong]
         if kongs:
             kong_pay = st.kong_payments(rs, kongs)
-            if rs.bonus_tiles is not None and rs.bonus_tiles.kongs:
+            if steps.bonus_on_kongs:
                 bonus_tiles(ev, kong_pay, ctx, "win")
             s.payments.extend(kong_pay)
-    if not plugins or not hook_is_live(ev.pm, "mj_modify_settlement"):
+    if not plugins or not ev.hook_live("mj_modify_settlement"):
         return s  # (no plugin modifies settlements: no context to build for them)
     melds = {seat: f.melds for seat, f in (seats or {}).items()}
     melds[ctx.seat] = tuple(hand.melds)
     return st.apply_plugins(s, ev.settlement_context("win", ctx, score, melds), ev.pm)
+
+
+class SettleSteps:
+    """Which steps of :func:`settle` a ruleset has, decided once per evaluator (most rulesets
+    have none of the optional ones, and a win then skips them without asking each)."""
+
+    __slots__ = ("adjusted", "bonus_on_kongs", "kongs_at_kong", "per_payment")
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.per_payment = bool(rs.scoring.per_payment)
+        self.adjusted = bool(rs.counters or rs.laid_kongs or rs.bonus_tiles is not None)
+        self.kongs_at_kong = rs.flow.kongs_paid == "at_kong"
+        self.bonus_on_kongs = rs.bonus_tiles is not None and bool(rs.bonus_tiles.kongs)
+
+
+def _adjust(ev: Evaluator, payments: list[st.Payment], ctx: WinContext) -> None:
+    """A win's payments as counters, laid-aside kongs and bonus tiles change them."""
+    rs = ev.ruleset
+    if rs.counters:
+        counters.apply(rs, payments, dealer=ctx.dealer, state=ctx.seat_state)
+    laid_counts = ctx.extra.get(laid.LAID_KEY) if rs.laid_kongs else None
+    if laid_counts:
+        laid.apply(payments, laid_counts)
+    bonus_tiles(ev, payments, ctx, "win")
+
 
 def liable_seat(ev: Evaluator, hand: Hand, ctx: WinContext, score: Score) -> int | None:
     """The seat that pays every share of this win (``scoring.liable``, 包), or None."""
@@ -138,7 +160,6 @@ def settlement_context(ev: Evaluator, kind: str, ctx: WinContext, score: Score,
                        melds: Mapping[int, tuple[Meld, ...]] | None = None) -> st.SettlementContext:
     """What plugins see of a settlement (kind: win or opening); ``melds``: every seat's
     declared melds as far as known."""
-    return st.SettlementContext(
-        kind=kind, players=ev.ruleset.players, dealer=ctx.dealer, winners=(ctx.seat,),
-        win_by=ctx.win_by, discarder=ctx.discarder, patterns=tuple(score.pattern_names),
-        points=score.points, flags=ctx.flags, extra=ctx.extra, melds=melds or {})
+    # (positional, in SettlementContext's field order: made for every win a plugin hears of)
+    return st.SettlementContext(kind, ev.ruleset.players, ctx.dealer, (ctx.seat,), ctx.win_by, ctx.discarder,
+                                tuple(score.pattern_names), score.points, ctx.flags, ctx.extra, melds or {})

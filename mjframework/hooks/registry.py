@@ -307,6 +307,12 @@ def hook_is_live(pm: pluggy.PluginManager | None, hook: str) -> bool:
     return pm is not None and (bool(getattr(pm.hook, hook).get_hookimpls()) or pm in _traced)
 
 
+def trace_epoch() -> int:
+    """A number that changes whenever tracing starts or stops on any manager: a caller that
+    decided :func:`hook_is_live` once (per evaluator, per table) decides again when it moves."""
+    return _trace_epoch
+
+
 def _attribute_failures(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
     """Make every hook implementation of ``plugin`` name itself when it fails.
 
