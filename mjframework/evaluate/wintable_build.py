@@ -2,8 +2,11 @@
 
 The piece recurrence over one block (:func:`_block_mp`, memoised, also the slow
 path for blocks outside the tables), the bottom-up fill of a whole block table
-(:func:`_fill`), and the table cache file's plain binary format. See
-:mod:`mjframework.evaluate.wintable`'s docstring for what an entry means.
+(:func:`_fill`: a ``dict`` keyed by the block's count bytes, kept as the
+reference), the dense form the queries read (:func:`_dense`: one ``bytes``
+buffer per table, indexed by the block's base-5 code), and the table cache
+file's plain binary format. See :mod:`mjframework.evaluate.wintable`'s
+docstring for what an entry means and why the tables are dense buffers.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,8 +24,21 @@ from pathlib import Path
 SUIT_TABLE_MAX_TILES = 14
 
 # Bump when the table layout or meaning changes: it names the cache file.
-_TABLE_VERSION = 1
+# (1: the two dicts' keys and values; 2: the dense buffers.)
+_TABLE_VERSION = 2
 _MAGIC = b"MJFW-WINTABLE\n"
+
+#: A dense table's byte for a vector the table does not cover (a suit holding more than
+#: :data:`SUIT_TABLE_MAX_TILES` tiles); real entries are at most 8 * 14 + 1 (seven honor
+#: singles), so it cannot be one.
+OFF = 255
+#: ``bytes.translate`` table: a count 0..4 to its base-5 digit (``b"0"``..``b"4"``), anything
+#: larger to ``b"x"``, which ``int(…, 5)`` refuses: ``int(block.translate(DIGITS), 5)`` is a
+#: block's dense index (its first rank the most significant digit), or ValueError.
+DIGITS = bytes(48 + i if i <= 4 else 120 for i in range(256))
+#: Entries of each dense table: 5 ** ranks.
+SUIT_SIZE = 5**9
+HONOR_SIZE = 5**7
 
 
 # ---------------------------------------------------------------------------
@@ -194,6 +209,20 @@ def _fill(nranks: int, max_tiles: int, seq: bool) -> dict[bytes, int]:
     return table
 
 
+def _dense(table: dict[bytes, int], nranks: int) -> bytes:
+    """One block table as the queries read it: entry ``v`` of key ``k`` at ``int(k.translate(DIGITS), 5)``.
+
+    Every vector of ``nranks`` counts 0..4 has a slot (5 ** nranks bytes); a vector ``table``
+    lacks holds :data:`OFF`. A ``bytes`` object, not a dict: reading it touches no Python
+    object but the buffer itself, so the pages of a table loaded before a fork stay shared
+    with every worker (a dict lookup writes the reference count of the key it finds).
+    """
+    buf = bytearray([OFF]) * 5**nranks
+    for key, v in table.items():
+        buf[int(key.translate(DIGITS), 5)] = v
+    return bytes(buf)
+
+
 # ---------------------------------------------------------------------------
 # Building, caching, loading
 # ---------------------------------------------------------------------------
@@ -205,9 +234,9 @@ class TableInfo:
 
     source: str  # "built" or "cache"
     seconds: float  # wall time to build or load (and, when built, to save)
-    suit_entries: int
+    suit_entries: int  # vectors the suit table covers (the rest of its slots are OFF)
     honor_entries: int
-    approx_bytes: int  # dict + key objects (values are small shared ints)
+    approx_bytes: int  # the two buffers
     cache_path: Path | None  # None when caching is off or impossible
 
 
@@ -221,52 +250,53 @@ def _cache_file(cache_dir: Path) -> Path:
     return cache_dir / f"wintable-v{_TABLE_VERSION}-s{SUIT_TABLE_MAX_TILES}.bin"
 
 
-def _serialize(suit: dict[bytes, int], honor: dict[bytes, int]) -> bytes:
-    """Plain binary (no pickle: a cache file must never be able to run code)."""
-    parts = []
-    for table, klen in ((suit, 9), (honor, 7)):
-        keys = b"".join(table)
-        vals = bytes(table.values())
-        parts.append(struct.pack("<BI", klen, len(table)) + keys + vals)
-    body = b"".join(parts)
+def build_dense() -> tuple[bytes, bytes]:
+    """Both tables, built: the reference fill (:func:`_fill`), then its dense form."""
+    return _dense(_fill(9, SUIT_TABLE_MAX_TILES, True), 9), _dense(_fill(7, 4 * 7, False), 7)
+
+
+def covered(table: bytes) -> int:
+    """How many vectors a dense table covers (its slots that are not :data:`OFF`)."""
+    return len(table) - table.count(OFF)
+
+
+def _serialize(suit: bytes, honor: bytes) -> bytes:
+    """Plain binary (no pickle: a cache file must never be able to run code): the magic, a
+    digest of the body, then per table its rank count, its length and its bytes."""
+    body = b"".join(struct.pack("<BI", nranks, len(t)) + t for t, nranks in ((suit, 9), (honor, 7)))
     return _MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body
 
 
-def _deserialize(data: bytes) -> tuple[dict[bytes, int], dict[bytes, int]]:
-    """Inverse of :func:`_serialize`; raises ValueError on anything unexpected."""
+# A suit table of SUIT_TABLE_MAX_TILES = 14 covers this many vectors (counts 0..4, sum <= 14).
+_SUIT_COVERED = 405_350
+
+
+def _deserialize(data: bytes) -> tuple[bytes, bytes]:
+    """Inverse of :func:`_serialize`; raises ValueError, naming what is wrong, on anything unexpected."""
     if not data.startswith(_MAGIC):
-        raise ValueError("bad magic")
+        raise ValueError("not a win-table file" if data else "empty file")
     pos = len(_MAGIC)
     digest, body = data[pos : pos + 16], data[pos + 16 :]
     if hashlib.blake2b(body, digest_size=16).digest() != digest:
         raise ValueError("checksum mismatch")
     tables = []
     pos = 0
-    for want_klen, want_n in ((9, None), (7, 5**7)):
-        klen, n = struct.unpack_from("<BI", body, pos)
-        if klen != want_klen or (want_n is not None and n != want_n):
+    for want_ranks, want_n in ((9, SUIT_SIZE), (7, HONOR_SIZE)):
+        if len(body) < pos + 5:
+            raise ValueError("truncated")
+        nranks, n = struct.unpack_from("<BI", body, pos)
+        if (nranks, n) != (want_ranks, want_n):
             raise ValueError("unexpected table shape")
         pos += 5
-        keys = body[pos : pos + klen * n]
-        pos += klen * n
-        vals = body[pos : pos + n]
+        table = body[pos : pos + n]
         pos += n
-        if len(vals) != n:
+        if len(table) != n:
             raise ValueError("truncated")
-        tables.append(dict(zip([keys[k : k + klen] for k in range(0, klen * n, klen)], vals, strict=True)))
+        tables.append(table)
     if pos != len(body):
         raise ValueError("trailing data")
     suit, honor = tables
-    if bytes(9) not in suit or suit[bytes(9)] != _encode(0, 2):
+    if (suit[0], honor[0]) != (_encode(0, 2), _encode(0, 2)) or covered(suit) != _SUIT_COVERED \
+            or covered(honor) != HONOR_SIZE:
         raise ValueError("implausible content")
     return suit, honor
-
-
-def _approx_bytes(*tables: dict[bytes, int]) -> int:
-    """Dicts + key objects; keys of one table share a length, values are cached small ints."""
-    total = 0
-    for t in tables:
-        total += sys.getsizeof(t)
-        if t:
-            total += len(t) * sys.getsizeof(next(iter(t)))
-    return total
