@@ -162,19 +162,26 @@ def _win_set(w: int) -> frozenset[int]:
     return frozenset(s)
 
 
-# Per-w lookups for the hot path, for w = 0..29, then as many ``None``: a negative w
-# indexes those (as would a w of 30..59), and ``v in None`` raises TypeError, which
-# sends the call to the general path (exact for any w; a negative w is never a win).
-# A larger w raises IndexError, the same. (Up to 29, every winning sum is at most
-# 8 * 30 + 4 < OFF: a sum holding an OFF entry is in no set, so "not in the set" and a
-# sum below OFF is a sure no.)
+class _OutOfRange(frozenset[int]):
+    """Where :data:`_WIN_BY_W` has no set: asking it sends the call to the general path."""
+
+    def __contains__(self, value: object) -> bool:
+        raise IndexError("w outside the fast path's range")
+
+
+# Per-w lookups for the hot path, for w = 0..29, then as many _OutOfRange: a negative
+# w indexes those (as would a w of 30..59), which raise IndexError when asked, and
+# that sends the call to the general path (exact for any w; a negative w is never a
+# win). A larger w raises IndexError at once, the same. (Up to 29, every winning sum
+# is at most 8 * 30 + 4 < OFF: a sum holding an OFF entry is in no set, so "not in
+# the set" and a sum below OFF is a sure no.)
 _W_RANGE = 30
-_WIN_BY_W: tuple[frozenset[int] | None, ...] = (*(_win_set(w) for w in range(_W_RANGE)), *(None,) * _W_RANGE)
+_WIN_BY_W = (*(_win_set(w) for w in range(_W_RANGE)), *(_OutOfRange(),) * _W_RANGE)
 # The honors alone need at least m_h - 1 wildcards (the pair saves at most one),
 # so an honor entry 8*m_h + f >= 8*(w + 2) rules the hand out early: that is
-# what makes a hand with stray honors cheap to reject. (Never, where _WIN_BY_W is None.)
+# what makes a hand with stray honors cheap to reject. (Never, where _WIN_BY_W has no set.)
 _HONOR_REJECT = tuple(8 * (w + 2) for w in range(_W_RANGE)) + (1 << 30,) * _W_RANGE
-assert max(max(ws) for ws in _WIN_BY_W if ws is not None) < OFF
+assert max(max(ws) for ws in _WIN_BY_W[:_W_RANGE]) < OFF
 # The hand's base-5 number split into blocks: honors are its last 7 digits, each suit 9.
 _H = HONOR_SIZE
 _S = SUIT_SIZE
@@ -558,9 +565,7 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
         v0, v1, v2, v3 = _block_entries(keys)
     if (v0 >> 3) + (v1 >> 3) + (v2 >> 3) + (v3 >> 3) - 2 > w:
         return []  # (most hands: decided before any one-added entry is looked at)
-    wins = _WIN_BY_W[w] if w < _W_RANGE else None
-    if wins is None:
-        wins = _win_set(w)
+    wins = _WIN_BY_W[w] if w < _W_RANGE else _win_set(w)
     total = v0 + v1 + v2 + v3
     infos = [_addition_info(key, seq) for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True)]
     waits: list[int] = []
