@@ -12,6 +12,7 @@ ones the dense tables do not cover (a suit of more than 14 tiles, a count above 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import struct
 from functools import cache
@@ -174,6 +175,31 @@ def test_cache_is_checked_and_rebuilt_with_a_message(tmp_path, capsys, monkeypat
         W.reset_tables()
         assert W.ensure_tables(cache_dir=tmp_path).source == "cache"
         assert capsys.readouterr().err == ""
+    finally:
+        W.reset_tables()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_cache_path_that_is_not_a_file_is_neither_read_nor_replaced(tmp_path, capsys, monkeypatch):
+    """A FIFO where the cache file goes would block a plain read forever; a folder cannot be read."""
+    try:
+        W.reset_tables()
+        W.ensure_tables(cache_dir=tmp_path)
+        tables = W._SUIT, W._HONOR
+        monkeypatch.setattr(W, "build_dense", lambda: tables)
+        path = WB._cache_file(tmp_path)
+        for make, reason in ((os.mkfifo, "not a regular file"), (os.mkdir, "Is a directory")):
+            path.unlink()
+            make(path)
+            W.reset_tables()
+            info = W.ensure_tables(cache_dir=tmp_path)
+            err = capsys.readouterr().err
+            assert info.source == "built" and info.cache_path is None  # (and nothing written over it)
+            assert f"({reason})" in err and str(path) in err
+            assert W.is_standard_win([1, 1, 1, 0, 0, 0, 0, 0, 0] * 3 + [0, 0, 0, 0, 2, 0, 0], 0)
+            assert not path.is_file()
+            (path.rmdir if path.is_dir() else path.unlink)()
+            path.write_bytes(b"")  # (the next round's unlink)
     finally:
         W.reset_tables()
 

@@ -87,6 +87,7 @@ from .wintable_build import (  # re-exported: the tables' fill and cache (moved 
     build_dense,
     covered,
     default_cache_dir,
+    read_cache,
 )
 
 __all__ = [
@@ -209,7 +210,7 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
         source = "built"
         if use_cache:
             try:
-                suit, honor = _deserialize(cache.read_bytes())
+                suit, honor = _deserialize(read_cache(cache))
                 source = "cache"
             except FileNotFoundError:  # (the first use: nothing to say)
                 pass

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -269,6 +270,22 @@ def _serialize(suit: bytes, honor: bytes) -> bytes:
 
 # A suit table of SUIT_TABLE_MAX_TILES = 14 covers this many vectors (counts 0..4, sum <= 14).
 _SUIT_COVERED = 405_350
+# The cache file's size: the magic, the digest, and per table a 5-byte header and its slots.
+_FILE_SIZE = len(_MAGIC) + 16 + 5 + SUIT_SIZE + 5 + HONOR_SIZE
+
+
+def read_cache(path: Path) -> bytes:
+    """The cache file's bytes, for :func:`_deserialize`; never more than a right file's size + 1
+    (a larger one fails as "trailing data"), and never from anything but a regular file (a
+    FIFO there would block the read forever): ValueError then, OSError if unreadable."""
+    with open(path, "rb", opener=_nonblocking) as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError("not a regular file")
+        return f.read(_FILE_SIZE + 1)
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def _deserialize(data: bytes) -> tuple[bytes, bytes]:
