@@ -25,9 +25,9 @@ well-known wildcard (癞子) table method:
   per call in CPython 3.11, against about 6 µs for
   ``mahjong.agari.Agari.is_agari``; see benchmarks/README.md).
 
-Tables (built lazily on first use, in about 1.5 s, or read from a disk cache
+Tables (built lazily on first use, in about 0.5 s, or read from a disk cache
 in a few milliseconds; 2 MB in memory), each one ``bytes`` buffer with a slot
-for every vector of counts 0..4 (:func:`.wintable_build._dense`):
+for every vector of counts 0..4 (:func:`.wintable_build._fill_dense`):
 
 * suits: 5**9 slots, filled for every 9-rank vector with at most
   :data:`SUIT_TABLE_MAX_TILES` tiles (405,350 of them), :data:`OFF` elsewhere;

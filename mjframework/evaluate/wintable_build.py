@@ -2,10 +2,10 @@
 
 The piece recurrence over one block (:func:`_block_mp`, memoised, also the slow
 path for blocks outside the tables), the bottom-up fill of a whole block table
-(:func:`_fill`: a ``dict`` keyed by the block's count bytes, kept as the
-reference), the dense form the queries read (:func:`_dense`: one ``bytes``
-buffer per table, indexed by the block's base-5 code), and the table cache
-file's plain binary format. See :mod:`mjframework.evaluate.wintable`'s
+(:func:`_fill_dense`: the form the queries read, one ``bytes`` buffer per
+table indexed by the block's base-5 code; :func:`_fill`: a ``dict`` keyed by
+the block's count bytes, the reference), and the table cache file's plain
+binary format. See :mod:`mjframework.evaluate.wintable`'s
 docstring for what an entry means and why the tables are dense buffers.
 """
 
@@ -15,7 +15,7 @@ import hashlib
 import os
 import stat
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -134,16 +134,49 @@ def _vectors(nranks: int, max_tiles: int) -> Iterator[tuple[int, tuple[int, ...]
 
 
 def _fill(nranks: int, max_tiles: int, seq: bool) -> dict[bytes, int]:
-    """Build one block table: the piece recurrence over every vector, bottom-up."""
+    """One block table as a dict keyed by the block's count bytes: the reference of the dense
+    form the queries read (``tests/test_wintable_dense.py``), and the tables' form until
+    the table version 2."""
+    table: dict[bytes, int] = {}
+
+    def put(code: int, v: tuple[int, ...], entry: int) -> None:
+        table[bytes(v)] = entry
+
+    _recur(nranks, max_tiles, seq, put)
+    return table
+
+
+def _fill_dense(nranks: int, max_tiles: int, seq: bool) -> bytes:
+    """One block table as the queries read it: a slot per vector of counts 0..4 (5 ** nranks
+    bytes), :data:`OFF` for the vectors the table does not cover.
+
+    The slot of a vector is its base-5 number with the *first* rank the most significant
+    digit (``int(key.translate(DIGITS), 5)``); the fill numbers vectors the other way round
+    (``code``, the first rank the least significant). Both give the same buffer because an
+    entry is the same for a vector and its mirror image (ranks read from 9 down to 1: the
+    pieces of a block, x, xx, xxx, x x+1, x x+2, x x+1 x+2, map onto themselves), so the
+    slot ``code`` of a vector is its mirror image's by the other numbering, holding the same
+    entry. ``tests/test_wintable_dense.py`` checks every slot against :func:`_fill`.
+    """
+    buf = bytearray([OFF]) * 5**nranks
+
+    def put(code: int, v: tuple[int, ...], entry: int) -> None:
+        buf[code] = entry
+
+    _recur(nranks, max_tiles, seq, put)
+    return bytes(buf)
+
+
+def _recur(nranks: int, max_tiles: int, seq: bool, put: Callable[[int, tuple[int, ...], int], None]) -> None:
+    """The piece recurrence over every vector, bottom-up: ``put(code, vector, entry)`` for each."""
     size = 5**nranks
     mt = bytearray(size)  # m by code
     pt = bytearray(size)  # p by code
     pw = [5**k for k in range(nranks)]
-    table: dict[bytes, int] = {}
     it = _vectors(nranks, max_tiles)
     next(it)  # the empty vector
     pt[0] = 2
-    table[bytes(nranks)] = _encode(0, 2)
+    put(0, (0,) * nranks, _encode(0, 2))
     last = nranks - 1
     for code, v in it:
         i = 0
@@ -206,22 +239,7 @@ def _fill(nranks: int, max_tiles: int, seq: bool) -> dict[bytes, int]:
             p = m + 2
         mt[code] = m
         pt[code] = p
-        table[bytes(v)] = 8 * m + (0 if p < m else 1)  # = _encode(m, p), inlined
-    return table
-
-
-def _dense(table: dict[bytes, int], nranks: int) -> bytes:
-    """One block table as the queries read it: entry ``v`` of key ``k`` at ``int(k.translate(DIGITS), 5)``.
-
-    Every vector of ``nranks`` counts 0..4 has a slot (5 ** nranks bytes); a vector ``table``
-    lacks holds :data:`OFF`. A ``bytes`` object, not a dict: reading it touches no Python
-    object but the buffer itself, so the pages of a table loaded before a fork stay shared
-    with every worker (a dict lookup writes the reference count of the key it finds).
-    """
-    buf = bytearray([OFF]) * 5**nranks
-    for key, v in table.items():
-        buf[int(key.translate(DIGITS), 5)] = v
-    return bytes(buf)
+        put(code, v, 8 * m + (0 if p < m else 1))  # (_encode(m, p), inlined)
 
 
 # ---------------------------------------------------------------------------
@@ -252,8 +270,8 @@ def _cache_file(cache_dir: Path) -> Path:
 
 
 def build_dense() -> tuple[bytes, bytes]:
-    """Both tables, built: the reference fill (:func:`_fill`), then its dense form."""
-    return _dense(_fill(9, SUIT_TABLE_MAX_TILES, True), 9), _dense(_fill(7, 4 * 7, False), 7)
+    """Both tables, built (:func:`_fill_dense`)."""
+    return _fill_dense(9, SUIT_TABLE_MAX_TILES, True), _fill_dense(7, 4 * 7, False)
 
 
 def covered(table: bytes) -> int:
