@@ -411,7 +411,8 @@ def test_honor_table_exhaustive():
     for v in product(range(5), repeat=7):
         m = sum(cost[x] for x in v)
         p = min(m + 2, *(m - cost[x] + pair_cost[x] for x in v))
-        entry = W._HONOR[bytes(v)]
+        entry = W._lookup(bytes(v), False)
+        assert entry is not None
         assert entry >> 3 == m
         assert (entry & 1) == (p != m - 1)
         assert p in (m - 1, m + 2)
@@ -424,9 +425,9 @@ def test_suit_table_matches_recurrence(v):
     m, p = W._block_mp(tuple(v), True)
     assert p - m in (-1, 2)
     if sum(v) <= W.SUIT_TABLE_MAX_TILES:
-        assert W._SUIT[bytes(v)] == 8 * m + (p != m - 1)
+        assert W._lookup(bytes(v), True) == 8 * m + (p != m - 1)
     else:
-        assert bytes(v) not in W._SUIT
+        assert W._lookup(bytes(v), True) is None
 
 
 def test_cache_roundtrip_and_corruption(tmp_path):

@@ -20,26 +20,38 @@ well-known wildcard (癞子) table method:
   ``8*m + f`` with ``f = 1`` when the block gains nothing from holding the pair.
   The four entries add up to ``8*sum(m) + F``; the hand needs ``sum(m) - 1``
   wildcards when ``F < 4`` and ``sum(m) + 2`` when ``F == 4``. The answer for
-  every ``w`` is precomputed as a set of winning sums, so the hot path is
-  ``bytes()``, four slices, four lookups, three additions and one set lookup
-  (about 0.8 µs per call in CPython 3.11, against about 6 µs for
+  every ``w`` is precomputed as a set of winning sums, so the hot path is a
+  few C-level steps (below), three additions and one set lookup (about 0.5 µs
+  per call in CPython 3.11, against about 6 µs for
   ``mahjong.agari.Agari.is_agari``; see benchmarks/README.md).
 
-Tables (built lazily on first use, in under a second, or read from a disk cache
-in well under 0.2 s; about 45 MB in memory):
+Tables (built lazily on first use, in about 0.5 s, or read from a disk cache
+in a few milliseconds; 2 MB in memory), each one ``bytes`` buffer with a slot
+for every vector of counts 0..4 (:func:`.wintable_build._fill_dense`):
 
-* suits: every 9-rank vector with counts 0..4 and at most
-  :data:`SUIT_TABLE_MAX_TILES` tiles (405,350 keys);
-* honors: every 7-kind vector with counts 0..4 (78,125 keys).
+* suits: 5**9 slots, filled for every 9-rank vector with at most
+  :data:`SUIT_TABLE_MAX_TILES` tiles (405,350 of them), :data:`OFF` elsewhere;
+* honors: 5**7 slots, every 7-kind vector (78,125).
+
+A block's slot is its counts read as a base-5 number, the first rank the most
+significant digit. The whole hand is read at once: ``bytes(counts)``
+translated to the digits ``"0"``..``"4"`` (a count above 4 becomes a character
+``int()`` refuses), then one ``int(…, 5)``; the honors' slot is that number
+mod 5**7, each suit's a quotient and remainder by 5**9. Why a dense buffer and
+not the ``dict[bytes, int]`` the tables were before (kept in
+:mod:`.wintable_build` as the reference, ``tests/test_wintable_dense.py``):
+reading a dict writes the reference count of the key object it finds, so a
+worker forked after loading the tables copied every page of keys it read (19
+MB for 100,000 lookups); reading a ``bytes`` writes nothing but the buffer
+object's own count, so the 2 MB stay shared with every worker. It is also
+faster: one ``int()`` for four blocks against four hashed slices, and 2 MB
+stay in the CPU's caches where 45 MB of dicts and keys did not.
 
 A block outside the tables (more tiles in one suit than a 14-tile hand can
 hold, or a natural count above 4) is not an error: it falls back to the same
 dynamic programme run on demand and memoised, so every function here is exact
-for any counts; it is just slower there.
-
-Keys are ``bytes`` of the block's counts, sliced from one ``bytes(counts)``:
-measured faster than tuples, per-block ``bytes(counts[a:b])``, or int codes.
-Passing the counts as ``bytes``/``bytearray`` makes that step a plain copy.
+for any counts; it is just slower there. Passing the counts as
+``bytes``/``bytearray`` makes the first step a plain copy.
 
 Nothing here knows any variant's rules: which wildcards exist, which shapes
 pay, or whether seven pairs count is the ruleset's business.
@@ -47,9 +59,11 @@ pay, or whether seven pairs count is the ruleset's business.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 import struct
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -59,16 +73,21 @@ from pathlib import Path
 
 from ..core.fileio import write_atomic
 from .wintable_build import (  # re-exported: the tables' fill and cache (moved there)
+    DIGITS,
+    HONOR_SIZE,
+    OFF,
+    SUIT_SIZE,
     SUIT_TABLE_MAX_TILES,
     TableInfo,
-    _approx_bytes,
     _block_mp,
     _cache_file,
     _deserialize,
     _encode,
-    _fill,
     _serialize,
+    build_dense,
+    covered,
     default_cache_dir,
+    read_cache,
 )
 
 __all__ = [
@@ -76,6 +95,7 @@ __all__ = [
     "INF",
     "MAX_NEED",
     "NUM_KINDS",
+    "OFF",
     "SUIT_TABLE_MAX_TILES",
     "TableInfo",
     "discard_needs",
@@ -105,11 +125,12 @@ _BLOCKS: tuple[tuple[int, int, bool], ...] = (
 )
 BLOCKS = _BLOCKS  # (public: the block layout, for callers that look up per block)
 
-# The lookup tables. They start empty so the hot path needs no "is it built?"
-# test: the first lookup raises KeyError, the slow path builds the tables and
-# rebinds these names, and every later call hits the filled dicts directly.
-_SUIT: dict[bytes, int] = {}
-_HONOR: dict[bytes, int] = {}
+# The lookup tables (dense, see the module docstring). They start empty so the hot
+# path needs no "is it built?" test: the first lookup raises IndexError, the slow
+# path builds the tables and rebinds these names, and every later call reads the
+# filled buffers directly.
+_SUIT: bytes = b""
+_HONOR: bytes = b""
 _LOCK = threading.Lock()
 _INFO: TableInfo | None = None
 
@@ -142,15 +163,30 @@ def _win_set(w: int) -> frozenset[int]:
     return frozenset(s)
 
 
-# Per-w lookups for the hot path, for w = 0..31, followed by 32 entries that a
-# negative w indexes: no sum is in an empty set, and every honor entry is >= 0,
-# so a negative w is never a win. A larger w raises IndexError -> slow path.
-_W_RANGE = 32
-_WIN_BY_W = tuple(_win_set(w) for w in range(_W_RANGE)) + (frozenset(),) * _W_RANGE
+class _OutOfRange(frozenset[int]):
+    """Where :data:`_WIN_BY_W` has no set: asking it sends the call to the general path."""
+
+    def __contains__(self, value: object) -> bool:
+        raise IndexError("w outside the fast path's range")
+
+
+# Per-w lookups for the hot path, for w = 0..29, then as many _OutOfRange: a negative
+# w indexes those (as would a w of 30..59), which raise IndexError when asked, and
+# that sends the call to the general path (exact for any w; a negative w is never a
+# win). A larger w raises IndexError at once, the same. (Up to 29, every winning sum
+# is at most 8 * 30 + 4 < OFF: a sum holding an OFF entry is in no set, so "not in
+# the set" and a sum below OFF is a sure no.)
+_W_RANGE = 30
+_WIN_BY_W = (*(_win_set(w) for w in range(_W_RANGE)), *(_OutOfRange(),) * _W_RANGE)
 # The honors alone need at least m_h - 1 wildcards (the pair saves at most one),
 # so an honor entry 8*m_h + f >= 8*(w + 2) rules the hand out early: that is
-# what makes a hand with stray honors cheap to reject.
-_HONOR_REJECT = tuple(8 * (w + 2) for w in range(_W_RANGE)) + (0,) * _W_RANGE
+# what makes a hand with stray honors cheap to reject. (Never, where _WIN_BY_W has no set.)
+_HONOR_REJECT = tuple(8 * (w + 2) for w in range(_W_RANGE)) + (1 << 30,) * _W_RANGE
+assert max(max(ws) for ws in _WIN_BY_W[:_W_RANGE]) < OFF
+# The hand's base-5 number split into blocks: honors are its last 7 digits, each suit 9.
+_H = HONOR_SIZE
+_S = SUIT_SIZE
+_SS = SUIT_SIZE * SUIT_SIZE
 
 
 def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bool = True) -> TableInfo:
@@ -174,13 +210,14 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
         source = "built"
         if use_cache:
             try:
-                suit, honor = _deserialize(cache.read_bytes())
+                suit, honor = _deserialize(read_cache(cache))
                 source = "cache"
-            except (OSError, ValueError, struct.error):
-                suit = honor = None
+            except FileNotFoundError:  # (the first use: nothing to say)
+                pass
+            except (OSError, ValueError, struct.error) as e:
+                _say(f"the win-table cache {cache} could not be read ({_reason(e)}); it is rebuilt")
         if suit is None or honor is None:
-            suit = _fill(9, SUIT_TABLE_MAX_TILES, True)
-            honor = _fill(7, 4 * 7, False)
+            suit, honor = build_dense()
             if use_cache:
                 try:
                     write_atomic(cache, _serialize(suit, honor))  # readers never see half a file
@@ -191,12 +228,22 @@ def ensure_tables(cache_dir: str | os.PathLike[str] | None = None, use_cache: bo
         _INFO = TableInfo(
             source=source,
             seconds=seconds,
-            suit_entries=len(suit),
-            honor_entries=len(honor),
-            approx_bytes=_approx_bytes(suit, honor),
+            suit_entries=covered(suit),
+            honor_entries=covered(honor),
+            approx_bytes=len(suit) + len(honor),
             cache_path=path if use_cache else None,
         )
         return _INFO
+
+
+def _reason(e: BaseException) -> str:
+    return (e.strerror or type(e).__name__) if isinstance(e, OSError) else str(e) or type(e).__name__
+
+
+def _say(message: str) -> None:
+    """One line on stderr (the tables are rebuilt whatever happens to it)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(f"mj: {message}", file=sys.stderr, flush=True)
 
 
 def table_info() -> TableInfo | None:
@@ -208,9 +255,8 @@ def reset_tables() -> None:
     """Drop the tables (they are rebuilt or reloaded on next use); for tests/benchmarks."""
     global _SUIT, _HONOR, _INFO
     with _LOCK:
-        _SUIT, _HONOR, _INFO = {}, {}, None
+        _SUIT, _HONOR, _INFO = b"", b"", None
         _block_mp.cache_clear()
-        _removal_values.cache_clear()
         _removal_deltas.cache_clear()
         _addition_info.cache_clear()
         pair_ranks.cache_clear()
@@ -234,11 +280,28 @@ def _as_counts(counts: Sequence[int]) -> tuple[int, ...]:
     return c
 
 
+def _lookup(block: bytes, seq: bool) -> int | None:
+    """One block's table entry (``block``: the bytes of its 9 or 7 counts), or None off the table.
+
+    The tables must be loaded. (The hot paths below inline this for the whole hand.)
+    """
+    try:
+        v = (_SUIT if seq else _HONOR)[int(block.translate(DIGITS), 5)]
+    except ValueError:  # a count above 4
+        return None
+    return None if v == OFF else v
+
+
+def _entry(block: bytes, seq: bool) -> int:
+    """One block's entry: the table's, else the recurrence's (memoised)."""
+    v = _lookup(block, seq)
+    return v if v is not None else _encode(*_block_mp(tuple(block), seq))
+
+
 def _block_value(block: tuple[int, ...], seq: bool) -> int:
     """Table entry for one block; falls back to the recurrence off the table."""
-    table = _SUIT if seq else _HONOR
     if max(block) <= 4:
-        v = table.get(bytes(block))
+        v = _lookup(bytes(block), seq)
         if v is not None:
             return v
     return _encode(*_block_mp(block, seq))
@@ -275,30 +338,39 @@ def is_standard_win(counts: Sequence[int], w: int) -> bool:
     numbers the ``need_*`` functions report).
     """
     try:
-        b = bytes(counts)
-        v = _HONOR[b[27:]]
-        if v >= _HONOR_REJECT[w]:
-            return False
-        return (v + _SUIT[b[:9]] + _SUIT[b[9:18]] + _SUIT[b[18:27]]) in _WIN_BY_W[w]
-    except (KeyError, ValueError, TypeError, IndexError):
-        # b[27:] is open-ended on purpose: a buffer longer than 34 bytes (say a
-        # numpy int64 array) misses the honor table and lands here instead of
-        # being misread.
-        need = _need_from_value(_hand_value(counts))
-        return 0 <= need <= w and (w - need) % 3 == 0
+        a = bytes(counts).translate(DIGITS)
+        if len(a) == NUM_KINDS:  # (not, say, the 272 bytes of a numpy int64 array: misread)
+            x = int(a, 5)  # ValueError: a count above 4
+            v = _HONOR[x % _H]
+            if v >= _HONOR_REJECT[w]:
+                return False
+            x //= _H
+            v += _SUIT[x % _S] + _SUIT[x // _S % _S] + _SUIT[x // _SS]
+            if v in _WIN_BY_W[w]:
+                return True
+            if v < OFF:  # (else a suit off the table, or a hand needing ~30 wildcards)
+                return False
+    except (ValueError, TypeError, IndexError):
+        pass  # (IndexError: tables not loaded yet, or w out of the fast range)
+    need = _need_from_value(_hand_value(counts))
+    return 0 <= need <= w and (w - need) % 3 == 0
 
 
 def _table_value(counts: Sequence[int]) -> int:
     """Sum of the four block entries: the tables when they cover the hand, else the recurrence.
 
-    The fast path mirrors :func:`is_standard_win` (one ``bytes()``, four dict
-    lookups); bots and the scorer call the ``need_*`` functions in loops.
+    The fast path mirrors :func:`is_standard_win` (one ``int()`` of the hand, four
+    buffer reads); bots and the scorer call the ``need_*`` functions in loops.
     """
     try:
-        b = bytes(counts)
-        if len(b) == NUM_KINDS:
-            return _HONOR[b[27:]] + _SUIT[b[:9]] + _SUIT[b[9:18]] + _SUIT[b[18:27]]
-    except (KeyError, ValueError, TypeError):
+        a = bytes(counts).translate(DIGITS)
+        if len(a) == NUM_KINDS:
+            x = int(a, 5)
+            s = x // _H
+            v: int = _HONOR[x % _H] + _SUIT[s % _S] + _SUIT[s // _S % _S] + _SUIT[s // _SS]
+            if v < OFF:
+                return v
+    except (ValueError, TypeError, IndexError):
         pass
     return _hand_value(counts)
 
@@ -421,30 +493,29 @@ _NOT_HELD = -(1 << 40)
 @lru_cache(maxsize=1 << 14)  # at most a few MB
 def _removal_deltas(block: bytes, seq: bool) -> tuple[int, tuple[int, ...]]:
     """A block's table entry, and per rank the change of that entry when one tile of the
-    rank is removed (:data:`_NOT_HELD` where none is held); from :func:`_removal_values`."""
+    rank is removed (:data:`_NOT_HELD` where none is held); from :func:`_removal_values`.
+
+    Memoised: a bot's hand changes one tile a turn, so most blocks repeat."""
     row = _removal_values(block, seq)
     own = row[0]
     return own, tuple(v - own if v >= 0 else _NOT_HELD for v in row[1:])
 
 
-@lru_cache(maxsize=1 << 14)  # at most a few MB
 def _removal_values(block: bytes, seq: bool) -> tuple[int, ...]:
     """A block's table entry, then per rank its entry with one tile of that rank removed
     (-1: none held).
 
-    Memoised: a bot's hand changes one tile a turn, so most blocks repeat.
+    Not memoised itself: its one caller, :func:`_removal_deltas`, is (a second memo of the
+    same rows held 1.8 MB more per 1,200 simulated hands, for nothing).
     """
-    table = _SUIT if seq else _HONOR
-    own = table.get(block)
-    out = [own if own is not None else _encode(*_block_mp(tuple(block), seq))]
+    out = [_entry(block, seq)]
     b = bytearray(block)
     for k in range(len(b)):
         if not b[k]:
             out.append(-1)
             continue
         b[k] -= 1
-        v = table.get(bytes(b))
-        out.append(v if v is not None else _encode(*_block_mp(tuple(b), seq)))
+        out.append(_entry(bytes(b), seq))
         b[k] += 1
     return tuple(out)
 
@@ -458,22 +529,18 @@ def pair_ranks(block: bytes, seq: bool) -> frozenset[int]:
     whose tile count is 2 mod 3 and every other block is melds only; so these are the
     kinds of that block that can be the pair (empty for a block whose count is not 2
     mod 3). A pair filter ("the pair is a 2, 5 or 8") is then a set intersection instead
-    of a whole-hand lookup per candidate kind. Memoised like :func:`_removal_values`.
+    of a whole-hand lookup per candidate kind. Memoised like :func:`_removal_deltas`.
     """
     if sum(block) % 3 != 2:
         return frozenset()
     if _INFO is None:
         ensure_tables()
-    table = _SUIT if seq else _HONOR
     out = []
     b = bytearray(block)
     for r, x in enumerate(block):
         if x >= 2:
             b[r] -= 2
-            v = table.get(bytes(b))
-            if v is None:
-                v = _encode(*_block_mp(tuple(b), seq))
-            if v >> 3 == 0:
+            if _entry(bytes(b), seq) >> 3 == 0:
                 out.append(r)
             b[r] += 2
     return frozenset(out)
@@ -509,10 +576,14 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
         ensure_tables()
     bb = bytes(b)
     keys = (bb[0:9], bb[9:18], bb[18:27], bb[27:])
-    # (the four entries inline: most hands are decided by them alone)
-    suit = _SUIT
-    v0, v1, v2, v3 = suit.get(keys[0]), suit.get(keys[1]), suit.get(keys[2]), _HONOR.get(keys[3])
-    if v0 is None or v1 is None or v2 is None or v3 is None:  # (off the tables: counts above 4)
+    # (the four entries inline, as in is_standard_win: most hands are decided by them alone)
+    try:
+        x = int(bb.translate(DIGITS), 5)
+        s = x // _H
+        v0, v1, v2, v3 = _SUIT[s // _SS], _SUIT[s // _S % _S], _SUIT[s % _S], _HONOR[x % _H]
+        if v0 == OFF or v1 == OFF or v2 == OFF:
+            raise ValueError
+    except ValueError:  # (off the tables: counts above 4, or a suit of more than 14 tiles)
         v0, v1, v2, v3 = _block_entries(keys)
     if (v0 >> 3) + (v1 >> 3) + (v2 >> 3) + (v3 >> 3) - 2 > w:
         return []  # (most hands: decided before any one-added entry is looked at)
@@ -531,9 +602,7 @@ def standard_waits(counts13: Sequence[int], w: int) -> list[int]:
 
 def _block_entries(keys: tuple[bytes, ...]) -> tuple[int, int, int, int]:
     """The four blocks' entries, worked out where the tables lack them."""
-    v0, v1, v2, v3 = (v if v is not None else _encode(*_block_mp(tuple(key), seq))
-                      for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True)
-                      for v in ((_SUIT if seq else _HONOR).get(key),))
+    v0, v1, v2, v3 = (_entry(key, seq) for key, (_a, _z, seq) in zip(keys, _BLOCKS, strict=True))
     return v0, v1, v2, v3
 
 
@@ -542,20 +611,16 @@ def _addition_info(block: bytes, seq: bool) -> tuple[int, tuple[tuple[int, tuple
     """A block's table entry, and its entries with one more tile of a rank, grouped:
     ``(entry, ranks)`` per distinct entry (few: most ranks share one).
 
-    Memoised like :func:`_removal_values`: the blocks of real hands repeat a lot,
+    Memoised like :func:`_removal_deltas`: the blocks of real hands repeat a lot,
     so :func:`standard_waits` mostly costs four memo hits and a few set lookups.
     """
-    table = _SUIT if seq else _HONOR
-    own = table.get(block)
     groups: dict[int, list[int]] = {}
     b = bytearray(block)
     for k in range(len(b)):
         b[k] += 1
-        v = table.get(bytes(b))
-        groups.setdefault(v if v is not None else _encode(*_block_mp(tuple(b), seq)), []).append(k)
+        groups.setdefault(_entry(bytes(b), seq), []).append(k)
         b[k] -= 1
-    return (own if own is not None else _encode(*_block_mp(tuple(block), seq)),
-            tuple((v, tuple(ks)) for v, ks in groups.items()))
+    return _entry(block, seq), tuple((v, tuple(ks)) for v, ks in groups.items())
 
 
 def _waits_generic(c: tuple[int, ...], w: int) -> list[int]:
@@ -577,11 +642,10 @@ def _removal_needs(block: tuple[int, ...], seq: bool) -> tuple[list[int], list[i
     n = sum(block)
     best_m = [INF * 8] * (n + 1)
     best_p = [INF * 8] * (n + 1)
-    table = _SUIT if seq else _HONOR
-    in_table = max(block) <= 4 and bytes(block) in table  # then so is every sub-vector
+    in_table = max(block) <= 4 and _lookup(bytes(block), seq) is not None  # then so is every sub-vector
     for kept in product(*(range(x + 1) for x in block)):
         if in_table:
-            v = table[bytes(kept)]
+            v = _entry(bytes(kept), seq)
             m = v >> 3
             p = m + 2 if v & 1 else m - 1
         else:

@@ -2,17 +2,20 @@
 
 The piece recurrence over one block (:func:`_block_mp`, memoised, also the slow
 path for blocks outside the tables), the bottom-up fill of a whole block table
-(:func:`_fill`), and the table cache file's plain binary format. See
-:mod:`mjframework.evaluate.wintable`'s docstring for what an entry means.
+(:func:`_fill_dense`: the form the queries read, one ``bytes`` buffer per
+table indexed by the block's base-5 code; :func:`_fill`: a ``dict`` keyed by
+the block's count bytes, the reference), and the table cache file's plain
+binary format. See :mod:`mjframework.evaluate.wintable`'s
+docstring for what an entry means and why the tables are dense buffers.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -22,8 +25,21 @@ from pathlib import Path
 SUIT_TABLE_MAX_TILES = 14
 
 # Bump when the table layout or meaning changes: it names the cache file.
-_TABLE_VERSION = 1
+# (1: the two dicts' keys and values; 2: the dense buffers.)
+_TABLE_VERSION = 2
 _MAGIC = b"MJFW-WINTABLE\n"
+
+#: A dense table's byte for a vector the table does not cover (a suit holding more than
+#: :data:`SUIT_TABLE_MAX_TILES` tiles); real entries are at most 8 * 14 + 1 (seven honor
+#: singles), so it cannot be one.
+OFF = 255
+#: ``bytes.translate`` table: a count 0..4 to its base-5 digit (``b"0"``..``b"4"``), anything
+#: larger to ``b"x"``, which ``int(…, 5)`` refuses: ``int(block.translate(DIGITS), 5)`` is a
+#: block's dense index (its first rank the most significant digit), or ValueError.
+DIGITS = bytes(48 + i if i <= 4 else 120 for i in range(256))
+#: Entries of each dense table: 5 ** ranks.
+SUIT_SIZE = 5**9
+HONOR_SIZE = 5**7
 
 
 # ---------------------------------------------------------------------------
@@ -118,16 +134,49 @@ def _vectors(nranks: int, max_tiles: int) -> Iterator[tuple[int, tuple[int, ...]
 
 
 def _fill(nranks: int, max_tiles: int, seq: bool) -> dict[bytes, int]:
-    """Build one block table: the piece recurrence over every vector, bottom-up."""
+    """One block table as a dict keyed by the block's count bytes: the reference of the dense
+    form the queries read (``tests/test_wintable_dense.py``), and the tables' form until
+    the table version 2."""
+    table: dict[bytes, int] = {}
+
+    def put(code: int, v: tuple[int, ...], entry: int) -> None:
+        table[bytes(v)] = entry
+
+    _recur(nranks, max_tiles, seq, put)
+    return table
+
+
+def _fill_dense(nranks: int, max_tiles: int, seq: bool) -> bytes:
+    """One block table as the queries read it: a slot per vector of counts 0..4 (5 ** nranks
+    bytes), :data:`OFF` for the vectors the table does not cover.
+
+    The slot of a vector is its base-5 number with the *first* rank the most significant
+    digit (``int(key.translate(DIGITS), 5)``); the fill numbers vectors the other way round
+    (``code``, the first rank the least significant). Both give the same buffer because an
+    entry is the same for a vector and its mirror image (ranks read from 9 down to 1: the
+    pieces of a block, x, xx, xxx, x x+1, x x+2, x x+1 x+2, map onto themselves), so the
+    slot ``code`` of a vector is its mirror image's by the other numbering, holding the same
+    entry. ``tests/test_wintable_dense.py`` checks every slot against :func:`_fill`.
+    """
+    buf = bytearray([OFF]) * 5**nranks
+
+    def put(code: int, v: tuple[int, ...], entry: int) -> None:
+        buf[code] = entry
+
+    _recur(nranks, max_tiles, seq, put)
+    return bytes(buf)
+
+
+def _recur(nranks: int, max_tiles: int, seq: bool, put: Callable[[int, tuple[int, ...], int], None]) -> None:
+    """The piece recurrence over every vector, bottom-up: ``put(code, vector, entry)`` for each."""
     size = 5**nranks
     mt = bytearray(size)  # m by code
     pt = bytearray(size)  # p by code
     pw = [5**k for k in range(nranks)]
-    table: dict[bytes, int] = {}
     it = _vectors(nranks, max_tiles)
     next(it)  # the empty vector
     pt[0] = 2
-    table[bytes(nranks)] = _encode(0, 2)
+    put(0, (0,) * nranks, _encode(0, 2))
     last = nranks - 1
     for code, v in it:
         i = 0
@@ -190,8 +239,7 @@ def _fill(nranks: int, max_tiles: int, seq: bool) -> dict[bytes, int]:
             p = m + 2
         mt[code] = m
         pt[code] = p
-        table[bytes(v)] = 8 * m + (0 if p < m else 1)  # = _encode(m, p), inlined
-    return table
+        put(code, v, 8 * m + (0 if p < m else 1))  # (_encode(m, p), inlined)
 
 
 # ---------------------------------------------------------------------------
@@ -205,9 +253,9 @@ class TableInfo:
 
     source: str  # "built" or "cache"
     seconds: float  # wall time to build or load (and, when built, to save)
-    suit_entries: int
+    suit_entries: int  # vectors the suit table covers (the rest of its slots are OFF)
     honor_entries: int
-    approx_bytes: int  # dict + key objects (values are small shared ints)
+    approx_bytes: int  # the two buffers
     cache_path: Path | None  # None when caching is off or impossible
 
 
@@ -221,52 +269,69 @@ def _cache_file(cache_dir: Path) -> Path:
     return cache_dir / f"wintable-v{_TABLE_VERSION}-s{SUIT_TABLE_MAX_TILES}.bin"
 
 
-def _serialize(suit: dict[bytes, int], honor: dict[bytes, int]) -> bytes:
-    """Plain binary (no pickle: a cache file must never be able to run code)."""
-    parts = []
-    for table, klen in ((suit, 9), (honor, 7)):
-        keys = b"".join(table)
-        vals = bytes(table.values())
-        parts.append(struct.pack("<BI", klen, len(table)) + keys + vals)
-    body = b"".join(parts)
+def build_dense() -> tuple[bytes, bytes]:
+    """Both tables, built (:func:`_fill_dense`)."""
+    return _fill_dense(9, SUIT_TABLE_MAX_TILES, True), _fill_dense(7, 4 * 7, False)
+
+
+def covered(table: bytes) -> int:
+    """How many vectors a dense table covers (its slots that are not :data:`OFF`)."""
+    return len(table) - table.count(OFF)
+
+
+def _serialize(suit: bytes, honor: bytes) -> bytes:
+    """Plain binary (no pickle: a cache file must never be able to run code): the magic, a
+    digest of the body, then per table its rank count, its length and its bytes."""
+    body = b"".join(struct.pack("<BI", nranks, len(t)) + t for t, nranks in ((suit, 9), (honor, 7)))
     return _MAGIC + hashlib.blake2b(body, digest_size=16).digest() + body
 
 
-def _deserialize(data: bytes) -> tuple[dict[bytes, int], dict[bytes, int]]:
-    """Inverse of :func:`_serialize`; raises ValueError on anything unexpected."""
+# A suit table of SUIT_TABLE_MAX_TILES = 14 covers this many vectors (counts 0..4, sum <= 14).
+_SUIT_COVERED = 405_350
+# The cache file's size: the magic, the digest, and per table a 5-byte header and its slots.
+_FILE_SIZE = len(_MAGIC) + 16 + 5 + SUIT_SIZE + 5 + HONOR_SIZE
+
+
+def read_cache(path: Path) -> bytes:
+    """The cache file's bytes, for :func:`_deserialize`; never more than a right file's size + 1
+    (a larger one fails as "trailing data"), and never from anything but a regular file (a
+    FIFO there would block the read forever): ValueError then, OSError if unreadable."""
+    with open(path, "rb", opener=_nonblocking) as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError("not a regular file")
+        return f.read(_FILE_SIZE + 1)
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def _deserialize(data: bytes) -> tuple[bytes, bytes]:
+    """Inverse of :func:`_serialize`; raises ValueError, naming what is wrong, on anything unexpected."""
     if not data.startswith(_MAGIC):
-        raise ValueError("bad magic")
+        raise ValueError("not a win-table file" if data else "empty file")
     pos = len(_MAGIC)
     digest, body = data[pos : pos + 16], data[pos + 16 :]
     if hashlib.blake2b(body, digest_size=16).digest() != digest:
         raise ValueError("checksum mismatch")
     tables = []
     pos = 0
-    for want_klen, want_n in ((9, None), (7, 5**7)):
-        klen, n = struct.unpack_from("<BI", body, pos)
-        if klen != want_klen or (want_n is not None and n != want_n):
+    for want_ranks, want_n in ((9, SUIT_SIZE), (7, HONOR_SIZE)):
+        if len(body) < pos + 5:
+            raise ValueError("truncated")
+        nranks, n = struct.unpack_from("<BI", body, pos)
+        if (nranks, n) != (want_ranks, want_n):
             raise ValueError("unexpected table shape")
         pos += 5
-        keys = body[pos : pos + klen * n]
-        pos += klen * n
-        vals = body[pos : pos + n]
+        table = body[pos : pos + n]
         pos += n
-        if len(vals) != n:
+        if len(table) != n:
             raise ValueError("truncated")
-        tables.append(dict(zip([keys[k : k + klen] for k in range(0, klen * n, klen)], vals, strict=True)))
+        tables.append(table)
     if pos != len(body):
         raise ValueError("trailing data")
     suit, honor = tables
-    if bytes(9) not in suit or suit[bytes(9)] != _encode(0, 2):
+    if (suit[0], honor[0]) != (_encode(0, 2), _encode(0, 2)) or covered(suit) != _SUIT_COVERED \
+            or covered(honor) != HONOR_SIZE:
         raise ValueError("implausible content")
     return suit, honor
-
-
-def _approx_bytes(*tables: dict[bytes, int]) -> int:
-    """Dicts + key objects; keys of one table share a length, values are cached small ints."""
-    total = 0
-    for t in tables:
-        total += sys.getsizeof(t)
-        if t:
-            total += len(t) * sys.getsizeof(next(iter(t)))
-    return total
