@@ -23,7 +23,6 @@ The flow of :meth:`Evaluator.score`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import cached_property
 from typing import Any, overload
 
 import pluggy
@@ -37,7 +36,6 @@ from ..settle import laid
 from ..settle import settlement as st
 from . import readiness, search, settler
 from .bounds import _Bounds
-from .candidates import CandidateScreen
 from .codegen import Generated
 from .compiler import CompiledRuleset
 from .fastwin import WinScreen
@@ -571,8 +569,9 @@ class Evaluator(CompiledRuleset):
 
     def win_candidates(self, concealed: Sequence[Tile], melds: Sequence[Meld],
                        wildcard: Tile | None = None) -> set[Tile] | None:
-        """A superset of the kinds that complete the 13-tile hand ``concealed`` (+ ``melds``) in
-        some context (None: any kind may), from the wait tables: a kind not in it is no win."""
+        """A superset of the kinds that complete the 13-tile hand ``concealed`` (+ ``melds``)
+        in some context (None: any kind may): one pass over the wait tables. A kind not in it
+        is no win (as :meth:`may_win_on`)."""
         return (self._screen or self.screen).wait_sets(tuple(concealed), tuple(melds), wildcard,
                                                        sure_too=False)[1]
 
@@ -586,11 +585,8 @@ class Evaluator(CompiledRuleset):
     def win_candidates_of(self, counts: bytes | bytearray, melds: Sequence[Meld],
                           wildcard: Tile | None = None) -> set[Tile] | None:
         """:meth:`win_candidates` for the 13-tile hand given by its counts per kind."""
-        return self._candidates(counts, melds, wildcard)
-
-    @cached_property
-    def _candidates(self) -> CandidateScreen:  # (reference: the screen's wait_sets_of, as above)
-        return CandidateScreen(self.screen)
+        c = bytearray(counts[:NUM_KINDS])
+        return (self._screen or self.screen).wait_sets_of(c, sum(c), melds, wildcard, sure_too=False)[1]
 
     def _could_be(self, full: Tiles, hand: Hand, shape: Shape) -> bool:
         """Cheap necessary test that some pattern could read the hand as ``shape``.
