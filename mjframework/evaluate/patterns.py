@@ -137,7 +137,7 @@ class Measures:
 
     def __init__(self, tiles: Iterable[Tile], reading: Reading | None, facts: HandFacts,
                  wildcard: Tile | None) -> None:
-        self.tiles = list(tiles)
+        self._tiles: list[Tile] | None = (held := list(tiles))
         self.reading = reading
         self.facts = facts
         self.wildcard = wildcard
@@ -148,11 +148,43 @@ class Measures:
         self._set_keys: dict[str, tuple[int, ...]] = {}
         self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
         counts = [0] * NUM_KINDS
-        for t in self.tiles:
+        for t in held:
             counts[t] += 1
         self.counts = counts
         self._kinds: frozenset[Tile] | None = None
         self.wind_key = wind_key(facts.winds)
+
+    @classmethod
+    def of_reading(cls, reading: Reading, counts: list[int], facts: HandFacts, wildcard: Tile | None,
+                   winds: tuple[Tile | None, Tile | None]) -> Measures:
+        """The measures of ``reading`` whose tiles the caller has counted already (``counts``,
+        a fresh list per kind: what ``__init__`` counts from ``reading.tiles``) and whose
+        ``wind_key(facts.winds)`` is ``winds``: the readings of a hand with no wildcard all
+        read the same tiles, so the generated search (:mod:`.codegen`) counts them once a hand
+        and lists them (``tiles``) only where a measure asks."""
+        m = cls.__new__(cls)
+        m._tiles = None
+        m.reading = reading
+        m.facts = facts
+        m.wildcard = wildcard
+        m._cache = {}
+        m._group_cache = {}
+        m._sets_cache = {}
+        m._summary_cache = {}
+        m._set_keys = {}
+        m._won = False
+        m.counts = counts
+        m._kinds = None
+        m.wind_key = winds
+        return m
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The tiles as read (the reading's, group by group, where made by :meth:`of_reading`)."""
+        t = self._tiles
+        if t is None:
+            t = self._tiles = self.reading.tiles if self.reading is not None else []
+        return t
 
     def kinds(self) -> frozenset[Tile]:
         """The tile kinds among the tiles as read."""
