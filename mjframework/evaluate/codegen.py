@@ -58,15 +58,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.tiles import HONOR_BASE, NUM_KINDS
 from .bulkjudge import BulkJudge, _union
 from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait, wind_key
-from .readings import (
-    READERS,
-    Group,
-    Reading,
-    _meld_group,
-    natural_groups,
-    pairs_readings,
-    standard_readings,
-)
+from .reading_groups import _meld_group
+from .readings import READERS, Group, Reading, natural_groups, pairs_readings, standard_readings
 from .waits import straight_kinds_held
 from .wintable import need_pairs
 
