@@ -178,7 +178,7 @@ def test_the_generated_module_has_no_builtins_beyond_its_few(rid: str) -> None:
                       "tuple", "judge_keyed", "could_be", "standard_readings", "pairs_readings",
                       "need_pairs", "sum", "max", "bytes", "wind_tables", "enumerate", "SETS_KEEP",
                       "count_read", "straight_kinds_held", "win_wait_of", "natural_groups", "meld_group",
-                      "Reading", "wind_key", "judge_counted", "MEASURED"}, called
+                      "Reading", "wind_key", "judge_counted"}, called
 
 
 def test_equal_rulesets_share_one_compiled_module() -> None:

@@ -442,7 +442,7 @@ def _judge_source(ev: CompiledRuleset, name: str, keyed: bool, counted: bool = F
     out = ["", f"def {name}(reading, {'counts, winds, ' if counted else ''}alive, facts, wildcard):",
            "    \"\"\"The patterns of `alive` one reading meets, excluded, tiered and combined:",
            f"    {doc} (as Evaluator._judge_reference).\"\"\"",
-           "    m = MEASURED(reading, counts, facts, wildcard, winds)" if counted else
+           "    m = Measures(None, reading, facts, wildcard, counts, winds)" if counted else
            "    m = Measures(reading.tiles, reading, facts, wildcard)",
            "    held = holding(m, alive)",
            f"    if not held & {_hex(bulk.makes_win)}:",
@@ -585,7 +585,7 @@ class Generated:
             "READ": tuple(READERS[s.kind] for s, _p in ev._by_shape), "could_be": ev._could_be,
             "standard_readings": standard_readings, "pairs_readings": pairs_readings,
             "natural_groups": natural_groups, "meld_group": _meld_group, "Reading": Reading,
-            "wind_key": wind_key, "MEASURED": Measures.of_reading,
+            "wind_key": wind_key,
             "need_pairs": need_pairs, "straight_kinds_held": straight_kinds_held,
         }
         exec(code, namespace)  # our own generated source (see the module's docstring)
