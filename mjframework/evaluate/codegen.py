@@ -31,7 +31,10 @@ as template engines and ``attrs`` do, this module writes the walk out once per r
   counts, an orphans shape's other kinds as literal indices, a knitted shape's singles),
   its reader called directly (no dispatch on the shape's kind, and an orphans or knitted
   shape's readings found once, not once for the pre-check and again to read them), and
-  ``judge_keyed`` on each reading.
+  ``judge_keyed`` on each reading; a standard shape is read in the function itself (the
+  tile-count test, the per-block tables through ``natural_groups``, the melds' groups), its
+  readings' tiles counted and the wind key made once a hand (a hand with no wildcard: every
+  reading reads the same tiles), each reading judged from them by ``judge_counted``.
 
 Safety: the source holds numbers, masks and value tables only. Every string that comes
 from a ruleset (a pattern's name in a comment, a measure's name as a key) is written with
