@@ -31,7 +31,10 @@ as template engines and ``attrs`` do, this module writes the walk out once per r
   counts, an orphans shape's other kinds as literal indices, a knitted shape's singles),
   its reader called directly (no dispatch on the shape's kind, and an orphans or knitted
   shape's readings found once, not once for the pre-check and again to read them), and
-  ``judge_keyed`` on each reading.
+  ``judge_keyed`` on each reading; a standard shape is read in the function itself (the
+  tile-count test, the per-block tables through ``natural_groups``, the melds' groups), its
+  readings' tiles counted and the wind key made once a hand (a hand with no wildcard: every
+  reading reads the same tiles), each reading judged from them by ``judge_counted``.
 
 Safety: the source holds numbers, masks and value tables only. Every string that comes
 from a ruleset (a pattern's name in a comment, a measure's name as a key) is written with
@@ -57,8 +60,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.tiles import HONOR_BASE, NUM_KINDS
 from .bulkjudge import BulkJudge, _union
-from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait
-from .readings import READERS, Group, pairs_readings, standard_readings
+from .patterns import _PACKED, TILE_MEASURES, Measures, condition_holds, group_win_wait, wind_key
+from .reading_groups import _meld_group
+from .readings import READERS, Group, Reading, natural_groups, pairs_readings, standard_readings
 from .waits import straight_kinds_held
 from .wintable import need_pairs
 
@@ -68,7 +72,7 @@ if TYPE_CHECKING:
     from .scoring import Evaluator
 
 # Bumped whenever the generated source changes shape (part of the cache key).
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 
 # Hand-level measures read straight from the hand's facts (as Measures._m_<name> does).
 _FROM_FACTS = {"wildcards": "m.facts.wildcards", "wildcards_held": "m.facts.wildcards_held",
@@ -197,6 +201,8 @@ def source(ev: CompiledRuleset) -> str:
     out += _key_source(ev, sc.ties)
     out += _judge_source(ev, "judge", keyed=False)
     out += _judge_source(ev, "judge_keyed", keyed=True)
+    if any(shape.kind == "standard" for shape, _p in ev._by_shape):
+        out += _judge_source(ev, "judge_counted", keyed=True, counted=True)
     out += _plain_source(ev)
     return "\n".join(out) + "\n"
 
@@ -363,9 +369,9 @@ def _plain_source(ev: CompiledRuleset) -> list[str]:
         kind = shape.kind
         out += ["", f"    # shape {i}: {_comment(repr(shape.name))} ({_comment(repr(kind))})",
                 f"    alive = masks[{i}]"]
-        if kind == "standard":  # (no pre-check: a hand no reading fits has none)
-            out += ["    if alive:",
-                    f"        found = standard_readings(full, melds, SHAPES[{i}], KINDS, None, False)"]
+        if kind == "standard":
+            out += _standard_source(i, shape)
+            continue
         elif kind == "pairs":  # waits.rest_holds on a hand with no wildcard
             out += [f"    if alive and not melds and sum(c) == {2 * shape.pairs} and need_pairs(c) <= 0:",
                     f"        found = pairs_readings(full, melds, SHAPES[{i}], KINDS, None, False)"]
@@ -391,18 +397,55 @@ def _plain_source(ev: CompiledRuleset) -> list[str]:
     return [*out, "    return best", ""]
 
 
-def _judge_source(ev: CompiledRuleset, name: str, keyed: bool) -> list[str]:
+def _standard_source(i: int, shape: Shape) -> list[str]:
+    """``best_plain``'s standard shape ``i``: ``standard_readings`` of a hand with no wildcard
+    (its tile count test, then the per-block tables, ``natural_groups``), its readings' tiles
+    counted once (every reading reads the same tiles: the concealed counts and the melds'
+    groups) and each reading judged from those counts (``judge_counted``). Where a tile is
+    read as a stand-in (the wildcard's kind held as natural tiles), ``standard_readings``."""
+    judged = ["            keyed = judge_keyed(reading, alive, facts, wildcard)",
+              "            if keyed is not None and (best is None or keyed[0] < best[0]):",
+              "                best = (keyed[0], reading, keyed[2], keyed[1])"]
+    return [
+        "    if alive:",
+        f"        need = {shape.melds} - len(melds)",
+        f"        if need >= 0 and sum(c) == 3 * need + {2 * shape.pair}:",
+        "            if full.wildcard is not None and c[full.wildcard]:",
+        "                groups_of = None",
+        "            else:",
+        f"                groups_of = natural_groups(c, need, {shape.pair})",
+        "            if groups_of is None:",
+        f"                for reading in standard_readings(full, melds, SHAPES[{i}], KINDS, None, False):",
+        *("        " + line for line in judged),
+        "            elif groups_of:",
+        "                exposed = tuple([meld_group(x) for x in melds]) if melds else ()",
+        "                counts = [*c]",
+        "                for g in exposed:",
+        "                    for t in g.tiles:",
+        "                        counts[t] += 1",
+        "                winds = wind_key(facts.winds)",
+        "                for groups in groups_of:",
+        f"                    reading = Reading(SHAPES[{i}], exposed + groups)",
+        "                    keyed = judge_counted(reading, counts, winds, alive, facts, wildcard)",
+        "                    if keyed is not None and (best is None or keyed[0] < best[0]):",
+        "                        best = (keyed[0], reading, keyed[2], keyed[1])"]
+
+
+def _judge_source(ev: CompiledRuleset, name: str, keyed: bool, counted: bool = False) -> list[str]:
     """``judge`` (keyed False) or ``judge_keyed``: the same walk, the second answering the
-    result's order key too (remembered in the plan where the result is)."""
+    result's order key too (remembered in the plan where the result is); ``counted``: the
+    reading's tiles come counted, with the hand's wind key (``judge_counted``: the readings of
+    a hand with no wildcard read the same tiles, counted once a hand by ``best_plain``)."""
     bulk = ev._bulk
     ranked = ev.ruleset.scoring.exclusions == "ranked"
     table = bulk.excludes_ranked if ranked else bulk.excludes
     excluders = [(i, x) for i, x in enumerate(table) if x]
     doc = ("((order, tie key), points, [(pattern, times)]) or None" if keyed
            else "(points, [(pattern, times)]) or None")
-    out = ["", f"def {name}(reading, alive, facts, wildcard):",
+    out = ["", f"def {name}(reading, {'counts, winds, ' if counted else ''}alive, facts, wildcard):",
            "    \"\"\"The patterns of `alive` one reading meets, excluded, tiered and combined:",
            f"    {doc} (as Evaluator._judge_reference).\"\"\"",
+           "    m = Measures(None, reading, facts, wildcard, counts, winds)" if counted else
            "    m = Measures(reading.tiles, reading, facts, wildcard)",
            "    held = holding(m, alive)",
            f"    if not held & {_hex(bulk.makes_win)}:",
@@ -544,6 +587,8 @@ class Generated:
             "SHAPES": tuple(s for s, _p in ev._by_shape), "KINDS": ev.kinds,
             "READ": tuple(READERS[s.kind] for s, _p in ev._by_shape), "could_be": ev._could_be,
             "standard_readings": standard_readings, "pairs_readings": pairs_readings,
+            "natural_groups": natural_groups, "meld_group": _meld_group, "Reading": Reading,
+            "wind_key": wind_key,
             "need_pairs": need_pairs, "straight_kinds_held": straight_kinds_held,
         }
         exec(code, namespace)  # our own generated source (see the module's docstring)

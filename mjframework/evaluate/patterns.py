@@ -35,16 +35,16 @@ from ..core.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS, Tile, is_honor
 from ..rules import measures
 from ..rules.model import (
     CLAIMED_MELDS,
-    MISSING,
     Condition,
     GroupFilter,
     Pattern,
     SetCombo,
     Shape,
     TileFilter,
-    When,
 )
 from .readings import Group, Reading
+from .when import context_holds as context_holds  # (re-exported: where they lived)
+from .when import when_holds as when_holds
 
 # Tile filters compiled to the set of tile kinds they accept: a filter is judged
 # on 34 kinds once (per seat/prevalent wind pair when it names a wind), and a
@@ -135,9 +135,13 @@ _PACKED = ("sequences", "triplets", "kongs", "claimed_melds", "concealed_kongs",
 class Measures:
     """The numbers ``require`` can bound, computed once per reading (lazily)."""
 
-    def __init__(self, tiles: Iterable[Tile], reading: Reading | None, facts: HandFacts,
-                 wildcard: Tile | None) -> None:
-        self.tiles = list(tiles)
+    def __init__(self, tiles: Iterable[Tile] | None, reading: Reading | None, facts: HandFacts,
+                 wildcard: Tile | None, counts: list[int] | None = None,
+                 winds: tuple[Tile | None, Tile | None] | None = None) -> None:
+        """``counts`` and ``winds`` (``tiles`` None): the reading's tiles counted per kind (read
+        only) and ``wind_key(facts.winds)``, made once a hand by the generated search of a hand
+        with no wildcard (:mod:`.codegen`: its readings all read the same tiles)."""
+        self._tiles: list[Tile] | None = None
         self.reading = reading
         self.facts = facts
         self.wildcard = wildcard
@@ -147,12 +151,22 @@ class Measures:
         self._summary_cache: dict[str, tuple[frozenset[int], int, int]] = {}
         self._set_keys: dict[str, tuple[int, ...]] = {}
         self._won: int | bool | None = False  # index of the won triplet (False: not yet computed)
-        counts = [0] * NUM_KINDS
-        for t in self.tiles:
-            counts[t] += 1
+        if counts is None:
+            self._tiles = held = list(tiles or ())
+            counts = [0] * NUM_KINDS
+            for t in held:
+                counts[t] += 1
         self.counts = counts
         self._kinds: frozenset[Tile] | None = None
-        self.wind_key = wind_key(facts.winds)
+        self.wind_key = wind_key(facts.winds) if winds is None else winds
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The tiles as read (listed from the reading's groups where only counts were given)."""
+        t = self._tiles
+        if t is None:
+            t = self._tiles = self.reading.tiles if self.reading is not None else []
+        return t
 
     def kinds(self) -> frozenset[Tile]:
         """The tile kinds among the tiles as read."""
@@ -643,46 +657,6 @@ def condition_holds(c: Condition | Pattern, m: Measures) -> bool:
     if c.op == "not":
         return not condition_holds(c.items[0], m)
     return all(condition_holds(x, m) for x in c.items)
-
-
-def context_holds(p: Pattern, ctx: WinContext, facts: HandFacts) -> bool:
-    return when_holds(p.when, ctx, facts)
-
-
-def when_holds(w: When, ctx: WinContext, facts: HandFacts) -> bool:
-    """Does the win's context meet ``when`` (nested ``any`` / ``all`` / ``not`` included)?"""
-    if w.win_by is not None and ctx.win_by not in w.win_by:
-        return False
-    if w.win_tile is not None and (w.win_tile == "wildcard") != facts.win_tile_wild:
-        return False
-    if w.seat is not None and (w.seat == "dealer") != (ctx.seat == ctx.dealer):
-        return False
-    if w.discarder is not None and (
-            ctx.discarder is None or (w.discarder == "dealer") != (ctx.discarder == ctx.dealer)):
-        return False
-    if not w.flags <= ctx.flags:
-        return False
-    if w.not_flags & ctx.flags:
-        return False
-    if w.seat_state:
-        state = ctx.seat_state
-        for key, value in w.seat_state:
-            if key not in state or state[key] != value:
-                return False
-    if w.state_tests:
-        state = ctx.seat_state
-        for key, test in w.state_tests:
-            if not test.ok(state.get(key, MISSING) if state else MISSING):
-                return False
-    for key, test in w.context:
-        value = ctx.extra.get(key, MISSING)
-        if not test.ok(len(value) if isinstance(value, list | tuple) else value):
-            return False
-    if w.any_ and not any(when_holds(x, ctx, facts) for x in w.any_):
-        return False
-    if w.all_ and not all(when_holds(x, ctx, facts) for x in w.all_):
-        return False
-    return w.not_ is None or not when_holds(w.not_, ctx, facts)
 
 
 def times(p: Pattern, m: Measures) -> int:
