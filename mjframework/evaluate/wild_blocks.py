@@ -164,6 +164,33 @@ def wild_block_entries(block: int, key: bytes, w: int, pairs: int) -> tuple[Wild
                  for (wu, p), groups in found.items())
 
 
+# The options _wild_block tries for a kind, per slot of its facts (see _wild_block).
+_Option = tuple[Group, tuple[Tile, ...], int, int]
+_OPTIONS: list[tuple[_Option, ...] | None] = [None] * (NUM_KINDS * 4 * 2 * 2 * 2 * 12)
+
+
+def _options(c: list[int], t: Tile, w: int, pairs: int, wildcard: Tile | None) -> tuple[_Option, ...]:
+    """The groups :func:`~.readings._first_standard` tries for the lowest kind left ``t``, in
+    its order: (group, natural tiles used, wildcards used, 1 for a pair). They depend only on
+    the counts at t (up to 3), whether t+1 and t+2 are held, whether a pair is allowed, the
+    wildcards (up to 2) and where the wildcard's kind sits among t..t+2: made once per such
+    slot."""
+    ct = c[t]
+    src = _src(t, wildcard)
+    options: list[tuple[Group, tuple[Tile, ...], int]] = []
+    # as _first_standard: wholly natural groups first, then those holding wildcards
+    if ct >= 3:
+        options.append((Group("triplet", (t, t, t), (src, src, src)), (t, t, t), 0))
+    if t < HONOR_BASE and t % 9 <= 6 and c[t + 1] and c[t + 2]:
+        options.append((Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard), _src(t + 2, wildcard))),
+                        (t, t + 1, t + 2), 0))
+    if pairs and ct >= 2:
+        options.append((Group("pair", (t, t), (src, src)), (t, t), 0))
+    if w:
+        options.extend(_wild_options(c, w, 1, pairs, t, wildcard))
+    return tuple((g, used, need, int(g.kind == "pair")) for g, used, need in options)
+
+
 def _wild_block(c: list[int], i: int, hi: int, w: int, pairs: int, wildcard: Tile | None) -> _Found:
     """For the kinds ``i``..``hi`` of one block (those below ``i`` used up), with at most ``w``
     wildcards and ``pairs`` pairs: (wildcards used, pairs used) -> the first decomposition
@@ -181,22 +208,20 @@ def _wild_block(c: list[int], i: int, hi: int, w: int, pairs: int, wildcard: Til
     if got is not None:
         return got
     t = i
-    ct = c[t]
-    src = _src(t, wildcard)
     out: _Found = {}
-    options: list[tuple[Group, tuple[Tile, ...], int]] = []
-    # as _first_standard: wholly natural groups first, then those holding wildcards
-    if ct >= 3:
-        options.append((Group("triplet", (t, t, t), (src, src, src)), (t, t, t), 0))
-    if t < HONOR_BASE and t % 9 <= 6 and c[t + 1] and c[t + 2]:
-        options.append((Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard), _src(t + 2, wildcard))),
-                        (t, t + 1, t + 2), 0))
-    if pairs and ct >= 2:
-        options.append((Group("pair", (t, t), (src, src)), (t, t), 0))
-    if w:
-        options.extend(_wild_options(c, w, 1, pairs, t, wildcard))
-    for g, used, need in options:
-        is_pair = g.kind == "pair"
+    # the options for t depend on a few facts of the counts only (see _options)
+    if t < HONOR_BASE:
+        r = t % 9
+        h1 = r <= 7 and c[t + 1] > 0
+        h2 = r <= 6 and c[t + 2] > 0
+    else:
+        h1 = h2 = False
+    at = wildcard - t if wildcard is not None and wildcard - t <= 2 else -1
+    slot = ((t * 4 + min(c[t], 3)) * 8 + h1 * 4 + h2 * 2 + (pairs > 0)) * 12 + min(w, 2) * 4 + at + 1
+    options = _OPTIONS[slot]
+    if options is None:
+        options = _OPTIONS[slot] = _options(c, t, w, pairs, wildcard)
+    for g, used, need, is_pair in options:
         for x in used:
             c[x] -= 1
         sub = _wild_block(c, t, hi, w - need, pairs - is_pair, wildcard)
