@@ -25,7 +25,7 @@ from mjframework.evaluate.scoring import Evaluator, Result
 from mjframework.rules.loader import load_ruleset
 
 RULESETS = ["yongzhou-wangba", "yongzhou-huandiao", "hongzhong", "guangdong-tuidaohu"]
-HANDS = 400  # per ruleset (each scored twice, its standard readings read three ways)
+HANDS = 250  # per ruleset (each scored twice, its standard readings read three ways)
 
 
 def _tables(c: Sequence[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
