@@ -15,7 +15,9 @@ block needs only the first decomposition per (wildcards, pairs), in search order
 That list depends only on the block's counts, the budget (``k`` wildcards, the pairs) and
 where the wildcard's kind sits in the block (a wildcard kind outside it reads like none: such
 blocks share one table). A table per (budget, block counts) is built on the block's second
-sighting and kept in a bounded table shared by every hand and ruleset. The build is a search
+sighting with the same wildcard kind (counting sightings per wildcard kind builds as seldom
+as before the tables were shared: on fresh hands a build, ~40 µs, seldom pays) and kept in a
+bounded table shared by every hand and ruleset. The build is a search
 over the block's kinds whose states (kind, counts from it on, budget left, the wildcard's
 kind if still ahead) are remembered across builds in a bounded memo, so the tables of count
 vectors sharing a tail, and of the same counts with another budget, share its work; the
@@ -23,7 +25,7 @@ options tried for a kind are made once per slot of the few facts they depend on.
 
 (Measured against one table per block counts answering every budget up to four wildcards,
 built once and filtered: the larger build costs more than it saves, 20–35 % more CPU on
-fresh hands. benchmarks/README.md, "Wildcard tables".)
+fresh hands. benchmarks/README.md, "Issue 22, the first reading with wildcards from tables".)
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ _Tables = tuple[dict[bytes, tuple[WildEntry, ...]], ...]
 _TABLES: dict[tuple[int, int], _Tables] = {}
 _tables = 0  # tables in _TABLES (bounded by TABLE_MAX)
 # Blocks met once, not yet tabled (first_wild_groups's ``lazy``); bounded likewise.
-_SEEN: set[tuple[int, int, int, bytes]] = set()
+_SEEN: set[tuple[int, int, Tile | None, int, bytes]] = set()
 # The search's states: (kind, counts from it on, wildcards, pairs, wildcard kind from it on
 # or None) -> (wildcards used, pairs used) -> the first groups using them, in order found.
 _MemoKey = tuple[int, tuple[int, ...], int, int, Tile | None]
@@ -94,17 +96,18 @@ def first_wild_groups(c: Sequence[int], w: int, melds: int, pairs: int, kinds: S
     t0, t1, t2, t3 = tables
     o0, o1, o2, o3 = t0.get(keys[0]), t1.get(keys[1]), t2.get(keys[2]), t3.get(keys[3])
     if o0 is None or o1 is None or o2 is None or o3 is None:  # a block met for the first time
-        o0, o1, o2, o3 = _entries(keys, w, pairs, lazy)
+        o0, o1, o2, o3 = _entries(keys, w, pairs, wildcard, lazy)
     return _combine(o0, o1, o2, o3, c, w, melds, pairs, kinds)
 
 
-def _entries(keys: list[bytes], w: int, pairs: int, lazy: bool) -> list[tuple[WildEntry, ...]]:
+def _entries(keys: list[bytes], w: int, pairs: int, wildcard: Tile | None, lazy: bool
+             ) -> list[tuple[WildEntry, ...]]:
     """Each block's entries for the budget (``w``, ``pairs``), tables built where missing."""
     global _tables
     tables = _TABLES[w, pairs]
     missing = [(i, key) for i, key in enumerate(keys) if key not in tables[i]]
     if lazy:
-        marks = [(w, pairs, i, key) for i, key in missing]
+        marks = [(w, pairs, wildcard, i, key) for i, key in missing]
         if not all(m in _SEEN for m in marks):
             if len(_SEEN) >= TABLE_MAX:
                 _SEEN.clear()
