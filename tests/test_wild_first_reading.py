@@ -17,6 +17,7 @@ import random
 import pytest
 
 from mjframework.evaluate import readings as rd
+from mjframework.evaluate import wild_blocks as wb
 from mjframework.evaluate.readings import Tiles, first_wild_groups, readings
 from mjframework.rules.model import Shape
 
@@ -163,16 +164,19 @@ def test_odd_counts_fall_back_to_the_search() -> None:
 
 
 def test_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rd, "BLOCK_TABLE_MAX", 5)
-    monkeypatch.setattr(rd, "_WILD_BLOCKS", {})
-    monkeypatch.setattr(rd, "_wild_entries", 0)
+    monkeypatch.setattr(wb, "TABLE_MAX", 5)
+    monkeypatch.setattr(wb, "MEMO_MAX", 50)
+    monkeypatch.setattr(wb, "_TABLES", {})
+    monkeypatch.setattr(wb, "_MEMO", {})
+    monkeypatch.setattr(wb, "_tables", 0)
     rng = random.Random(3)
     for _ in range(50):
         c = _complete(rng, 4, 1)
         for _ in range(2):
             c[rng.choice([k for k in range(34) if c[k]])] -= 1
         _check(c, 2, 4, 1, None)
-        assert rd._wild_entries <= 5
+        assert wb._tables <= 5 and sum(len(t) for ts in wb._TABLES.values() for t in ts) <= 5
+        assert len(wb._MEMO) <= 50 + 200  # (cleared before a build; one build adds its states)
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -211,23 +215,23 @@ def test_first_pairs_reading_is_the_first_of_every_reading(seed: int) -> None:
 def test_lazy_tables_are_built_on_the_second_sight(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``lazy`` (as readings use it), a block met for the first time is left to the search
     (LookupError); met again, its table is built and gives the search's reading."""
-    monkeypatch.setattr(rd, "_WILD_BLOCKS", {})
-    monkeypatch.setattr(rd, "_WILD_SEEN", set())
-    monkeypatch.setattr(rd, "_wild_entries", 0)
+    monkeypatch.setattr(wb, "_TABLES", {})
+    monkeypatch.setattr(wb, "_SEEN", set())
+    monkeypatch.setattr(wb, "_tables", 0)
     c = [0] * 34
     for t in (0, 1, 2, 4, 4, 9, 10, 13, 13, 13, 30):
         c[t] += 1
     with pytest.raises(LookupError):
         first_wild_groups(c, 3, 4, 1, KINDS, 5, lazy=True)
-    assert not rd._WILD_BLOCKS or not any(any(t) for t in rd._WILD_BLOCKS.values())
+    assert not any(any(t) for t in wb._TABLES.values())
     assert first_wild_groups(c, 3, 4, 1, KINDS, 5, lazy=True) == old_first(c, 3, 4, 1, 5)
-    assert rd._wild_entries == 4
+    assert wb._tables == 4
     # and through readings: the same reading either way
     t = Tiles(tuple(c), 3, 0, None, 5)
     shape = Shape("standard", melds=4, pair=1)
-    monkeypatch.setattr(rd, "_WILD_BLOCKS", {})
-    monkeypatch.setattr(rd, "_WILD_SEEN", set())
+    monkeypatch.setattr(wb, "_TABLES", {})
+    monkeypatch.setattr(wb, "_SEEN", set())
     assert [r.groups for r in readings(t, (), shape, KINDS, first=True)] == [old_first(c, 3, 4, 1, 5)]
-    assert not rd._WILD_BLOCKS or not any(any(t) for t in rd._WILD_BLOCKS.values())
+    assert not any(any(t) for t in wb._TABLES.values())
     assert [r.groups for r in readings(t, (), shape, KINDS, first=True)] == [old_first(c, 3, 4, 1, 5)]
-    assert any(any(t) for t in rd._WILD_BLOCKS.values())
+    assert any(any(t) for t in wb._TABLES.values())

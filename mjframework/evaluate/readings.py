@@ -39,6 +39,7 @@ from .shape_readers import (  # re-exported: the other shapes' readers (moved th
     orphans_readings,
     pairs_readings,
 )
+from .wild_blocks import BLOCKS, first_wild_groups  # the first reading with wildcards, from tables
 
 # The module's public names, the re-exported parts and readers included (mypy --strict reads
 # a name imported here as private unless it is listed).
@@ -231,157 +232,6 @@ def _first_standard(c: list[int], w: int, melds: int, pairs: int, kinds: Sequenc
     return None
 
 
-# --------------------------------------------------------------------------
-# the first reading with wildcards, from per-block tables
-#
-# :func:`_first_standard` searches the whole hand lowest kind first, so it settles every
-# kind of a block (a suit, the honors) before the next block: groups never span blocks
-# (a sequence stays in its suit, the wildcards it holds included), and groups of wildcards
-# alone come last. So the reading it finds is the first, in block order, of the combinations
-# of one decomposition per block (natural tiles plus some wildcards) that fit the budget,
-# completed by groups of wildcards alone. Whether a block's decomposition can be completed
-# depends only on how many wildcards and pairs it uses (its melds follow from its tiles):
-# each block needs only the first decomposition per (wildcards, pairs), in search order,
-# which depends only on the block's counts (and where the wildcard's kind sits in it). Those
-# are computed once per block count vector and shared by every hand, like the natural tables.
-
-# (wildcards, pairs, the wildcard's kind) -> per block: its counts (bytes) -> the first
-# decomposition per (wildcards used, pairs used), in the order their first one is found, as
-# (wildcards used, pairs used, melds, groups sorted as readings sort them).
-_WildEntry = tuple[int, int, int, tuple[Group, ...]]
-_WILD_BLOCKS: dict[tuple[int, int, Tile | None], tuple[dict[bytes, tuple[_WildEntry, ...]], ...]] = {}
-_wild_entries = 0  # entries in _WILD_BLOCKS (bounded by BLOCK_TABLE_MAX, as the natural tables)
-# Blocks met once, not yet in _WILD_BLOCKS (first_wild_groups's ``lazy``); bounded likewise.
-_WILD_SEEN: set[tuple[int, int, Tile | None, int, bytes]] = set()
-
-
-def first_wild_groups(c: Sequence[int], w: int, melds: int, pairs: int, kinds: Sequence[Tile],
-                      wildcard: Tile | None, lazy: bool = False) -> tuple[Group, ...] | None:
-    """The groups :func:`_first_standard` finds for the counts ``c`` with ``w`` wildcards as
-    ``melds`` melds and ``pairs`` pairs, groups of wildcards alone read as the kind of
-    ``kinds`` held most (the first of them among equals, as :func:`standard_readings` orders
-    them), from the per-block tables, sorted as readings sort their groups; None when it
-    finds none. Raises ValueError for counts that are not a 34-kind vector of small
-    non-negative numbers (the caller searches instead).
-
-    ``lazy``: a block's table is built only the second time its counts are met (building one
-    costs a few times the search it replaces, so a block met once is left to the search):
-    raises LookupError for a block met the first time (the caller searches instead)."""
-    global _wild_entries
-    if len(c) != NUM_KINDS:
-        raise ValueError("not a count vector")
-    b = bytes(c)
-    tables = _WILD_BLOCKS.get((w, pairs, wildcard))
-    if tables is None:
-        if w < 0 or pairs < 0:
-            raise ValueError("a negative budget")
-        tables = _WILD_BLOCKS[w, pairs, wildcard] = ({}, {}, {}, {})
-    k0, k1, k2, k3 = b[:9], b[9:18], b[18:27], b[27:]
-    o0, o1, o2, o3 = tables[0].get(k0), tables[1].get(k1), tables[2].get(k2), tables[3].get(k3)
-    if o0 is None or o1 is None or o2 is None or o3 is None:  # a block met for the first time
-        if lazy:
-            new = [(i, key) for i, key in enumerate((k0, k1, k2, k3)) if tables[i].get(key) is None]
-            marks = [(w, pairs, wildcard, i, key) for i, key in new]
-            if not all(m in _WILD_SEEN for m in marks):
-                if len(_WILD_SEEN) >= BLOCK_TABLE_MAX:
-                    _WILD_SEEN.clear()
-                _WILD_SEEN.update(marks)
-                raise LookupError("a block met for the first time")
-        opts = []
-        for i, key in enumerate((k0, k1, k2, k3)):
-            got = tables[i].get(key)
-            if got is None:
-                if _wild_entries >= BLOCK_TABLE_MAX:
-                    _WILD_BLOCKS.clear()  # (starts over, rather than grow without end)
-                    _wild_entries = 0
-                    tables = _WILD_BLOCKS[w, pairs, wildcard] = ({}, {}, {}, {})
-                got = tables[i][key] = _wild_block_table(i, key, w, pairs, wildcard)
-                _wild_entries += 1
-            opts.append(got)
-        o0, o1, o2, o3 = opts
-    # The first entry of each block, in block order, that leaves a completion (lexicographic
-    # first: entries of one block using the same wildcards and pairs complete alike); at the
-    # end the wildcards left make the melds and pairs left on their own.
-    for wu0, p0, m0, g0 in o0:
-        if wu0 > w or p0 > pairs:
-            continue
-        for wu1, p1, m1, g1 in o1:
-            wu01, p01 = wu0 + wu1, p0 + p1
-            if wu01 > w or p01 > pairs:
-                continue
-            for wu2, p2, m2, g2 in o2:
-                wu012, p012 = wu01 + wu2, p01 + p2
-                if wu012 > w or p012 > pairs:
-                    continue
-                for wu3, p3, m3, g3 in o3:
-                    free_pairs = pairs - p012 - p3
-                    free_melds = melds - m0 - m1 - m2 - m3
-                    if free_pairs >= 0 and free_melds >= 0 and \
-                            3 * free_melds + 2 * free_pairs == w - wu012 - wu3:
-                        out = g0 + g1 + g2 + g3
-                        if free_melds or free_pairs:
-                            t = max(kinds, key=c.__getitem__)
-                            alone = (Group("triplet", (t, t, t), ("w", "w", "w")),) * free_melds + \
-                                (Group("pair", (t, t), ("w", "w")),) * free_pairs
-                            out = tuple(sorted(out + alone, key=_group_key))
-                        return out
-    return None
-
-
-def _wild_block_table(block: int, key: bytes, w: int, pairs: int, wildcard: Tile | None
-                      ) -> tuple[_WildEntry, ...]:
-    lo, hi = _BLOCKS[block]
-    c = [0] * NUM_KINDS
-    c[lo:hi] = key
-    return tuple((wu, p, sum(1 for g in groups if g.kind != "pair"), tuple(sorted(groups, key=_group_key)))
-                 for (wu, p), groups in _wild_block(c, lo, hi, w, pairs, wildcard, {}).items())
-
-
-def _wild_block(c: list[int], i: int, hi: int, w: int, pairs: int, wildcard: Tile | None,
-                memo: dict[tuple[int, tuple[int, ...], int, int], dict[tuple[int, int], tuple[Group, ...]]]
-                ) -> dict[tuple[int, int], tuple[Group, ...]]:
-    """For the kinds ``i``..``hi`` of one block (those below ``i`` used up), with at most ``w``
-    wildcards and ``pairs`` pairs: (wildcards used, pairs used) -> the first decomposition
-    using them in :func:`_first_standard`'s order of options, keys in order found. (The first
-    with given totals is the first option whose rest has the first with the totals left.)"""
-    while i < hi and c[i] == 0:
-        i += 1
-    if i == hi:
-        return {(0, 0): ()}
-    key = (i, tuple(c[i:hi]), w, pairs)
-    got = memo.get(key)
-    if got is not None:
-        return got
-    t = i
-    ct = c[t]
-    src = _src(t, wildcard)
-    out: dict[tuple[int, int], tuple[Group, ...]] = {}
-    options: list[tuple[Group, tuple[Tile, ...], int]] = []
-    # as _first_standard: wholly natural groups first, then those holding wildcards
-    if ct >= 3:
-        options.append((Group("triplet", (t, t, t), (src, src, src)), (t, t, t), 0))
-    if t < HONOR_BASE and t % 9 <= 6 and c[t + 1] and c[t + 2]:
-        options.append((Group("seq", (t, t + 1, t + 2), (src, _src(t + 1, wildcard), _src(t + 2, wildcard))),
-                        (t, t + 1, t + 2), 0))
-    if pairs and ct >= 2:
-        options.append((Group("pair", (t, t), (src, src)), (t, t), 0))
-    if w:
-        options.extend(_wild_options(c, w, 1, pairs, t, wildcard))
-    for g, used, need in options:
-        is_pair = g.kind == "pair"
-        for x in used:
-            c[x] -= 1
-        sub = _wild_block(c, t, hi, w - need, pairs - is_pair, wildcard, memo)
-        for x in used:
-            c[x] += 1
-        for (wu, p), groups in sub.items():
-            k = (wu + need, p + is_pair)
-            if k not in out:
-                out[k] = (g, *groups)
-    memo[key] = out
-    return out
-
-
 def _natural(c: list[int], melds: int, pairs: int, src_w: Tile | None, acc: list[Group],
              out: list[tuple[Group, ...]], i: int = 0) -> None:
     """:func:`_standard` without wildcards: the common case, kept lean."""
@@ -431,7 +281,7 @@ def _natural(c: list[int], melds: int, pairs: int, src_w: Tile | None, acc: list
 # decompositions depend only on its counts, so they are computed once per count vector
 # and shared by every hand and every ruleset (the way the win table keys suits).
 
-_BLOCKS = ((0, 9), (9, 18), (18, 27), (HONOR_BASE, NUM_KINDS))
+_BLOCKS = BLOCKS
 # Per block: its counts (bytes) -> its decompositions as (melds, pairs, groups), each
 # group multiset once, in :func:`_natural`'s order.
 _Decomposition = tuple[int, int, tuple[Group, ...]]
