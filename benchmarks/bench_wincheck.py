@@ -28,9 +28,11 @@ from pathlib import Path
 
 try:
     from mjframework.evaluate import wintable as W
+    from mjframework.evaluate.distance import distance
 except ImportError:  # run from a checkout that isn't installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from mjframework.evaluate import wintable as W
+    from mjframework.evaluate.distance import distance
 
 from _timing import BenchResult, Row, bench, comparison_row, interleave, report, report_comparison, row
 
@@ -254,18 +256,18 @@ def run(seed: int, n: int, repeat: int, *, tables: bool = True) -> list[Row]:
     print("\n== distance(counts, w) ==  (ref: Shanten regular + 1)")
     if mahjong:
         sh = Shanten()
-        assert all(W.distance(c, 0) == sh.calculate_shanten_for_regular_hand(c) + 1 for c in randoms[0][:500])
+        assert all(distance(c, 0) == sh.calculate_shanten_for_regular_hand(c) + 1 for c in randoms[0][:500])
     sref = Shanten().calculate_shanten_for_regular_hand if mahjong else None
     few = n // 4  # distance is ~100x slower than a win check; keep the run short
     line(
         "random 14-tile hands, 0 wildcards",
-        W.distance,
+        distance,
         [(c, 0) for c in randoms[0][:few]],
         sref,
         [(c,) for c in randoms[0][:few]],
         summary="wincheck: distance, random 14, 0 wild",
     )
-    line("random 14-tile hands, 2 wildcards", W.distance, [(c, 2) for c in randoms[2][:few]])
+    line("random 14-tile hands, 2 wildcards", distance, [(c, 2) for c in randoms[2][:few]])
     return rows
 
 

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mjframework.evaluate import wintable as W
+from mjframework.evaluate.distance import distance
 from mjframework.evaluate.wintable import (
     INF,
     MAX_NEED,
-    distance,
     is_standard_win,
     need_melds,
     need_melds_pair,

@@ -732,7 +732,7 @@ def shared_with_workers(spec: SimSpec) -> Iterator[None]:
     instead of each loading its own copy. ``gc.freeze()`` keeps the collector from writing
     to them (which would copy them); what loading freed goes back to the system first
     (:func:`~.runner.return_free_memory`), not into each worker's copies. Each step was
-    measured on ``benchmarks/bench_memory.py``'s tree (changsha, 1,000 hands, 2 workers):
+    measured on ``benchmarks/bench_memory.py``'s tree (its ruleset, 1,000 hands, 2 workers):
     without the freeze 73–75 MB instead of 59–60, without the trim 62–63, with the ruleset
     loaded by each worker instead 61; the ``spawn`` and ``forkserver`` start methods 107–113.
     """
