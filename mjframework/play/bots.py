@@ -118,42 +118,15 @@ def _discard_by_blocks(c: list[int]) -> tuple[int, Tile | None]:
     o1, ch1 = _block_choices(b[9:18], 9)
     o2, ch2 = _block_choices(b[18:27], 18)
     o3, ch3 = _block_choices(b[27:], HONOR_BASE)
-    return _least_over(o0 + o1 + o2 + o3, (ch0, ch1, ch2, ch3))
-
-
-def _least_over(total: int, blocks: Sequence[tuple[_BlockChoice, ...]]) -> tuple[int, Tile | None]:
-    """The best of the blocks' remembered discards (:func:`_block_choices`) for a hand whose
-    block entries sum to ``total``: (least need, tile), or (99, None) when no tile is held."""
+    total = o0 + o1 + o2 + o3
     need_of = wintable.need_of_entries
     best: tuple[int, int, Tile] | None = None
-    for choices in blocks:
+    for choices in (ch0, ch1, ch2, ch3):
         for d, key, t in choices:
             x = (need_of(total + d), key, t)
             if best is None or x < best:
                 best = x
     return (99, None) if best is None else (best[0], best[2])
-
-
-#: The first kind of each block (three suits, then the honors) and each kind's block.
-_BLOCK_BASES = (0, 9, 18, HONOR_BASE)
-_BLOCK_OF = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
-
-
-def _claim_after_reference(c: list[int], w: int, o: Option, tile: Tile) -> int:
-    """Tiles missing after taking the claim ``o`` on ``tile`` (the hand's counts ``c``
-    without its ``w`` wild tiles), by recounting the whole hand: the reference
-    :meth:`GreedyBot._claim` is compared with (tests/test_fast_paths.py), and its answer
-    where an option is not one block's (a plugin's claim, a meld using a wild tile)."""
-    used = list(o.tiles)
-    used.remove(tile)
-    c2 = c[:]
-    for t in used:
-        c2[t] -= 1
-    if o.kind == "kong":
-        return missing(c2, w + 1)  # a replacement tile is drawn
-    # the best discard's need (what _best_discard says of every kind held)
-    need, _tile = _discard_by_blocks(c2)
-    return need - w if _tile is not None else 99
 
 
 class GreedyBot:
@@ -326,46 +299,27 @@ class GreedyBot:
         return min(opts, key=key)
 
     def _claim(self, view: TableView, decision: Decision) -> Option:
-        """The pung, chow or kong leaving the fewest tiles missing, if fewer than now;
-        else pass. The hand's four block entries are looked up once: an option changes
-        one block, so each is judged by one look-up of that block
-        (:func:`_block_choices`) and the blocks' remembered discards, not by recounting
-        the hand (:func:`_claim_after_reference`, which answers the options that are not
-        one block's)."""
         if not any(o.kind == "pass" for o in decision.options):
             return decision.options[0]
         wildcard, wilds = self._others(view)
         c = view.counts()
         w = _wild_out(c, wildcard, wilds)
-        b = bytes(c)
-        blocks = [_block_choices(b[0:9], 0), _block_choices(b[9:18], 9),
-                  _block_choices(b[18:27], 18), _block_choices(b[27:], HONOR_BASE)]
-        total = blocks[0][0] + blocks[1][0] + blocks[2][0] + blocks[3][0]
-        now = wintable.need_of_entries(total) - w  # missing(c, w)
+        now = missing(c, w)
         best: tuple[int, Option] | None = None
-        tile = decision.tile
-        assert tile is not None  # a claim is on the discarded tile
+        assert decision.tile is not None  # a claim is on the discarded tile
         for o in decision.options:
             if o.kind not in ("pung", "chow", "kong"):
                 continue
             used = list(o.tiles)
-            used.remove(tile)
-            k = _BLOCK_OF[used[0]]
-            base = _BLOCK_BASES[k]
-            block = bytearray(b[base:base + 9])
+            used.remove(decision.tile)
+            c2 = c[:]
             for t in used:
-                if _BLOCK_OF[t] != k or not block[t - base]:
-                    after = _claim_after_reference(c, w, o, tile)
-                    break
-                block[t - base] -= 1
-            else:
-                own, choices = _block_choices(bytes(block), base)
-                total2 = total - blocks[k][0] + own
-                if o.kind == "kong":
-                    after = wintable.need_of_entries(total2) - w - 1  # a replacement is drawn
-                else:
-                    need, t_out = _least_over(total2, [choices if i == k else blocks[i][1] for i in range(4)])
-                    after = need - w if t_out is not None else 99
+                c2[t] -= 1
+            if o.kind == "kong":
+                after = missing(c2, w + 1)  # a replacement tile is drawn
+            else:  # the best discard's need (what _best_discard says of every kind held)
+                need, _tile = _discard_by_blocks(c2)
+                after = need - w if _tile is not None else 99
             if after < now and (best is None or after < best[0]):
                 best = (after, o)
         if best is not None:
