@@ -264,21 +264,26 @@ class GreedyBot:
 
         in_suit = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
 
-        def key(o: Option) -> tuple[int, int, tuple[int, ...]]:
+        def key_left(o: Option) -> int:
+            """Tiles of the passed suit left after passing (99: not one suit). Suits are
+            runs of kinds (0–8, 9–17, 18–26; honors after), so the tiles are of one suit
+            when the lowest and the highest are."""
+            tiles = o.tiles
+            suit = min(tiles) // 9
+            if suit >= 3 or max(tiles) // 9 != suit:
+                return 99
+            return in_suit[suit] - len(tiles)
+
+        def key(o: Option) -> tuple[int, int, int, tuple[int, ...]]:
             c2 = c[:]
             for t in o.tiles:
                 c2[t] -= 1
-            return (missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
+            return (key_left(o), missing(c2, w), sum(_isolation(c2, t) for t in o.tiles) * -1, o.tiles)
 
-        # First, the tiles of the passed suit left after passing (99: not one suit; suits
-        # are runs of kinds, 0–8, 9–17, 18–26, honors after, so the tiles are of one suit
-        # when the lowest and the highest are): it alone decides most of the choice, the
-        # rest (``key``) only for the options tied on it. In one pass: a seat weighs ~20–50.
-        lefts = [in_suit[s] - len(t) if (s := min(t) // 9) < 3 and max(t) // 9 == s else 99
-                 for t in [o.tiles for o in opts]]
+        # The first key part alone decides most of the choice: the rest only for those tied on it.
+        lefts = [key_left(o) for o in opts]
         least = min(lefts)
-        tied = [o for o, left in zip(opts, lefts, strict=True) if left == least]
-        return tied[0] if len(tied) == 1 else min(tied, key=key)
+        return min((o for o, left in zip(opts, lefts, strict=True) if left == least), key=key)
 
     def _void(self, view: TableView, opts: Sequence[Option]) -> Option:
         """Declare void the suit it holds fewest of (ties: the one costing least)."""

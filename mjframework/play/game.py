@@ -30,7 +30,7 @@ from .events import EventSink, tiles_out
 from .players import Decision, Option, Player, TableView
 from .table.control import HandControl
 from .table.relay import Steps, run_to_end
-from .table.state import HandAbandoned, HandOver, HandResult, Resume, SeatState, exchange_options_of
+from .table.state import HandAbandoned, HandOver, HandResult, Resume, SeatState, exchange_option
 from .table.turn import Turns
 from .visibility import BY_SEAT, NOBODY
 
@@ -181,8 +181,9 @@ class Game(Turns):
     @staticmethod
     def _exchange_options(hand: list[Tile], k: int, same_suit: bool) -> tuple[Option, ...]:
         """Every distinct choice of ``k`` held tiles (of one suit, where the rule says so;
-        any ``k`` if no suit has that many): each group's choices made once
-        (:func:`exchange_options_of`), as a suit's tiles repeat from hand to hand."""
+        any ``k`` if no suit has that many)."""
+        from itertools import combinations
+
         groups: list[list[Tile]] = []
         if same_suit:
             by: dict[int, list[Tile]] = {}
@@ -190,11 +191,12 @@ class Game(Turns):
                 by.setdefault(3 if is_honor(t) else t // 9, []).append(t)
             groups = [g for g in by.values() if len(g) >= k]
         if not groups:
-            return exchange_options_of(tuple(sorted(hand)), k)
-        if len(groups) == 1:
-            return exchange_options_of(tuple(groups[0]), k)
-        # Groups of different suits share no choice: their choices simply follow each other.
-        return tuple([o for g in groups for o in exchange_options_of(tuple(g), k)])
+            groups = [sorted(hand)]
+        seen: dict[tuple[Tile, ...], None] = {}
+        for g in groups:
+            for combo in combinations(g, k):
+                seen.setdefault(combo, None)
+        return tuple([exchange_option(combo) for combo in seen])
 
     def _declare_void(self) -> Steps[None]:
         """Every seat declares one suit of the tile set void."""

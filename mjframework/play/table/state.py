@@ -10,8 +10,6 @@ import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ...core.hand import Hand, Meld
@@ -181,14 +179,6 @@ def exchange_option(tiles: tuple[Tile, ...]) -> Option:
     if o is None:
         o = _EXCHANGES[tiles] = Option("exchange", None, tiles)
     return o
-
-
-@lru_cache(maxsize=1 << 13)
-def exchange_options_of(tiles: tuple[Tile, ...], k: int) -> tuple[Option, ...]:
-    """Every distinct choice of ``k`` of ``tiles`` (sorted), in the order of
-    :func:`itertools.combinations`, as shared options (:func:`exchange_option`): made once
-    per group of tiles (a few thousand distinct suits' worth in a simulation)."""
-    return tuple([exchange_option(c) for c in dict.fromkeys(combinations(tiles, k))])
 
 
 def discard_option(t: Tile) -> Option:
