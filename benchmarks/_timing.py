@@ -14,6 +14,7 @@ median ratio and its min–max over the rounds are reported.
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -232,6 +233,13 @@ def summary_table(rows: Sequence[Row], width: int = 52) -> str:
         out.append(f"{r.label:<{width}} {r.rate:>11,.0f} {ref:>12} {r.ratio_text:>22}"
                    f"  {r.target:<14} {met:>10}")
     return "\n".join(out)
+
+
+def add_build_arguments(ap: argparse.ArgumentParser, rounds: int = 5) -> None:
+    """The options every A/B script shares: the two builds' folders and the rounds."""
+    ap.add_argument("--old", required=True, help="directory of the build to compare against")
+    ap.add_argument("--new", default=".", help="directory of the build measured (default: .)")
+    ap.add_argument("--rounds", type=int, default=rounds)
 
 
 class BuildProcess:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from _timing import BuildProcess  # (the folder's shared timing; the script's folder is on sys.path)
+# (the folder's shared timing; the script's folder is on sys.path)
+from _timing import BuildProcess, add_build_arguments
 
 LINES = (("yongzhou-wangba", 0), ("yongzhou-huandiao", 0), ("changsha", 0), ("yongzhou-wangba", 2),
          ("yongzhou-huandiao", 4), ("mcr", -1))
@@ -67,9 +68,7 @@ class _Worker(BuildProcess):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--old", required=True, help="directory of the build to compare against")
-    ap.add_argument("--new", default=".", help="directory of the build measured (default: .)")
-    ap.add_argument("--rounds", type=int, default=5)
+    add_build_arguments(ap)
     ap.add_argument("--hands", type=int, default=600, help="hands per line")
     ap.add_argument("--slices", type=int, default=6, help="alternations per line and round")
     ap.add_argument("--seed", type=int, default=1)

@@ -25,7 +25,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from _timing import BuildProcess  # (the folder's shared timing; the script's folder is on sys.path)
+# (the folder's shared timing; the script's folder is on sys.path)
+from _timing import BuildProcess, add_build_arguments
 
 RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha", "sichuan-xuezhan", "mcr")  # the default set
 # Every shipped ruleset may be asked for with --only.
@@ -106,9 +107,7 @@ class _Worker(BuildProcess):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--old", required=True, help="directory of the build to compare against")
-    ap.add_argument("--new", default=".", help="directory of the build measured (default: .)")
-    ap.add_argument("--rounds", type=int, default=5)
+    add_build_arguments(ap)
     ap.add_argument("--hands", type=int, default=60, help="hands per ruleset and round")
     ap.add_argument("--batch", type=int, default=5, help="hands per alternation")
     ap.add_argument("--seed", type=int, default=1)

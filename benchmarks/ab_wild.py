@@ -21,7 +21,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from _timing import BuildProcess  # (the folder's shared timing; the script's folder is on sys.path)
+# (the folder's shared timing; the script's folder is on sys.path)
+from _timing import BuildProcess, add_build_arguments
 
 # A worker: reads "round part parts" lines; at part 0 makes the round's hands; answers the
 # CPU seconds that part of the hands took to score.
@@ -66,9 +67,7 @@ for line in sys.stdin:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--old", required=True, help="directory of the build to compare against")
-    ap.add_argument("--new", default=".", help="directory of the build measured (default: .)")
-    ap.add_argument("--rounds", type=int, default=5)
+    add_build_arguments(ap)
     ap.add_argument("--hands", type=int, default=1500, help="hands per ruleset and wildcard count")
     ap.add_argument("--rulesets", default="yongzhou-wangba,yongzhou-huandiao")
     ap.add_argument("--seen", action="store_true", help="each hand scored once before it is timed")
