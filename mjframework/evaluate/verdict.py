@@ -2,7 +2,7 @@
 scorer when the tables cannot decide a hand.
 
 Under a minimum to win (``scoring.minimum``) fitting a shape is not a win, so every such hand
-is scored; in play most of them are refused (benchmarks/README.md, "国标's refusals"). The
+is scored; in play most of them are refused (benchmarks/README.md, "`is_win` under a minimum"). The
 verdict is the reference's (:meth:`Evaluator._finish`: the best reading's points toward the
 minimum), but a refused hand builds no :class:`~.results.Score` — no sorted patterns, no
 reason text — and a win's is built once, to be handed over for settling
