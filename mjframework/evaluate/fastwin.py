@@ -32,8 +32,7 @@ A hand never seen before (*first sight*) is counted once into a ``bytearray``;
 the tests come cheapest first (the standard table, the odd counts for pairs, the
 tiles beyond the first of their kind for knitted / orphans shapes), and stand-ins
 are first tried as plain wildcards, which rules out every way of reading them at
-once (:meth:`WinScreen._stand_ins_never_fit`). ``benchmarks/floor.py`` shows what
-CPython costs for the least of this work.
+once (:meth:`WinScreen._stand_ins_never_fit`). ``benchmarks/floor.py``: CPython's least cost.
 
 ``waits`` computes, from per-suit wait tables (:func:`.wintable.standard_waits`),
 the kinds that could complete any shape; only those go to ``is_win``.
@@ -50,6 +49,7 @@ from ..core.tiles import NUM_KINDS, Tile
 from ..rules.model import Shape
 from . import wintable
 from .fastwin_rules import _NO_SLACK, RuleCompiler, _getter, _precheck, _slack  # (compile step)
+from .verdict import scored_win
 from .waits import shape_possible, straight_kinds_held, wait_holds
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -308,11 +308,11 @@ class WinScreen(RuleCompiler):
             return False
         if verdict:
             return True
-        score = ev._score(hand, ctx, wildcard)
-        if isinstance(hand.concealed, tuple) and isinstance(hand.melds, tuple):
+        score = scored_win(ev, hand, ctx, wildcard)  # (None: refused, no result built)
+        if score is not None and isinstance(hand.concealed, tuple) and isinstance(hand.melds, tuple):
             # Kept for Evaluator.score: the game scores the same win again to settle it.
             self.last_scored = (hand, ctx, dict(ctx.seat_state), dict(ctx.extra), wildcard, score)
-        return score.win
+        return score is not None
 
     def scored_before(self, hand: Hand, ctx: WinContext, wildcard: Tile | None) -> Score | None:
         """A copy of the score :meth:`is_win` worked out last, if it was for these very inputs

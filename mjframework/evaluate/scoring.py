@@ -251,10 +251,19 @@ class Evaluator(CompiledRuleset):
                every: list[Ranked] | None = None, split: tuple[Tiles, int] | None = None) -> Score:
         """``split``: :meth:`_split_won`'s answer for this hand, where :meth:`score` made it."""
         wildcard = self._wildcard(wildcard)
+        best = self._best(hand, ctx, wildcard, every, split)
+        if isinstance(best, str):
+            return Score(False, best, wildcard=wildcard)
+        return self._finish(best[1], best[2], best[3], wildcard)
+
+    def _best(self, hand: Hand, ctx: WinContext, wildcard: Tile | None, every: list[Ranked] | None = None,
+              split: tuple[Tiles, int] | None = None) -> Ranked | str:
+        """The best (key, reading, picked, points), or why there is none (``wildcard``: resolved);
+        before the minimum to win (:mod:`.verdict`)."""
         win_wild = self._win_wild(hand.win_tile, wildcard)
         refused = self._refused_by_rules(hand, ctx, win_wild)
         if refused is not None:
-            return Score(False, refused, wildcard=wildcard)
+            return refused
         assert hand.win_tile is not None  # a win's hand (an opening hand is scored elsewhere)
         full, held_wilds = split or self._split_won(hand.concealed, hand.win_tile, wildcard, win_wild)
         facts = self._hand_facts(hand, ctx, wildcard, held_wilds, win_wild)
@@ -270,10 +279,7 @@ class Evaluator(CompiledRuleset):
             best = self._best_plain(full, hand, shapes, facts, wildcard)
         else:
             best = self._best_searched(full, hand, shapes, facts, wildcard, every)
-        if best is None:
-            return Score(False, self._no_win_reason(facts), wildcard=wildcard)
-        _, reading, picked, points = best
-        return self._finish(reading, picked, points, wildcard)
+        return self._no_win_reason(facts) if best is None else best
 
     @overload
     def _split_won(self, held: Sequence[Tile], win: Tile, wildcard: Tile | None,
@@ -549,11 +555,9 @@ class Evaluator(CompiledRuleset):
     # -- readiness -------------------------------------------------------------
 
     def is_win(self, hand: Hand, ctx: WinContext, wildcard: Tile | None = None) -> bool:
-        """Would this hand win? (Same answer as :meth:`score`, cheaper on non-wins.)
-
-        Table checks decide most hands (:class:`~.fastwin.WinScreen`, which remembers its
-        verdict per tiles, melds, winning tile and wildcard); the rest are scored.
-        """
+        """Would this hand win? (As :meth:`score`, cheaper.) Table checks decide most hands
+        (:class:`~.fastwin.WinScreen`, remembered per tiles, melds, winning tile and wildcard);
+        the rest are scored, a refusal without its result (:mod:`.verdict`)."""
         return (self._screen or self.screen).is_win(hand, ctx, wildcard)
 
     def may_win_on(self, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile,
