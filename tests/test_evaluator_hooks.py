@@ -1,8 +1,8 @@
 """The hooks an evaluator asks on every win (``mj_refuse_win``, ``mj_modify_settlement``,
 ``mj_win_call``): whether each has an implementation is decided once per evaluator
 (``Evaluator.hook_live``), not per win — what a win does must not change for it: the
-plugins there are asked, as pluggy would ask them; tracing started or stopped after the
-evaluator's first win is seen."""
+plugins there are asked, as pluggy would ask them; tracing started or stopped, or a plugin
+registered or unregistered, after the evaluator's first win is seen."""
 
 from __future__ import annotations
 
@@ -88,3 +88,18 @@ def test_no_plugin_no_hook_and_tracing_started_later_is_seen() -> None:
     for hook in PER_WIN_HOOKS:
         assert any(line.startswith(f"hook {hook}(") for line in lines), (hook, lines)
     assert not any(ev.hook_live(h) for h in PER_WIN_HOOKS)  # stopped: decided again
+
+
+def test_a_plugin_registered_after_the_first_win_is_asked_and_one_unregistered_is_not() -> None:
+    ev = _plain()
+    hand, ctx = _win()
+    assert ev.evaluate(hand, ctx).call is None
+    assert not any(ev.hook_live(h) for h in PER_WIN_HOOKS)
+    ev.pm.register(_Says({}), name="late")
+    assert all(ev.hook_live(h) for h in PER_WIN_HOOKS)
+    got = ev.evaluate(hand, ctx)
+    assert got.call == "self_draw:" + "+".join(got.score.pattern_names)
+    assert SEEN[:] == [f"settled win {got.score.points}"]
+    ev.pm.unregister(name="late")
+    assert not any(ev.hook_live(h) for h in PER_WIN_HOOKS)
+    assert ev.evaluate(hand, ctx).call is None and len(SEEN) == 1

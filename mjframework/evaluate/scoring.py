@@ -30,7 +30,7 @@ import pluggy
 from ..core.errors import HandError
 from ..core.hand import Hand, Meld, WinContext, check_context, check_hand
 from ..core.tiles import NUM_KINDS, Tile, is_honor, tile_code, tile_name
-from ..hooks.registry import bound_hook, call_hook, hook_is_live, make_plugin_manager, trace_epoch
+from ..hooks.registry import bound_hook, call_hook, hook_is_live, hooks_epoch, make_plugin_manager
 from ..rules.model import Pattern, Ruleset, Shape
 from ..settle import laid
 from ..settle import settlement as st
@@ -87,7 +87,7 @@ class Evaluator(CompiledRuleset):
         self._pay_plans: dict[settler.PlanKey, tuple[tuple[int, int, int], ...]] = {}
         # Which of the hooks asked once per win have an implementation (hook_live).
         self._live: dict[str, bool] = {}
-        self._live_epoch = -1
+        self._live_epoch: tuple[int, int] = (-1, -1)
         self._won_triplet_exposed = ruleset.scoring.won_triplet == "exposed"
         # Per wildcard: its wild kinds and stand-in tile (_split_won).
         self._split_plans: dict[Tile | None, tuple[tuple[Tile, ...], Tile | None]] = {}
@@ -107,10 +107,9 @@ class Evaluator(CompiledRuleset):
 
     def hook_live(self, hook: str) -> bool:
         """Would calling ``hook`` (one of :data:`PER_WIN_HOOKS`) on this evaluator's plugins do
-        anything? Decided once per evaluator, not per win: its plugins are those its manager
-        holds when the first win is settled (register plugins before scoring with it); tracing
-        started or stopped later is seen (``trace_hooks`` counts its changes)."""
-        epoch = trace_epoch()
+        anything? Decided once, not per win, and again when ``hooks_epoch`` moves (tracing, or
+        a plugin registered or unregistered on a manager made by ``make_plugin_manager``)."""
+        epoch = hooks_epoch(self.pm)
         if self._live_epoch != epoch:
             self._live = {h: hook_is_live(self.pm, h) for h in PER_WIN_HOOKS}
             self._live_epoch = epoch

@@ -410,13 +410,42 @@ def options_schema(name: str) -> dict[str, Any]:
     return getattr(load_plugin_class(name), "options_schema", {"type": "object"})
 
 
+class PluginManager(pluggy.PluginManager):
+    """pluggy's manager, counting the plugins that come and go (:attr:`generation`).
+
+    A caller that decides once which hooks have an implementation (the evaluator's
+    :meth:`~mjframework.evaluate.scoring.Evaluator.hook_live`) decides again when the count
+    moves, so a plugin registered after the first win is still asked."""
+
+    generation: int = 0
+
+    def register(self, plugin: Any, name: str | None = None) -> str | None:
+        got = super().register(plugin, name)
+        self.generation += 1
+        return got
+
+    def unregister(self, plugin: Any | None = None, name: str | None = None) -> Any | None:
+        got = super().unregister(plugin, name)
+        self.generation += 1
+        return got
+
+
+def hooks_epoch(pm: pluggy.PluginManager | None) -> tuple[int, int]:
+    """A pair that moves whenever what calling ``pm``'s hooks does may have changed: tracing
+    started or stopped on any manager (:func:`trace_epoch`), or a plugin registered or
+    unregistered on ``pm`` (its :attr:`PluginManager.generation`; a pluggy manager made
+    elsewhere is not counted). A caller that decided :func:`hook_is_live` once decides again
+    when it moves."""
+    return _trace_epoch, getattr(pm, "generation", 0)
+
+
 def make_plugin_manager(plugins: Mapping[str, Mapping[str, Any]]) -> pluggy.PluginManager:
     """A plugin manager with the ruleset's plugins, created with their options.
 
     Registration order is the ruleset's order; pluggy calls later-registered
     implementations first, so we register in reverse to call in ruleset order.
     """
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for name, options in reversed(list(plugins.items())):
         cls = load_plugin_class(name)
