@@ -253,6 +253,11 @@ class BuildProcess:
         self.proc = subprocess.Popen([sys.executable, "-c", code, *args], env=env, cwd=os.path.abspath(build),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
+    def run(self, *request: object) -> float:
+        """The child's answer to one request, written as the request's parts with spaces
+        between: the CPU seconds it spent."""
+        return float(self.ask(" ".join(map(str, request))))
+
     def ask(self, request: str) -> str:
         """The child's answer to one request line."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -264,3 +269,20 @@ class BuildProcess:
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         self.proc.wait()
+
+
+def alternated(old: BuildProcess, new: BuildProcess, old_first: bool,
+               *request: object) -> tuple[float, float]:
+    """Both builds' CPU seconds for one request, ``(old, new)``, old asked first when
+    ``old_first``: the callers alternate the order so that neither build always runs just
+    after the other has warmed (or cooled) the machine."""
+    if old_first:
+        t_old = old.run(*request)
+        return t_old, new.run(*request)
+    t_new = new.run(*request)
+    return old.run(*request), t_new
+
+
+def spread(values: Sequence[float]) -> str:
+    """``median (min–max)`` of ratios, as the A/B scripts print them."""
+    return f"{statistics.median(values):.3f}  ({min(values):.3f}–{max(values):.3f})"

@@ -16,10 +16,9 @@ each build from the same seed (the generators are the same code in both builds).
 from __future__ import annotations
 
 import argparse
-import statistics
 
 # (the folder's shared timing; the script's folder is on sys.path)
-from _timing import BuildProcess, add_build_arguments
+from _timing import BuildProcess, add_build_arguments, alternated, spread
 
 LINES = (("yongzhou-wangba", 0), ("yongzhou-huandiao", 0), ("changsha", 0), ("yongzhou-wangba", 2),
          ("yongzhou-huandiao", 4), ("mcr", -1))
@@ -62,9 +61,6 @@ class _Worker(BuildProcess):
     def __init__(self, build: str, seed: int, hands: int) -> None:
         super().__init__(build, _CHILD, str(seed), str(hands))
 
-    def run(self, rid: str, w: int, part: int, parts: int) -> float:
-        return float(self.ask(f"{rid} {w} {part} {parts}"))
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -87,13 +83,8 @@ def main() -> None:
             for rid, w in lines:
                 t_old = t_new = 0.0
                 for part in range(args.slices):
-                    first_old = (part + r) % 2 == 0
-                    for worker in ((old, new) if first_old else (new, old)):
-                        t = worker.run(rid, w, part, args.slices)
-                        if worker is old:
-                            t_old += t
-                        else:
-                            t_new += t
+                    a, b = alternated(old, new, (part + r) % 2 == 0, rid, w, part, args.slices)
+                    t_old, t_new = t_old + a, t_new + b
                 key = f"{rid}, {'国标 winning hands' if w < 0 else f'{w} wildcards'}"
                 ratios.setdefault(key, []).append(t_new / t_old)
                 out.append(f"{t_new / t_old:.3f}")
@@ -104,7 +95,7 @@ def main() -> None:
     print(f"\nnew ÷ old CPU time of full scoring, median (min–max) of {args.rounds} rounds, "
           f"{args.hands} hands a line, builds alternating {args.slices} times a line:")
     for key, rs in ratios.items():
-        print(f"  {key:<40} {statistics.median(rs):.3f}  ({min(rs):.3f}–{max(rs):.3f})")
+        print(f"  {key:<40} {spread(rs)}")
 
 
 if __name__ == "__main__":

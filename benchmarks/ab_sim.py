@@ -26,7 +26,7 @@ import argparse
 import statistics
 
 # (the folder's shared timing; the script's folder is on sys.path)
-from _timing import BuildProcess, add_build_arguments
+from _timing import BuildProcess, add_build_arguments, alternated, spread
 
 RULESETS = ("yongzhou-huandiao", "yongzhou-wangba", "changsha", "sichuan-xuezhan", "mcr")  # the default set
 # Every shipped ruleset may be asked for with --only.
@@ -98,9 +98,10 @@ class _Worker(BuildProcess):
     def __init__(self, build: str) -> None:
         super().__init__(build, _CHILD)
 
-    def run(self, rid: str, kind: str, first: int, hands: int) -> float:
-        """CPU seconds of the hands (their steps, for ``env``, in :attr:`steps`)."""
-        secs, steps = self.ask(f"{rid} {kind} {first} {hands}").split()
+    def run(self, *request: object) -> float:
+        """CPU seconds of the hands ``(ruleset, kind, first, hands)`` (their steps, for ``env``
+        and ``vec``, in :attr:`steps`)."""
+        secs, steps = self.ask(" ".join(map(str, request))).split()
         self.steps = int(steps)
         return float(secs)
 
@@ -132,13 +133,8 @@ def main() -> None:
                     steps = 0
                     for first in range(args.seed, args.seed + args.hands, args.batch):
                         n = min(args.batch, args.seed + args.hands - first)
-                        pair = (old, new) if (first // args.batch + r) % 2 == 0 else (new, old)
-                        a = pair[0].run(rid, kind, first, n)
-                        b = pair[1].run(rid, kind, first, n)
-                        if pair[0] is old:
-                            t_old, t_new = t_old + a, t_new + b
-                        else:
-                            t_old, t_new = t_old + b, t_new + a
+                        a, b = alternated(old, new, (first // args.batch + r) % 2 == 0, rid, kind, first, n)
+                        t_old, t_new = t_old + a, t_new + b
                         steps += old.steps
                     key = f"{rid}/{kind}"
                     got = rates.setdefault(key, ([], []))
@@ -154,7 +150,7 @@ def main() -> None:
     print(f"\nnew ÷ old CPU time, median (min–max) of {args.rounds} rounds of {args.hands} hands, "
           f"builds alternating every {args.batch} hands:")
     for key, rs in ratios.items():
-        print(f"  {key:<36} {statistics.median(rs):.3f}  ({min(rs):.3f}–{max(rs):.3f})")
+        print(f"  {key:<36} {spread(rs)}")
     every = [x for rs in ratios.values() for x in rs]
     print(f"  {'all':<36} {statistics.median(every):.3f}")
     print("per CPU second (min–max over rounds; env/vec: steps, else hands):")

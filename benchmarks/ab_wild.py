@@ -19,10 +19,9 @@ own worker (``_timing.BuildProcess``); new ÷ old per round, median (min–max).
 from __future__ import annotations
 
 import argparse
-import statistics
 
 # (the folder's shared timing; the script's folder is on sys.path)
-from _timing import BuildProcess, add_build_arguments
+from _timing import BuildProcess, add_build_arguments, alternated, spread
 
 # A worker: reads "round part parts" lines; at part 0 makes the round's hands; answers the
 # CPU seconds that part of the hands took to score.
@@ -80,12 +79,8 @@ def main() -> None:
         for r in range(args.rounds):
             t_old = t_new = 0.0
             for part in range(parts):
-                for worker in ((old, new) if (part + r) % 2 == 0 else (new, old)):
-                    t = float(worker.ask(f"{r} {part} {parts}"))
-                    if worker is old:
-                        t_old += t
-                    else:
-                        t_new += t
+                a, b = alternated(old, new, (part + r) % 2 == 0, r, part, parts)
+                t_old, t_new = t_old + a, t_new + b
             ratios.append(t_new / t_old)
             print(f"round {r + 1}: old {t_old:.3f} s, new {t_new:.3f} s, new ÷ old {t_new / t_old:.3f}",
                   flush=True)
@@ -93,7 +88,7 @@ def main() -> None:
         old.close()
         new.close()
     print(f"new ÷ old CPU time ({mode} hands), median (min–max) of {args.rounds} rounds: "
-          f"{statistics.median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f})")
+          f"{spread(ratios)}")
 
 
 if __name__ == "__main__":
