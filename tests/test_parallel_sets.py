@@ -129,50 +129,48 @@ def _to_claim_set(env: MahjongParallelEnv, seed: int) -> tuple[dict, dict] | Non
     return None
 
 
-def test_a_claim_set_is_answered_in_one_step_and_checked_before_anything_changes() -> None:
-    env = MahjongParallelEnv("changsha", options={"illegal": "raise", "events": True})
+def _first_claim_set(env: MahjongParallelEnv) -> dict:
+    """The observations at the first claim set (several seats asked at once) of changsha's
+    first 40 hands; the test fails if none has one."""
     for seed in range(40):
         got = _to_claim_set(env, seed)
-        if got is None:
-            continue
-        obs, _infos = got
-        acting = env.agents_to_act
-        table = env.env.table
-        assert table is not None
-        group = table.pending_set
-        assert [env.possible_agents[d.seat] for d in group] == acting
-        before = len(table.events)
-        passes = {a: env.env.codec.names.index("pass") for a in acting}
-        with pytest.raises(KeyError):  # every seat of the set must act
-            env.step({acting[0]: passes[acting[0]]})
-        bad = next(i for i in range(env.env.action_size) if not obs[acting[-1]]["action_mask"][i])
-        with pytest.raises(IllegalAction):
-            env.step({**passes, acting[-1]: bad})
-        assert len(table.events) == before and table.pending_set == group and env.agents_to_act == acting
-        env.step(passes)  # every seat passes: one step, and the set is gone
-        assert not any(d in table.pending_set for d in group)
-        assert len(table.events) > before
-        return
+        if got is not None:
+            return got[0]
     pytest.fail("no claim set in 40 changsha hands")
+
+
+def test_a_claim_set_is_answered_in_one_step_and_checked_before_anything_changes() -> None:
+    env = MahjongParallelEnv("changsha", options={"illegal": "raise", "events": True})
+    obs = _first_claim_set(env)
+    acting = env.agents_to_act
+    table = env.env.table
+    assert table is not None
+    group = table.pending_set
+    assert [env.possible_agents[d.seat] for d in group] == acting
+    before = len(table.events)
+    passes = {a: env.env.codec.names.index("pass") for a in acting}
+    with pytest.raises(KeyError):  # every seat of the set must act
+        env.step({acting[0]: passes[acting[0]]})
+    bad = next(i for i in range(env.env.action_size) if not obs[acting[-1]]["action_mask"][i])
+    with pytest.raises(IllegalAction):
+        env.step({**passes, acting[-1]: bad})
+    assert len(table.events) == before and table.pending_set == group and env.agents_to_act == acting
+    env.step(passes)  # every seat passes: one step, and the set is gone
+    assert not any(d in table.pending_set for d in group)
+    assert len(table.events) > before
 
 
 def test_a_set_with_an_illegal_action_forfeits_that_seat() -> None:
     env = MahjongParallelEnv("changsha")  # the standard forms' default: an illegal action terminates
-    for seed in range(40):
-        got = _to_claim_set(env, seed)
-        if got is None:
-            continue
-        obs, _infos = got
-        acting = env.agents_to_act
-        passes = {a: env.env.codec.names.index("pass") for a in acting}
-        bad = next(i for i in range(env.env.action_size) if not obs[acting[-1]]["action_mask"][i])
-        _o, rew, term, _t, infos = env.step({**passes, acting[-1]: bad})
-        assert all(term.values()) and not env.agents
-        offender = env.possible_agents.index(acting[-1])
-        assert infos[acting[-1]]["offender"] == offender
-        assert rew[acting[-1]] == -1.0 and sum(rew.values()) == -1.0
-        return
-    pytest.fail("no claim set in 40 changsha hands")
+    obs = _first_claim_set(env)
+    acting = env.agents_to_act
+    passes = {a: env.env.codec.names.index("pass") for a in acting}
+    bad = next(i for i in range(env.env.action_size) if not obs[acting[-1]]["action_mask"][i])
+    _o, rew, term, _t, infos = env.step({**passes, acting[-1]: bad})
+    assert all(term.values()) and not env.agents
+    offender = env.possible_agents.index(acting[-1])
+    assert infos[acting[-1]]["offender"] == offender
+    assert rew[acting[-1]] == -1.0 and sum(rew.values()) == -1.0
 
 
 def test_the_core_env_refuses_a_set_without_every_seat() -> None:
